@@ -1,0 +1,96 @@
+/** One call and a batch of calls, with retries. Generators: run them with runSync or runAsync. */
+import type { Effect, Op, RawResponse } from './effects';
+import type { AnyIgError } from './errors';
+import { isIgError } from './errors';
+import { getEndpoint } from './registry/endpoints';
+import type { EndpointDef } from './registry/types';
+import type { ClientConfig, HttpRequest, Params, RetryPolicy } from './request';
+import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
+import type { ApiResult } from './response';
+import { parseSuccess, toError } from './response';
+
+/** 502/504 are "safe to retry" (§7); 429 and network failures are transient. 400/401/402/404 never. */
+export const isRetryable = (status: number): boolean => status === 0 || status === 429 || status === 502 || status === 503 || status === 504;
+
+export function retryPolicy(config: ClientConfig): RetryPolicy {
+  return { ...DEFAULT_RETRY, ...config.retry };
+}
+
+/** Exponential backoff with full jitter, bounded; a server's Retry-After wins when it is sane. */
+export function backoffMs(policy: RetryPolicy, attempt: number, res?: RawResponse, random: () => number = Math.random): number {
+  const retryAfter = res?.headers['retry-after'];
+  if (retryAfter !== undefined && /^\d+(\.\d+)?$/.test(retryAfter.trim())) {
+    const ms = Number(retryAfter) * 1000;
+    if (ms <= policy.maxRetryAfterMs) return ms;
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export interface Call {
+  endpoint: EndpointDef;
+  params: Params;
+}
+
+/** Validate the input of a call (throws IgValidationError, nothing is sent). */
+export function prepare(endpointId: string | EndpointDef, input: Record<string, unknown>): Call {
+  const endpoint = typeof endpointId === 'string' ? getEndpoint(endpointId) : endpointId;
+  return { endpoint, params: normalizeParams(endpoint, input) };
+}
+
+/** Send one prepared call, retrying transient failures. Returns the result or throws an Ig error. */
+export function* send(config: ClientConfig, call: Call): Op<ApiResult> {
+  const [outcome] = yield* sendAll(config, [call]);
+  if (isIgError(outcome)) throw outcome;
+  return outcome as ApiResult;
+}
+
+/** Validate and send: the one-liner for most callers. */
+export function* request(config: ClientConfig, endpointId: string, input: Record<string, unknown>): Op<ApiResult> {
+  return yield* send(config, prepare(endpointId, input));
+}
+
+/**
+ * Send several calls at once (one `httpAll` effect per round, i.e. one UrlFetchApp.fetchAll), then
+ * retry only the transient failures, together, after one backoff. Outcomes come back in order,
+ * each an ApiResult or an Ig error; nothing throws for a single bad call.
+ */
+export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | AnyIgError)[]> {
+  const policy = retryPolicy(config);
+  const outcomes: (ApiResult | AnyIgError | undefined)[] = new Array(calls.length);
+  const requests: (HttpRequest | undefined)[] = calls.map((c, i) => {
+    try {
+      return buildRequest(c.endpoint, c.params, config);
+    } catch (e) {
+      outcomes[i] = e as AnyIgError; // e.g. no API key: fails before any request
+      return undefined;
+    }
+  });
+  let pending = calls.map((_, i) => i).filter((i) => requests[i]);
+  for (let attempt = 1; pending.length; attempt++) {
+    const batch = pending.map((i) => requests[i] as HttpRequest);
+    const effect: Effect = batch.length === 1 ? { kind: 'http', request: batch[0] } : { kind: 'httpAll', requests: batch };
+    const answer = yield effect;
+    const responses = (batch.length === 1 ? [answer] : answer) as RawResponse[];
+    const retry: number[] = [];
+    let lastRetryable: RawResponse | undefined;
+    pending.forEach((index, k) => {
+      const res = responses[k];
+      if (res.status >= 200 && res.status < 300) {
+        try {
+          outcomes[index] = parseSuccess(calls[index].endpoint, res, attempt);
+        } catch (e) {
+          outcomes[index] = e as AnyIgError;
+        }
+      } else if (isRetryable(res.status) && attempt < policy.attempts) {
+        retry.push(index);
+        lastRetryable = res;
+      } else {
+        outcomes[index] = toError(res, attempt, config.apiKey);
+      }
+    });
+    if (retry.length) yield { kind: 'sleep', ms: backoffMs(policy, attempt, lastRetryable) };
+    pending = retry;
+  }
+  return outcomes as (ApiResult | AnyIgError)[];
+}

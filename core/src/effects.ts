@@ -1,0 +1,73 @@
+/**
+ * The core never does I/O. Its operations are generators that yield descriptions of I/O and get
+ * the outcome back (Babel's gensync pattern). A synchronous driver (Apps Script's UrlFetchApp) and
+ * an asynchronous one (fetch, n8n's httpRequest) run the very same generator.
+ */
+import type { HttpRequest } from './request';
+
+/** A raw HTTP outcome. `status: 0` means no HTTP answer at all (network failure), with `error`. */
+export interface RawResponse {
+  status: number;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  body: string;
+  error?: string;
+}
+
+export type Effect =
+  | { kind: 'http'; request: HttpRequest }
+  /** Several requests at once (UrlFetchApp.fetchAll); answers come back in the same order. */
+  | { kind: 'httpAll'; requests: HttpRequest[] }
+  | { kind: 'sleep'; ms: number };
+
+export type Op<T> = Generator<Effect, T, unknown>;
+
+export interface SyncIO {
+  fetch(request: HttpRequest): RawResponse;
+  fetchAll(requests: HttpRequest[]): RawResponse[];
+  sleep(ms: number): void;
+}
+
+export interface AsyncIO {
+  fetch(request: HttpRequest): Promise<RawResponse>;
+  /** Optional: defaults to fetching all at once with Promise.all. */
+  fetchAll?(requests: HttpRequest[]): Promise<RawResponse[]>;
+  sleep(ms: number): Promise<void>;
+}
+
+const failure = (e: unknown): RawResponse => ({
+  status: 0,
+  headers: {},
+  body: '',
+  error: e instanceof Error ? e.message : String(e),
+});
+
+export function runSync<T>(op: Op<T>, io: SyncIO): T {
+  let step = op.next();
+  while (!step.done) {
+    const effect = step.value;
+    let input: unknown;
+    if (effect.kind === 'sleep') input = io.sleep(effect.ms);
+    else if (effect.kind === 'http') {
+      try { input = io.fetch(effect.request); } catch (e) { input = failure(e); }
+    } else {
+      try { input = io.fetchAll(effect.requests); } catch (e) { input = effect.requests.map(() => failure(e)); }
+    }
+    step = op.next(input);
+  }
+  return step.value;
+}
+
+export async function runAsync<T>(op: Op<T>, io: AsyncIO): Promise<T> {
+  let step = op.next();
+  while (!step.done) {
+    const effect = step.value;
+    let input: unknown;
+    if (effect.kind === 'sleep') input = await io.sleep(effect.ms);
+    else if (effect.kind === 'http') input = await io.fetch(effect.request).catch(failure);
+    else if (io.fetchAll) input = await io.fetchAll(effect.requests).catch((e) => effect.requests.map(() => failure(e)));
+    else input = await Promise.all(effect.requests.map((r) => io.fetch(r).catch(failure)));
+    step = op.next(input);
+  }
+  return step.value;
+}

@@ -1,0 +1,114 @@
+/**
+ * The error family of the core. Guards check `name` rather than `instanceof`, so that two copies
+ * of the core in one process (the n8n package bundles its own) still recognise each other's errors.
+ */
+
+/** Every code the service documents (§7), plus the ones this client adds for its own failures. */
+export type ApiErrorCode =
+  | 'missing_parameter'
+  | 'invalid_api_key'
+  | 'missing_api_key'
+  | 'insufficient_credits'
+  | 'not_found'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'rate_limited'
+  | 'http_error';
+
+export type IgErrorName = 'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError';
+
+abstract class IgError extends Error {
+  abstract readonly name: IgErrorName;
+  /** Whether the service charged credits for the request that failed. */
+  abstract readonly charged: number;
+}
+
+/** The service answered with an error status. */
+export class IgApiError extends IgError {
+  readonly name = 'IgApiError' as const;
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode | string,
+    message: string,
+    readonly details: {
+      requestId?: string;
+      endpoint?: string;
+      creditsCharged?: number;
+      creditsRemaining?: number;
+      reason?: string;
+      attempts?: number;
+    } = {},
+  ) {
+    super(message);
+  }
+  get charged(): number {
+    return this.details.creditsCharged ?? 0;
+  }
+}
+
+/** The request never got an HTTP answer (DNS, refused, reset, timeout on our side). Never billed. */
+export class IgConnectionError extends IgError {
+  readonly name = 'IgConnectionError' as const;
+  readonly charged = 0;
+  constructor(message: string, readonly attempts = 1) {
+    super(message);
+  }
+}
+
+/**
+ * The request succeeded (and was billed) but the body is not what the service documents.
+ * Kept apart from IgApiError, as ky keeps SchemaValidationError apart: the call itself worked.
+ */
+export class IgSchemaError extends IgError {
+  readonly name = 'IgSchemaError' as const;
+  constructor(
+    message: string,
+    readonly issues: string[],
+    readonly charged = 0,
+    readonly requestId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Our own input check failed before any request was made: never billed. */
+export class IgValidationError extends IgError {
+  readonly name = 'IgValidationError' as const;
+  readonly charged = 0;
+  constructor(
+    /** The argument at fault, by its API name (`handle`, `posts`, ...). */
+    readonly argument: string,
+    /** What was expected, as a phrase: "a whole number from 1 to 50". */
+    readonly expected: string,
+    /** What was given, shortened for display. */
+    readonly got: string,
+  ) {
+    super(`${argument} must be ${expected}; got ${got}.`);
+  }
+}
+
+export type AnyIgError = IgApiError | IgConnectionError | IgSchemaError | IgValidationError;
+
+const NAMES = new Set<string>(['IgApiError', 'IgConnectionError', 'IgSchemaError', 'IgValidationError']);
+
+export function isIgError(e: unknown): e is AnyIgError {
+  return typeof e === 'object' && e !== null && NAMES.has((e as { name?: string }).name ?? '');
+}
+export const isApiError = (e: unknown): e is IgApiError => isIgError(e) && e.name === 'IgApiError';
+export const isValidationError = (e: unknown): e is IgValidationError =>
+  isIgError(e) && e.name === 'IgValidationError';
+
+/** Shorten any user-supplied value for an error message without leaking a huge cell. */
+export function showValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (typeof v === 'string') {
+    if (v.trim() === '') return 'an empty value';
+    const s = v.length > 60 ? v.slice(0, 57) + '...' : v;
+    return JSON.stringify(s);
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return 'a date';
+  if (Array.isArray(v)) return 'a list';
+  return 'an object';
+}

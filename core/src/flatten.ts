@@ -1,0 +1,80 @@
+/**
+ * Flattening any item into table columns: nested objects become dotted columns
+ * (`author.username`, `location.name`), lists of values are joined, lists of objects are labelled.
+ */
+import type { ZodMiniType } from 'zod/mini';
+
+export type Cell = string | number | boolean | null;
+export type FlatRow = Record<string, Cell>;
+
+const LABEL_KEYS = ['username', 'name', 'title', 'day', 'hour', 'type', 'id'];
+
+function label(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v !== 'object') return String(v);
+  const o = v as Record<string, unknown>;
+  const key = LABEL_KEYS.find((k) => o[k] !== undefined && o[k] !== null && typeof o[k] !== 'object');
+  return key ? String(o[key]) : JSON.stringify(o);
+}
+
+/** Lists read best in one cell: "a, b, c"; lists of objects by their label ("nasa, natgeo"). */
+export function joinList(list: unknown[]): string {
+  return list.map(label).join(', ');
+}
+
+export function flatten(item: unknown, prefix = '', out: FlatRow = {}): FlatRow {
+  if (item === null || item === undefined || typeof item !== 'object' || Array.isArray(item)) {
+    if (prefix) out[prefix] = Array.isArray(item) ? joinList(item) : ((item ?? null) as Cell);
+    return out;
+  }
+  const entries = Object.entries(item as Record<string, unknown>);
+  if (!entries.length && prefix) out[prefix] = null;
+  for (const [k, v] of entries) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
+}
+
+/**
+ * Pick columns from a flat row. A column naming an object (`author`) or a nested list gives its
+ * JSON, so nothing asked for is silently empty; an absent one gives null.
+ */
+export function pick(item: Record<string, unknown>, flat: FlatRow, column: string): Cell {
+  if (column in flat) return flat[column];
+  let v: unknown = item;
+  for (const part of column.split('.')) {
+    if (v === null || typeof v !== 'object') return null;
+    v = (v as Record<string, unknown>)[part];
+  }
+  if (v === undefined) return null;
+  return typeof v === 'object' && v !== null ? JSON.stringify(v) : (v as Cell);
+}
+
+export function toRows(items: Record<string, unknown>[], columns: string[]): Cell[][] {
+  return items.map((item) => {
+    const flat = flatten(item);
+    return columns.map((c) => pick(item, flat, c));
+  });
+}
+
+/** Columns of a table when none were chosen: the endpoint's defaults, else every flattened key seen. */
+export function columnsFor(items: Record<string, unknown>[], defaults: string[]): string[] {
+  if (defaults.length) return defaults;
+  const seen = new Set<string>();
+  for (const item of items) for (const k of Object.keys(flatten(item))) seen.add(k);
+  return [...seen];
+}
+
+/**
+ * Every dotted field path a schema documents, for validating the fields a user asks for before any
+ * request is made. Lists stop the walk (a list is one column). Empty for loose "any object" schemas.
+ */
+export function fieldPaths(schema: ZodMiniType, prefix = ''): string[] {
+  let def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  while (def.type === 'optional' || def.type === 'nullable') {
+    def = (def.innerType as { _zod: { def: Record<string, unknown> } })._zod.def;
+  }
+  if (def.type !== 'object') return prefix ? [prefix] : [];
+  const shape = def.shape as Record<string, ZodMiniType>;
+  const out: string[] = prefix ? [prefix] : [];
+  for (const [k, v] of Object.entries(shape)) out.push(...fieldPaths(v, prefix ? `${prefix}.${k}` : k));
+  return out;
+}

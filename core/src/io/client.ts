@@ -1,0 +1,21 @@
+/** A small promise-based client over the generators, for Node scripts, tests and benchmarks. */
+import type { Call } from '../call';
+import { prepare, request, send, sendAll } from '../call';
+import type { AsyncIO } from '../effects';
+import { runAsync } from '../effects';
+import type { PagingCap } from '../paginate';
+import { paginate } from '../paginate';
+import type { ClientConfig } from '../request';
+import { fetchIO } from './fetch-io';
+
+export function createClient(config: ClientConfig, io: AsyncIO = fetchIO()) {
+  return {
+    config,
+    call: (endpointId: string, input: Record<string, unknown> = {}) => runAsync(request(config, endpointId, input), io),
+    send: (call: Call) => runAsync(send(config, call), io),
+    sendAll: (calls: Call[]) => runAsync(sendAll(config, calls), io),
+    paginate: (endpointId: string, input: Record<string, unknown>, cap: PagingCap) =>
+      runAsync(paginate(config, prepare(endpointId, input), cap), io),
+  };
+}
+export type Client = ReturnType<typeof createClient>;

@@ -1,0 +1,104 @@
+/** Validating parameters and building the HTTP request for one call. Pure: no I/O. */
+import { IgApiError, IgValidationError, showValue } from './errors';
+import { expectedFor, isBlank, resolveParam } from './resolve';
+import { pathOf } from './registry/endpoints';
+import type { EndpointDef } from './registry/types';
+
+/**
+ * The production base address. The spec does not fix it, so it lives here once and every user can
+ * override it (sidebar setting, n8n credential field).
+ */
+export const DEFAULT_BASE_URL = 'https://api.igdata.dev';
+
+export type AuthStyle = 'bearer' | 'x-api-key';
+
+export interface ClientConfig {
+  apiKey: string;
+  baseUrl?: string;
+  /** Both forms are equivalent (§5); bearer is the default. */
+  authStyle?: AuthStyle;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface RetryPolicy {
+  /** Total attempts, first one included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Longest Retry-After we honour; a longer one fails fast instead of hanging a cell. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000 };
+
+export interface HttpRequest {
+  method: 'GET';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type Params = Record<string, string | number>;
+
+const EXTRA_NAME = /^[A-Za-z0-9_.\-[\]]{1,64}$/;
+
+/**
+ * Validate and normalise every parameter of a call, fill documented defaults (so that `posts`
+ * omitted and `posts=12` are the same request, for billing and for caching), and pass extra
+ * parameters through unchanged. Throws IgValidationError before anything is sent.
+ */
+export function normalizeParams(endpoint: EndpointDef, input: Record<string, unknown>): Params {
+  const out: Params = {};
+  for (const def of endpoint.params) {
+    const value = input[def.name];
+    if (isBlank(value) && def.kind !== 'cursor') {
+      if (def.required) {
+        throw new IgValidationError(def.name, expectedFor(def), showValue(value));
+      }
+      if (def.default !== undefined) out[def.name] = def.default;
+      continue;
+    }
+    if (value === undefined || value === null || value === '') continue; // no cursor: first page
+    out[def.name] = resolveParam(def, value);
+  }
+  for (const [name, value] of Object.entries(input)) {
+    if (endpoint.params.some((p) => p.name === name) || value === undefined || value === null || value === '') continue;
+    if (!EXTRA_NAME.test(name)) throw new IgValidationError('extra parameter name', 'letters, digits, _ . - [ ] (at most 64)', showValue(name));
+    if (typeof value === 'object') throw new IgValidationError(name, 'a text or number value', showValue(value));
+    out[name] = typeof value === 'boolean' ? String(value) : (value as string | number);
+  }
+  return out;
+}
+
+/** The query string, in a stable order; every value percent-encoded (cursors may hold anything). */
+export function queryString(params: Params): string {
+  return Object.keys(params)
+    .sort()
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(String(params[k]))}`)
+    .join('&');
+}
+
+export function baseUrlOf(config: ClientConfig): string {
+  return (config.baseUrl?.trim() || DEFAULT_BASE_URL).replace(/\/+$/, '');
+}
+
+export function authHeaders(config: ClientConfig): Record<string, string> {
+  const key = config.apiKey?.trim();
+  if (!key) {
+    throw new IgApiError(401, 'missing_api_key', 'No API key is set.', {});
+  }
+  return config.authStyle === 'x-api-key' ? { 'x-api-key': key } : { authorization: `Bearer ${key}` };
+}
+
+export function buildRequest(endpoint: EndpointDef, params: Params, config: ClientConfig): HttpRequest {
+  const qs = queryString(params);
+  return {
+    method: 'GET',
+    url: `${baseUrlOf(config)}${pathOf(endpoint)}${qs ? `?${qs}` : ''}`,
+    headers: { accept: 'application/json', ...authHeaders(config) },
+  };
+}
+
+/** A key for caches and de-duplication: endpoint + normalised params. Never holds the API key. */
+export function requestKey(endpoint: EndpointDef, params: Params): string {
+  return `${endpoint.id}?${queryString(params)}`;
+}

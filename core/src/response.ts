@@ -1,0 +1,117 @@
+/** Reading a raw HTTP outcome: envelope unwrapping, schema validation, error mapping. */
+import type { ApiErrorCode } from './errors';
+import { IgApiError, IgConnectionError, IgSchemaError } from './errors';
+import type { RawResponse } from './effects';
+import type { EndpointDef } from './registry/types';
+
+export interface Meta {
+  endpoint?: string;
+  request_id?: string;
+  credits_charged?: number;
+  credits_remaining?: number;
+  ms?: number;
+  [extra: string]: unknown;
+}
+
+export interface ApiResult<T = Record<string, unknown>> {
+  /** `data` of the envelope: the object (single) or `{items, next_cursor}` (list). */
+  data: T;
+  meta: Meta;
+  /** For lists: the items; for singles: `[data]`, so tables treat both alike. */
+  items: Record<string, unknown>[];
+  /** From data.next_cursor, falling back to meta.next_cursor (NOTES.md); null at the end. */
+  nextCursor: string | null;
+  creditsCharged: number;
+  /** From meta.credits_remaining, else the x-credits-remaining header. */
+  creditsRemaining?: number;
+  requestId?: string;
+  attempts: number;
+}
+
+const DEFAULT_CODE: Record<number, ApiErrorCode> = {
+  400: 'missing_parameter',
+  401: 'invalid_api_key',
+  402: 'insufficient_credits',
+  404: 'not_found',
+  429: 'rate_limited',
+  502: 'upstream_error',
+  504: 'upstream_timeout',
+};
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+
+/** Remove a secret from any text that might be shown or logged. */
+export function redact(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
+}
+
+export function toError(res: RawResponse, attempts: number, apiKey?: string): IgApiError | IgConnectionError {
+  if (res.status === 0) {
+    return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts);
+  }
+  const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: Meta } | undefined;
+  const err = body && typeof body.error === 'object' && body.error ? body.error : {};
+  const meta = body?.meta ?? {};
+  const code = typeof err.code === 'string' ? err.code : DEFAULT_CODE[res.status] ?? 'http_error';
+  const message = typeof err.message === 'string' ? err.message : `HTTP ${res.status}`;
+  return new IgApiError(res.status, code, redact(message, apiKey), {
+    requestId: (meta.request_id as string) ?? res.headers['x-request-id'],
+    endpoint: meta.endpoint as string | undefined,
+    creditsCharged: num(meta.credits_charged) ?? 0,
+    creditsRemaining: num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']),
+    reason: typeof err.reason === 'string' ? err.reason : undefined,
+    attempts,
+  });
+}
+
+function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, prefix: string): string[] {
+  return error.issues.slice(0, 5).map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.')}: ${i.message}`);
+}
+
+/** Unwrap and validate a 2xx answer. Unknown fields pass; a broken shape is an IgSchemaError. */
+export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: number): ApiResult {
+  const body = parseJson(res.body) as { data?: unknown; meta?: Meta } | undefined;
+  const requestId = res.headers['x-request-id'];
+  const meta: Meta = body && typeof body.meta === 'object' && body.meta ? body.meta : {};
+  const charged = num(meta.credits_charged) ?? 0;
+  const fail = (msg: string, issues: string[] = []) =>
+    new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, charged, meta.request_id ?? requestId);
+  if (!body || typeof body !== 'object') throw fail('the body is not JSON');
+  const data = body.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw fail('`data` is missing or not an object');
+  const base = {
+    meta,
+    creditsCharged: charged,
+    creditsRemaining: num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']),
+    requestId: meta.request_id ?? requestId,
+    attempts,
+  };
+  if (endpoint.shape === 'single') {
+    const checked = endpoint.schema.safeParse(data);
+    if (!checked.success) throw fail('the data does not match the documented shape', issuesOf(checked.error, 'data'));
+    return { ...base, data: data as Record<string, unknown>, items: [data as Record<string, unknown>], nextCursor: null };
+  }
+  const list = data as { items?: unknown; next_cursor?: unknown };
+  if (!Array.isArray(list.items)) throw fail('`data.items` is not a list');
+  const issues: string[] = [];
+  list.items.forEach((item, i) => {
+    if (issues.length >= 5) return;
+    const checked = endpoint.schema.safeParse(item);
+    if (!checked.success) issues.push(...issuesOf(checked.error, `data.items.${i}`));
+  });
+  if (issues.length) throw fail('an item does not match the documented shape', issues);
+  const rawCursor = list.next_cursor ?? meta.next_cursor;
+  const nextCursor = rawCursor === undefined || rawCursor === null || rawCursor === '' ? null : String(rawCursor);
+  return { ...base, data: data as Record<string, unknown>, items: list.items as Record<string, unknown>[], nextCursor };
+}
