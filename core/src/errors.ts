@@ -105,7 +105,8 @@ export function showValue(v: unknown): string {
   if (typeof v === 'string') {
     if (v.trim() === '') return 'an empty value';
     const s = v.length > 60 ? v.slice(0, 57) + '...' : v;
-    return JSON.stringify(s);
+    // Line and paragraph separators survive JSON.stringify; escape them so a message stays one line.
+    return JSON.stringify(s).replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v instanceof Date) return 'a date';

@@ -31,7 +31,14 @@ function parseUrl(text: string): URL | null {
   }
 }
 
-const segments = (url: URL) => url.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+const decode = (p: string) => {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p; // a stray '%' is just a character that will fail the pattern check
+  }
+};
+const segments = (url: URL) => url.pathname.split('/').filter(Boolean).map(decode);
 
 const HANDLE_EXPECTED = 'a username, @username, numeric id or profile URL';
 export function resolveHandle(value: unknown, argument = 'handle'): string {

@@ -1,0 +1,23 @@
+// The sandbox runs as plain JS (npm run sandbox, npm start, benchmarks): bundle its TypeScript.
+import * as esbuild from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export async function build() {
+  await esbuild.build({
+    entryPoints: {
+      sandbox: join(root, 'scripts/sandbox/cli.ts'),
+      'sandbox-lib': join(root, 'scripts/sandbox/server.ts'),
+      core: join(root, 'core/src/index.ts'),
+    },
+    outdir: join(root, 'dist'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+}
