@@ -14,8 +14,14 @@ export function costOf(rule: CostRule, params: Params): CostEstimate {
   return { credits: rule.base + Math.ceil(n / rule.per) * rule.step, exact: false };
 }
 
+/** Works on raw or normalised params: a window parameter left out costs what its default costs. */
 export function estimateCost(endpoint: EndpointDef, params: Params): CostEstimate {
-  return costOf(endpoint.cost, params);
+  const rule = endpoint.cost;
+  if (rule.type === 'window' && (params[rule.param] === undefined || params[rule.param] === '')) {
+    const dflt = endpoint.params.find((p) => p.name === rule.param)?.default;
+    return costOf(rule, { ...params, [rule.param]: dflt ?? 1 });
+  }
+  return costOf(rule, params);
 }
 
 /** The cost range of an endpoint over its whole window, for docs ("2-6"). */

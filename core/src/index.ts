@@ -11,6 +11,7 @@ export * from './paginate';
 export * from './cost';
 export * from './flatten';
 export * from './messages';
+export { buildOpenApi } from './openapi';
 export { fetchIO } from './io/fetch-io';
 export { createClient } from './io/client';
 export type { Client } from './io/client';

@@ -77,7 +77,7 @@ export const DEFAULT_LIMITS: GasLimits = {
 export interface GasStats {
   executions: number;
   contextsCreated: number;
-  /** ms spent evaluating the script files, summed / last / max. */
+  /** ms spent creating a fresh global scope and evaluating the script files: summed / last / max. */
   loadMsTotal: number;
   lastLoadMs: number;
   maxLoadMs: number;

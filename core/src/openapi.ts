@@ -1,0 +1,151 @@
+/**
+ * The OpenAPI 3.1 document of the service, generated from the registry (one path per endpoint,
+ * parameters from its ParamDefs, response schemas from its zod schemas). Served by the sandbox at
+ * /openapi.json; usable for docs. Pure: no I/O.
+ */
+import { toJSONSchema } from 'zod/mini';
+import { endpoints, pathOf } from './registry/endpoints';
+import type { EndpointDef, ParamDef } from './registry/types';
+import { describeCost } from './cost';
+
+type Json = Record<string, unknown>;
+
+function jsonSchemaOf(schema: EndpointDef['schema']): Json {
+  const out = toJSONSchema(schema, { unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function paramSchema(p: ParamDef): Json {
+  if (p.kind === 'integer') {
+    const s: Json = { type: 'integer' };
+    if (p.min !== undefined) s.minimum = p.min;
+    if (p.max !== undefined) s.maximum = p.max;
+    if (p.default !== undefined) s.default = p.default;
+    return s;
+  }
+  const s: Json = { type: 'string' };
+  if (p.default !== undefined) s.default = String(p.default);
+  if (p.kind === 'text' && p.required) s.minLength = 1;
+  return s;
+}
+
+const operationId = (e: EndpointDef) => e.id.replace(/[/-]/g, '_');
+
+const ERRORS: [string, string, string][] = [
+  ['400', 'missing_parameter', 'A required parameter is absent or invalid (the message names it). Not billed.'],
+  ['401', 'invalid_api_key', 'Missing, malformed or revoked key. Not billed.'],
+  ['402', 'insufficient_credits', 'The balance does not cover the request. Not billed.'],
+  ['404', 'not_found', 'No public data (private, deleted or nonexistent target). Billed at the endpoint\'s cost.'],
+  ['502', 'upstream_error', 'Data provider error; safe to retry. Not billed.'],
+  ['504', 'upstream_timeout', 'Upstream took too long; safe to retry. Not billed.'],
+];
+
+/** The whole document. `baseUrl` becomes the single server entry. */
+export function buildOpenApi(baseUrl: string): Json {
+  const paths: Json = {};
+  for (const e of endpoints) {
+    const item = jsonSchemaOf(e.schema);
+    const data: Json =
+      e.shape === 'list'
+        ? {
+            type: 'object',
+            required: ['items', 'next_cursor'],
+            properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } },
+          }
+        : item;
+    const responses: Json = {
+      '200': {
+        description: e.shape === 'list' ? 'A page of items' : 'The result',
+        headers: {
+          'x-credits-remaining': { $ref: '#/components/headers/CreditsRemaining' },
+          'x-request-id': { $ref: '#/components/headers/RequestId' },
+        },
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['data', 'meta'], properties: { data, meta: { $ref: '#/components/schemas/Meta' } } },
+          },
+        },
+      },
+    };
+    for (const [status, code] of ERRORS) responses[status] = { $ref: `#/components/responses/${code}` };
+    paths[pathOf(e)] = {
+      get: {
+        operationId: operationId(e),
+        tags: [e.group],
+        summary: e.summary,
+        description: `${e.description}\n\nCost: ${describeCost(e)} credits.${e.documented ? '' : ' Parameters and response shape are not documented by the service; this is our reading.'}`,
+        parameters: e.params.map((p) => {
+          const o: Json = { name: p.name, in: 'query', required: p.required, description: p.description, schema: paramSchema(p) };
+          if (p.example !== undefined) o.example = p.example;
+          return o;
+        }),
+        responses,
+        'x-credit-cost': e.cost,
+        'x-shape': e.shape,
+        'x-paginated': e.paginated,
+      },
+    };
+  }
+  const errorResponses: Json = {};
+  for (const [, code, description] of ERRORS) {
+    errorResponses[code] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code, message: description, docs: `/docs/errors#${code}` }, meta: { request_id: 'req_example' } } } },
+    };
+  }
+  const groups = [...new Set(endpoints.map((e) => e.group))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'IG Data API',
+      version: '1.0.0',
+      description: 'Public social profile data: profiles, posts, reels, stories, hashtags, locations, search and insights, billed per request in credits. Every operation is GET with query parameters; responses are {data, meta}.',
+    },
+    servers: [{ url: baseUrl }],
+    tags: groups.map((name) => ({ name })),
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'x-api-key: <API_KEY>' },
+      },
+      headers: {
+        CreditsRemaining: { description: 'Balance after the charge', schema: { type: 'integer' } },
+        RequestId: { description: 'Identifier of the request', schema: { type: 'string' } },
+      },
+      schemas: {
+        Meta: {
+          type: 'object',
+          required: ['request_id'],
+          properties: {
+            endpoint: { type: 'string', description: 'Endpoint path without /v1/' },
+            request_id: { type: 'string' },
+            credits_charged: { type: 'integer' },
+            credits_remaining: { type: 'integer' },
+            ms: { type: 'integer' },
+          },
+        },
+        Error: {
+          type: 'object',
+          required: ['error', 'meta'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: ERRORS.map(([, c]) => c) },
+                message: { type: 'string' },
+                docs: { type: 'string' },
+                reason: { type: 'string', description: 'On some 404s, e.g. private_account' },
+              },
+            },
+            meta: { $ref: '#/components/schemas/Meta' },
+          },
+        },
+      },
+      responses: errorResponses,
+    },
+  };
+}

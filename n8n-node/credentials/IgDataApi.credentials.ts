@@ -1,0 +1,73 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+import { DEFAULT_BASE_URL } from '../../core/src/request';
+
+/**
+ * The IG Data API key. One static secret (§5 of the spec), sent as `Authorization: Bearer <key>`
+ * or `x-api-key: <key>`; the base URL defaults to the production constant of the core and can point
+ * at the sandbox. The test asks the free `credits` endpoint.
+ */
+export class IgDataApi implements ICredentialType {
+	name = 'igDataApi';
+
+	displayName = 'IG Data API';
+
+	icon: Icon = { light: 'file:igdata.svg', dark: 'file:igdata.dark.svg' };
+
+	documentationUrl = 'https://github.com/igdata/igdata/tree/main/n8n-node#credential';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Your IG Data API key, created in the dashboard (shown in full only once)',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			required: true,
+			description:
+				'Address of the API without /v1. Keep the default for production; point it at a local sandbox for testing.',
+		},
+		{
+			displayName: 'Authentication Header',
+			name: 'authHeader',
+			type: 'options',
+			options: [
+				{ name: 'Authorization: Bearer <Key>', value: 'bearer' },
+				{ name: 'X-Api-Key: <Key>', value: 'x-api-key' },
+			],
+			default: 'bearer',
+			description: 'How the key is sent; the API accepts both forms',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '={{$credentials.authHeader === "x-api-key" ? undefined : "Bearer " + $credentials.apiKey}}',
+				'x-api-key': '={{$credentials.authHeader === "x-api-key" ? $credentials.apiKey : undefined}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/credits',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,225 @@
+/**
+ * The action node's fields, generated from the core's endpoint registry: every endpoint is an
+ * operation whose value is its path without `/v1/` (`profile/posts`), and every parameter a field
+ * named as the API's query parameter (`handle`, `posts`, `tag`...). Adding an endpoint to the
+ * registry adds an operation here; nothing is listed twice.
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { endpoints } from '../../../core/src/registry/endpoints';
+import type { EndpointDef, ParamDef } from '../../../core/src/registry/types';
+import { describeCost } from '../../../core/src/cost';
+
+export const DEFAULT_CONCURRENCY = 50;
+export const MAX_CONCURRENCY = 200;
+export const DEFAULT_LIMIT = 50;
+
+/** `Profile Insight` -> `profileInsight`. */
+export const resourceValue = (resource: string): string =>
+	resource
+		.split(/\s+/)
+		.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
+		.join('');
+
+const RESOURCE_DESCRIPTIONS: Record<string, string> = {
+	Account: 'Your credit balance',
+	Hashtag: 'Recent and top posts for a hashtag, and hashtag analysis',
+	Location: 'Places and the posts tagged at them',
+	Post: 'A post or reel, its comments, likers and AI analysis',
+	Profile: 'An account: profile, posts, reels, stories, highlights, followers, following',
+	'Profile Insight': 'Computed and AI insights on an account: engagement, best time, audit, niche, lead scoring',
+	Search: 'Search accounts, hashtags and places by keyword',
+};
+
+const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
+
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What an agent reads to choose an operation: what it does, what it costs, what it returns. */
+export function operationDescription(e: EndpointDef): string {
+	const cost = describeCost(e);
+	const shape = e.shape === 'list' ? (e.paginated ? 'Returns one item per result, paged.' : 'Returns one item per result.') : 'Returns one item.';
+	const base = e.description.replace(/\s*(Paged|Not paged)[^.]*\.\s*/g, ' ').replace(/\s*\d+ credits? per page\.?/g, '').trim();
+	return `${base.replace(/\.?$/, '.')} ${shape} Cost: ${cost} credit${cost === '1' ? '' : 's'}.`;
+}
+
+const operationOption = (e: EndpointDef): INodePropertyOptions => ({
+	name: e.operation,
+	value: e.id,
+	action: sentence(e.summary.replace(/\.$/, '')),
+	description: operationDescription(e),
+});
+
+const displayName = (p: ParamDef): string =>
+	({ handle: 'Handle', post: 'Post', tag: 'Tag', id: 'Location ID', q: 'Query', posts: 'Posts', timezone: 'Timezone', sample: 'Sample', criteria: 'Criteria', topic: 'Topic', context: 'Context' })[p.name] ??
+	p.name.replace(/(^|_)(\w)/g, (_m, _s, c: string) => ` ${c.toUpperCase()}`).trim();
+
+const PLACEHOLDERS: Record<string, string> = {
+	handle: 'e.g. nasa, @nasa or https://www.instagram.com/nasa/',
+	post: 'e.g. https://www.instagram.com/p/C0ffee12345/',
+	tag: 'e.g. veganrecipes',
+	location: 'e.g. 213385402',
+};
+
+/** One field for a parameter, shown for every operation that has an identical parameter. */
+function paramProperty(p: ParamDef, operationIds: string[]): INodeProperties {
+	const show = { operation: operationIds };
+	const description = `${p.description.replace(/\.$/, '')}. API parameter: ${p.name}.`;
+	if (p.kind === 'integer') {
+		const numberDefault = typeof p.default === 'number' ? p.default : 0;
+		return {
+			displayName: displayName(p),
+			name: p.name,
+			type: 'number',
+			required: p.required,
+			default: numberDefault,
+			typeOptions: { minValue: p.min, maxValue: p.max, numberPrecision: 0 },
+			description,
+			displayOptions: { show },
+		};
+	}
+	const textDefault = typeof p.default === 'string' ? p.default : '';
+	const prop: INodeProperties = {
+		displayName: displayName(p),
+		name: p.name,
+		type: 'string',
+		required: p.required,
+		default: textDefault,
+		description,
+		displayOptions: { show },
+	};
+	const placeholder = PLACEHOLDERS[p.kind] ?? (p.example !== undefined ? `e.g. ${p.example}` : undefined);
+	if (placeholder) prop.placeholder = placeholder;
+	return prop;
+}
+
+/** Parameters that are declared identically are one field shown for several operations. */
+function paramProperties(): INodeProperties[] {
+	const groups = new Map<string, { def: ParamDef; ops: string[] }>();
+	for (const e of endpoints) {
+		for (const p of e.params) {
+			if (p.kind === 'cursor') continue; // paging is the node's job (Return All / Limit)
+			const key = JSON.stringify([p.name, p.kind, p.required, p.default, p.min, p.max, p.description]);
+			const g = groups.get(key) ?? { def: p, ops: [] };
+			g.ops.push(e.id);
+			groups.set(key, g);
+		}
+	}
+	return [...groups.values()].map((g) => paramProperty(g.def, g.ops));
+}
+
+const listIds = endpoints.filter((e) => e.shape === 'list').map((e) => e.id);
+const pagedIds = endpoints.filter((e) => e.shape === 'list' && e.paginated).map((e) => e.id);
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources.map((r) => ({ name: r, value: resourceValue(r), description: RESOURCE_DESCRIPTIONS[r] })),
+		default: 'profile',
+	},
+	...resources.map((r): INodeProperties => {
+		const firstOperation = endpoints.find((e) => e.resource === r)!.id;
+		return {
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resourceValue(r)] } },
+			options: endpoints
+				.filter((e) => e.resource === r)
+				.map(operationOption)
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			default: firstOperation,
+		};
+	}),
+	...paramProperties(),
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		displayOptions: { show: { operation: pagedIds } },
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { operation: pagedIds, returnAll: [false] } },
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { operation: listIds.filter((id) => !pagedIds.includes(id)) } },
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				default: DEFAULT_CONCURRENCY,
+				description: `How many requests may be in flight at once across all input items (1-${MAX_CONCURRENCY})`,
+			},
+			{
+				displayName: 'Credit Cap',
+				name: 'creditCap',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Most credits this node may spend in one execution, across all items and pages; 0 means no cap. A request that could go over the cap is not sent, and the output says so.',
+			},
+			{
+				displayName: 'Extra Query Parameters',
+				name: 'extraParameters',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Parameter',
+				description: 'Query parameters sent unchanged in addition to the fields above',
+				options: [
+					{
+						displayName: 'Parameter',
+						name: 'parameter',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Include Meta',
+				name: 'includeMeta',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add a meta field to each item: credits charged and remaining, request ID, pages read',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to return a flat item with only the default columns of the operation (nested fields become dotted names) instead of the full response',
+			},
+		],
+	},
+];

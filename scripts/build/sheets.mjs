@@ -1,0 +1,84 @@
+// Builds the Google Sheets add-on into sheets-addon/dist/, ready for `clasp push`:
+//   appsscript.json  manifest (V8, three minimal scopes, urlFetchWhitelist for the API host)
+//   Code.js          generated top-level stubs with @customfunction JSDoc (from the registry)
+//   bundle.js        the logic: one minified IIFE defining the global IGDATA
+//   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
+// Also refreshes the function reference in sheets-addon/README.md (between markers).
+import * as esbuild from 'esbuild';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = join(root, 'sheets-addon');
+const src = join(pkg, 'src');
+const dist = join(pkg, 'dist');
+
+/** Bundles a TypeScript module for Node and imports it (codegen needs the registry at build time). */
+async function importTs(entry) {
+  const out = join(root, 'node_modules', '.cache', 'igdata-sheets', `${entry.split('/').pop().replace(/\.ts$/, '')}-${process.pid}-${Date.now()}.mjs`);
+  mkdirSync(dirname(out), { recursive: true });
+  await esbuild.build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  try {
+    return await import(pathToFileURL(out).href);
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
+export async function build() {
+  mkdirSync(dist, { recursive: true });
+
+  // 1. The logic bundle. Apps Script V8: ES2020 syntax is safe; no modules, no require.
+  const result = await esbuild.build({
+    entryPoints: [join(src, 'index.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'IGDATA',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const bundle = result.outputFiles[0].text;
+  if (/\brequire\(/.test(bundle)) throw new Error('sheets bundle: contains require(); something was not bundled');
+  writeFileSync(join(dist, 'bundle.js'), bundle);
+  mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', '.cache', 'igdata-sheets-meta.json'), JSON.stringify(result.metafile));
+
+  // 2. The entry file of stubs with their JSDoc, and the README reference, from the registry.
+  const codegen = await importTs(join(src, 'codegen.ts'));
+  writeFileSync(join(dist, 'Code.js'), codegen.generateCode());
+  const readmePath = join(pkg, 'README.md');
+  if (existsSync(readmePath)) {
+    const readme = readFileSync(readmePath, 'utf8');
+    const start = '<!-- functions:start -->';
+    const end = '<!-- functions:end -->';
+    const a = readme.indexOf(start);
+    const b = readme.indexOf(end);
+    if (a >= 0 && b > a) {
+      const next = `${readme.slice(0, a + start.length)}\n${codegen.generateReference()}\n${readme.slice(b)}`;
+      if (next !== readme) writeFileSync(readmePath, next);
+    }
+  }
+
+  // 3. The sidebar: one HTML file with its CSS and JS inlined.
+  const html = readFileSync(join(src, 'sidebar', 'sidebar.html'), 'utf8')
+    .replace('/*CSS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.css'), 'utf8'))
+    .replace('/*JS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.js'), 'utf8'));
+  writeFileSync(join(dist, 'Sidebar.html'), html);
+
+  // 4. The manifest, whitelisting the production API host.
+  const { DEFAULT_BASE_URL } = await importTs(join(root, 'core', 'src', 'request.ts'));
+  const origin = new URL(DEFAULT_BASE_URL).origin;
+  const manifest = readFileSync(join(pkg, 'appsscript.json'), 'utf8').replace('{{API_ORIGIN}}', origin);
+  JSON.parse(manifest);
+  writeFileSync(join(dist, 'appsscript.json'), manifest);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await build();

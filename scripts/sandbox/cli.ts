@@ -1,0 +1,37 @@
+/**
+ * `npm run sandbox`: start the sandbox on PORT (default 4010) and print how to use it.
+ * Environment: PORT, HOST, SANDBOX_SEED, SANDBOX_DEMO_KEY, SANDBOX_LATENCY_MS, SANDBOX_FAULT_RATE,
+ * SANDBOX_FAULT_STATUS, SANDBOX_SLOW_MS. This file starts a server when loaded; import server.ts
+ * for the library.
+ */
+import { startSandbox } from './server';
+
+export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
+  const port = env.PORT ? Number(env.PORT) : 4010;
+  const sandbox = await startSandbox({ port, host: env.HOST || '127.0.0.1', quiet: true, env });
+  const { url, demoKey } = sandbox;
+  const lines = [
+    `IG Data sandbox (seed ${sandbox.seed}) listening on ${url}`,
+    `Demo API key (1,000,000 credits): ${demoKey}`,
+    `OpenAPI document: ${url}/openapi.json    Stats: ${url}/_sandbox/stats    Test targets: ${url}/_sandbox/fixtures`,
+    '',
+    'Try:',
+    `  curl -s -H "Authorization: Bearer ${demoKey}" "${url}/v1/profile?handle=nasa"`,
+    `  curl -s -H "x-api-key: ${demoKey}" "${url}/v1/insights/profile/engagement?handle=nasa&posts=12"`,
+    `  curl -s -H "Authorization: Bearer ${demoKey}" "${url}/v1/hashtag/recent?tag=veganrecipes"`,
+    `  curl -s -X POST "${url}/_sandbox/keys?balance=50"      # a fresh key with 50 credits`,
+    '',
+    'Ctrl+C to stop.',
+  ];
+  console.log(lines.join('\n'));
+  const stop = () => {
+    sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(`The sandbox could not start: ${(e as Error).message}`);
+  process.exit(1);
+});

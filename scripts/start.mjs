@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm start` (after `npm run build`): the product on the built-in sandbox.
+//  1. the sandbox API on PORT (default 4010), with its demo key;
+//  2. the n8n editor on N8N_PORT (default 5678) with our package, a credential pointing at the
+//     sandbox and the example workflows (skip with --no-n8n or START_N8N=0).
+// Ctrl+C stops everything.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { startSandbox } = await import(pathToFileURL(join(root, 'dist/sandbox-lib.mjs')).href);
+
+const port = Number(process.env.PORT ?? 4010);
+const sandbox = await startSandbox({ port, host: '127.0.0.1', quiet: true });
+const stops = [() => sandbox.close()];
+const line = '-'.repeat(72);
+console.log(`${line}\nIG Data sandbox: the whole API, offline, with synthetic data\n${line}`);
+console.log(`API base URL   ${sandbox.url}`);
+console.log(`Demo API key   ${sandbox.demoKey}`);
+console.log(`OpenAPI        ${sandbox.url}/openapi.json`);
+console.log(`\nTry:`);
+const auth = `-H "Authorization: Bearer ${sandbox.demoKey}"`;
+console.log(`  curl -s ${auth} "${sandbox.url}/v1/profile?handle=nasa"`);
+console.log(`  curl -s ${auth} "${sandbox.url}/v1/insights/profile/engagement?handle=natgeo&posts=12"`);
+console.log(`  curl -s ${auth} "${sandbox.url}/v1/hashtag/recent?tag=veganrecipes"`);
+console.log(`  curl -s -H "x-api-key: ${sandbox.demoKey}" "${sandbox.url}/v1/credits"`);
+
+const wantN8n = !process.argv.includes('--no-n8n') && process.env.START_N8N !== '0';
+const editorModule = join(root, 'scripts/n8n/start-editor.mjs');
+if (wantN8n && existsSync(editorModule)) {
+  console.log(`\nStarting n8n (first run installs n8n 2.8.4 into .cache/, a few minutes)...`);
+  try {
+    const { startN8nEditor } = await import(pathToFileURL(editorModule).href);
+    const editor = await startN8nEditor({ sandboxUrl: sandbox.url, apiKey: sandbox.demoKey, port: Number(process.env.N8N_PORT ?? 5678) });
+    stops.unshift(() => editor.stop());
+    console.log(`${line}\nn8n editor     ${editor.url}`);
+    if (editor.email) console.log(`Sign in        ${editor.email} / ${editor.password}`);
+    console.log(`Workflows      ${(editor.workflows ?? []).join(', ')}`);
+    console.log(`Credential     "IG Data (sandbox)" points at ${sandbox.url}`);
+  } catch (e) {
+    console.error(`n8n could not start: ${e.message}\nThe sandbox keeps running; see README "n8n" for the manual steps.`);
+  }
+}
+console.log(`\nGoogle Sheets: sheets-addon/dist is ready for clasp push (README, "Install the add-on").`);
+console.log(`${line}\nCtrl+C to stop.`);
+
+let stopping = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => {
+    if (stopping) return;
+    stopping = true;
+    for (const stop of stops) await Promise.resolve(stop()).catch(() => {});
+    process.exit(0);
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The positional arguments of each custom function, derived from the registry. The generated
+ * entry file (codegen.ts) and the engine that reads the arguments (engine.ts) both use this, so the
+ * JSDoc a user sees and the way the arguments are read can never disagree.
+ *
+ * Order: the target (handle / post / tag / id / q), then the endpoint's other parameters in the
+ * order of the spec (no cursor: paging is the `limit` option), then `fields`, then the options
+ * `header`, `limit` (list functions only) and `refresh`.
+ */
+import type { EndpointDef, ParamDef } from '@igdata/core';
+
+export type ArgRole = 'target' | 'param' | 'fields' | 'header' | 'limit' | 'refresh';
+
+export interface ArgSpec {
+  /** The JavaScript parameter name in the generated stub (the API's name for API parameters). */
+  name: string;
+  role: ArgRole;
+  /** The API parameter, for `target` and `param`. */
+  param?: ParamDef;
+}
+
+/** Largest `limit` a list function accepts: every page costs credits, so it is bounded. */
+export const MAX_LIMIT = 500;
+/** Items a list function returns when `limit` is blank: the first page (whatever its size). */
+export const DEFAULT_LIMIT_TEXT = 'the first page';
+
+/** The argument that names what the call is about, or undefined (credits). */
+export function targetParam(endpoint: EndpointDef): ParamDef | undefined {
+  const first = endpoint.params[0];
+  return first && first.required && first.kind !== 'cursor' && first.kind !== 'integer' ? first : undefined;
+}
+
+export function argLayout(endpoint: EndpointDef): ArgSpec[] {
+  const target = targetParam(endpoint);
+  const out: ArgSpec[] = [];
+  if (target) out.push({ name: target.name, role: 'target', param: target });
+  for (const p of endpoint.params) {
+    if (p === target || p.kind === 'cursor') continue;
+    out.push({ name: p.name, role: 'param', param: p });
+  }
+  out.push({ name: 'fields', role: 'fields' }, { name: 'header', role: 'header' });
+  if (endpoint.shape === 'list') out.push({ name: 'limit', role: 'limit' });
+  out.push({ name: 'refresh', role: 'refresh' });
+  return out;
+}
+
+/** Whether a header row is added when the `header` argument is left blank. */
+export const defaultHeader = (endpoint: EndpointDef): boolean => endpoint.shape === 'list';

@@ -1,0 +1,234 @@
+// IG Data sidebar: talks to the server functions of Code.js through google.script.run.
+// Small and dependency-free on purpose. The API key never comes back from the server: only a mask.
+(function () {
+  'use strict';
+  var $ = function (id) { return document.getElementById(id); };
+  var state = { endpoints: [], job: null, previewed: false, cancelRequested: false, running: false };
+
+  function call(name) {
+    var args = Array.prototype.slice.call(arguments, 1);
+    return new Promise(function (resolve, reject) {
+      var runner = google.script.run.withSuccessHandler(resolve).withFailureHandler(function (e) {
+        reject(e && e.message ? e : new Error(String(e)));
+      });
+      runner[name].apply(runner, args);
+    });
+  }
+  function say(id, text, kind) {
+    var el = $(id);
+    el.textContent = text || '';
+    el.className = 'msg' + (kind ? ' ' + kind : '');
+  }
+  function fmt(n) { return typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–'; }
+  function errText(e) { return String(e && e.message || e).replace(/^(Exception|Error): /, ''); }
+
+  function showSettings(s) {
+    if (s.hasKey) {
+      var when = s.setAt ? ' on ' + s.setAt.slice(0, 10) : '';
+      $('key-status').textContent = 'Key ' + s.masked + ' is set' + (s.setBy ? ' by ' + s.setBy : '') + when + '.';
+      var owner = $('key-owner');
+      owner.hidden = false;
+      owner.textContent = s.othersKey
+        ? 'This sheet spends the credits of ' + s.setBy + ', who set the key. Replacing it makes the sheet use yours.'
+        : 'Everyone who edits this sheet uses this key: its formulas spend ' + (s.setBy ? s.setBy + '\u2019s' : 'the key owner\u2019s') + ' credits.';
+    } else {
+      $('key-status').textContent = 'No API key is set. Paste one below; it is stored in this document\u2019s properties and shown only masked.';
+      $('key-owner').hidden = true;
+    }
+    $('remove-key').disabled = !s.hasKey;
+    $('base-url').value = s.baseUrl || '';
+    $('base-url').placeholder = s.defaultBaseUrl;
+    if (!$('key-label').value && s.you) $('key-label').value = s.you;
+  }
+
+  function endpointById(id) {
+    for (var i = 0; i < state.endpoints.length; i++) if (state.endpoints[i].id === id) return state.endpoints[i];
+    return null;
+  }
+  function showEndpoints() {
+    var sel = $('endpoint');
+    sel.innerHTML = '';
+    state.endpoints.forEach(function (e) {
+      var o = document.createElement('option');
+      o.value = e.id;
+      o.textContent = e.fn + ' \u2013 ' + e.summary + ' (' + e.cost + ')';
+      sel.appendChild(o);
+    });
+    showParams();
+  }
+  function showParams() {
+    var e = endpointById($('endpoint').value);
+    var box = $('params');
+    box.innerHTML = '';
+    if (!e) return;
+    e.params.forEach(function (p) {
+      var l = document.createElement('label');
+      l.textContent = p.name + (p.required ? '' : ' (optional)');
+      l.htmlFor = 'param-' + p.name;
+      var i = document.createElement('input');
+      i.type = 'text';
+      i.id = 'param-' + p.name;
+      i.dataset.param = p.name;
+      i.placeholder = p.default !== undefined && p.default !== null ? String(p.default) : '';
+      i.title = p.description;
+      box.appendChild(l);
+      box.appendChild(i);
+    });
+    $('fields').placeholder = e.columns.join(',');
+    invalidatePreview();
+  }
+  function invalidatePreview() {
+    state.previewed = false;
+    $('run').disabled = true;
+    say('preview-text', '');
+  }
+  function request() {
+    var params = {};
+    Array.prototype.forEach.call(document.querySelectorAll('#params input'), function (i) {
+      if (i.value.trim() !== '') params[i.dataset.param] = i.value.trim();
+    });
+    return { endpoint: $('endpoint').value, params: params, fields: $('fields').value, output: $('output-sheet').checked ? 'sheet' : 'beside' };
+  }
+
+  function showJob(job) {
+    state.job = job;
+    var box = $('job');
+    if (!job) { box.hidden = true; return; }
+    box.hidden = false;
+    var pct = job.rows ? Math.round((job.next / job.rows) * 100) : 100;
+    $('progress-fill').style.width = pct + '%';
+    $('progress').setAttribute('aria-valuenow', String(pct));
+    var text = job.next + ' of ' + job.rows + ' rows (' + pct + '%), ' + fmt(job.credits) + ' credits spent, ' + job.requests + ' requests, ' + job.cached + ' from cache';
+    if (job.skipped) text += ', ' + job.skipped + ' already written';
+    if (job.status === 'done') text = 'Done: ' + text + '.';
+    else if (job.status === 'cancelled') text = 'Cancelled at ' + text + '.';
+    else if (job.status === 'paused') text = 'Paused at ' + text + '.';
+    say('progress-text', text, job.status === 'done' ? 'ok' : '');
+    if (job.message) say('bulk-message', job.message, job.status === 'paused' ? 'error' : '');
+    var open = job.status !== 'done';
+    $('cancel').hidden = !(job.status === 'running' && state.running);
+    $('resume').hidden = !(open && !state.running);
+  }
+
+  function loop() {
+    if (!state.job) return;
+    if (state.cancelRequested) {
+      state.cancelRequested = false;
+      state.running = false;
+      return call('igBulkCancel', state.job.id).then(showJob, fail('bulk-message'));
+    }
+    return call('igBulkStep', state.job.id).then(function (job) {
+      state.running = job.status === 'running';
+      showJob(job);
+      if (job.status === 'running') return loop();
+      if (job.status === 'done') refreshBalance();
+    }, function (e) {
+      state.running = false;
+      showJob(state.job);
+      say('bulk-message', errText(e) + ' Press Resume to continue: finished rows are kept and not billed again.', 'error');
+    });
+  }
+
+  function fail(id) { return function (e) { say(id, errText(e), 'error'); }; }
+  function refreshBalance() {
+    return call('igGetBalance').then(function (b) {
+      $('balance').textContent = b.balance !== undefined && b.balance !== null ? fmt(b.balance) + ' credits' : (b.message || '–');
+    }, fail('key-message'));
+  }
+  function refreshSelection() {
+    return call('igSelectionInfo').then(function (s) {
+      $('selection').textContent = s ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')' : 'none';
+      invalidatePreview();
+    }, fail('bulk-message'));
+  }
+
+  $('save-key').onclick = function () {
+    var key = $('key').value;
+    say('key-message', 'Testing the key…');
+    call('igSetKey', key, $('key-label').value).then(function (r) {
+      $('key').value = '';
+      showSettings(r.settings);
+      say('key-message', r.ok ? 'Saved. ' + r.message : r.message, r.ok ? 'ok' : 'error');
+      if (r.ok) $('balance').textContent = fmt(r.balance) + ' credits';
+    }, fail('key-message'));
+  };
+  $('test-key').onclick = function () {
+    say('key-message', 'Testing…');
+    call('igTestKey', $('key').value).then(function (r) {
+      say('key-message', r.message, r.ok ? 'ok' : 'error');
+      if (r.ok) $('balance').textContent = fmt(r.balance) + ' credits';
+    }, fail('key-message'));
+  };
+  $('remove-key').onclick = function () {
+    call('igDeleteKey').then(function (s) {
+      showSettings(s);
+      $('balance').textContent = '–';
+      say('key-message', 'The key was removed from this sheet.', 'ok');
+    }, fail('key-message'));
+  };
+  $('save-base-url').onclick = function () {
+    call('igSetBaseUrl', $('base-url').value).then(function (s) {
+      showSettings(s);
+      say('base-url-message', 'Saved: ' + s.baseUrl, 'ok');
+    }, fail('base-url-message'));
+  };
+  $('refresh-balance').onclick = refreshBalance;
+  $('use-selection').onclick = refreshSelection;
+  $('endpoint').onchange = showParams;
+  $('fields').oninput = invalidatePreview;
+  $('output-beside').onchange = invalidatePreview;
+  $('output-sheet').onchange = invalidatePreview;
+  $('params').oninput = invalidatePreview;
+
+  $('preview').onclick = function () {
+    say('preview-text', 'Counting…');
+    call('igBulkPreview', request()).then(function (p) {
+      var parts = [p.unique + ' unique target' + (p.unique === 1 ? '' : 's') + ' in ' + p.rows + ' rows'];
+      if (p.cached) parts.push(p.cached + ' cached (free)');
+      if (p.invalid) parts.push(p.invalid + ' invalid');
+      var cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
+      var bal = p.balance !== undefined && p.balance !== null ? ', you have ' + fmt(p.balance) : (p.balanceMessage ? '. ' + p.balanceMessage : '');
+      var text = parts.join(', ') + ': ' + cost + bal + '. Output: ' + p.output + '.';
+      var ok = p.enough !== false && p.output.indexOf('not empty') < 0;
+      say('preview-text', text + (p.enough === false ? ' Not enough credits.' : ''), ok ? '' : 'error');
+      state.previewed = true;
+      $('run').disabled = !ok;
+    }, function (e) { state.previewed = false; $('run').disabled = true; fail('preview-text')(e); });
+  };
+  $('run').onclick = function () {
+    if (!state.previewed) return;
+    $('run').disabled = true;
+    say('bulk-message', '');
+    call('igBulkStart', request()).then(function (job) {
+      state.running = true;
+      state.cancelRequested = false;
+      showJob(job);
+      return loop();
+    }, fail('bulk-message'));
+  };
+  $('cancel').onclick = function () {
+    state.cancelRequested = true;
+    $('cancel').disabled = true;
+    say('bulk-message', 'Cancelling after the current step…');
+  };
+  $('resume').onclick = function () {
+    if (!state.job) return;
+    say('bulk-message', '');
+    call('igBulkResume', state.job.id).then(function (job) {
+      state.running = true;
+      state.cancelRequested = false;
+      $('cancel').disabled = false;
+      showJob(job);
+      return loop();
+    }, fail('bulk-message'));
+  };
+
+  call('igSidebarState').then(function (s) {
+    state.endpoints = s.endpoints;
+    showSettings(s.settings);
+    showEndpoints();
+    showJob(s.job);
+    if (s.settings.hasKey) refreshBalance();
+    refreshSelection();
+  }, fail('key-message'));
+})();

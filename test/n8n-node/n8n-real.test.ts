@@ -1,0 +1,203 @@
+/**
+ * The built package inside a real n8n 2.8.4, headless: `n8n import:workflow` + `n8n execute`
+ * (scripts/n8n/runtime.cjs) against the sandbox, which runs in this jest process on a real port
+ * (n8n is a child process and reaches it over HTTP). Installs n8n on first use (minutes, cold).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Sandbox } from '../../scripts/sandbox/server';
+import { startSandbox } from '../../scripts/sandbox/server';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const rt = require('../../scripts/n8n/runtime.cjs');
+
+jest.setTimeout(300_000);
+
+const root = join(__dirname, '..', '..');
+const CRED = { id: 'igSandboxCred01', name: 'IG Data sandbox' };
+let sb: Sandbox;
+let home: { home: string; env: Record<string, string> };
+let apiKey: string;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [join(root, 'scripts/build/n8n.mjs')], { stdio: 'inherit' });
+  sb = await startSandbox({ port: 0, seed: 42 });
+  apiKey = sb.createKey(100000);
+  await rt.ensureN8n();
+  home = await rt.createN8nHome({
+    packageDir: join(root, 'n8n-node'),
+    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } }],
+  });
+});
+afterAll(async () => {
+  if (home) rt.removeN8nHome(home);
+  await sb?.close();
+});
+
+const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const code = (js: string) => ({ id: 'c1', name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: js } });
+const ig = (name: string, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  id: `n-${name.replace(/\W/g, '')}`,
+  name,
+  type: 'n8n-nodes-igdata.igData',
+  typeVersion: 1,
+  position: [400, 0],
+  parameters,
+  credentials: { igDataApi: CRED },
+  ...extra,
+});
+/** Start -> a, Start -> b, ...: independent branches, one run. */
+const fanOut = (nodes: Record<string, unknown>[]) => ({
+  name: 'igdata test',
+  nodes: [manual, ...nodes],
+  connections: { Start: { main: [nodes.map((n) => ({ node: n.name as string, type: 'main', index: 0 }))] } },
+});
+const chain = (nodes: Record<string, unknown>[]) => ({
+  name: 'igdata test',
+  nodes: [manual, ...nodes],
+  connections: Object.fromEntries(
+    [manual, ...nodes].slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }]),
+  ),
+});
+const out = (r: { run: unknown }, node: string) => rt.nodeOutput(r.run, node, { full: true }) as { json: Record<string, any>; pairedItem?: { item: number } }[];
+
+test('a single lookup, Return All across pages and the credit cap, in one real run', async () => {
+  sb.resetStats();
+  const nasaPosts = sb.world.byUsername.get('nasa')!.posts.length;
+  const r = await rt.runWorkflow(
+    home,
+    fanOut([
+      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '@NASA' }),
+      ig('All posts', { resource: 'profile', operation: 'profile/posts', handle: 'https://www.instagram.com/nasa/', returnAll: true, options: { includeMeta: true } }),
+      ig('Capped', { resource: 'hashtag', operation: 'hashtag/recent', tag: '#veganrecipes', returnAll: true, options: { creditCap: 5, simplify: true } }),
+    ]),
+  );
+  expect(r.error).toBeUndefined();
+  expect(r.ok).toBe(true);
+
+  const lookup = out(r, 'Lookup');
+  expect(lookup).toHaveLength(1);
+  expect(lookup[0].json).toMatchObject({ username: 'nasa', full_name: 'NASA', is_verified: true });
+  expect(typeof lookup[0].json.followers).toBe('number');
+  expect(lookup[0].pairedItem).toEqual({ item: 0 });
+
+  const all = out(r, 'All posts');
+  expect(nasaPosts).toBeGreaterThan(12 * 5);
+  expect(all).toHaveLength(nasaPosts);
+  expect(new Set(all.map((i) => i.json.id)).size).toBe(nasaPosts);
+  const pages = Math.ceil(nasaPosts / 12);
+  expect(all[0].json.meta).toMatchObject({ endpoint: 'profile/posts', pages, credits_charged: 2 * pages, stopped_by: 'end' });
+  expect(all.every((i) => i.pairedItem?.item === 0)).toBe(true);
+
+  const capped = out(r, 'Capped');
+  expect(capped).toHaveLength(5 * 30);
+  expect(Object.keys(capped[0].json)).toEqual(['shortcode', 'author.username', 'type', 'taken_at', 'like_count', 'comment_count', 'caption', 'url']);
+  expect(capped.at(-1)!.json._notice).toMatch(/Stopped at the credit cap of 5 .*more are available/);
+
+  const stats = sb.stats();
+  expect(stats.byEndpoint.profile).toBe(1);
+  expect(stats.byEndpoint['profile/posts']).toBe(pages);
+  expect(stats.byEndpoint['hashtag/recent']).toBe(5);
+  expect(r.stdout + r.stderr).not.toContain(apiKey);
+});
+
+test('continueOnFail: errors become items paired to their inputs, with the add-on\'s messages; duplicates are fetched once', async () => {
+  sb.resetStats();
+  const handles = ['nasa', 'no_such_account_zz', 'not a handle!', 'NASA', '@nasa', 'natgeo'];
+  const r = await rt.runWorkflow(
+    home,
+    chain([
+      code(`return ${JSON.stringify(handles)}.map((h) => ({ json: { who: h } }));`),
+      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}', options: { includeMeta: true } }, { onError: 'continueRegularOutput' }),
+    ]),
+  );
+  expect(r.error).toBeUndefined();
+  const items = out(r, 'Lookup');
+  expect(items.map((i) => i.pairedItem?.item)).toEqual([0, 1, 2, 3, 4, 5]);
+  expect(items[0].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 1 } });
+  expect(items[1].json).toMatchObject({
+    error: '@no_such_account_zz has no public data: private, deleted or nonexistent. (Charged 1 credit.)',
+    code: 'not_found',
+    http_status: 404,
+    credits_charged: 1,
+  });
+  expect(items[2].json.error).toBe('handle must be a username, @username, numeric id or profile URL; got "not a handle!". (Not charged.)');
+  expect(items[3].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 0, deduplicated: true } });
+  expect(items[4].json).toMatchObject({ username: 'nasa', meta: { deduplicated: true } });
+  expect(items[5].json.username).toBe('natgeo');
+  expect(sb.stats().byEndpoint.profile).toBe(3); // nasa, no_such_account_zz, natgeo
+  expect(sb.stats().creditsBilled).toBe(3);
+});
+
+test('without continueOnFail the run fails with the clear message and the item index', async () => {
+  const r = await rt.runWorkflow(
+    home,
+    chain([
+      code(`return [{ json: { who: 'nasa' } }, { json: { who: 'no_such_account_zz' } }];`),
+      ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: '={{ $json.who }}', posts: 24 }),
+    ]),
+  );
+  expect(r.ok).toBe(false);
+  const error = r.run?.data?.resultData?.error;
+  expect(error.message).toBe('@no_such_account_zz has no public data: private, deleted or nonexistent. (Charged 3 credits.)');
+  expect(error.httpCode).toBe('404');
+  expect(error.context?.itemIndex).toBe(1);
+  expect(JSON.stringify(r.run)).not.toContain(apiKey);
+
+  const bad = await rt.runWorkflow(home, chain([ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: 'nasa', posts: 99 })]));
+  expect(bad.run?.data?.resultData?.error?.message).toBe('posts must be a whole number from 1 to 50; got 99. (Not charged.)');
+});
+
+describe('the hashtag trigger across successive real polls (n8n start, static data persisted)', () => {
+  const trigger = {
+    name: 'igdata trigger test',
+    nodes: [
+      {
+        id: 't1',
+        name: 'New posts',
+        type: 'n8n-nodes-igdata.igDataTrigger',
+        typeVersion: 1,
+        position: [0, 0],
+        parameters: { event: 'hashtag', tag: 'veganrecipes', options: { maxPages: 2 } },
+        credentials: { igDataApi: CRED },
+      },
+    ],
+    connections: {},
+  };
+  const emitted = (r: { executions: { items?: Record<string, any>[] }[] }) => r.executions.flatMap((e) => e.items ?? []);
+
+  test('first poll records the head and emits nothing; new posts come once, oldest first; a deleted last-seen post causes no repeat; a burst beyond the page bound is caught up', async () => {
+    sb.resetStats();
+    const first = await rt.pollOnce(home, trigger);
+    expect(first.activationError).toBeUndefined();
+    expect(first.activated).toBe(true);
+    expect(emitted(first)).toEqual([]);
+    expect(sb.stats().byEndpoint['hashtag/recent']).toBe(1);
+    const id = first.id;
+
+    const three = sb.addPosts('veganrecipes', 3); // newest first, as the feed lists them
+    const second = await rt.pollOnce(home, id);
+    expect(emitted(second).map((p) => p.id)).toEqual(three.map((p) => p.id).reverse());
+
+    const quiet = await rt.pollOnce(home, id);
+    expect(emitted(quiet)).toEqual([]);
+
+    // The last seen post is deleted; two new ones arrive: exactly those two, no repeats.
+    expect(sb.deletePost(three[0].id)).toBe(true);
+    const two = sb.addPosts('veganrecipes', 2);
+    const fourth = await rt.pollOnce(home, id);
+    expect(emitted(fourth).map((p) => p.id)).toEqual(two.map((p) => p.id).reverse());
+
+    // 75 new posts with 2 pages (60 posts) per poll: 60 now (the newest), the other 15 next poll.
+    const burst = sb.addPosts('veganrecipes', 75);
+    const fifth = await rt.pollOnce(home, id);
+    const sixth = await rt.pollOnce(home, id);
+    const got = [...emitted(fifth), ...emitted(sixth)].map((p) => p.id);
+    expect(emitted(fifth)).toHaveLength(60);
+    expect(new Set(got).size).toBe(75);
+    expect(got.sort()).toEqual(burst.map((p) => p.id).sort());
+    expect(emitted(fifth).map((p) => p.id)).toEqual(burst.slice(0, 60).map((p) => p.id).reverse());
+    expect(emitted(sixth).map((p) => p.id)).toEqual(burst.slice(60).map((p) => p.id).reverse());
+    const last = await rt.pollOnce(home, id);
+    expect(emitted(last)).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Smoke test of the real-n8n plumbing (scripts/n8n/runtime.cjs): built-in nodes, an HTTP
+ * Request to a local server, a community package with an imported credential, a failing
+ * run, and a polling trigger whose static data survives between polls. Uses the test-only
+ * package in scripts/n8n/fixture-package, not n8n-node/, so it checks the runtime alone.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const rt = require('../../scripts/n8n/runtime.cjs');
+
+const FIXTURE = path.resolve(__dirname, '../../scripts/n8n/fixture-package');
+let server: http.Server;
+let base = '';
+const seen: { url?: string; key?: string }[] = [];
+let home: { home: string; env: Record<string, string> };
+
+const manual = { id: 'n-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+function chain(...nodes: Record<string, unknown>[]) {
+  const all = [manual, ...nodes.map((n, i) => ({ id: `n-${i}`, typeVersion: 1, position: [200 * (i + 1), 0], ...n }))];
+  const connections: Record<string, unknown> = {};
+  for (let i = 0; i < all.length - 1; i++) connections[all[i].name as string] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+  return { name: 'smoke', nodes: all, connections, settings: {} };
+}
+
+beforeAll(async () => {
+  await rt.ensureN8n(); // cold: ~4.5 min; CI should run `node scripts/n8n/install.mjs` first
+  server = http.createServer((req, res) => {
+    seen.push({ url: req.url, key: req.headers['x-api-key'] as string | undefined });
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ path: req.url, key: req.headers['x-api-key'] ?? null, items: [1, 2, 3] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  home = await rt.createN8nHome({
+    packageDir: FIXTURE,
+    credentials: [{ id: 'credSmoke1', name: 'Smoke', type: 'fixtureApi', data: { baseUrl: base, apiKey: 'smoke-key' } }],
+  });
+}, 900_000);
+
+afterAll(async () => {
+  if (home) rt.removeN8nHome(home);
+  await new Promise((r) => server?.close(r));
+});
+
+test('Manual Trigger + Set node', async () => {
+  const r = await rt.runWorkflow(
+    home,
+    chain({
+      name: 'Set',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      parameters: { assignments: { assignments: [{ id: 'a1', name: 'greeting', value: 'hello', type: 'string' }] }, options: {} },
+    }),
+  );
+  expect(r.error).toBeUndefined();
+  expect(r.ok).toBe(true);
+  expect(r.data).toEqual([{ greeting: 'hello' }]);
+  expect(r.run.status).toBe('success');
+  expect(r.run.mode).toBe('cli');
+}, 120_000);
+
+test('Manual Trigger + Code node (runs in n8n task runner)', async () => {
+  const r = await rt.runWorkflow(home, chain({ name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [1, 2].map((n) => ({ json: { n } }));' } }));
+  expect(r.ok).toBe(true);
+  expect(r.data).toEqual([{ n: 1 }, { n: 2 }]);
+  expect(rt.nodeOutput(r.run, 'Start')).toEqual([{}]);
+}, 120_000);
+
+test('HTTP Request node against a local server', async () => {
+  const r = await rt.runWorkflow(
+    home,
+    chain({ name: 'HTTP', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { method: 'GET', url: `${base}/plain?x=1`, options: {} } }),
+  );
+  expect(r.ok).toBe(true);
+  expect(r.data).toEqual([{ path: '/plain?x=1', key: null, items: [1, 2, 3] }]);
+}, 120_000);
+
+test('community package node with an imported credential', async () => {
+  const r = await rt.runWorkflow(
+    home,
+    chain({
+      name: 'Fixture',
+      type: 'n8n-nodes-igdata-fixture.fixtureHttp',
+      parameters: { path: '/with-key' },
+      credentials: { fixtureApi: { id: 'credSmoke1', name: 'Smoke' } },
+    }),
+  );
+  expect(r.ok).toBe(true);
+  expect(r.data).toEqual([{ path: '/with-key', key: 'smoke-key', items: [1, 2, 3] }]);
+  expect(seen.at(-1)).toEqual({ url: '/with-key', key: 'smoke-key' });
+}, 120_000);
+
+test('a failing node gives ok=false with the error and the partial run', async () => {
+  const r = await rt.runWorkflow(home, chain({ name: 'Boom', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'throw new Error("boom")' } }));
+  expect(r.ok).toBe(false);
+  expect(r.exitCode).toBe(1);
+  expect(r.run.status).toBe('error');
+  expect(r.error.message).toMatch(/boom/);
+}, 120_000);
+
+test('polling trigger: one real poll per n8n start; static data persists between polls', async () => {
+  const wf = {
+    id: 'wfSmokePoll',
+    name: 'poll',
+    nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+    connections: {},
+  };
+  const first = await rt.pollOnce(home, wf); // first poll only records where the feed stands
+  expect(first.activated).toBe(true);
+  expect(first.executions).toEqual([]);
+  expect(first.staticData).toEqual({ 'node:Poll': { polls: 1 } });
+  const second = await rt.pollOnce(home, 'wfSmokePoll');
+  expect(second.executions.map((e: { status: string; items: unknown }) => [e.status, e.items])).toEqual([['success', [{ poll: 2, mode: 'trigger', activation: 'init' }]]]);
+  expect(second.staticData).toEqual({ 'node:Poll': { polls: 2 } });
+}, 180_000);
