@@ -60,9 +60,9 @@ it('a batch through fetchAll (sync) and Promise.all (async) keeps order and repo
   const viaSync = runSync(sendAll(cfg(), calls()), syncIO);
   const viaAsync = await runAsync(sendAll(cfg(), calls()), fetchIO());
   for (const out of [viaSync, viaAsync]) {
-    expect((out[0] as { data: { username: string } }).data.username).toBe('nasa');
+    expect((out[0] as unknown as { data: { username: string } }).data.username).toBe('nasa');
     expect(isIgError(out[1]) && out[1].name === 'IgApiError' && out[1].code).toBe('not_found');
-    expect((out[2] as { data: { username: string } }).data.username).toBe('natgeo');
+    expect((out[2] as unknown as { data: { username: string } }).data.username).toBe('natgeo');
   }
 });
 
