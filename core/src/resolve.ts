@@ -20,15 +20,21 @@ function asText(argument: string, value: unknown, expected: string): string {
   return value.trim();
 }
 
-/** Parse something that looks like a URL (with or without scheme); null when it is not one of ours. */
-function parseUrl(text: string): URL | null {
-  if (!/^(https?:\/\/)?([a-z0-9-]+\.)*(instagram\.com|instagr\.am)(\/|$|\?|#)/i.test(text)) return null;
-  try {
-    const url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
-    return HOSTS.test(url.hostname.toLowerCase()) ? url : null;
-  } catch {
-    return null;
-  }
+interface ParsedUrl {
+  hostname: string;
+  pathname: string;
+}
+
+/**
+ * Parse something that looks like one of the platform's URLs (with or without scheme); null when
+ * it is not one. A regular expression, not `new URL`: Apps Script's V8 has no WHATWG URL.
+ */
+const URL_PARTS = /^(?:https?:\/\/)?(?:[^@/?#\s]*@)?([a-z0-9.-]+)(?::\d+)?(\/[^?#]*)?(?:\?[^#]*)?(?:#.*)?$/i;
+function parseUrl(text: string): ParsedUrl | null {
+  const m = URL_PARTS.exec(text);
+  if (!m || !HOSTS.test(m[1].toLowerCase())) return null;
+  if (!/^https?:\/\//i.test(text) && !/^([a-z0-9-]+\.)*(instagram\.com|instagr\.am)(\/|$|\?|#)/i.test(text)) return null;
+  return { hostname: m[1].toLowerCase(), pathname: m[2] ?? '/' };
 }
 
 const decode = (p: string) => {
@@ -38,7 +44,7 @@ const decode = (p: string) => {
     return p; // a stray '%' is just a character that will fail the pattern check
   }
 };
-const segments = (url: URL) => url.pathname.split('/').filter(Boolean).map(decode);
+const segments = (url: ParsedUrl) => url.pathname.split('/').filter(Boolean).map(decode);
 
 const HANDLE_EXPECTED = 'a username, @username, numeric id or profile URL';
 export function resolveHandle(value: unknown, argument = 'handle'): string {

@@ -225,6 +225,12 @@ export function start(req: BulkRequest): Job {
       let name = `IG Data ${p.endpoint.fn}`;
       for (let i = 2; ss.getSheetByName(name); i++) name = `IG Data ${p.endpoint.fn} ${i}`;
       const sheet = ss.insertSheet(name);
+      // Row r of the source goes to row r + 1: make room when the column is long.
+      const need = range.getNumRows() + 1 - sheet.getMaxRows();
+      if (need > 0) {
+        if (typeof sheet.insertRowsAfter !== 'function') throw new Error(`The new sheet has too few rows for ${range.getNumRows()} targets; write beside the column instead.`);
+        sheet.insertRowsAfter(sheet.getMaxRows(), need);
+      }
       sheet.getRange(1, 1, 1, p.fields.length + 1).setValues([[p.target.name, ...p.fields]]);
       outSheet = name;
       outRow = 2;

@@ -2,7 +2,6 @@
  * The bundle's entry: everything the generated Code.js stubs call, under the global `IGDATA`.
  * Built by scripts/build/sheets.mjs as a minified IIFE (dist/bundle.js).
  */
-import './polyfills';
 import { customFunction } from './functions/engine';
 import * as bulk from './bulk';
 import * as menu from './menu';

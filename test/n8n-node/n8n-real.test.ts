@@ -4,6 +4,7 @@
  * (n8n is a child process and reaches it over HTTP). Installs n8n on first use (minutes, cold).
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
@@ -25,7 +26,11 @@ beforeAll(async () => {
   await rt.ensureN8n();
   home = await rt.createN8nHome({
     packageDir: join(root, 'n8n-node'),
-    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } }],
+    credentials: [
+      { ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } },
+      // The examples' credential (n8n-node/examples), here with the x-api-key header form.
+      { id: 'igDataSandboxCred', name: 'IG Data (sandbox)', type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'x-api-key' } },
+    ],
   });
 });
 afterAll(async () => {
@@ -145,6 +150,20 @@ test('without continueOnFail the run fails with the clear message and the item i
 
   const bad = await rt.runWorkflow(home, chain([ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: 'nasa', posts: 99 })]));
   expect(bad.run?.data?.resultData?.error?.message).toBe('posts must be a whole number from 1 to 50; got 99. (Not charged.)');
+});
+
+test('the example "engagement for a list of handles" runs as shipped', async () => {
+  sb.resetStats();
+  const wf = JSON.parse(readFileSync(join(root, 'n8n-node/examples/engagement-for-handles.json'), 'utf8'));
+  const r = await rt.runWorkflow(home, wf);
+  expect(r.error).toBeUndefined();
+  const items = out(r, 'Engagement');
+  expect(items).toHaveLength(9);
+  expect(items[0].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 2 } });
+  expect(typeof items[0].json.engagement_rate_pct).toBe('number');
+  expect(items[4].json).toMatchObject({ username: 'nasa', meta: { deduplicated: true, credits_charged: 0 } });
+  expect(items[8].json.error).toMatch(/^@no_such_account_zz has no public data/);
+  expect(sb.stats().byEndpoint['insights/profile/engagement']).toBe(7); // 9 handles, 7 distinct accounts
 });
 
 describe('the hashtag trigger across successive real polls (n8n start, static data persisted)', () => {

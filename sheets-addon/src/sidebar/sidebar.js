@@ -120,7 +120,8 @@
     return call('igBulkStep', state.job.id).then(function (job) {
       state.running = job.status === 'running';
       showJob(job);
-      if (job.status === 'running') return loop();
+      // Yield to the page between steps, so a click on Cancel is seen before the next step.
+      if (job.status === 'running') return new Promise(function (r) { setTimeout(r, 0); }).then(loop);
       if (job.status === 'done') refreshBalance();
     }, function (e) {
       state.running = false;
@@ -187,7 +188,7 @@
       if (p.cached) parts.push(p.cached + ' cached (free)');
       if (p.invalid) parts.push(p.invalid + ' invalid');
       var cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
-      var bal = p.balance !== undefined && p.balance !== null ? ', you have ' + fmt(p.balance) : (p.balanceMessage ? '. ' + p.balanceMessage : '');
+      var bal = p.balance !== undefined && p.balance !== null ? ', you have ' + fmt(p.balance) : (p.balanceMessage ? '. ' + p.balanceMessage.replace(/\.$/, '') : '');
       var text = parts.join(', ') + ': ' + cost + bal + '. Output: ' + p.output + '.';
       var ok = p.enough !== false && p.output.indexOf('not empty') < 0;
       say('preview-text', text + (p.enough === false ? ' Not enough credits.' : ''), ok ? '' : 'error');

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// `npm run bench:sheets`: a 1,000-row column with 600 unique handles against the sandbox at 150 ms
+// latency per request, in the Apps Script stand-in (test/gas/runtime.ts) loading the BUILT add-on:
+//   (a) our range formula  =IGPROFILE(A2:A1001,"followers")  (one execution)
+//   (b) our sidebar bulk run  (igBulkStart + igBulkStep executions, as the sidebar drives them)
+//   (c) one naive custom function per cell, no cache (the ImportJSON way): each cell its own
+//       execution in a fresh context, at most 30 at once (30 worker threads, each its own runtime)
+// then a second recalculation of each; plus the bundle's minified size and its eval time.
+import * as esbuild from 'esbuild';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dist = join(root, 'sheets-addon', 'dist');
+const LATENCY = Number(process.env.BENCH_LATENCY_MS ?? 150);
+const ROWS = 1000;
+const UNIQUE = 600;
+const CONCURRENCY = 30;
+const KEY = 'sk_bench_sheets_0123456789';
+const PROD = 'https://api.igdata.dev';
+
+if (!existsSync(join(dist, 'bundle.js')) || !existsSync(join(root, 'dist', 'sandbox.mjs'))) {
+  console.error('Build first: npm run build');
+  process.exit(1);
+}
+
+// The stand-in is TypeScript: bundle it once for Node.
+const cache = join(root, 'node_modules', '.cache', 'igdata-bench');
+mkdirSync(cache, { recursive: true });
+const runtimeFile = join(cache, 'gas-runtime.mjs');
+await esbuild.build({ entryPoints: [join(root, 'test/gas/runtime.ts')], outfile: runtimeFile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+const { createGasRuntime } = await import(pathToFileURL(runtimeFile).href);
+
+// ---- the sandbox, in a child process (UrlFetchApp blocks this thread)
+async function startSandbox() {
+  const child = spawn(process.execPath, [join(root, 'dist', 'sandbox.mjs')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: KEY, SANDBOX_LATENCY_MS: String(LATENCY), SANDBOX_FAULT_RATE: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const port = await new Promise((resolve, reject) => {
+    const on = (d) => {
+      out += d;
+      const m = /listening on http:\/\/[\d.]+:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout.on('data', on);
+    child.stderr.on('data', on);
+    child.once('exit', (c) => reject(new Error(`sandbox exited ${c}: ${out}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const admin = async (p, method = 'GET') => {
+    for (let i = 0; ; i++) {
+      try {
+        return await (await fetch(url + p, { method })).json();
+      } catch (e) {
+        if (i > 2) throw e;
+      }
+    }
+  };
+  return { url, stats: () => admin('/_sandbox/stats'), reset: () => admin('/_sandbox/reset', 'POST'), close: () => child.kill() };
+}
+
+// ---- the column: the sandbox's 400 accounts + 200 unknown handles = 600 unique, 400 repeats
+const { startSandbox: inProcess } = await import(pathToFileURL(join(root, 'dist', 'sandbox-lib.mjs')).href);
+const tmp = await inProcess({ port: 0, quiet: true });
+const known = tmp.world.accounts.map((a) => a.username);
+await tmp.close();
+const unique = [...known.slice(0, UNIQUE), ...Array.from({ length: Math.max(0, UNIQUE - known.length) }, (_, i) => `nohandle_${i}`)];
+let seed = 7;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rows = [...unique];
+while (rows.length < ROWS) rows.push(unique[Math.floor(rand() * unique.length)]);
+for (let i = rows.length - 1; i > 0; i--) {
+  const j = Math.floor(rand() * (i + 1));
+  [rows[i], rows[j]] = [rows[j], rows[i]];
+}
+// Spell some repeats the way people paste them: '@NASA', profile URLs.
+const seen = new Set();
+const column = rows.map((h) => {
+  const again = seen.has(h);
+  seen.add(h);
+  if (!again) return h;
+  return rand() < 0.5 ? `@${h.toUpperCase()}` : `https://www.instagram.com/${h}/`;
+});
+
+const sb = await startSandbox();
+const addon = () => {
+  const rt = createGasRuntime({
+    files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
+    dir: dist,
+    enforceUrlFetchWhitelist: true,
+    rewriteUrl: (u) => (u.startsWith(PROD) ? sb.url + u.slice(PROD.length) : u),
+  });
+  rt.properties.document.set('IGDATA_API_KEY', KEY);
+  return rt;
+};
+
+async function measure(label, fn) {
+  await sb.reset();
+  const t0 = performance.now();
+  const extra = await fn();
+  const ms = performance.now() - t0;
+  const s = await sb.stats();
+  const r = { label, ms: Math.round(ms), requests: s.byEndpoint.profile ?? 0, credits: s.creditsBilled, maxInFlight: s.maxInFlight, ...extra };
+  console.log(`${label.padEnd(34)} ${String(r.ms).padStart(6)} ms  ${String(r.requests).padStart(5)} requests  ${String(r.credits).padStart(5)} credits`);
+  return r;
+}
+
+// (a) the range formula
+const rtA = addon();
+const a1 = await measure('(a) range formula', () => {
+  const out = rtA.custom('IGPROFILE', column.map((h) => [h]), 'followers');
+  if (out.length !== ROWS) throw new Error('(a) wrong row count');
+  const late = out.filter((r) => String(r[0]).startsWith('Not reached')).length;
+  return { late, batches: rtA.stats.fetchAllCalls };
+});
+const a2 = await measure('(a) range formula, recalculation', () => void rtA.custom('IGPROFILE', column.map((h) => [h]), 'followers'));
+await rtA.close();
+
+// (b) the sidebar bulk run: the same server calls the sidebar makes, one execution each
+const rtB = addon();
+const bulk = (sheetName) => {
+  const sh = rtB.spreadsheet.findSheet(sheetName) ?? rtB.spreadsheet.addSheet(sheetName);
+  column.forEach((h, i) => sh.set(i + 1, 1, h));
+  rtB.spreadsheet.select(`${sheetName}!A1:A${ROWS}`);
+  let job = rtB.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
+  let steps = 0;
+  while (job.status === 'running') {
+    job = rtB.call('igBulkStep', job.id);
+    steps++;
+  }
+  if (job.status !== 'done' || job.next !== ROWS) throw new Error(`(b) ended ${job.status}: ${job.message}`);
+  return { steps };
+};
+const b1 = await measure('(b) sidebar bulk run', () => bulk('Sheet1'));
+const b2 = await measure('(b) sidebar bulk run, again', () => bulk('Copy'));
+await rtB.close();
+
+// (c) naive: one execution per cell, fresh context, 30 at once
+const naive = `function NAIVE(handle) {
+  var res = UrlFetchApp.fetch(${JSON.stringify(PROD)} + '/v1/profile?handle=' + encodeURIComponent(String(handle).replace(/^@/, '')),
+    { headers: { Authorization: 'Bearer ${KEY}' }, muteHttpExceptions: true });
+  var json = JSON.parse(res.getContentText());
+  return json.data ? json.data.followers : json.error.message;
+}`;
+const workerSrc = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.runtimeFile).then(({ createGasRuntime }) => {
+  const rt = createGasRuntime({ files: [{ name: 'naive.js', code: workerData.naive }], manifest: null,
+    rewriteUrl: (u) => u.startsWith(workerData.prod) ? workerData.sandbox + u.slice(workerData.prod.length) : u });
+  parentPort.on('message', (m) => {
+    if (m === 'close') return rt.close().then(() => process.exit(0));
+    let v;
+    try { v = rt.custom('NAIVE', m.handle); } catch (e) { v = String(e.message); }
+    parentPort.postMessage({ i: m.i, v, loadMs: rt.stats.lastLoadMs });
+  });
+  parentPort.postMessage('ready');
+});`;
+const pool = await Promise.all(
+  Array.from({ length: CONCURRENCY }, () => new Promise((resolve) => {
+    const w = new Worker(workerSrc, { eval: true, workerData: { runtimeFile: pathToFileURL(runtimeFile).href, naive, prod: PROD, sandbox: sb.url } });
+    w.once('message', () => resolve(w));
+  })),
+);
+const naiveRun = () => new Promise((resolve) => {
+  let next = 0;
+  let done = 0;
+  const feed = (w) => {
+    if (next < column.length) w.postMessage({ i: next, handle: column[next++] });
+  };
+  for (const w of pool) {
+    w.removeAllListeners('message');
+    w.on('message', () => {
+      if (++done === column.length) resolve({});
+      else feed(w);
+    });
+    feed(w);
+  }
+});
+// Column URLs: the naive function cannot read them; give it plain handles so it makes its 1,000 requests.
+column.splice(0, column.length, ...rows);
+const c1 = await measure('(c) naive, one execution per cell', naiveRun);
+const c2 = await measure('(c) naive, recalculation', naiveRun);
+for (const w of pool) w.postMessage('close');
+sb.close();
+
+// ---- bundle weight
+const bundle = readFileSync(join(dist, 'bundle.js'));
+const evals = [];
+for (let i = 0; i < 30; i++) {
+  const ctx = vm.createContext({});
+  const script = new vm.Script(bundle.toString('utf8'), { filename: 'bundle.js' });
+  const t0 = performance.now();
+  script.runInContext(ctx);
+  evals.push(performance.now() - t0);
+}
+evals.sort((x, y) => x - y);
+const evalMs = evals[Math.floor(evals.length / 2)];
+
+const bound = (UNIQUE / 50) * LATENCY;
+const results = {
+  date: new Date().toISOString(),
+  latencyMs: LATENCY, rows: ROWS, unique: UNIQUE, concurrency: CONCURRENCY, batchingBoundMs: bound,
+  a: { first: a1, second: a2 }, b: { first: b1, second: b2 }, c: { first: c1, second: c2 },
+  bundle: { bytes: bundle.length, gzipBytes: gzipSync(bundle).length, evalMsMedian: Number(evalMs.toFixed(2)), evalMsMax: Number(evals[evals.length - 1].toFixed(2)) },
+};
+const checks = [
+  ['(a) >= 2.5x faster than (c)', c1.ms / a1.ms >= 2.5, `${(c1.ms / a1.ms).toFixed(2)}x`],
+  ['(b) >= 2.5x faster than (c)', c1.ms / b1.ms >= 2.5, `${(c1.ms / b1.ms).toFixed(2)}x`],
+  ['(a) within 1.5x of the batching bound', a1.ms <= 1.5 * bound, `${(a1.ms / bound).toFixed(2)}x of ${bound} ms`],
+  ['(b) within 1.5x of the batching bound', b1.ms <= 1.5 * bound, `${(b1.ms / bound).toFixed(2)}x of ${bound} ms`],
+  ['(a) credits exactly 600', a1.credits === UNIQUE, a1.credits],
+  ['(b) credits exactly 600', b1.credits === UNIQUE, b1.credits],
+  ['(c) credits 1,000', c1.credits === ROWS, c1.credits],
+  ['(a) recalculation: 0 requests', a2.requests === 0, a2.requests],
+  ['(b) second run: 0 requests', b2.requests === 0, b2.requests],
+  ['(c) recalculation: 1,000 requests', c2.requests === ROWS, c2.requests],
+  ['bundle <= 80 KB minified', bundle.length <= 80 * 1024, `${(bundle.length / 1024).toFixed(1)} KB`],
+  ['bundle eval <= 20 ms (median, fresh context)', evalMs <= 20, `${evalMs.toFixed(2)} ms`],
+];
+console.log(`\nbatching bound: ${UNIQUE} / 50 x ${LATENCY} ms = ${bound} ms`);
+for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${v}`);
+writeFileSync(join(cache, 'sheets-bench.json'), JSON.stringify({ ...results, checks }, null, 2));
+console.log(`\nresults: ${join(cache, 'sheets-bench.json')}`);
+process.exit(checks.every((c) => c[1]) ? 0 : 1);

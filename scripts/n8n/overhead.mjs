@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Measures what real n8n costs per call, so benchmarks can subtract it:
+//   node scripts/n8n/overhead.mjs [runs=5]
+// Prints the median and min of: a home (template copy), import:workflow, execute of a
+// Manual Trigger + Set workflow, `n8n start` to /healthz/readiness, and one pollOnce.
+import { cpus, loadavg } from 'node:os';
+import * as rt from './runtime.mjs';
+
+const runs = Number(process.argv[2] ?? 5);
+const stats = {};
+const rec = (k, ms) => (stats[k] ??= []).push(ms);
+const time = async (k, fn) => {
+  const t0 = performance.now();
+  const v = await fn();
+  rec(k, performance.now() - t0);
+  return v;
+};
+
+await rt.ensureN8n();
+const wf = {
+  nodes: [
+    { id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+    { id: 'b', name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: 'x', name: 'ok', value: true, type: 'boolean' }] }, options: {} } },
+  ],
+  connections: { Start: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
+};
+const poll = {
+  id: 'wfOverheadPoll',
+  name: 'poll',
+  nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+  connections: {},
+};
+const pkg = new URL('./fixture-package', import.meta.url).pathname;
+for (let i = 0; i < runs; i++) {
+  const h = await time('createN8nHome (copy template + package)', () => rt.createN8nHome({ packageDir: pkg }));
+  const id = await time('import:workflow', () => rt.importWorkflow(h, wf));
+  const r = await time('execute --rawOutput', () => rt.runWorkflow(h, id));
+  if (!r.ok) throw new Error(r.error?.message ?? r.stdout);
+  const srv = await time('n8n start -> readiness', () => rt.startN8n(h));
+  await srv.stop();
+  await rt.publishWorkflow(h, poll, { pollTimes: rt.POLL_NEVER });
+  const p = await time('pollOnce (start, 1 poll, stop)', () => rt.pollOnce(h, poll.id));
+  if (!p.activated) throw new Error(p.output);
+  rt.removeN8nHome(h);
+}
+const fmt = (ms) => `${(ms / 1000).toFixed(2)}s`;
+console.log(`n8n ${rt.N8N_VERSION}, ${runs} runs, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+for (const [k, v] of Object.entries(stats)) {
+  v.sort((a, b) => a - b);
+  console.log(`${k.padEnd(42)} median ${fmt(v[Math.floor(v.length / 2)])}  min ${fmt(v[0])}`);
+}
