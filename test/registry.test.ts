@@ -1,0 +1,54 @@
+// One registry drives everything: this fails when an endpoint lacks any of the things derived
+// from it (Sheets function + JSDoc, n8n operation, sandbox route, OpenAPI path, README row).
+// Reads the *built* products (npm test builds first).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildOpenApi, endpoints } from '../core/src';
+import { startSandbox } from '../scripts/sandbox/server';
+import { validInput } from '../scripts/sandbox/testkit';
+
+const root = join(__dirname, '..');
+const read = (p: string) => readFileSync(join(root, p), 'utf8');
+
+describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (_id, e) => {
+  it('has a Sheets function with @customfunction JSDoc in the built entry file', () => {
+    const code = read('sheets-addon/dist/Code.js');
+    const at = code.indexOf(`function ${e.fn}(`);
+    expect(at).toBeGreaterThan(0);
+    const doc = code.slice(code.lastIndexOf('/**', at), at);
+    expect(doc).toContain('@customfunction');
+    for (const p of e.params.filter((x) => x.kind !== 'cursor')) expect(doc).toMatch(new RegExp(`@param .*${p.name}`, 'i'));
+  });
+
+  it('is an operation of the built n8n node, valued by its path', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { IgData } = require(join(root, 'n8n-node/dist/nodes/IgData/IgData.node.js'));
+    const props = new IgData().description.properties as { name: string; options?: { value: string }[] }[];
+    const values = props.filter((p) => p.name === 'operation').flatMap((p) => (p.options ?? []).map((o) => o.value));
+    expect(values).toContain(e.id);
+  });
+
+  it('is a path of the OpenAPI document and a row of the README reference', () => {
+    expect(buildOpenApi('http://x').paths).toHaveProperty([`/v1/${e.id}`]);
+    expect(read('README.md')).toContain(`| \`${e.fn}\` | ${e.resource} › ${e.operation} | \`/v1/${e.id}\``);
+  });
+});
+
+it('every endpoint is a sandbox route answering 200', async () => {
+  const sandbox = await startSandbox({ port: 0, quiet: true });
+  try {
+    for (const e of endpoints) {
+      const qs = new URLSearchParams(Object.entries(validInput(e, sandbox.world)).map(([k, v]) => [k, String(v)])).toString();
+      const res = await fetch(`${sandbox.url}/v1/${e.id}?${qs}`, { headers: { authorization: `Bearer ${sandbox.demoKey}` } });
+      expect([e.id, res.status]).toEqual([e.id, 200]);
+    }
+  } finally {
+    await sandbox.close();
+  }
+});
+
+it('the README reference is up to date with the registry', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { execFileSync } = require('node:child_process');
+  expect(() => execFileSync(process.execPath, [join(root, 'scripts/docs.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+});
