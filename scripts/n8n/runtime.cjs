@@ -349,7 +349,8 @@ async function getExecutions(home, workflowId, { afterId = 0 } = {}) {
 // ---------------------------------------------------------------------------- n8n start
 
 /**
- * Starts `n8n start` on 127.0.0.1 and resolves once /healthz/readiness answers 200.
+ * Starts `n8n start` on 127.0.0.1 and resolves once it is fully up (published workflows
+ * activated, REST API mounted, /healthz/readiness 200).
  * Returns { url, port, child, output(), stop() }.
  */
 async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
@@ -388,10 +389,14 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exited) throw new Error(`n8n start exited (${JSON.stringify(exited)}) before it was ready:\n${out.slice(-3000)}`);
-    try {
-      const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) break;
-    } catch {}
+    // /healthz/readiness turns 200 before the REST controllers are mounted and before active
+    // workflows are activated; "Editor is now accessible via" is logged after both.
+    if (out.includes('Editor is now accessible via')) {
+      try {
+        const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(1000) });
+        if (res.ok) break;
+      } catch {}
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`n8n start not ready after ${timeoutMs} ms:\n${out.slice(-3000)}`);

@@ -14,12 +14,15 @@ class FixtureTrigger {
       polling: true,
       inputs: [],
       outputs: ['main'],
-      properties: [],
+      // failWith: make every real poll throw, to see how n8n reports a failing poll.
+      properties: [{ displayName: 'Fail With', name: 'failWith', type: 'string', default: '' }],
     };
   }
   async poll() {
     const state = this.getWorkflowStaticData('node');
     if (this.getMode() === 'manual') return [[{ json: { sample: true } }]];
+    const failWith = this.getNodeParameter('failWith', '');
+    if (failWith) throw new Error(failWith);
     state.polls = (state.polls || 0) + 1;
     if (state.polls === 1) return null;
     return [[{ json: { poll: state.polls, mode: this.getMode(), activation: this.getActivationMode() } }]];
