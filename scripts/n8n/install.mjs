@@ -66,7 +66,8 @@ function buildSqlite(log) {
   if (existsSync(join(prefix, 'include', 'node', 'node_api.h'))) env.npm_config_nodedir = prefix;
   else log(`warning: no Node headers under ${prefix}/include/node; node-gyp will try to download them`);
   env.JOBS = 'max';
-  run(['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=error'], env, 'building sqlite3 from source (needs python3, make, g++)');
+  // No --foreground-scripts: the compiler's warnings fill CI logs; npm prints the output if it fails.
+  run(['rebuild', 'sqlite3', '--loglevel=error'], env, 'building sqlite3 from source (needs python3, make, g++)');
   if (!existsSync(SQLITE_BINARY)) throw new Error(`sqlite3 build finished but ${SQLITE_BINARY} is missing`);
 }
 

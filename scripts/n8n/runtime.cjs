@@ -194,8 +194,9 @@ async function createN8nHome({ packageDir, credentials = [], dir, link = false, 
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     if (link) fs.symlinkSync(path.resolve(packageDir), dest, 'dir');
     else {
-      const skip = new Set(['node_modules', '.git', 'src', 'coverage']);
-      fs.cpSync(packageDir, dest, { recursive: true, dereference: true, filter: (src) => !skip.has(path.basename(src)) || src === packageDir });
+      const top = path.resolve(packageDir);
+      const skip = new Set(['node_modules', '.git', 'coverage']); // top-level only
+      fs.cpSync(top, dest, { recursive: true, dereference: true, filter: (src) => path.dirname(src) !== top || !skip.has(path.basename(src)) });
     }
   }
   const h = { home, env: { N8N_ENCRYPTION_KEY: encryptionKey, ...env } };
@@ -257,6 +258,16 @@ function parseRawOutput(stdout) {
   return undefined;
 }
 
+/**
+ * When execute fails before running (unknown node type, no start node, bad workflow) it
+ * prints no JSON, only "Execution error:\n====...\n<message>\n<stack>". Same shape as a run error.
+ */
+function cliError(r) {
+  const text = (r.stdout + '\n' + r.stderr).trim();
+  const after = text.split('====================================\n').at(-1);
+  return { message: after.split('\n')[0] || `n8n exited with ${r.code}`, output: text.split('\n').slice(-15).join('\n') };
+}
+
 /** Items (json only) a node output in a run: runData[node][runIndex].data.main[output]. */
 function nodeOutput(run, nodeName, { output = 0, runIndex = -1, full = false } = {}) {
   const runs = run?.data?.resultData?.runData?.[nodeName];
@@ -291,7 +302,7 @@ async function runWorkflow(home, workflow, { env, timeoutMs } = {}) {
     id,
     data: last ? nodeOutput(run, last) : undefined,
     run,
-    error: run?.data?.resultData?.error ?? (run ? undefined : (r.stdout + r.stderr).trim().split('\n').slice(-8).join('\n')),
+    error: run?.data?.resultData?.error ?? (run ? undefined : cliError(r)),
     exitCode: r.code,
     stdout: r.stdout,
     stderr: r.stderr,

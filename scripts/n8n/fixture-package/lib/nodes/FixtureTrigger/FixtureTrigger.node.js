@@ -14,16 +14,20 @@ class FixtureTrigger {
       polling: true,
       inputs: [],
       outputs: ['main'],
-      // failWith: make every real poll throw, to see how n8n reports a failing poll.
-      properties: [{ displayName: 'Fail With', name: 'failWith', type: 'string', default: '' }],
+      // failWith: make real polls throw (from poll number failFromPoll on), to see how n8n
+      // reports a failing poll at activation and on a later cron tick.
+      properties: [
+        { displayName: 'Fail With', name: 'failWith', type: 'string', default: '' },
+        { displayName: 'Fail From Poll', name: 'failFromPoll', type: 'number', default: 1 },
+      ],
     };
   }
   async poll() {
     const state = this.getWorkflowStaticData('node');
     if (this.getMode() === 'manual') return [[{ json: { sample: true } }]];
-    const failWith = this.getNodeParameter('failWith', '');
-    if (failWith) throw new Error(failWith);
     state.polls = (state.polls || 0) + 1;
+    const failWith = this.getNodeParameter('failWith', '');
+    if (failWith && state.polls >= this.getNodeParameter('failFromPoll', 1)) throw new Error(failWith);
     if (state.polls === 1) return null;
     return [[{ json: { poll: state.polls, mode: this.getMode(), activation: this.getActivationMode() } }]];
   }
