@@ -8,6 +8,7 @@ export * from './effects';
 export * from './response';
 export * from './call';
 export * from './paginate';
+export * from './budget';
 export * from './cost';
 export * from './flatten';
 export * from './messages';

@@ -4,11 +4,9 @@ import { expectedFor, isBlank, resolveParam } from './resolve';
 import { pathOf } from './registry/endpoints';
 import type { EndpointDef } from './registry/types';
 
-/**
- * The production base address. The spec does not fix it, so it lives here once and every user can
- * override it (sidebar setting, n8n credential field).
- */
-export const DEFAULT_BASE_URL = 'https://api.igdata.dev';
+import { DEFAULT_BASE_URL } from './constants';
+
+export { DEFAULT_BASE_URL };
 
 export type AuthStyle = 'bearer' | 'x-api-key';
 

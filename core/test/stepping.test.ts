@@ -1,6 +1,6 @@
 // The core stepped by hand, with no network: each yielded effect is asserted, each answer injected.
 import type { Effect, RawResponse } from '../src';
-import { IgApiError, IgSchemaError, paginate, prepare, request, send, sendAll, isIgError } from '../src';
+import { CreditLedger, IgApiError, IgSchemaError, paginate, prepare, request, send, sendAll, isIgError } from '../src';
 
 const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test/', retry: { baseDelayMs: 100, maxDelayMs: 1000 } };
 
@@ -214,5 +214,30 @@ describe('paging with caps', () => {
     expect(mk({ maxPages: 2 })).toMatchObject({ stoppedBy: 'pages', pages: 2 });
     expect(mk({ maxCredits: 5 })).toMatchObject({ stoppedBy: 'credits', pages: 2, creditsCharged: 4 });
     expect(mk({ maxCredits: 1 })).toMatchObject({ stoppedBy: 'credits', pages: 0, creditsCharged: 0 });
+  });
+
+  it('shares a budget with other calls: stops before a page the ledger refuses, settles real charges', () => {
+    const ledger = new CreditLedger(7);
+    ledger.tryReserve(1);
+    ledger.settle(1, 1); // another call already spent 1
+    const r = step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), { budget: ledger }), () => page(25, 'more')).value;
+    expect(r).toMatchObject({ stoppedBy: 'credits', pages: 3, creditsCharged: 6 });
+    expect(ledger.spent).toBe(7);
+  });
+
+  it('keeps the items of paid pages when a later page fails, and says why', () => {
+    let n = 0;
+    const r = step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), { maxPages: 5, budget: new CreditLedger() }), () =>
+      ++n === 1 ? page(25, 'c1') : fail(404, 'not_found', { credits_charged: 2 }),
+    ).value;
+    expect(r).toMatchObject({ stoppedBy: 'error', pages: 1, creditsCharged: 4, requestIds: ['r1'] });
+    expect(r.items).toHaveLength(25);
+    expect(r.error).toMatchObject({ code: 'not_found' });
+  });
+
+  it('throws when the first page fails: there is nothing to keep', () => {
+    const gen = paginate(config, prepare('profile/followers', { handle: 'nasa' }), { maxPages: 5 });
+    gen.next();
+    expect(() => gen.next(fail(401, 'invalid_api_key'))).toThrow(IgApiError);
   });
 });

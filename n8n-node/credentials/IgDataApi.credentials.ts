@@ -5,7 +5,7 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-import { DEFAULT_BASE_URL } from '../../core/src/request';
+import { DEFAULT_BASE_URL } from '../../core/src/constants';
 
 /**
  * The IG Data API key. One static secret (§5 of the spec), sent as `Authorization: Bearer <key>`

@@ -74,7 +74,7 @@ export async function build() {
   writeFileSync(join(dist, 'Sidebar.html'), html);
 
   // 4. The manifest, whitelisting the production API host.
-  const { DEFAULT_BASE_URL } = await importTs(join(root, 'core', 'src', 'request.ts'));
+  const { DEFAULT_BASE_URL } = await importTs(join(root, 'core', 'src', 'constants.ts'));
   const origin = new URL(DEFAULT_BASE_URL).origin;
   const manifest = readFileSync(join(pkg, 'appsscript.json'), 'utf8').replace('{{API_ORIGIN}}', origin);
   JSON.parse(manifest);

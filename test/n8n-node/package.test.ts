@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { endpoints } from '../../core/src/registry/endpoints';
-import { DEFAULT_BASE_URL } from '../../core/src/request';
+import { DEFAULT_BASE_URL } from '../../core/src/constants';
 
 const pkgDir = join(__dirname, '..', '..', 'n8n-node');
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));

@@ -7,7 +7,7 @@
  * - an execution-wide credit cap: before each request or page its cost is reserved with the
  *   core's `estimateCost`; a request that could take the spend over the cap is not sent; after it,
  *   the reservation is replaced by the `credits_charged` the service reported.
- * Paging is the core's `paginate`, one page at a time, so the cap can be checked between pages.
+ * Paging is the core's `paginate`, with the ledger as its shared budget (checked before each page).
  */
 import type { Call } from '../../../core/src/call';
 import { send } from '../../../core/src/call';
@@ -16,6 +16,7 @@ import type { AsyncIO } from '../../../core/src/effects';
 import { runAsync } from '../../../core/src/effects';
 import type { AnyIgError } from '../../../core/src/errors';
 import { isIgError } from '../../../core/src/errors';
+import { CreditLedger as Ledger } from '../../../core/src/budget';
 import type { PagingCap, PagingResult } from '../../../core/src/paginate';
 import { describeStop, paginate } from '../../../core/src/paginate';
 import type { ClientConfig } from '../../../core/src/request';
@@ -68,21 +69,8 @@ export function capMessage(stop: CapStop): string {
 	return `Credit cap of ${stop.cap} reached: ${stop.spent} credit${stop.spent === 1 ? '' : 's'} spent in this execution and this request costs ~${stop.cost}. Raise Options > Credit Cap to continue. (Not charged.)`;
 }
 
-/** The execution-wide credit account. Reserve before a request, settle with the real charge after. */
-export class Ledger {
-	spent = 0;
-	private reserved = 0;
-	constructor(readonly cap?: number) {}
-	tryReserve(credits: number): boolean {
-		if (this.cap !== undefined && this.spent + this.reserved + credits > this.cap) return false;
-		this.reserved += credits;
-		return true;
-	}
-	settle(reserved: number, charged: number): void {
-		this.reserved -= reserved;
-		this.spent += charged;
-	}
-}
+/** The execution-wide credit account is the core's ledger: reserve before a request, settle after. */
+export { Ledger };
 
 /** A counting semaphore: the one place that bounds requests in flight. */
 class Gate {
@@ -127,62 +115,42 @@ async function runSingle(config: ClientConfig, job: Job, io: AsyncIO, ledger: Le
 	}
 }
 
-/** A paged list: the core's paginate, one page per step, the credit cap checked between pages. */
+/** A paged list: the core's paginate, with the execution's ledger as its shared credit budget. */
 async function runPaged(config: ClientConfig, job: Job, io: AsyncIO, ledger: Ledger, options: RunOptions): Promise<Outcome> {
 	const { endpoint } = job.call;
-	const maxItems = job.returnAll ? undefined : job.limit;
 	const maxPages = options.maxPages ?? 10000;
-	const total: PagingResult = { items: [], pages: 0, creditsCharged: 0, stoppedBy: 'end', nextCursor: null };
-	let cursor = (job.call.params.cursor as string | undefined) ?? null;
-	let failure: unknown;
-	for (;;) {
-		if (maxItems !== undefined && total.items.length >= maxItems) { total.stoppedBy = 'items'; break; }
-		if (total.pages >= maxPages) { total.stoppedBy = 'pages'; break; }
-		const params = { ...job.call.params };
-		if (cursor !== null) params.cursor = cursor;
-		const cost = estimateCost(endpoint, params).credits;
-		if (!ledger.tryReserve(cost)) { total.stoppedBy = 'credits'; break; }
-		const cap: PagingCap = { maxPages: 1 };
-		if (maxItems !== undefined) cap.maxItems = maxItems - total.items.length;
-		let page: PagingResult;
-		try {
-			page = await runAsync(paginate(config, { endpoint, params }, cap, undefined), io);
-		} catch (e) {
-			ledger.settle(cost, chargedOf(e));
-			total.creditsCharged += chargedOf(e);
-			failure = e;
-			break;
-		}
-		ledger.settle(cost, page.creditsCharged);
-		total.pages++;
-		total.creditsCharged += page.creditsCharged;
-		if (page.creditsRemaining !== undefined) total.creditsRemaining = page.creditsRemaining;
-		total.items.push(...page.items);
-		total.nextCursor = page.nextCursor;
-		cursor = page.nextCursor;
-		if (page.stoppedBy === 'end') { total.stoppedBy = 'end'; break; }
-		if (page.stoppedBy === 'items') { total.stoppedBy = 'items'; break; }
+	const cap: PagingCap = { maxPages, budget: ledger };
+	if (!job.returnAll && job.limit !== undefined) cap.maxItems = job.limit;
+	let total: PagingResult;
+	try {
+		total = await runAsync(paginate(config, job.call, cap), io);
+	} catch (e) {
+		return { ok: false, error: isIgError(e) ? e : asError(e) }; // the first page failed: nothing to keep
 	}
 	const meta: Meta = {
 		endpoint: endpoint.id,
 		credits_charged: total.creditsCharged,
 		credits_remaining: total.creditsRemaining,
+		request_id: total.requestIds[total.requestIds.length - 1],
+		request_ids: total.requestIds,
 		pages: total.pages,
 		stopped_by: total.stoppedBy,
 	};
-	if (failure !== undefined) {
-		if (!isIgError(failure) || !total.items.length) return { ok: false, error: isIgError(failure) ? failure : asError(failure) };
-		// Pages already paid for are not thrown away: the items come out, with what stopped them.
-		return { ok: true, items: total.items, meta, notice: `Stopped after ${total.pages} page(s): ${failure.message}` };
+	switch (total.stoppedBy) {
+		case 'error':
+			// Pages already paid for are not thrown away: the items come out, with what stopped them.
+			return { ok: true, items: total.items, meta, notice: describeStop(total, cap) };
+		case 'credits': {
+			const cost = estimateCost(endpoint, job.call.params).credits;
+			if (!total.items.length) return { ok: false, error: { name: 'CreditCap', cap: ledger.cap as number, spent: ledger.spent, cost } };
+			// describeStop with the execution's spend: the cap is per execution, not per list.
+			return { ok: true, items: total.items, meta, notice: describeStop({ ...total, creditsCharged: ledger.spent }, { maxCredits: ledger.cap }) };
+		}
+		case 'pages':
+			return { ok: true, items: total.items, meta, notice: describeStop(total, cap) };
+		default:
+			return { ok: true, items: total.items, meta };
 	}
-	if (total.stoppedBy === 'credits') {
-		const cost = estimateCost(endpoint, job.call.params).credits;
-		if (!total.items.length) return { ok: false, error: { name: 'CreditCap', cap: ledger.cap as number, spent: ledger.spent, cost } };
-		// describeStop with the execution's spend: the cap is per execution, not per list.
-		return { ok: true, items: total.items, meta, notice: describeStop({ ...total, creditsCharged: ledger.spent }, { maxCredits: ledger.cap }) };
-	}
-	if (total.stoppedBy === 'pages') return { ok: true, items: total.items, meta, notice: describeStop(total, { maxPages }) };
-	return { ok: true, items: total.items, meta };
 }
 
 /**
