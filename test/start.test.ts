@@ -1,0 +1,37 @@
+// `npm start` as a user runs it (n8n left out here: test/n8n-node/editor.test.ts covers the editor):
+// the sandbox comes up, prints its URL, demo key and example requests that work, and Ctrl+C stops it.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
+  const child = spawn(process.execPath, [join(__dirname, '..', 'scripts', 'start.mjs'), '--no-n8n'], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no banner in 20 s:\n${out}`)), 20000);
+      child.stdout.on('data', () => out.includes('Ctrl+C') && (clearTimeout(t), resolve()));
+      child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+    });
+    const url = /API base URL\s+(\S+)/.exec(out)?.[1];
+    const key = /Demo API key\s+(\S+)/.exec(out)?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(key).toBeTruthy();
+    // The printed curl examples, run as printed (through fetch).
+    const examples = [...out.matchAll(/curl -s -H "([^:]+): ([^"]+)" "([^"]+)"/g)];
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const [, name, value, target] of examples) {
+      const res = await fetch(target, { headers: { [name]: value } });
+      expect([target, res.status]).toEqual([target, 200]);
+      expect(await res.json()).toHaveProperty('meta.request_id');
+    }
+  } finally {
+    child.kill('SIGINT');
+  }
+  const code = await new Promise((r) => child.on('exit', r));
+  expect(code).toBe(0);
+});
