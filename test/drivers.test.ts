@@ -6,14 +6,14 @@ import type { SyncIO } from '../core/src';
 import type { RawResponse, HttpRequest } from '../core/src';
 import { SyncHttpClient } from './gas/internal/syncHttp';
 import type { WireResult } from './gas/internal/syncHttp';
-import { startSandboxWorker } from './support/sandbox';
-import type { RemoteSandbox } from './support/sandbox';
+import { startSandbox } from './support/sandbox';
+import type { SandboxProcess } from './support/sandbox';
 
-let sandbox: RemoteSandbox;
+let sandbox: SandboxProcess;
 let syncIO: SyncIO & { close?: () => void };
 
 beforeAll(async () => {
-  sandbox = await startSandboxWorker();
+  sandbox = await startSandbox();
   syncIO = makeSyncIO();
 });
 afterAll(async () => {

@@ -1,73 +1,57 @@
 /**
- * The built sandbox in a worker thread, for tests whose client blocks its own thread (the Apps
- * Script stand-in's synchronous UrlFetchApp): a server on the calling thread could not answer.
- * Requires `npm run build` (npm test builds first). Admin calls go over HTTP (/_sandbox/...).
+ * The built sandbox in a child process, for tests whose client blocks its own thread (the Apps
+ * Script stand-in's synchronous UrlFetchApp, the sync driver): a server on the calling thread could
+ * not answer while it blocks. Requires `npm run build` (npm test builds first). Admin calls go over
+ * HTTP (/_sandbox/...).
  */
-import { Worker } from 'node:worker_threads';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import path from 'node:path';
+import fs from 'node:fs';
+import type { SandboxStats } from '../../scripts/sandbox/server';
+import { spawnServer } from '../gas/testServer';
 
-export interface SandboxOptions {
-  latencyMs?: number;
-  seed?: number;
-  faultRate?: number;
-  faultStatus?: number;
-}
+const ROOT = path.join(__dirname, '..', '..');
+export const DEMO_KEY = 'sk_test_sheets_demo_key_0123456789';
 
-export interface RemoteSandbox {
+export interface SandboxProcess {
   url: string;
   demoKey: string;
+  stats(): Promise<SandboxStats>;
+  reset(): Promise<void>;
   createKey(balance?: number): Promise<string>;
   balance(key: string): Promise<number>;
-  stats(): Promise<Record<string, any>>;
-  resetStats(): Promise<void>;
-  setFaults(faults: Record<string, unknown>): Promise<void>;
+  setFaults(f: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
-const built = join(__dirname, '..', '..', 'dist', 'sandbox-lib.mjs');
-
-export async function startSandboxWorker(options: SandboxOptions = {}): Promise<RemoteSandbox> {
-  if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
-  const worker = new Worker(
-    `const { parentPort, workerData } = require('node:worker_threads');
-     import(workerData.built).then(async ({ startSandbox }) => {
-       const s = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...workerData.options });
-       parentPort.postMessage({ url: s.url, demoKey: s.demoKey });
-       parentPort.on('message', async (m) => { if (m === 'close') { await s.close(); parentPort.postMessage('closed'); } });
-     }, (e) => parentPort.postMessage({ error: String(e && e.stack || e) }));`,
-    { eval: true, workerData: { built, options } },
-  );
-  const ready = await new Promise<{ url: string; demoKey: string; error?: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+export async function startSandbox(opts: { latencyMs?: number } = {}): Promise<SandboxProcess> {
+  const cli = path.join(ROOT, 'dist', 'sandbox.mjs');
+  if (!fs.existsSync(cli)) throw new Error('dist/sandbox.mjs is missing: run `npm run build` first');
+  const server = await spawnServer(process.execPath, [cli], {
+    env: { PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: DEMO_KEY, SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0), SANDBOX_FAULT_RATE: '0' },
+    portPattern: /listening on http:\/\/[\d.]+:(\d+)/,
   });
-  if (ready.error) throw new Error(ready.error);
-  const { url, demoKey } = ready;
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}/_sandbox/${path}`, {
-      method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`sandbox admin ${method} ${path}: HTTP ${res.status}`);
-    return res.json() as Promise<any>;
+  const url = server.url;
+  const admin = async (p: string, method = 'GET', body?: unknown): Promise<any> => {
+    // The test thread blocks while UrlFetchApp runs, so an idle keep-alive socket may have been
+    // closed by the server meanwhile: retry once on a connection failure.
+    let res: Response;
+    try {
+      res = await fetch(url + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    } catch {
+      res = await fetch(url + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    }
+    if (!res.ok) throw new Error(`sandbox admin ${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json();
   };
   return {
     url,
-    demoKey,
-    createKey: async (balance) => (await admin('POST', `keys${balance === undefined ? '' : `?balance=${balance}`}`)).key,
-    balance: async (key) => {
-      const res = await fetch(`${url}/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
-      return (await res.json()).data.credits_remaining;
-    },
-    stats: () => admin('GET', 'stats'),
-    resetStats: async () => void (await admin('POST', 'reset')),
-    setFaults: async (faults) => void (await admin('POST', 'faults', faults)),
-    close: async () => {
-      worker.postMessage('close');
-      await new Promise((r) => worker.once('message', r));
-      await worker.terminate();
-    },
+    demoKey: DEMO_KEY,
+    stats: () => admin('/_sandbox/stats'),
+    reset: async () => void (await admin('/_sandbox/reset', 'POST')),
+    createKey: async (balance?: number) => (await admin(`/_sandbox/keys${balance === undefined ? '' : `?balance=${balance}`}`, 'POST')).key,
+    balance: async (key: string) => (await admin(`/_sandbox/keys/${encodeURIComponent(key)}`)).balance,
+    setFaults: async (f) => void (await admin('/_sandbox/faults', 'POST', f)),
+    close: () => server.close(),
   };
 }
+
