@@ -11,7 +11,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const N8N_VERSION = '2.8.4'; // newest n8n whose engines accept Node 20
-export const RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../.cache/n8n-runtime');
+// IGDATA_N8N_RUNTIME_DIR moves it out of the checkout, e.g. to reuse one install across clones.
+export const RUNTIME_DIR = process.env.IGDATA_N8N_RUNTIME_DIR
+  ? resolve(process.env.IGDATA_N8N_RUNTIME_DIR)
+  : resolve(dirname(fileURLToPath(import.meta.url)), '../../.cache/n8n-runtime');
 export const N8N_BIN = join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const MARKER = join(RUNTIME_DIR, '.installed.json');
 const LOCK = join(RUNTIME_DIR, '.install.lock');

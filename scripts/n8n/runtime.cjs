@@ -15,7 +15,7 @@ const path = require('node:path');
 const { createRequire } = require('node:module');
 
 const N8N_VERSION = '2.8.4';
-const RUNTIME_DIR = path.resolve(__dirname, '../../.cache/n8n-runtime');
+const RUNTIME_DIR = path.resolve(process.env.IGDATA_N8N_RUNTIME_DIR || path.join(__dirname, '../../.cache/n8n-runtime')); // as install.mjs
 const N8N_BIN = path.join(RUNTIME_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const INSTALLER = path.join(__dirname, 'install.mjs');
 // Fixed so a home's credentials stay readable by every run; test data only, not a secret.
@@ -499,14 +499,15 @@ async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, set
   let failedAt;
   try {
     const deadline = Date.now() + timeoutMs;
-    until ??= (s) => s.activated && s.executions.every((e) => e.finished || e.status === 'error' || e.status === 'success');
+    const done = new Set(['success', 'error', 'canceled', 'crashed']);
+    until ??= (s) => s.activated && s.executions.every((e) => e.finished || done.has(e.status));
     for (;;) {
       const out = srv.output();
       const executions = await getExecutions(home, workflowId, { afterId });
       // When the activation poll throws, n8n logs "Issue on initial workflow activation try"
       // (no message), then retries with backoff, logging `did fail with error: "<message>"`.
-      const failed = /Issue on initial workflow activation try/.test(out);
-      const reason = /Activation of workflow .* did fail with error: "(.*)" \| retry/.exec(out)?.[1];
+      const failed = out.includes('Issue on initial workflow activation try of ') && out.includes(`(ID: ${workflowId}) (startup)`);
+      const reason = new RegExp(`Activation of workflow .* \\(${workflowId}\\) did fail with error: "(.*)" \\| retry`).exec(out)?.[1];
       state = {
         activated: new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`).test(out),
         activationError: failed ? (reason ?? 'activation failed (waiting for the error message)') : undefined,

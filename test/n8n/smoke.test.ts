@@ -18,10 +18,11 @@ const seen: { url?: string; key?: string }[] = [];
 let home: { home: string; env: Record<string, string> };
 
 const manual = { id: 'n-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-function chain(...nodes: Record<string, unknown>[]) {
-  const all = [manual, ...nodes.map((n, i) => ({ id: `n-${i}`, typeVersion: 1, position: [200 * (i + 1), 0], ...n }))];
+type Node = { name: string; type: string; parameters: Record<string, unknown>; [k: string]: unknown };
+function chain(...nodes: Node[]) {
+  const all: Node[] = [manual, ...nodes.map((n, i) => ({ id: `n-${i}`, typeVersion: 1, position: [200 * (i + 1), 0], ...n }))];
   const connections: Record<string, unknown> = {};
-  for (let i = 0; i < all.length - 1; i++) connections[all[i].name as string] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+  for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
   return { name: 'smoke', nodes: all, connections, settings: {} };
 }
 
@@ -45,16 +46,34 @@ afterAll(async () => {
   await new Promise((r) => server?.close(r));
 });
 
+// One import for all manual workflows (each n8n CLI call costs ~3 s), then one execute per test.
+const workflows = () => ({
+  set: chain({
+    name: 'Set',
+    type: 'n8n-nodes-base.set',
+    typeVersion: 3.4,
+    parameters: { assignments: { assignments: [{ id: 'a1', name: 'greeting', value: 'hello', type: 'string' }] }, options: {} },
+  }),
+  code: chain({ name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [1, 2].map((n) => ({ json: { n } }));' } }),
+  http: chain({ name: 'HTTP', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { method: 'GET', url: `${base}/plain?x=1`, options: {} } }),
+  fixture: chain({
+    name: 'Fixture',
+    type: 'n8n-nodes-igdata-fixture.fixtureHttp',
+    parameters: { path: '/with-key' },
+    credentials: { fixtureApi: { id: 'credSmoke1', name: 'Smoke' } },
+  }),
+  boom: chain({ name: 'Boom', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'throw new Error("boom")' } }),
+});
+const ids: Record<string, string> = {};
+
+test('import several workflows in one call', async () => {
+  const wfs = Object.entries(workflows()).map(([k, wf]) => ({ ...wf, id: `wfSmoke_${k}`, name: `smoke ${k}` }));
+  expect(await rt.importWorkflow(home, wfs)).toEqual(wfs.map((w) => w.id));
+  for (const w of wfs) ids[w.id.slice('wfSmoke_'.length)] = w.id;
+}, 120_000);
+
 test('Manual Trigger + Set node', async () => {
-  const r = await rt.runWorkflow(
-    home,
-    chain({
-      name: 'Set',
-      type: 'n8n-nodes-base.set',
-      typeVersion: 3.4,
-      parameters: { assignments: { assignments: [{ id: 'a1', name: 'greeting', value: 'hello', type: 'string' }] }, options: {} },
-    }),
-  );
+  const r = await rt.runWorkflow(home, ids.set);
   expect(r.error).toBeUndefined();
   expect(r.ok).toBe(true);
   expect(r.data).toEqual([{ greeting: 'hello' }]);
@@ -63,42 +82,38 @@ test('Manual Trigger + Set node', async () => {
 }, 120_000);
 
 test('Manual Trigger + Code node (runs in n8n task runner)', async () => {
-  const r = await rt.runWorkflow(home, chain({ name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [1, 2].map((n) => ({ json: { n } }));' } }));
+  const r = await rt.runWorkflow(home, ids.code);
   expect(r.ok).toBe(true);
   expect(r.data).toEqual([{ n: 1 }, { n: 2 }]);
   expect(rt.nodeOutput(r.run, 'Start')).toEqual([{}]);
 }, 120_000);
 
 test('HTTP Request node against a local server', async () => {
-  const r = await rt.runWorkflow(
-    home,
-    chain({ name: 'HTTP', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { method: 'GET', url: `${base}/plain?x=1`, options: {} } }),
-  );
+  const r = await rt.runWorkflow(home, ids.http);
   expect(r.ok).toBe(true);
   expect(r.data).toEqual([{ path: '/plain?x=1', key: null, items: [1, 2, 3] }]);
 }, 120_000);
 
 test('community package node with an imported credential', async () => {
-  const r = await rt.runWorkflow(
-    home,
-    chain({
-      name: 'Fixture',
-      type: 'n8n-nodes-igdata-fixture.fixtureHttp',
-      parameters: { path: '/with-key' },
-      credentials: { fixtureApi: { id: 'credSmoke1', name: 'Smoke' } },
-    }),
-  );
+  const r = await rt.runWorkflow(home, ids.fixture);
   expect(r.ok).toBe(true);
   expect(r.data).toEqual([{ path: '/with-key', key: 'smoke-key', items: [1, 2, 3] }]);
   expect(seen.at(-1)).toEqual({ url: '/with-key', key: 'smoke-key' });
 }, 120_000);
 
 test('a failing node gives ok=false with the error and the partial run', async () => {
-  const r = await rt.runWorkflow(home, chain({ name: 'Boom', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'throw new Error("boom")' } }));
+  const r = await rt.runWorkflow(home, ids.boom);
   expect(r.ok).toBe(false);
   expect(r.exitCode).toBe(1);
   expect(r.run.status).toBe('error');
   expect(r.error.message).toMatch(/boom/);
+}, 120_000);
+
+test('a workflow object is imported then run (one call)', async () => {
+  const r = await rt.runWorkflow(home, chain({ name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { one: 1 } }];' } }));
+  expect(r.ok).toBe(true);
+  expect(r.data).toEqual([{ one: 1 }]);
+  expect(r.importMs).toBeGreaterThan(0);
 }, 120_000);
 
 test('polling trigger: one real poll per n8n start; static data persists between polls', async () => {
@@ -115,4 +130,19 @@ test('polling trigger: one real poll per n8n start; static data persists between
   const second = await rt.pollOnce(home, 'wfSmokePoll');
   expect(second.executions.map((e: { status: string; items: unknown }) => [e.status, e.items])).toEqual([['success', [{ poll: 2, mode: 'trigger', activation: 'init' }]]]);
   expect(second.staticData).toEqual({ 'node:Poll': { polls: 2 } });
+}, 180_000);
+
+test('polling trigger on a 2 s cron inside one n8n start (runActive)', async () => {
+  const wf = {
+    id: 'wfSmokeCron',
+    name: 'cron',
+    nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+    connections: {},
+  };
+  const id = await rt.publishWorkflow(home, wf, { pollTimes: rt.pollTimesEverySeconds(2) });
+  const r = await rt.runActive(home, id, { until: (s: { executions: unknown[] }) => s.executions.length >= 2 });
+  expect(r.activationError).toBeUndefined();
+  // activation poll (records, no execution), then two cron polls that emit
+  expect(r.executions.slice(0, 2).map((e: { items: { poll: number }[] }) => e.items[0].poll)).toEqual([2, 3]);
+  expect(r.staticData['node:Poll'].polls).toBeGreaterThanOrEqual(3);
 }, 180_000);
