@@ -60,8 +60,8 @@ export function resolveHandle(value: unknown, argument = 'handle'): string {
     else if (parts.length && !RESERVED.has(parts[0].toLowerCase())) candidate = parts[0];
     else throw fail();
   } else {
-    if (/[/\s]/.test(text)) throw fail();
-    candidate = text.replace(/^@/, '');
+    candidate = text.replace(/^@/, '').replace(/\/+$/, ''); // "nasa/" as pasted from a URL tail
+    if (/[/\s]/.test(candidate)) throw fail();
   }
   candidate = candidate.toLowerCase();
   if (NUMERIC_ID.test(candidate) || USERNAME.test(candidate)) return candidate;
