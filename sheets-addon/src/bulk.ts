@@ -10,7 +10,7 @@
  */
 import type { Call, EndpointDef } from '@igdata/core';
 import { estimateCost, flatten, getEndpoint, isBlank, pick, prepare, requestKey, runSync, send, userMessage, isIgError } from '@igdata/core';
-import { cacheKey, getMany } from './cache';
+import { cacheKey, getMany, underDocumentLock } from './cache';
 import { gasIO } from './gas-io';
 import { CELL_RETRY, KEY_WHERE, messageOf, parseArgs } from './functions/engine';
 import { fetchMany, keyOf } from './functions/fetch';
@@ -205,7 +205,7 @@ function withLock<T>(fn: () => T): T {
   if (!lock) return fn();
   if (!lock.tryLock(30000)) throw new Error('Another bulk step is still running; try again in a few seconds.');
   try {
-    return fn();
+    return underDocumentLock(fn); // cache writes inside use this lock instead of taking it again
   } finally {
     lock.releaseLock();
   }
