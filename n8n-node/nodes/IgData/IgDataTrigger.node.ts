@@ -6,6 +6,7 @@ import { runAsync } from '../../../core/src/effects';
 import { isIgError } from '../../../core/src/errors';
 import { userMessage } from '../../../core/src/messages';
 import { paginate } from '../../../core/src/paginate';
+import type { EndpointDef } from '../../../core/src/registry/types';
 import { requestKey } from '../../../core/src/request';
 import { simplifyItem } from './execute';
 import type { Page, PollState } from './poll';
@@ -18,6 +19,16 @@ const FEEDS = {
 } as const;
 
 const SAMPLE_SIZE = 5;
+
+/**
+ * Simplified trigger items always carry the author: a notification ("new post by @x") needs it,
+ * and `profile/posts`' default columns leave it out (every row there has the same author).
+ */
+function simplifyPost(endpoint: EndpointDef, post: Record<string, unknown>): IDataObject {
+	if (endpoint.columns.includes('author.username')) return simplifyItem(endpoint, post);
+	const [first, ...rest] = endpoint.columns;
+	return simplifyItem({ ...endpoint, columns: [first, 'author.username', ...rest] }, post);
+}
 
 export class IgDataTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -101,7 +112,7 @@ export class IgDataTrigger implements INodeType {
 						name: 'simplify',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to return flat items with only the default columns instead of the full post',
+						description: "Whether to return flat items with only the default columns and the author's username instead of the full post",
 					},
 				],
 			},
@@ -137,7 +148,7 @@ export class IgDataTrigger implements INodeType {
 			}
 		};
 		const shape = (posts: Record<string, unknown>[]): INodeExecutionData[] =>
-			posts.map((p) => ({ json: options.simplify ? simplifyItem(call.endpoint, p) : (p as IDataObject) }));
+			posts.map((p) => ({ json: options.simplify ? simplifyPost(call.endpoint, p) : (p as IDataObject) }));
 
 		if (this.getMode() === 'manual') {
 			// A manual run shows what the trigger emits: the newest posts, oldest first. State is untouched.
