@@ -12,6 +12,7 @@ export * from './budget';
 export * from './cost';
 export * from './flatten';
 export * from './messages';
+export { closest } from './suggest';
 export { buildOpenApi } from './openapi';
 export { fetchIO } from './io/fetch-io';
 export { createClient } from './io/client';

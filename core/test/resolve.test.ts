@@ -128,3 +128,12 @@ describe('property: any input either resolves or fails with our validation error
     );
   });
 });
+
+describe('suggestions', () => {
+  const { closest } = jest.requireActual('../src') as typeof import('../src');
+  it('finds the intended name for a typo, and nothing for a wild guess', () => {
+    expect(closest('folowers', ['followers', 'following', 'posts'])).toBe('followers');
+    expect(closest('engagment_rate_pct', ['engagement_rate', 'engagement_rate_pct'])).toBe('engagement_rate_pct');
+    expect(closest('zzz', ['followers', 'posts'])).toBeUndefined();
+  });
+});

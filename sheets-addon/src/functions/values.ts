@@ -1,6 +1,6 @@
 /** Reading Sheets argument values and turning API values into cells. */
 import type { EndpointDef } from '@igdata/core';
-import { IgValidationError, fieldPaths, isBlank, showValue } from '@igdata/core';
+import { IgValidationError, closest, fieldPaths, isBlank, showValue } from '@igdata/core';
 
 export type SheetValue = string | number | boolean | Date | null;
 
@@ -67,7 +67,8 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
   const known = knownFields(endpoint);
   for (const name of names) {
     if (known.length && !known.includes(name) && !known.some((k) => name.startsWith(`${k}.`))) {
-      throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, showValue(name));
+      const guess = closest(name, known);
+      throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`);
     }
     if (!known.length && !/^[a-z0-9_]+(\.[a-z0-9_]+)*$/.test(name)) {
       throw new IgValidationError('fields', 'field names such as credits_remaining or profile.followers', showValue(name));
