@@ -265,7 +265,7 @@ describe('a clear cell for every failure', () => {
     [['IGENGAGEMENT', column(['nasa', 'natgeo']), 0], 'posts must be a whole number from 1 to 50; got 0. (Not charged.)'],
     [['IGAUDIT', 'nasa', 501], 'sample must be a whole number from 1 to 500; got 501. (Not charged.)'],
     [['IGBESTTIME', 'nasa', 30, 15], 'timezone must be a whole number from -12 to 14; got 15. (Not charged.)'],
-    [['IGPROFILE', 'nasa', 'followrs'], /^fields must be one or more of: id, username, .*followers.*; got "followrs"\. \(Not charged\.\)$/],
+    [['IGPROFILE', 'nasa', 'followrs'], /^fields must be one or more of: id, username, .*followers.*; got "followrs" \(did you mean followers\?\)\. \(Not charged\.\)$/],
     [['IGPOSTS', 'nasa', '', true, 0], 'limit must be a whole number from 1 to 500; got 0. (Not charged.)'],
     [['IGPROFILE', 'nasa', 'followers', 'maybe'], 'header must be TRUE or FALSE; got "maybe". (Not charged.)'],
     [['IGQUALIFY', 'nasa', ''], /^criteria must be given \(plain-language description of the ideal lead\); got an empty value\. \(Not charged\.\)$/],
