@@ -5,7 +5,7 @@
  * placed relative to the server's start time (they must be "live").
  *
  * The world is immutable and cached per seed (several sandboxes in one process share it); what a
- * running sandbox changes (published or deleted posts) lives in its own overlay (server.ts).
+ * running sandbox changes (published or deleted posts) lives in its own overlay (overlay.ts).
  */
 
 // ---------------------------------------------------------------- PRNG and hashing

@@ -1,0 +1,65 @@
+/**
+ * The `/_sandbox/...` routes: what the Sandbox handle does in-process (keys, stats, faults,
+ * publishing and deleting posts), for clients in another process. Never counted or billed.
+ */
+import type * as http from 'node:http';
+import { parseFaults } from './faults';
+import { readBody, send } from './http';
+import { fixtures } from './fixtures';
+import type { Runtime } from './runtime';
+
+export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+  const { billing } = rt;
+  const json = (status: number, body: unknown) => send(res, status, JSON.stringify(body));
+  const bad = (message: string) => json(400, { error: { code: 'bad_request', message } });
+  const path = url.pathname.replace(/\/+$/, '');
+  const m = req.method ?? 'GET';
+  try {
+    if (path === '/_sandbox/stats' && m === 'GET') return json(200, rt.stats.snapshot());
+    if (path === '/_sandbox/reset' && m === 'POST') {
+      rt.stats.reset();
+      return json(200, { ok: true });
+    }
+    if (path === '/_sandbox/keys' && m === 'POST') {
+      const b = url.searchParams.get('balance');
+      const balance = b === null || b === '' ? undefined : Number(b);
+      const key = billing.createKey(balance);
+      return json(200, { key, balance: billing.balance(key) });
+    }
+    let k = /^\/_sandbox\/keys\/([^/]+)$/.exec(path);
+    if (k && m === 'GET') {
+      const key = decodeURIComponent(k[1]);
+      return billing.knows(key) ? json(200, { key, balance: billing.balance(key) }) : json(404, { error: { code: 'not_found', message: 'Unknown key' } });
+    }
+    if (path === '/_sandbox/faults') {
+      if (m === 'GET') return json(200, rt.faults);
+      if (m === 'POST') {
+        const text = await readBody(req);
+        let body: Record<string, unknown> = {};
+        try {
+          body = text.trim() ? JSON.parse(text) : {};
+        } catch {
+          return bad('The body must be JSON: {latencyMs, faultRate, faultStatus, slowMs}');
+        }
+        for (const [name, v] of url.searchParams) body[name] = v;
+        rt.faults = parseFaults(body, rt.faults);
+        return json(200, rt.faults);
+      }
+    }
+    k = /^\/_sandbox\/hashtag\/([^/]+)\/publish$/.exec(path);
+    if (k && m === 'POST') {
+      const count = Number(url.searchParams.get('count') ?? '1');
+      const tag = decodeURIComponent(k[1]).replace(/^#/, '').toLowerCase();
+      return json(200, { tag, published: rt.overlay.addPosts(tag, count) });
+    }
+    k = /^\/_sandbox\/post\/([^/]+)\/delete$/.exec(path);
+    if (k && m === 'POST') {
+      const ref = decodeURIComponent(k[1]);
+      return rt.overlay.deletePost(ref) ? json(200, { deleted: ref }) : json(404, { error: { code: 'not_found', message: `No live post "${ref}"` } });
+    }
+    if (path === '/_sandbox/fixtures' && m === 'GET') return json(200, fixtures(rt.world));
+    return json(404, { error: { code: 'not_found', message: `No admin route ${m} ${path}` } });
+  } catch (e) {
+    return bad((e as Error).message);
+  }
+}

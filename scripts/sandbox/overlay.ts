@@ -1,0 +1,88 @@
+/**
+ * What changes while a sandbox runs: posts published (for trigger tests) and posts deleted, kept
+ * apart from the seeded world because that world is shared, read-only, by every sandbox with the
+ * same seed.
+ */
+import { type Account, type Post, type World, hash32, iso, MEDIA_HOST, Rng, toShortcode } from './data';
+import type { PublishedPost } from './types';
+
+export class Overlay {
+  private readonly deleted = new Set<string>();
+  /** Published posts per tag and per author, newest first. */
+  private readonly byTag = new Map<string, Post[]>();
+  private readonly byAuthor = new Map<string, Post[]>();
+  private readonly byId = new Map<string, Post>();
+  private readonly byShortcode = new Map<string, Post>();
+  private counter = 0;
+  private lastT = 0;
+
+  constructor(
+    private readonly world: World,
+    private readonly seed: number,
+  ) {}
+
+  /** An arrow property, not a method, so it can be handed to filter() without a bind per call. */
+  readonly alive = (p: Post): boolean => !this.deleted.has(p.id);
+
+  /** A seeded list with the published posts in front and the deleted ones left out. */
+  merge(base: Post[], extra: Post[] | undefined): Post[] {
+    const merged = extra && extra.length ? [...extra, ...base] : base;
+    return this.deleted.size ? merged.filter(this.alive) : merged;
+  }
+
+  feedOf(a: Account): Post[] {
+    return this.merge(a.posts, this.byAuthor.get(a.id));
+  }
+
+  reelsOf(a: Account): Post[] {
+    return this.feedOf(a).filter((p) => p.product_type === 'clips');
+  }
+
+  recentOf(tag: string, seeded: Post[]): Post[] {
+    return this.merge(seeded, this.byTag.get(tag));
+  }
+
+  /** A post by id or shortcode, seeded or published, deleted or not. */
+  findPost(ref: string): Post | undefined {
+    const { world } = this;
+    return world.postsById.get(ref) ?? this.byId.get(ref) ?? world.postsByShortcode.get(ref) ?? this.byShortcode.get(ref);
+  }
+
+  addPosts(tagInput: string, n: number): PublishedPost[] {
+    const { world, seed } = this;
+    const tag = tagInput.replace(/^#/, '').toLowerCase();
+    if (!/^[\p{L}\p{N}_]{1,150}$/u.test(tag)) throw new Error(`Not a hashtag: ${tagInput}`);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error('count must be a whole number from 1 to 1000');
+    const authors = world.accounts.filter((a) => !a.is_private && a.full_name && a.topic.tags.includes(tag));
+    const pool = authors.length ? authors : world.accounts.filter((a) => !a.is_private && a.full_name);
+    const out: PublishedPost[] = [];
+    for (let k = 0; k < n; k++) {
+      const c = ++this.counter;
+      const rng = Rng.of(seed, 'publish', c);
+      const author = pool[rng.int(0, pool.length - 1)];
+      const t = Math.max(Math.floor(Date.now() / 1000) * 1000, this.lastT + 1000);
+      this.lastT = t;
+      const id = `39${String(c).padStart(8, '0')}${String(hash32(seed, 'pub', c) % 1e9).padStart(9, '0')}`;
+      const shortcode = toShortcode(id);
+      const likes = rng.int(0, 40);
+      const p: Post = {
+        id, shortcode, type: 'photo', product_type: 'feed', url: `https://www.instagram.com/p/${shortcode}/`,
+        caption: `Fresh post ${c} #${tag}`, taken_at: iso(t), t, like_count: likes, comment_count: rng.int(0, 3), view_count: null,
+        image_url: `${MEDIA_HOST}/p/${shortcode}.jpg`, video_url: null, video_duration: null, location: null, author, tags: [tag], childCount: 0,
+      };
+      this.byId.set(id, p);
+      this.byShortcode.set(shortcode, p);
+      this.byTag.set(tag, [p, ...(this.byTag.get(tag) ?? [])]);
+      this.byAuthor.set(author.id, [p, ...(this.byAuthor.get(author.id) ?? [])]);
+      out.push({ id, shortcode, url: p.url, taken_at: p.taken_at, author: author.username });
+    }
+    return out.reverse(); // newest first, like the feed
+  }
+
+  deletePost(ref: string): boolean {
+    const p = this.findPost(ref.trim());
+    if (!p || this.deleted.has(p.id)) return false;
+    this.deleted.add(p.id);
+    return true;
+  }
+}

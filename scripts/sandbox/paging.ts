@@ -1,0 +1,67 @@
+/** How list endpoints cut their answers into pages, and where each page resumes. */
+import { byTimeDesc, type Post } from './data';
+import { Cursors } from './cursors';
+import { badParam } from './errors';
+import { list, listOf, postJson, type Raw } from './json';
+import type { Ctx } from './handlers';
+
+export const PAGE_SIZE = {
+  followers: 25,
+  following: 25,
+  posts: 12,
+  reels: 12,
+  comments: 20,
+  hashtag: 30,
+  location: 24,
+} as const;
+export const SEARCH_LIMIT = 30;
+
+const scopeOf = (ctx: Ctx, target: string) => `${ctx.endpoint.id}:${target}`;
+
+export class Pager {
+  private readonly cursors: Cursors;
+
+  constructor(seed: number) {
+    this.cursors = new Cursors(seed);
+  }
+
+  /** Fixed lists (followers, comments, top posts) page by position. */
+  offset<T>(ctx: Ctx, target: string, items: T[], size: number): { page: T[]; next: string | null } {
+    const scope = scopeOf(ctx, target);
+    const pos = this.cursors.decode(scope, ctx.params.cursor as string | undefined);
+    const start = pos === null ? 0 : Number(pos.replace(/^o/, ''));
+    if (!Number.isInteger(start) || start < 0) throw badParam('cursor', 'cursor is not valid for this request.');
+    const page = items.slice(start, start + size);
+    const end = start + page.length;
+    return { page, next: end < items.length ? this.cursors.encode(scope, `o${end}`) : null };
+  }
+
+  offsetList<T>(ctx: Ctx, target: string, items: T[], size: number) {
+    const { page, next } = this.offset(ctx, target, items, size);
+    return list(page, next);
+  }
+
+  /** Time-ordered lists page by "older than the last item seen", robust to new and deleted posts. */
+  keyed(ctx: Ctx, target: string, items: Post[], size: number): Raw {
+    const scope = scopeOf(ctx, target);
+    const pos = this.cursors.decode(scope, ctx.params.cursor as string | undefined);
+    let start = 0;
+    if (pos !== null) {
+      const m = /^k(\d+)_(\d+)$/.exec(pos);
+      if (!m) throw badParam('cursor', 'cursor is not valid for this request.');
+      const key = { t: Number(m[1]), id: m[2] } as Post;
+      let lo = 0;
+      let hi = items.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (byTimeDesc(items[mid], key) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      start = lo;
+    }
+    const page = items.slice(start, start + size);
+    const last = page[page.length - 1];
+    const next = start + page.length < items.length && last ? this.cursors.encode(scope, `k${last.t}_${last.id}`) : null;
+    return listOf(page, next, postJson);
+  }
+}

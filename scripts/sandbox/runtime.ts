@@ -1,0 +1,23 @@
+/** The state of one running sandbox, shared by the request pipeline, the admin routes and the Sandbox handle. */
+import type { World } from './data';
+import type { Billing } from './billing';
+import type { FaultConfig, FaultDice } from './faults';
+import type { Overlay } from './overlay';
+import type { Stats } from './stats';
+import type { Timers } from './timers';
+
+export interface Runtime {
+  readonly seed: number;
+  /** Server start time (ms); also salts the request ids. */
+  readonly startedAt: number;
+  readonly quiet: boolean;
+  readonly world: World;
+  readonly overlay: Overlay;
+  readonly billing: Billing;
+  readonly stats: Stats;
+  readonly dice: FaultDice;
+  readonly timers: Timers;
+  readonly nextRequestId: () => string;
+  /** Changed at run time (setFaults, POST /_sandbox/faults): read it per request, never keep a copy. */
+  faults: FaultConfig;
+}

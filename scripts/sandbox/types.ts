@@ -1,0 +1,70 @@
+/** The public types of the sandbox library (re-exported by server.ts). */
+import type { World } from './data';
+import type { FaultConfig } from './faults';
+
+export interface SandboxOptions {
+  /** 0 (default) = a random free port. */
+  port?: number;
+  host?: string;
+  seed?: number;
+  latencyMs?: number;
+  faultRate?: number;
+  faultStatus?: 502 | 504;
+  /** How long a "timeout" fault hangs before its 504. */
+  slowMs?: number;
+  /** No log lines (default true in-process; the CLI logs). */
+  quiet?: boolean;
+  /** Demo key; defaults to env SANDBOX_DEMO_KEY, else derived from the seed. */
+  demoKey?: string;
+  /** Read SANDBOX_* variables from this environment (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface SandboxStats {
+  /** API requests (/v1/...), whatever their outcome. Admin routes and /openapi.json are not counted. */
+  total: number;
+  /** Requests per endpoint id (`profile/posts`). */
+  byEndpoint: Record<string, number>;
+  /** Requests per endpoint + normalised query (core's requestKey, e.g. `profile?handle=nasa`). */
+  byRequest: Record<string, number>;
+  /** Requests per HTTP status. */
+  byStatus: Record<string, number>;
+  /** Credits billed in total (200 and 404 answers). */
+  creditsBilled: number;
+  /** Injected 502/504/timeouts. */
+  faults: number;
+  inFlight: number;
+  maxInFlight: number;
+}
+
+export interface PublishedPost {
+  id: string;
+  shortcode: string;
+  url: string;
+  taken_at: string;
+  author: string;
+}
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  demoKey: string;
+  seed: number;
+  /** Server start time (ms): live stories are within 24 h before it. */
+  startedAt: number;
+  close(): Promise<void>;
+  createKey(balance?: number): string;
+  balance(key: string): number;
+  setBalance(key: string, balance: number): void;
+  revokeKey(key: string): boolean;
+  stats(): SandboxStats;
+  resetStats(): void;
+  /** Publish n new posts carrying #tag: they appear at the head of hashtag/recent, newest first. */
+  addPosts(tag: string, n: number): PublishedPost[];
+  /** Delete a post (id or shortcode) from every feed; later lookups answer 404. */
+  deletePost(idOrShortcode: string): boolean;
+  faults(): FaultConfig;
+  setFaults(partial: Partial<FaultConfig>): FaultConfig;
+  /** The (shared, read-only) synthetic world. */
+  world: World;
+}
