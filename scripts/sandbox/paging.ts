@@ -4,15 +4,18 @@ import { Cursors } from './cursors';
 import { badParam } from './errors';
 import { list, listOf, postJson, type Raw } from './json';
 import type { Ctx } from './handlers';
+import { getEndpoint } from '../../core/src';
 
+/** Page sizes come from the registry (one source of truth with the Sheets cost preview). */
+const sizeOf = (id: string): number => getEndpoint(id).pageSize as number;
 export const PAGE_SIZE = {
-  followers: 25,
-  following: 25,
-  posts: 12,
-  reels: 12,
-  comments: 20,
-  hashtag: 30,
-  location: 24,
+  followers: sizeOf('profile/followers'),
+  following: sizeOf('profile/following'),
+  posts: sizeOf('profile/posts'),
+  reels: sizeOf('profile/reels'),
+  comments: sizeOf('post/comments'),
+  hashtag: sizeOf('hashtag/recent'),
+  location: sizeOf('location/posts'),
 } as const;
 export const SEARCH_LIMIT = 30;
 

@@ -1,6 +1,7 @@
 /**
  * Bulk lookup from the sidebar: a column of targets, one endpoint, some fields; plain values
- * written beside the column or to a new sheet. The sidebar drives it in steps (each a short script
+ * written beside the column or to a new sheet (list endpoints: a new sheet only, one row per item,
+ * see `stepList`). The sidebar drives it in steps (each a short script
  * execution, far under the 6-minute limit). The job lives in one small document property, so it
  * survives the sidebar closing, an error or a timeout:
  *
@@ -12,9 +13,10 @@ import type { Call, EndpointDef } from '@igdata/core';
 import { estimateCost, flatten, getEndpoint, isBlank, pick, prepare, requestKey, runSync, send, userMessage, isIgError } from '@igdata/core';
 import { cacheKey, getMany, underDocumentLock } from './cache';
 import { gasIO } from './gas-io';
-import { CELL_RETRY, KEY_WHERE, messageOf, parseArgs } from './functions/engine';
+import type { ListResult } from './functions/engine';
+import { CELL_RETRY, KEY_WHERE, messageOf, parseArgs, runCalls } from './functions/engine';
 import { fetchMany, keyOf } from './functions/fetch';
-import { targetParam } from './functions/layout';
+import { MAX_LIMIT, targetParam } from './functions/layout';
 import type { SheetValue } from './functions/values';
 import { toCell } from './functions/values';
 import { PROP, props, readSettings } from './settings';
@@ -33,6 +35,8 @@ export interface BulkRequest {
   /** Comma list; blank = the endpoint's default columns. */
   fields?: string;
   output: 'beside' | 'sheet';
+  /** List endpoints: items per target (1-500); blank = the first page, whatever its size. */
+  limit?: number | string | null;
 }
 
 export interface Job {
@@ -62,6 +66,21 @@ export interface Job {
   status: 'running' | 'paused' | 'cancelled' | 'done';
   message?: string;
   startedAt: string;
+  /** List endpoints (new sheet only): rows are appended, one per item, the target in column A. */
+  list?: boolean;
+  /** Items per target; absent = the first page. */
+  limit?: number;
+  /** List jobs: the next free output row. */
+  outNext?: number;
+  /** List jobs: rows written to the output sheet (items and messages); source rows skipped as repeats of an earlier target. */
+  items?: number;
+  duplicates?: number;
+  /**
+   * List jobs: a write in progress. Saved before the rows are written and applied after; if the
+   * execution dies in between, the next step looks at row `at`: filled = the write happened (apply
+   * it), empty = it did not (drop it; the pages are cached, so fetching them again is free).
+   */
+  pending?: { at: number; rows: number; next: number; written: number; items: number; duplicates: number };
 }
 
 export function loadJob(): Job | null {
@@ -76,9 +95,18 @@ export function loadJob(): Job | null {
 
 const saveJob = (job: Job) => props().setProperty(PROP.job, JSON.stringify(job));
 
-/** Endpoints a bulk run offers: one target in, one row out. */
+/** Endpoints a bulk run offers: one target in; one row out (single) or one row per item (list). */
 export const bulkEndpoints = (all: readonly EndpointDef[]): EndpointDef[] =>
-  all.filter((e) => e.shape === 'single' && targetParam(e) !== undefined);
+  all.filter((e) => (e.shape === 'single' || e.shape === 'list') && targetParam(e) !== undefined);
+
+/** Page size used for estimates (the registry's); null when the list is one page (not paged). */
+export const pageSizeOf = (e: EndpointDef): number | null => (e.paginated ? e.pageSize ?? 12 : null);
+
+/** Pages a target needs at most for `limit` items (blank = the first page only). */
+export function pagesFor(e: EndpointDef, limit: number | undefined): number {
+  const size = pageSizeOf(e);
+  return size === null || limit === undefined ? 1 : Math.ceil(limit / size);
+}
 
 function selection() {
   const range = SpreadsheetApp.getActiveRange();
@@ -90,12 +118,19 @@ function selection() {
 /** Reads and checks a bulk request (same rules as the custom functions: nothing is sent on a bad argument). */
 function plan(req: BulkRequest) {
   const endpoint = getEndpoint(req.endpoint);
-  if (!bulkEndpoints([endpoint]).length) throw new Error(`${endpoint.fn} returns lists; bulk runs take endpoints with one result per target.`);
+  if (!bulkEndpoints([endpoint]).length) throw new Error(`${endpoint.fn} takes no target; bulk runs need a column of targets.`);
+  const list = endpoint.shape === 'list';
+  if (list && req.output !== 'sheet') throw new Error(`${endpoint.fn} returns many rows per target: choose "a new sheet".`);
   const target = targetParam(endpoint)!;
   const layout = [undefined, ...endpoint.params.filter((p) => p !== target && p.kind !== 'cursor').map((p) => req.params?.[p.name]), req.fields ?? ''];
+  // Same validation as the custom functions' `limit` argument (1-500), after `header`.
+  if (list) layout.push(undefined, req.limit ?? undefined);
   try {
     const parsed = parseArgs(endpoint, layout);
-    return { endpoint, target, params: parsed.params, fields: parsed.fields.length ? parsed.fields : endpoint.columns.length ? endpoint.columns : ['result'] };
+    return {
+      endpoint, target, params: parsed.params, list, limit: parsed.limit,
+      fields: parsed.fields.length ? parsed.fields : endpoint.columns.length ? endpoint.columns : ['result'],
+    };
   } catch (e) {
     if (isIgError(e)) throw new Error(userMessage(e, { keyWhere: KEY_WHERE }));
     throw e;
@@ -142,7 +177,52 @@ export interface Preview {
   enough?: boolean;
   fields: string[];
   output: string;
+  /** List endpoints: the estimate is in pages (at most `pagesEach` per target at `pageSize` items a page). */
+  list?: {
+    limit: number | null;
+    pageSize: number | null;
+    pagesEach: number;
+    /** Pages still to fetch: uncached targets times pagesEach, less pages already cached. */
+    pages: number;
+    duplicates: number;
+  };
 }
+
+/**
+ * How far each target's list is already cached: follows cached pages the way runCalls would fetch
+ * them (same cursors, same stop rule). `complete` = every page the run needs is cached (free).
+ */
+function cacheWalk(endpoint: EndpointDef, calls: Map<string, Call>, limit: number | undefined, baseUrl: string) {
+  const state = new Map<string, { pages: number; items: number; complete: boolean }>();
+  for (const k of calls.keys()) state.set(k, { pages: 0, items: 0, complete: false });
+  let pending = new Map(calls);
+  while (pending.size) {
+    const ck = new Map<string, string>();
+    for (const [k, c] of pending) ck.set(k, cacheKey(baseUrl, keyOf(c)));
+    const hits = getMany([...ck.values()]);
+    const next = new Map<string, Call>();
+    for (const [k, c] of pending) {
+      const hit = hits.get(ck.get(k) as string);
+      if (!hit) continue;
+      const st = state.get(k)!;
+      st.pages++;
+      if (!hit.ok) {
+        st.complete = true;
+        continue;
+      }
+      const items = Array.isArray(hit.data.items) ? hit.data.items.length : 0;
+      st.items += items;
+      const cursor = endpoint.paginated ? hit.next : null;
+      if (cursor && limit !== undefined && st.items < limit && items) next.set(k, { endpoint: c.endpoint, params: { ...c.params, cursor } });
+      else st.complete = true;
+    }
+    pending = next;
+  }
+  return state;
+}
+
+/** Pages still to fetch for a target, from its cache walk (at least one when not complete). */
+const pagesLeft = (w: { pages: number; complete: boolean }, each: number) => (w.complete ? 0 : Math.max(1, each - w.pages));
 
 /** What a run would cost: unique uncached targets times the cost, against the balance. */
 export function preview(req: BulkRequest): Preview {
@@ -152,13 +232,18 @@ export function preview(req: BulkRequest): Preview {
   const s = readSettings();
   let blank = 0;
   let invalid = 0;
+  let valid = 0;
   const calls = new Map<string, Call>();
   for (const cell of cells) {
     const c = callFor(p.endpoint, p.target.name, p.params, cell);
     if (c === null) blank++;
     else if (typeof c === 'string') invalid++;
-    else calls.set(keyOf(c), c);
+    else {
+      valid++;
+      calls.set(keyOf(c), c);
+    }
   }
+  if (p.list) return listPreview(p, range, cells.length, blank, invalid, valid, calls, s.baseUrl);
   const keys = [...calls.keys()].map((k) => cacheKey(s.baseUrl, k));
   const hits = getMany(keys).size;
   const first = calls.values().next().value as Call | undefined;
@@ -173,6 +258,32 @@ export function preview(req: BulkRequest): Preview {
     balance: b.balance, balanceMessage: b.message,
     enough: b.balance === undefined ? undefined : b.balance >= toFetch * cost.credits,
     fields: p.fields, output: out.label,
+  };
+}
+
+function listPreview(
+  p: ReturnType<typeof plan>, range: any, rows: number, blank: number, invalid: number, valid: number, calls: Map<string, Call>, baseUrl: string,
+): Preview {
+  const walk = cacheWalk(p.endpoint, calls, p.limit, baseUrl);
+  const each = pagesFor(p.endpoint, p.limit);
+  let cached = 0;
+  let pages = 0;
+  for (const w of walk.values()) {
+    if (w.complete) cached++;
+    pages += pagesLeft(w, each);
+  }
+  const perPage = estimateCost(p.endpoint, p.params as never).credits;
+  const credits = pages * perPage;
+  const b = balance();
+  return {
+    range: `${range.getSheet().getName()}!${range.getA1Notation()}`,
+    rows, blank, invalid, unique: calls.size, cached, toFetch: calls.size - cached,
+    creditsEach: perPage, credits, exact: false,
+    balance: b.balance, balanceMessage: b.message,
+    // "At most": a list that ends early costs fewer pages.
+    enough: b.balance === undefined ? undefined : b.balance >= credits,
+    fields: p.fields, output: 'a new sheet',
+    list: { limit: p.limit ?? null, pageSize: pageSizeOf(p.endpoint), pagesEach: each, pages, duplicates: valid - calls.size },
   };
 }
 
@@ -226,7 +337,7 @@ export function start(req: BulkRequest): Job {
       for (let i = 2; ss.getSheetByName(name); i++) name = `IG Data ${p.endpoint.fn} ${i}`;
       const sheet = ss.insertSheet(name);
       // Row r of the source goes to row r + 1: make room when the column is long.
-      const need = range.getNumRows() + 1 - sheet.getMaxRows();
+      const need = p.list ? 0 : range.getNumRows() + 1 - sheet.getMaxRows(); // list rows: added as they come
       if (need > 0) {
         if (typeof sheet.insertRowsAfter !== 'function') throw new Error(`The new sheet has too few rows for ${range.getNumRows()} targets; write beside the column instead.`);
         sheet.insertRowsAfter(sheet.getMaxRows(), need);
@@ -245,6 +356,14 @@ export function start(req: BulkRequest): Job {
     };
     // In a new sheet, row r of the output is row r of the source shifted to start at row 2.
     if (req.output === 'sheet') job.outRow = 2;
+    if (p.list) {
+      // Rows are appended from row 2: column A the target, then the fields (outCol 2).
+      job.list = true;
+      if (p.limit !== undefined) job.limit = p.limit;
+      job.outNext = 2;
+      job.items = 0;
+      job.duplicates = 0;
+    }
     saveJob(job);
     return job;
   });
@@ -278,6 +397,7 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): Job {
       saveJob(job);
       return job;
     }
+    if (job.list) return stepList(job, endpoint, target.name, src, out, started, budgetMs, settings.baseUrl);
     const base = job.next;
     const n = Math.min(WINDOW_ROWS, job.rows - job.next);
     if (n <= 0) {
@@ -356,6 +476,157 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): Job {
     saveJob(job);
     return job;
   });
+}
+
+/** Rows a list step reads ahead. */
+const LIST_WINDOW_ROWS = 200;
+/** Estimated uncached pages one unit of work (a chunk of targets fetched together) may need. */
+export const LIST_CHUNK_PAGES = 50;
+/** A chunk starts no new page after this long (far under the 6-minute limit); the rest waits for the next step. */
+export const LIST_CHUNK_DEADLINE_MS = 240000;
+
+type ListRow = { kind: 'blank' } | { kind: 'dup' } | { kind: 'invalid'; label: SheetValue; message: string } | { kind: 'call'; label: SheetValue; key: string; call: Call };
+
+const labelOf = (cell: unknown): SheetValue => (typeof cell === 'string' ? cell.trim() : (cell as SheetValue));
+
+/** Settles a write that an earlier step began but did not record (see Job.pending). */
+function settlePending(job: Job, out: any): void {
+  const p = job.pending;
+  if (!p) return;
+  const first = out.getMaxRows() >= p.at ? out.getRange(p.at, 1, 1, 1).getValues()[0][0] : '';
+  if (first !== '' && first !== null) {
+    job.next = p.next;
+    job.outNext = p.at + p.rows;
+    job.written += p.written;
+    job.items = (job.items ?? 0) + p.items;
+    job.duplicates = (job.duplicates ?? 0) + p.duplicates;
+  }
+  delete job.pending;
+  saveJob(job);
+}
+
+/**
+ * One step of a list job. The unit of work is a chunk of targets whose pages (estimated from the
+ * page size, less what is cached) fit LIST_CHUNK_PAGES; one target is a chunk of its own when it
+ * needs more (500 posts = 42 pages). A chunk is fetched by the custom functions' engine (runCalls:
+ * page N of every target in one fetchAll, each page cached as soon as it is paid for, stopping at
+ * `limit` items or the end of the list). Then its targets' rows are written in order, all at once,
+ * and only then does `next` advance. A target is written only when all its pages are in; a target
+ * cut short (out of credits, out of time) is written by a later step, whose fetch of the pages
+ * already paid for comes from the cache. A target repeated in the column (same request) is written
+ * once, at its first row.
+ */
+function stepList(job: Job, endpoint: EndpointDef, targetName: string, src: any, out: any, started: number, budgetMs: number, baseUrl: string): Job {
+  settlePending(job, out);
+  const n = Math.min(LIST_WINDOW_ROWS, job.rows - job.next);
+  if (n <= 0) {
+    job.status = 'done';
+    saveJob(job);
+    return job;
+  }
+  const base = job.next;
+  const width = job.fields.length + 1;
+  // The column up to the end of the window: targets before `next` were written already.
+  const cells: unknown[] = src.getRange(job.row, job.col, base + n, 1).getValues().map((r: unknown[]) => r[0]);
+  const seen = new Set<string>();
+  for (let r = 0; r < base; r++) {
+    const c = callFor(endpoint, targetName, job.params, cells[r]);
+    if (c && typeof c !== 'string') seen.add(keyOf(c));
+  }
+  const rows: ListRow[] = cells.slice(base).map((cell): ListRow => {
+    const c = callFor(endpoint, targetName, job.params, cell);
+    if (c === null) return { kind: 'blank' };
+    if (typeof c === 'string') return { kind: 'invalid', label: labelOf(cell), message: c };
+    const key = keyOf(c);
+    if (seen.has(key)) return { kind: 'dup' };
+    seen.add(key);
+    return { kind: 'call', label: labelOf(cell), key, call: c };
+  });
+  const fresh = new Map<string, Call>();
+  for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
+  const walk = cacheWalk(endpoint, fresh, job.limit, baseUrl);
+  const each = pagesFor(endpoint, job.limit);
+  const pad = (label: SheetValue, message: string): SheetValue[] => [label, message, ...new Array(width - 2).fill('')];
+
+  let i = 0;
+  while (i < n && job.status === 'running') {
+    if (i > 0 && Date.now() - started > budgetMs) break;
+    // Cut a chunk: targets until their uncached pages would pass LIST_CHUNK_PAGES (at least one).
+    const chunk = new Map<string, Call>();
+    let pages = 0;
+    let end = i;
+    while (end < n) {
+      const r = rows[end];
+      if (r.kind === 'call') {
+        const left = pagesLeft(walk.get(r.key)!, each);
+        if (chunk.size && (pages + left > LIST_CHUNK_PAGES || chunk.size >= 50)) break;
+        pages += left;
+        chunk.set(r.key, r.call);
+      }
+      end++;
+    }
+    const run = runCalls(endpoint, chunk, { deadline: started + LIST_CHUNK_DEADLINE_MS, refresh: false, limit: job.limit });
+    job.credits += run.credits;
+    job.requests += run.requests;
+    job.cached += run.cacheHits;
+    // The rows of the chunk's targets, in order; a blocking error or a late target stops before its row.
+    const values: SheetValue[][] = [];
+    let written = 0;
+    let dups = 0;
+    let stopAt = end;
+    for (let r = i; r < end; r++) {
+      const row = rows[r];
+      if (row.kind === 'blank') continue;
+      if (row.kind === 'dup') {
+        dups++;
+        continue;
+      }
+      if (row.kind === 'invalid') {
+        values.push(pad(row.label, row.message));
+        written++;
+        continue;
+      }
+      const res = run.results.get(row.key) as ListResult;
+      if (res.late) {
+        stopAt = r;
+        break;
+      }
+      if (res.error && res.error.name === 'IgApiError' && BLOCKING.has(String(res.error.code))) {
+        job.status = 'paused';
+        job.message = messageOf(res.error, row.call);
+        stopAt = r;
+        break;
+      }
+      for (const item of res.items) values.push([row.label, ...cellsOf(item, job.fields)]);
+      // A failure after some pages: the items read, then the message (as in the custom functions).
+      if (res.error) values.push(pad(row.label, messageOf(res.error, row.call)));
+      else if (!res.items.length) values.push(pad(row.label, 'No items.'));
+      written++;
+    }
+    const at = job.outNext as number;
+    if (values.length) {
+      job.pending = { at, rows: values.length, next: base + stopAt, written, items: values.length, duplicates: dups };
+      saveJob(job);
+      const need = at + values.length - 1 - out.getMaxRows();
+      if (need > 0) {
+        if (typeof out.insertRowsAfter !== 'function') throw new Error(`The sheet "${job.outSheet}" has no room for more rows.`);
+        out.insertRowsAfter(out.getMaxRows(), need);
+      }
+      out.getRange(at, 1, values.length, width).setValues(values); // one write: all or nothing
+      delete job.pending;
+    }
+    job.outNext = at + values.length;
+    job.written += written;
+    job.items = (job.items ?? 0) + values.length;
+    job.duplicates = (job.duplicates ?? 0) + dups;
+    job.next = base + stopAt;
+    saveJob(job); // only after the rows are written
+    i = stopAt;
+    if (stopAt < end) break;
+  }
+  if (job.status === 'running' && job.next >= job.rows) job.status = 'done';
+  saveJob(job);
+  return job;
 }
 
 /** Writes contiguous runs of rows from source index `from` (never touching rows already filled). */

@@ -30,6 +30,11 @@ export interface EndpointInfo {
   columns: string[];
   fields: string[];
   cost: string;
+  /** Bulk runs of list endpoints ask for items per target and write to a new sheet. */
+  shape: 'single' | 'list';
+  paginated: boolean;
+  /** Items per page used for the cost estimate (null: one page). */
+  pageSize: number | null;
 }
 
 const info = (e: EndpointDef): EndpointInfo => {
@@ -38,6 +43,7 @@ const info = (e: EndpointDef): EndpointInfo => {
     id: e.id, fn: e.fn, summary: e.summary, target: t.name,
     params: e.params.filter((p) => p !== t && p.kind !== 'cursor').map((p) => ({ name: p.name, description: p.description, required: p.required, min: p.min, max: p.max, default: p.default })),
     columns: e.columns, fields: fieldPaths(e.schema), cost: describeCost(e),
+    shape: e.shape, paginated: e.paginated, pageSize: bulk.pageSizeOf(e),
   };
 };
 

@@ -52,6 +52,11 @@ export interface EndpointDef {
   shape: 'list' | 'single';
   /** Whether the list can be paged with `cursor`. */
   paginated: boolean;
+  /**
+   * Items per page of a paged list: the spec's "about 25" for followers and following, elsewhere
+   * what the sandbox serves. An estimate for cost previews; the real count is known after fetching.
+   */
+  pageSize?: number;
   cost: CostRule;
   /** Schema of `data` (single) or of each item (list). */
   schema: ZodMiniType;

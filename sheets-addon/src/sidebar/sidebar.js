@@ -75,6 +75,14 @@
       box.appendChild(i);
     });
     $('fields').placeholder = e.columns.join(',');
+    // Lists: items per target, and many rows per target can only go to a new sheet.
+    var list = e.shape === 'list';
+    $('limit-box').hidden = !list;
+    $('limit').disabled = !list || !e.paginated;
+    $('limit-note').textContent = (e.paginated ? 'About ' + e.pageSize + ' items a page. ' : 'One page per target. ') +
+      'Lists go to a new sheet: one row per item, the target in column A.';
+    if (list) $('output-sheet').checked = true;
+    $('output-beside').disabled = list;
     invalidatePreview();
   }
   function invalidatePreview() {
@@ -87,7 +95,10 @@
     Array.prototype.forEach.call(document.querySelectorAll('#params input'), function (i) {
       if (i.value.trim() !== '') params[i.dataset.param] = i.value.trim();
     });
-    return { endpoint: $('endpoint').value, params: params, fields: $('fields').value, output: $('output-sheet').checked ? 'sheet' : 'beside' };
+    var r = { endpoint: $('endpoint').value, params: params, fields: $('fields').value, output: $('output-sheet').checked ? 'sheet' : 'beside' };
+    var e = endpointById(r.endpoint);
+    if (e && e.shape === 'list' && e.paginated && $('limit').value.trim() !== '') r.limit = $('limit').value.trim();
+    return r;
   }
 
   function showJob(job) {
@@ -98,8 +109,10 @@
     var pct = job.rows ? Math.round((job.next / job.rows) * 100) : 100;
     $('progress-fill').style.width = pct + '%';
     $('progress').setAttribute('aria-valuenow', String(pct));
-    var text = job.next + ' of ' + job.rows + ' rows (' + pct + '%), ' + fmt(job.credits) + ' credits spent, ' + job.requests + ' requests, ' + job.cached + ' from cache';
+    var text = job.next + ' of ' + job.rows + ' rows (' + pct + '%), ' +
+      (job.list ? fmt(job.items) + ' row' + (job.items === 1 ? '' : 's') + ' written, ' : '') + fmt(job.credits) + ' credits spent, ' + job.requests + ' requests, ' + job.cached + ' from cache';
     if (job.skipped) text += ', ' + job.skipped + ' already written';
+    if (job.duplicates) text += ', ' + job.duplicates + ' repeated target' + (job.duplicates === 1 ? '' : 's') + ' skipped';
     if (job.status === 'done') text = 'Done: ' + text + '.';
     else if (job.status === 'cancelled') text = 'Cancelled at ' + text + '.';
     else if (job.status === 'paused') text = 'Paused at ' + text + '.';
@@ -180,6 +193,7 @@
   $('output-beside').onchange = invalidatePreview;
   $('output-sheet').onchange = invalidatePreview;
   $('params').oninput = invalidatePreview;
+  $('limit').oninput = invalidatePreview;
 
   $('preview').onclick = function () {
     say('preview-text', 'Counting…');
@@ -188,6 +202,15 @@
       if (p.cached) parts.push(p.cached + ' cached (free)');
       if (p.invalid) parts.push(p.invalid + ' invalid');
       var cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
+      if (p.list) {
+        // Pages, not targets: the page count is known only after fetching, so this is an upper bound.
+        var l = p.list;
+        if (l.duplicates) parts.push(l.duplicates + ' repeated');
+        var each = l.pageSize === null ? 'one page per target'
+          : l.limit === null ? 'the first page of each target'
+          : 'up to ' + l.pagesEach + ' page' + (l.pagesEach === 1 ? '' : 's') + ' of ' + l.pageSize + ' per target for ' + l.limit + ' items';
+        cost = '~' + fmt(p.credits) + ' credits at most (' + fmt(l.pages) + ' page' + (l.pages === 1 ? '' : 's') + ' \u00d7 ' + p.creditsEach + '; ' + each + ')';
+      }
       var bal = p.balance !== undefined && p.balance !== null ? ', you have ' + fmt(p.balance) : (p.balanceMessage ? '. ' + p.balanceMessage.replace(/\.$/, '') : '');
       var text = parts.join(', ') + ': ' + cost + bal + '. Output: ' + p.output + '.';
       var ok = p.enough !== false && p.output.indexOf('not empty') < 0;
