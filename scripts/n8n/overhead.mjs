@@ -4,7 +4,7 @@
 // Prints the median and min of: a home (template copy), import:workflow, execute of a
 // Manual Trigger + Set workflow, `n8n start` to /healthz/readiness, and one pollOnce.
 import { cpus, loadavg } from 'node:os';
-import * as rt from './runtime.mjs';
+import * as rt from './runtime.cjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const stats = {};

@@ -1,7 +1,7 @@
 'use strict';
 // Helpers that run real workflows in a real, headless n8n 2.8.4 (installed by install.mjs).
 // CommonJS on purpose: jest (ts-jest, CommonJS) can require it without ESM flags;
-// runtime.mjs re-exports it for ESM scripts and benchmarks.
+// ESM scripts and benchmarks import it too (Node reads its named exports).
 //
 // Every helper spawns the real `n8n` CLI with its own N8N_USER_FOLDER (SQLite db, config,
 // community packages) and its own free ports, so parallel jest workers never collide.

@@ -3,40 +3,24 @@
  * (scripts/n8n/runtime.cjs) against the sandbox, which runs in this jest process on a real port
  * (n8n is a child process and reaches it over HTTP). Installs n8n on first use (minutes, cold).
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sandbox } from '../../scripts/sandbox/server';
-import { startSandbox } from '../../scripts/sandbox/server';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const rt = require('../../scripts/n8n/runtime.cjs');
+import type { N8nWorld } from './setup';
+import { CRED, root, rt, setupN8n, teardownN8n } from './setup';
 
 jest.setTimeout(300_000);
 
-const root = join(__dirname, '..', '..');
-const CRED = { id: 'igSandboxCred01', name: 'IG Data sandbox' };
-let sb: Sandbox;
-let home: { home: string; env: Record<string, string> };
+let world: N8nWorld;
+let sb: N8nWorld['sb'];
+let home: N8nWorld['home'];
 let apiKey: string;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'scripts/build/n8n.mjs')], { stdio: 'inherit' });
-  sb = await startSandbox({ port: 0, seed: 42 });
-  apiKey = sb.createKey(100000);
-  await rt.ensureN8n();
-  home = await rt.createN8nHome({
-    packageDir: join(root, 'n8n-node'),
-    credentials: [
-      { ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } },
-      // The examples' credential (n8n-node/examples), here with the x-api-key header form.
-      { id: 'igDataSandboxCred', name: 'IG Data (sandbox)', type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'x-api-key' } },
-    ],
-  });
+  // The examples' credential (n8n-node/examples), here with the x-api-key header form.
+  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)', authHeader: 'x-api-key' }]);
+  ({ sb, home, apiKey } = world);
 });
-afterAll(async () => {
-  if (home) rt.removeN8nHome(home);
-  await sb?.close();
-});
+afterAll(() => teardownN8n(world));
 
 const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
 const code = (js: string) => ({ id: 'c1', name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: js } });

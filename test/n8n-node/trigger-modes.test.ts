@@ -11,36 +11,24 @@
  * The sandbox publishes a post by a random account among those whose topic uses the tag; only
  * @bbcnews uses #breakingnews, so `addPosts('breakingnews', n)` publishes n posts by @bbcnews.
  */
-import { execFileSync } from 'node:child_process';
+import type { PublishedPost } from '../../scripts/sandbox/server';
+import type { N8nWorld } from './setup';
 import { join } from 'node:path';
-import type { PublishedPost, Sandbox } from '../../scripts/sandbox/server';
-import { startSandbox } from '../../scripts/sandbox/server';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const rt = require('../../scripts/n8n/runtime.cjs');
+import { CRED, root, rt, setupN8n, teardownN8n } from './setup';
 
 jest.setTimeout(300_000);
 
-const root = join(__dirname, '..', '..');
-const CRED = { id: 'igSandboxCred01', name: 'IG Data sandbox' };
 const BROWSER = 'igdata-trigger-modes-test';
-let sb: Sandbox;
-let home: { home: string; env: Record<string, string> };
+let world: N8nWorld;
+let sb: N8nWorld['sb'];
+let home: N8nWorld['home'];
 let apiKey: string;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'scripts/build/n8n.mjs')], { stdio: 'inherit' });
-  sb = await startSandbox({ port: 0, seed: 42 });
-  apiKey = sb.createKey(100000);
-  await rt.ensureN8n();
-  home = await rt.createN8nHome({
-    packageDir: join(root, 'n8n-node'),
-    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } }],
-  });
+  world = await setupN8n();
+  ({ sb, home, apiKey } = world);
 });
-afterAll(async () => {
-  if (home) rt.removeN8nHome(home);
-  await sb?.close();
-});
+afterAll(() => teardownN8n(world));
 
 type Item = Record<string, any>;
 const NODE = 'New account posts';

@@ -8,25 +8,7 @@ import type { Page } from 'playwright-core';
 import { closeBrowser, openSidebar, sidebarState } from '../gas/browser';
 import type { GasRuntime } from '../gas/runtime';
 import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
-
-/** Polls until the value passes, then asserts it (jest has no expect.poll). */
-function poll<T>(get: () => Promise<T> | T, { timeout = 10000 } = {}) {
-  const run = async (ok: (v: T) => boolean, check: (v: T) => void) => {
-    const end = Date.now() + timeout;
-    let v = await get();
-    while (!ok(v) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-      v = await get();
-    }
-    check(v);
-  };
-  return {
-    toBe: (x: T) => run((v) => Object.is(v, x), (v) => expect(v).toBe(x)),
-    toMatch: (re: RegExp) => run((v) => re.test(String(v)), (v) => expect(String(v)).toMatch(re)),
-    toBeGreaterThan: (n: number) => run((v) => Number(v) > n, (v) => expect(Number(v)).toBeGreaterThan(n)),
-    not: { toBe: (x: T) => run((v) => !Object.is(v, x), (v) => expect(v).not.toBe(x)) },
-  };
-}
+import { openLoaded, poll, text } from './sidebar-page';
 
 let sb: SandboxProcess;
 let rt: GasRuntime;
@@ -43,13 +25,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-async function open(): Promise<Page> {
-  const page = await openSidebar(rt, 'Sidebar');
-  pages.push(page);
-  await poll(() => page.textContent('#key-status')).not.toBe('Loading…');
-  return page;
-}
-const text = (page: Page, sel: string) => page.textContent(sel).then((t) => t ?? '');
+const open = () => openLoaded(rt, pages);
 
 test('key entry: a refused key is not stored; a good one is stored and shown masked only', async () => {
   const page = await open();

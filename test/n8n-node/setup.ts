@@ -1,0 +1,42 @@
+/**
+ * Shared set-up of the real-n8n suites: the built package, the sandbox in this jest process on a
+ * real port (n8n is a child process and reaches it over HTTP), and a fresh n8n home with our
+ * credentials imported (scripts/n8n/runtime.cjs). Installs n8n on first use (minutes, cold).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Sandbox } from '../../scripts/sandbox/server';
+import { startSandbox } from '../../scripts/sandbox/server';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const rt = require('../../scripts/n8n/runtime.cjs');
+
+export const root = join(__dirname, '..', '..');
+/** The credential the test workflows use (bearer header form). */
+export const CRED = { id: 'igSandboxCred01', name: 'IG Data sandbox' };
+
+export interface N8nWorld {
+  sb: Sandbox;
+  home: { home: string; env: Record<string, string> };
+  apiKey: string;
+}
+
+/** Call in beforeAll; pass `world` to `teardownN8n` in afterAll. `extraCredentials` get the same key. */
+export async function setupN8n(extraCredentials: { id: string; name: string; authHeader: 'bearer' | 'x-api-key' }[] = []): Promise<N8nWorld> {
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'n8n'], { stdio: 'inherit' });
+  const sb = await startSandbox({ port: 0, seed: 42 });
+  const apiKey = sb.createKey(100000);
+  await rt.ensureN8n();
+  const home = await rt.createN8nHome({
+    packageDir: join(root, 'n8n-node'),
+    credentials: [
+      { ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } },
+      ...extraCredentials.map(({ authHeader, ...c }) => ({ ...c, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader } })),
+    ],
+  });
+  return { sb, home, apiKey };
+}
+
+export async function teardownN8n(world: Partial<N8nWorld> | undefined): Promise<void> {
+  if (world?.home) rt.removeN8nHome(world.home);
+  await world?.sb?.close();
+}

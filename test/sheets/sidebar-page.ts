@@ -1,0 +1,33 @@
+/** Helpers of the sidebar suites: polling assertions and opening the built sidebar for a runtime. */
+import type { Page } from 'playwright-core';
+import { openSidebar } from '../gas/browser';
+import type { GasRuntime } from '../gas/runtime';
+
+/** Polls until the value passes, then asserts it (jest has no expect.poll). */
+export function poll<T>(get: () => Promise<T> | T, { timeout = 10000 } = {}) {
+  const run = async (ok: (v: T) => boolean, check: (v: T) => void) => {
+    const end = Date.now() + timeout;
+    let v = await get();
+    while (!ok(v) && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      v = await get();
+    }
+    check(v);
+  };
+  return {
+    toBe: (x: T) => run((v) => Object.is(v, x), (v) => expect(v).toBe(x)),
+    toMatch: (re: RegExp) => run((v) => re.test(String(v)), (v) => expect(String(v)).toMatch(re)),
+    toBeGreaterThan: (n: number) => run((v) => Number(v) > n, (v) => expect(Number(v)).toBeGreaterThan(n)),
+    not: { toBe: (x: T) => run((v) => !Object.is(v, x), (v) => expect(v).not.toBe(x)) },
+  };
+}
+
+export const text = (page: Page, sel: string) => page.textContent(sel).then((t) => t ?? '');
+
+/** Opens the built sidebar once the key status has loaded; `pages` collects pages to close in afterAll. */
+export async function openLoaded(rt: GasRuntime, pages: Page[]): Promise<Page> {
+  const page = await openSidebar(rt, 'Sidebar');
+  pages.push(page);
+  await poll(() => page.textContent('#key-status')).not.toBe('Loading…');
+  return page;
+}
