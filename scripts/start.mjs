@@ -42,7 +42,7 @@ if (wantN8n && existsSync(editorModule)) {
     console.error(`n8n could not start: ${e.message}\nThe sandbox keeps running; see README "n8n" for the manual steps.`);
   }
 }
-console.log(`\nGoogle Sheets: sheets-addon/dist is ready for clasp push (README, "Install the add-on").`);
+console.log(`\nGoogle Sheets: sheets-addon/dist is ready for clasp push (sheets-addon/README.md, "Install it in your own sheet").`);
 console.log(`${line}\nCtrl+C to stop.`);
 
 let stopping = false;
