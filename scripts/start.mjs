@@ -3,6 +3,8 @@
 //  1. the sandbox API on PORT (default 4010), with its demo key;
 //  2. the n8n editor on N8N_PORT (default 5678) with our package, a credential pointing at the
 //     sandbox and the example workflows (skip with --no-n8n or START_N8N=0).
+//  3. the Sheets preview on SHEETS_PREVIEW_PORT (default 4020): the built add-on in a local Apps
+//     Script stand-in against the sandbox, with a grid and its sidebar (skip with --no-sheets-preview).
 // Ctrl+C stops everything.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,6 +28,17 @@ console.log(`  curl -s ${auth} "${sandbox.url}/v1/insights/profile/engagement?ha
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/hashtag/recent?tag=veganrecipes"`);
 console.log(`  curl -s -H "x-api-key: ${sandbox.demoKey}" "${sandbox.url}/v1/credits"`);
 
+let sheetsPreview = null;
+if (!process.argv.includes('--no-sheets-preview')) {
+  try {
+    const { startSheetsPreview } = await import(pathToFileURL(join(root, 'scripts/sheets-preview/start.mjs')).href);
+    sheetsPreview = await startSheetsPreview({ sandboxUrl: sandbox.url, apiKey: sandbox.demoKey, port: Number(process.env.SHEETS_PREVIEW_PORT ?? 4020) });
+    stops.unshift(() => sheetsPreview.stop());
+  } catch (e) {
+    console.error(`\nThe Sheets preview could not start: ${e.message}`);
+  }
+}
+
 const wantN8n = !process.argv.includes('--no-n8n') && process.env.START_N8N !== '0';
 const editorModule = join(root, 'scripts/n8n/start-editor.mjs');
 if (wantN8n && existsSync(editorModule)) {
@@ -43,6 +56,7 @@ if (wantN8n && existsSync(editorModule)) {
   }
 }
 console.log(`\nGoogle Sheets: sheets-addon/dist is ready for clasp push (sheets-addon/README.md, "Install it in your own sheet").`);
+if (sheetsPreview) console.log(`Sheets preview ${sheetsPreview.url}  (the built add-on in a local Apps Script stand-in, not Google Sheets)`);
 console.log(`${line}\nCtrl+C to stop.`);
 
 let stopping = false;

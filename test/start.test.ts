@@ -1,11 +1,12 @@
 // `npm start` as a user runs it (n8n left out here: test/n8n-node/editor.test.ts covers the editor):
-// the sandbox comes up, prints its URL, demo key and example requests that work, and Ctrl+C stops it.
+// the sandbox comes up, prints its URL, demo key and example requests that work, the Sheets preview
+// answers, and Ctrl+C stops it all.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
   const child = spawn(process.execPath, [join(__dirname, '..', 'scripts', 'start.mjs'), '--no-n8n'], {
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: '0', SHEETS_PREVIEW_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -29,6 +30,12 @@ it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
       expect([target, res.status]).toEqual([target, 200]);
       expect(await res.json()).toHaveProperty('meta.request_id');
     }
+    // The Sheets preview: the built add-on in the stand-in, served next to the sandbox.
+    const preview = /Sheets preview (\S+)/.exec(out)?.[1];
+    expect(preview).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+    const page = await fetch(preview as string);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('not Google Sheets');
   } finally {
     child.kill('SIGINT');
   }

@@ -1,0 +1,64 @@
+// google.script.run for the Sheets preview: each call is POST /run {fn, args} to the preview
+// server, which runs it as one 'script' execution of the add-on in the Apps Script stand-in.
+// Asynchronous, success/failure handlers, withUserObject; private functions (ending in _) absent.
+// After each call the page around the sidebar is told to refresh its grid.
+(function () {
+  var names = __NAMES__;
+  var formToObject = function (f) {
+    var o = {};
+    new FormData(f).forEach(function (v, k) { o[k] = typeof v === 'string' ? v : null; });
+    return o;
+  };
+  var settle = function (s, reply) {
+    if (reply.ok) {
+      if (s.success) s.success(reply.value, s.userObject);
+      return;
+    }
+    var e = new Error(reply.error.message);
+    e.name = reply.error.name;
+    if (s.failure) s.failure(e, s.userObject);
+    else console.error('Uncaught ' + e.name + ': ' + e.message);
+  };
+  var notify = function (fn) {
+    try { if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*'); } catch (e) { /* no parent */ }
+  };
+  var runner = function (s) {
+    var r = {
+      withSuccessHandler: function (f) { return runner(Object.assign({}, s, { success: f })); },
+      withFailureHandler: function (f) { return runner(Object.assign({}, s, { failure: f })); },
+      withUserObject: function (o) { return runner(Object.assign({}, s, { userObject: o })); },
+    };
+    names.forEach(function (name) {
+      r[name] = function () {
+        var args = Array.prototype.map.call(arguments, function (a) {
+          return typeof HTMLFormElement !== 'undefined' && a instanceof HTMLFormElement ? formToObject(a) : a;
+        });
+        var payload;
+        try {
+          payload = JSON.stringify({ fn: name, args: args });
+        } catch (e) {
+          setTimeout(function () { settle(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value' } }); }, 0);
+          return;
+        }
+        fetch('/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
+          .then(function (res) { return res.json(); })
+          .then(function (reply) { settle(s, reply); notify(name); },
+                function (err) { settle(s, { ok: false, error: { name: 'NetworkError', message: String(err && err.message || err) } }); });
+      };
+    });
+    return r;
+  };
+  window.google = {
+    script: {
+      get run() { return runner({}); },
+      host: {
+        close: function () { try { window.parent.postMessage({ gasHostClose: true }, '*'); } catch (e) { /* no parent */ } },
+        setHeight: function () {},
+        setWidth: function () {},
+        editor: { focus: function () {} },
+        origin: location.origin,
+      },
+      url: { getLocation: function (cb) { cb({ hash: '', parameter: {}, parameters: {} }); } },
+    },
+  };
+})();
