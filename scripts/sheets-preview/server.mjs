@@ -45,7 +45,7 @@ const built = await esbuild.build({ entryPoints: [join(root, 'test/gas/runtime.t
 const tmp = `${runtimeFile}.${process.pid}.tmp`;
 writeFileSync(tmp, built.outputFiles[0].contents);
 renameSync(tmp, runtimeFile);
-const { createGasRuntime, GasScriptError } = await import(pathToFileURL(runtimeFile).href);
+const { createGasRuntime, GasScriptError, toClientValue } = await import(pathToFileURL(runtimeFile).href);
 
 const rt = createGasRuntime({
   files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
@@ -191,23 +191,7 @@ function grid() {
   return { sheet: SHEET, rows, cols, values, formulas: fx, errors, selection };
 }
 
-/** google.script.run return values: JSON-like; a Date anywhere makes the whole value null (Apps Script's rule). */
-function toClientValue(v) {
-  let hasDate = false;
-  const walk = (x) => {
-    if (Object.prototype.toString.call(x) === '[object Date]') {
-      hasDate = true;
-      return null;
-    }
-    if (Array.isArray(x)) return x.map(walk);
-    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).filter(([, y]) => typeof y !== 'function').map(([k, y]) => [k, walk(y)]));
-    if (typeof x === 'function' || x === undefined) return null;
-    return x;
-  };
-  const out = walk(v);
-  return hasDate ? null : out;
-}
-
+/** google.script.run for the sidebar: exposed functions only, results as Apps Script returns them. */
 function runForSidebar(fn, args) {
   if (typeof fn !== 'string' || !exposed.includes(fn)) return { ok: false, error: { name: 'TypeError', message: `google.script.run.${fn} is not a function` } };
   try {

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { GasRuntime, GasScriptError } from './runtime';
 import { readHtmlFile } from './services/html';
-import { isDate } from './internal/realm';
+import { toClientValue } from './internal/clientValue';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -160,22 +160,6 @@ function sidebarHtml(runtime: GasRuntime, htmlFile: string | { content: string }
   return runtime.evaluate(`HtmlService.createTemplateFromFile(${JSON.stringify(htmlFile)}).evaluate().getContent()`) as string;
 }
 
-/** google.script.run return values: JSON-like; a Date anywhere makes the whole value null (Apps Script's rule). */
-function toClientValue(v: unknown): unknown {
-  let hasDate = false;
-  const walk = (x: unknown): unknown => {
-    if (isDate(x)) {
-      hasDate = true;
-      return null;
-    }
-    if (Array.isArray(x)) return x.map(walk);
-    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).filter(([, y]) => typeof y !== 'function').map(([k, y]) => [k, walk(y)]));
-    if (typeof x === 'function' || x === undefined) return null;
-    return x;
-  };
-  const out = walk(v);
-  return hasDate ? null : out;
-}
 
 /**
  * Runs in the page before its own scripts. Kept as plain JS text (not a TS function) so that

@@ -586,3 +586,5 @@ function loadManifest(m: GasRuntimeOptions['manifest'], dir: string): AppsScript
 export function createGasRuntime(opts: GasRuntimeOptions): GasRuntime {
   return new GasRuntime(opts);
 }
+
+export { toClientValue } from './internal/clientValue';
