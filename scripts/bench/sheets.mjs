@@ -6,7 +6,7 @@
 //   (c) one naive custom function per cell, no cache (the ImportJSON way): each cell its own
 //       execution in a fresh context, at most 30 at once (30 worker threads, each its own runtime)
 // then a second recalculation of each; plus the bundle's minified size and its eval time.
-import * as esbuild from 'esbuild';
+import { loadGasRuntime } from '../gas-runtime.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,12 +29,9 @@ if (!existsSync(join(dist, 'bundle.js')) || !existsSync(join(root, 'dist', 'sand
   process.exit(1);
 }
 
-// The stand-in is TypeScript: bundle it once for Node.
+const { createGasRuntime, runtimeFile } = await loadGasRuntime();
 const cache = join(root, 'node_modules', '.cache', 'igdata-bench');
 mkdirSync(cache, { recursive: true });
-const runtimeFile = join(cache, 'gas-runtime.mjs');
-await esbuild.build({ entryPoints: [join(root, 'test/gas/runtime.ts')], outfile: runtimeFile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
-const { createGasRuntime } = await import(pathToFileURL(runtimeFile).href);
 
 // ---- the sandbox, in a child process (UrlFetchApp blocks this thread)
 async function startSandbox() {

@@ -9,11 +9,11 @@
 // HTTP: GET / (the page), GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid,
 // POST /run {fn, args} (a sidebar call), POST /cell {a1, input, formula?} (a value or a parsed
 // formula), POST /select {a1}.
-import * as esbuild from 'esbuild';
+import { loadGasRuntime } from '../gas-runtime.mjs';
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -37,15 +37,7 @@ for (const f of ['bundle.js', 'Code.js', 'Sidebar.html', 'appsscript.json']) {
   }
 }
 
-// ---- the stand-in is TypeScript: bundle it for Node (written atomically: several may start at once)
-const cache = join(root, 'node_modules', '.cache', 'igdata-sheets-preview');
-mkdirSync(cache, { recursive: true });
-const runtimeFile = join(cache, 'gas-runtime.mjs');
-const built = await esbuild.build({ entryPoints: [join(root, 'test/gas/runtime.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', write: false });
-const tmp = `${runtimeFile}.${process.pid}.tmp`;
-writeFileSync(tmp, built.outputFiles[0].contents);
-renameSync(tmp, runtimeFile);
-const { createGasRuntime, GasScriptError, toClientValue } = await import(pathToFileURL(runtimeFile).href);
+const { createGasRuntime, GasScriptError, toClientValue } = await loadGasRuntime();
 
 const rt = createGasRuntime({
   files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
