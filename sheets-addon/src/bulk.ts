@@ -451,7 +451,7 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): Job {
           continue;
         }
         if (typeof c === 'string') {
-          values.push([c, ...new Array(job.fields.length - 1).fill('')]);
+          values.push(messageRow(c, job.fields.length));
           continue;
         }
         const o = run.outcomes.get(keys[r] as string)!;
@@ -462,7 +462,7 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): Job {
           break;
         }
         if (o.kind === 'ok') values.push(cellsOf(o.value.data, job.fields));
-        else if (o.kind === 'error') values.push([messageOf(o.error, c), ...new Array(job.fields.length - 1).fill('')]);
+        else if (o.kind === 'error') values.push(messageRow(messageOf(o.error, c), job.fields.length));
         else values.push(null);
       }
       writeRuns(out, job, base + i, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
@@ -472,9 +472,7 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): Job {
       i = stopAt;
       if (stopAt < end) break;
     }
-    if (job.status === 'running' && job.next >= job.rows) job.status = 'done';
-    saveJob(job);
-    return job;
+    return endStep(job);
   });
 }
 
@@ -546,7 +544,7 @@ function stepList(job: Job, endpoint: EndpointDef, targetName: string, src: any,
   for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
   const walk = cacheWalk(endpoint, fresh, job.limit, baseUrl);
   const each = pagesFor(endpoint, job.limit);
-  const pad = (label: SheetValue, message: string): SheetValue[] => [label, message, ...new Array(width - 2).fill('')];
+  const pad = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, width - 1)];
 
   let i = 0;
   while (i < n && job.status === 'running') {
@@ -624,6 +622,14 @@ function stepList(job: Job, endpoint: EndpointDef, targetName: string, src: any,
     i = stopAt;
     if (stopAt < end) break;
   }
+  return endStep(job);
+}
+
+/** A row of `width` cells: a message in the first, the rest blank. */
+const messageRow = (message: string, width: number): SheetValue[] => [message, ...new Array(Math.max(0, width - 1)).fill('')];
+
+/** The end of every step: done when the pointer passed the last row; the state saved either way. */
+function endStep(job: Job): Job {
   if (job.status === 'running' && job.next >= job.rows) job.status = 'done';
   saveJob(job);
   return job;

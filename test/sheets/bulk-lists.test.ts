@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { closeBrowser } from '../gas/browser';
 import type { GasRuntime } from '../gas/runtime';
 import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
-import { openLoaded, poll, text } from './sidebar-page';
+import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
 
 let sb: SandboxProcess;
 let rt: GasRuntime;
@@ -148,16 +148,7 @@ test('cancel mid-run, close the sidebar, reopen and resume: no row written twice
     // The first two pages of nasa, natgeo and nike are cached from the last test: 3 x 11 + 3 x 13 = 72
     // pages. The first unit of work is nasa, natgeo, nike, (the repeat,) starbucks: 3 x 11 + 13 = 46
     // pages; bbcnews would take it past 50.
-    await page.evaluate(() => {
-      const bar = document.getElementById('progress')!;
-      const obs = new MutationObserver(() => {
-        if (Number(bar.getAttribute('aria-valuenow')) > 0) {
-          obs.disconnect();
-          (document.getElementById('cancel') as HTMLButtonElement).click();
-        }
-      });
-      obs.observe(bar, { attributes: true });
-    });
+    await cancelOnFirstProgress(page);
     await page.click('#run');
     await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Cancelled at 5 of 7 rows \(71%\), 600 rows written, /);
     const out = rt.spreadsheet.sheet('IG Data IGPOSTS 2');

@@ -31,3 +31,20 @@ export async function openLoaded(rt: GasRuntime, pages: Page[]): Promise<Page> {
   await poll(() => page.textContent('#key-status')).not.toBe('Loading…');
   return page;
 }
+
+/**
+ * Clicks Cancel as soon as the progress bar moves. The click is made in the page: the test's
+ * thread is busy running the stand-in's step while the run goes on.
+ */
+export async function cancelOnFirstProgress(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const bar = document.getElementById('progress')!;
+    const obs = new MutationObserver(() => {
+      if (Number(bar.getAttribute('aria-valuenow')) > 0) {
+        obs.disconnect();
+        (document.getElementById('cancel') as HTMLButtonElement).click();
+      }
+    });
+    obs.observe(bar, { attributes: true });
+  });
+}

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { closeBrowser, openSidebar, sidebarState } from '../gas/browser';
 import type { GasRuntime } from '../gas/runtime';
 import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
-import { openLoaded, poll, text } from './sidebar-page';
+import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
 
 let sb: SandboxProcess;
 let rt: GasRuntime;
@@ -114,18 +114,8 @@ test('cancel, close the sidebar, resume: every row written once, every target bi
     await page.check('#output-sheet');
     await page.click('#preview');
     await poll(() => text(page, '#preview-text')).toMatch(/^400 unique targets in 400 rows: 400 credits \(400 × 1\), you have [\d,]+\. Output: a new sheet\.$/);
-    // The user clicks Cancel as soon as the bar moves. (The click is made in the page: the test's
-    // thread is busy running the stand-in's step while the run goes on.)
-    await page.evaluate(() => {
-      const bar = document.getElementById('progress')!;
-      const obs = new MutationObserver(() => {
-        if (Number(bar.getAttribute('aria-valuenow')) > 0) {
-          obs.disconnect();
-          (document.getElementById('cancel') as HTMLButtonElement).click();
-        }
-      });
-      obs.observe(bar, { attributes: true });
-    });
+    // The user clicks Cancel as soon as the bar moves.
+    await cancelOnFirstProgress(page);
     await page.click('#run');
     await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Cancelled at (\d+) of 400 rows/);
     const stopped = Number(/Cancelled at (\d+)/.exec(await text(page, '#progress-text'))![1]);
