@@ -1,6 +1,6 @@
 /**
  * The built package inside a real n8n 2.8.4, headless: `n8n import:workflow` + `n8n execute`
- * (scripts/n8n/runtime.cjs) against the sandbox, which runs in this jest process on a real port
+ * (scripts/n8n-harness/index.cjs) against the sandbox, which runs in this jest process on a real port
  * (n8n is a child process and reaches it over HTTP). Installs n8n on first use (minutes, cold).
  */
 import { readFileSync } from 'node:fs';

@@ -1,17 +1,17 @@
 /**
- * Smoke test of the real-n8n plumbing (scripts/n8n/runtime.cjs): built-in nodes, an HTTP
+ * Smoke test of the real-n8n plumbing (scripts/n8n-harness/index.cjs): built-in nodes, an HTTP
  * Request to a local server, a community package with an imported credential, a failing
  * run, and a polling trigger whose static data survives between polls. Uses the test-only
- * package in scripts/n8n/fixture-package, not n8n-node/, so it checks the runtime alone.
+ * package in scripts/n8n-harness/fixture-package, not n8n-node/, so it checks the runtime alone.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const rt = require('../../scripts/n8n/runtime.cjs');
+const rt = require('../../scripts/n8n-harness/index.cjs');
 
-const FIXTURE = path.resolve(__dirname, '../../scripts/n8n/fixture-package');
+const FIXTURE = path.resolve(__dirname, '../../scripts/n8n-harness/fixture-package');
 let server: http.Server;
 let base = '';
 const seen: { url?: string; key?: string }[] = [];
@@ -27,7 +27,7 @@ function chain(...nodes: Node[]) {
 }
 
 beforeAll(async () => {
-  await rt.ensureN8n(); // cold: ~4.5 min; CI should run `node scripts/n8n/install.mjs` first
+  await rt.ensureN8n(); // cold: ~4.5 min; CI should run `node scripts/n8n-harness/install.mjs` first
   server = http.createServer((req, res) => {
     seen.push({ url: req.url, key: req.headers['x-api-key'] as string | undefined });
     res.setHeader('content-type', 'application/json');
