@@ -20,8 +20,8 @@ export const KEY_WHERE = 'the IG Data API credential of this node';
 
 const REQUEST_TIMEOUT_MS = 60000;
 
-/** What the core puts where a key would go; never sent (see withoutAuth). */
-export const KEY_SET_BY_CREDENTIAL = 'set-by-the-n8n-credential';
+/** What the core is given where it wants a key: never sent (see withoutAuth), not a secret. */
+export const CORE_STAND_IN = 'set-by-the-n8n-credential';
 
 /** Header names (any case) that carry the key: n8n's credential sets the one that is sent. */
 const AUTH_HEADERS = new Set(['authorization', 'x-api-key']);
@@ -71,7 +71,7 @@ export function n8nIO(ctx: Ctx): AsyncIO {
 export async function clientConfig(ctx: Ctx): Promise<ClientConfig> {
 	const credentials = await ctx.getCredentials(CREDENTIAL);
 	return {
-		apiKey: KEY_SET_BY_CREDENTIAL,
+		apiKey: CORE_STAND_IN,
 		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl : undefined,
 	};
 }
