@@ -14,4 +14,5 @@ module.exports = {
   ...require('./db.cjs'),
   ...require('./server.cjs'),
   ...require('./polling.cjs'),
+  ...require('./queue.cjs'),
 };

@@ -2,7 +2,8 @@
 // Polling triggers run as in production: publish the workflow, start n8n (which activates it and
 // polls once at once, then on the node's cron), watch the executions it stores, stop.
 const { importWorkflow, n8nFailed, runN8n } = require('./cli.cjs');
-const { getExecutions, getStaticData, maxExecutionId } = require('./db.cjs');
+const { runtime } = require('./env.cjs');
+const { getExecutions, getStaticData, maxExecutionId, query } = require('./db.cjs');
 const { startN8n } = require('./server.cjs');
 
 /**
@@ -41,9 +42,39 @@ async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
 }
 
 /**
+ * Where n8n says whether a published workflow's triggers are up (the versions differ):
+ * - 2.8.4 activates published workflows at start and logs "Activated workflow ... (ID: x)"; when
+ *   the activation poll throws it logs "Issue on initial workflow activation try", then
+ *   `did fail with error: "<message>"` on its retries.
+ * - 2.41.1 activates them through its publication service (an outbox processed at start) and logs
+ *   nothing at info level; it records each trigger's outcome in workflow_publication_trigger_status
+ *   (status "activated", or an errorMessage), per published version.
+ * Returns { activated, failed, reason }.
+ */
+async function activationOf(home, workflowId, out) {
+  if (runtime().activation === 'publication-status') {
+    const rows = await query(
+      home,
+      `select s.status, s."errorMessage" from workflow_publication_trigger_status s
+         join workflow_entity w on w.id = s."workflowId" and w."activeVersionId" = s."versionId"
+        where s."workflowId" = ?`,
+      [workflowId],
+    );
+    const failedRow = rows.find((r) => r.errorMessage);
+    return { activated: rows.length > 0 && rows.every((r) => r.status === 'activated'), failed: !!failedRow, reason: failedRow?.errorMessage };
+  }
+  const failed = out.includes('Issue on initial workflow activation try of ') && out.includes(`(ID: ${workflowId}) (startup)`);
+  return {
+    activated: new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`).test(out),
+    failed,
+    reason: new RegExp(`Activation of workflow .* \\(${workflowId}\\) did fail with error: "(.*)" \\| retry`).exec(out)?.[1],
+  };
+}
+
+/**
  * Runs published workflows the way production does: `n8n start`, which activates them. On
- * activation n8n 2.8.4 polls each polling trigger ONCE at once (mode "trigger", activation
- * "init"), then on its cron. Waits until `until(state)` is true (default: the workflow
+ * activation n8n polls each polling trigger ONCE at once (mode "trigger", activation "init"),
+ * then on its cron. Waits until `until(state)` is true (default: the workflow
  * activated and every execution finished), stops n8n (SIGTERM) and returns what happened:
  *   { executions (new ones, oldest first, see getExecutions), staticData, activated,
  *     activationError, output, ms }
@@ -64,12 +95,9 @@ async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, set
     for (;;) {
       const out = srv.output();
       const executions = await getExecutions(home, workflowId, { afterId });
-      // When the activation poll throws, n8n logs "Issue on initial workflow activation try"
-      // (no message), then retries with backoff, logging `did fail with error: "<message>"`.
-      const failed = out.includes('Issue on initial workflow activation try of ') && out.includes(`(ID: ${workflowId}) (startup)`);
-      const reason = new RegExp(`Activation of workflow .* \\(${workflowId}\\) did fail with error: "(.*)" \\| retry`).exec(out)?.[1];
+      const { activated, failed, reason } = await activationOf(home, workflowId, out);
       state = {
-        activated: new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`).test(out),
+        activated,
         activationError: failed ? (reason ?? 'activation failed (waiting for the error message)') : undefined,
         executions,
         elapsedMs: Math.round(performance.now() - t0),
@@ -105,4 +133,4 @@ async function pollOnce(home, workflow, opts = {}) {
   return { id, ...(await runActive(home, id, opts)) };
 }
 
-module.exports = { POLL_NEVER, pollTimesEverySeconds, publishWorkflow, runActive, pollOnce };
+module.exports = { POLL_NEVER, pollTimesEverySeconds, publishWorkflow, activationOf, runActive, pollOnce };

@@ -14,9 +14,15 @@ const CACHE_DIR = path.resolve(__dirname, '..', '..', '.cache');
 
 const NODE_24 = '24.21.0';
 
+// Where the versions differ for a headless test (see README.md, "Versions"):
+// - activation: how to tell that a published workflow's triggers are up ('log': 2.8.4 logs
+//   "Activated workflow"; 'publication-status': 2.41.1's publication service records each trigger
+//   in workflow_publication_trigger_status and logs nothing at info level);
+// - subMinutePolls: whether a polling trigger may run on a cron below a minute (2.8.4 accepts
+//   "0-59/2 * * * * *"; 2.41.1 refuses it: "The polling interval is too short").
 const VERSIONS = {
-  '2.8.4': { n8n: '2.8.4', node: null, dir: 'n8n-runtime' },
-  '2.41.1': { n8n: '2.41.1', node: NODE_24, dir: 'n8n-runtime-2.41.1' },
+  '2.8.4': { n8n: '2.8.4', node: null, dir: 'n8n-runtime', activation: 'log', subMinutePolls: true },
+  '2.41.1': { n8n: '2.41.1', node: NODE_24, dir: 'n8n-runtime-2.41.1', activation: 'publication-status', subMinutePolls: false },
 };
 const OLDEST = '2.8.4';
 const NEWEST = '2.41.1';
@@ -44,9 +50,8 @@ function runtimeFor(version = process.env.IGDATA_N8N_VERSION || DEFAULT_VERSION)
     nodeDir,
     /** PATH with this version's node first (n8n's task runner and npm find it by name). */
     pathEnv: nodeDir ? `${path.join(nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` : process.env.PATH ?? '',
-    /** For the few places where versions differ (see runtime notes in README.md). */
-    major: Number(v.n8n.split('.')[0]),
-    minor: Number(v.n8n.split('.')[1]),
+    activation: v.activation,
+    subMinutePolls: v.subMinutePolls,
   };
 }
 
