@@ -15,7 +15,7 @@ export const DEFAULT_LIMIT = 50;
 /**
  * Credits one execution of the node may spend unless Options > Credit Cap says otherwise (0 = no
  * cap). Every request costs money, so a workflow mistake (Return All on a busy hashtag, a loop
- * over a large sheet) must stop somewhere by default: 1,000 credits is about $6-8 at the API's
+ * over a large sheet) must stop somewhere by default: 1,000 credits cost 6.00-8.00 at the API's
  * prices, far above what a normal run spends (the shipped examples spend under 130).
  */
 export const DEFAULT_CREDIT_CAP = 1000;
