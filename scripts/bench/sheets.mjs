@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm run bench:sheets`: a 1,000-row column with 600 unique handles against the sandbox at 150 ms
-// latency per request, in the Apps Script stand-in (test/gas/runtime.ts) loading the BUILT add-on:
+// latency per request, in the Apps Script stand-in (scripts/gas-standin/runtime.ts) loading the BUILT add-on:
 //   (a) our range formula  =IGPROFILE(A2:A1001,"followers")  (one execution)
 //   (b) our sidebar bulk run  (igBulkStart + igBulkStep executions, as the sidebar drives them)
 //   (c) one naive custom function per cell, no cache (the ImportJSON way): each cell its own
 //       execution in a fresh context, at most 30 at once (30 worker threads, each its own runtime)
 // then a second recalculation of each; plus the bundle's minified size and its eval time.
-import { loadGasRuntime } from '../gas-runtime.mjs';
+import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Sheets preview: the BUILT add-on (sheets-addon/dist) in the Apps Script stand-in
-// (test/gas/runtime.ts), against a sandbox, behind a small web page with a grid and the real sidebar.
+// (scripts/gas-standin/runtime.ts), against a sandbox, behind a small web page with a grid and the real sidebar.
 // Not Google Sheets. Run it in its own process: the stand-in's UrlFetchApp blocks this thread.
 //
 //   SANDBOX_URL=http://127.0.0.1:4010 IGDATA_API_KEY=<demo key> node scripts/sheets-preview/server.mjs
@@ -9,7 +9,7 @@
 // HTTP: GET / (the page), GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid,
 // POST /run {fn, args} (a sidebar call), POST /cell {a1, input, formula?} (a value or a parsed
 // formula), POST /select {a1}.
-import { loadGasRuntime } from '../gas-runtime.mjs';
+import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -6,7 +6,7 @@
  * elsewhere, answers are still cached (written loose) and still hit.
  */
 import { getWorld } from '../../scripts/sandbox/data';
-import type { GasRuntime } from '../gas/runtime';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
 
 const NOT_REACHED = 'Not reached in time: recalculate to continue (already fetched rows are cached)';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { endpoints } from '../../core/src/registry/endpoints';
 import type { EndpointDef } from '../../core/src/registry/types';
 import { argLayout } from '../../sheets-addon/src/functions/layout';
-import type { GasRuntime } from '../gas/runtime';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, DIST, PROP, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
 
 const NOT_REACHED = 'Not reached in time: recalculate to continue (already fetched rows are cached)';

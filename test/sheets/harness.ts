@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../gas/runtime';
+import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY } from '../support/sandbox';
 
 export const ROOT = path.join(__dirname, '..', '..');

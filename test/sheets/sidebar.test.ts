@@ -5,8 +5,8 @@
  * sidebar and after running out of credits, never writing or billing a row twice.
  */
 import type { Page } from 'playwright-core';
-import { closeBrowser, openSidebar, sidebarState } from '../gas/browser';
-import type { GasRuntime } from '../gas/runtime';
+import { closeBrowser, openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
 import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
 

@@ -1,4 +1,4 @@
-// The Apps Script stand-in (test/gas/runtime.ts) for plain Node scripts: the Sheets preview and
+// The Apps Script stand-in (scripts/gas-standin/runtime.ts) for plain Node scripts: the Sheets preview and
 // the Sheets benchmark. It is TypeScript, so it is bundled with esbuild on load; written to a
 // per-process temp file and renamed, because several processes may load it at once.
 import * as esbuild from 'esbuild';
@@ -6,14 +6,14 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function loadGasRuntime() {
   const cache = join(root, 'node_modules', '.cache', 'igdata-gas-runtime');
   mkdirSync(cache, { recursive: true });
   const file = join(cache, 'gas-runtime.mjs');
   const built = await esbuild.build({
-    entryPoints: [join(root, 'test/gas/runtime.ts')],
+    entryPoints: [join(root, 'scripts/gas-standin/runtime.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

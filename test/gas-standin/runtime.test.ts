@@ -1,5 +1,5 @@
 /**
- * Proves the Apps Script stand-in on small hand-written files (test/gas/fixtures/basic), against
+ * Proves the Apps Script stand-in on small hand-written files (test/gas-standin/fixtures/basic), against
  * a real HTTP server running in a worker thread, and a sidebar in headless Chromium.
  */
 import fs from 'node:fs';
@@ -7,9 +7,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { closeBrowser, openSidebar, sidebarState } from './browser';
-import { GasRuntime, GasScriptError, createGasRuntime } from './runtime';
-import { startEchoServer } from './testServer';
+import { closeBrowser, openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
+import { GasRuntime, GasScriptError, createGasRuntime } from '../../scripts/gas-standin/runtime';
+import { startEchoServer } from '../../scripts/gas-standin/testServer';
 
 const FIX = path.join(__dirname, 'fixtures', 'basic');
 const FILES = [path.join(FIX, 'lib.js'), path.join(FIX, 'Code.js')];

@@ -11,7 +11,7 @@
  *   await rt.close();
  *
  * UrlFetchApp blocks the calling thread (see internal/syncHttp.ts): the HTTP server under test
- * must run in another thread or process (test/gas/testServer.ts).
+ * must run in another thread or process (scripts/gas-standin/testServer.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

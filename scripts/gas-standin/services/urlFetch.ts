@@ -133,7 +133,7 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
       // Not an Apps Script error: a mistake in the test set-up, reported loudly instead of a deadlock.
       fail(
         `stand-in: ${url} is served by an HTTP server on the same thread as the script; it cannot answer while ` +
-          'UrlFetchApp blocks. Start the server in a worker thread or child process (test/gas/testServer.ts).',
+          'UrlFetchApp blocks. Start the server in a worker thread or child process (scripts/gas-standin/testServer.ts).',
       );
     }
 

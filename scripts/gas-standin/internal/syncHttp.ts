@@ -12,7 +12,7 @@
  *
  * Consequence: the server being called must NOT run on the thread that calls UrlFetchApp (it could
  * not answer while that thread blocks). Run it in a worker thread or child process; see
- * test/gas/testServer.ts. `findSameThreadServer` detects the mistake and the runtime reports it.
+ * scripts/gas-standin/testServer.ts. `findSameThreadServer` detects the mistake and the runtime reports it.
  */
 import { MessageChannel, MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 
