@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createClient, endpoints } from '../core/src';
 import type { EndpointDef } from '../core/src/registry/types';
 import { argLayout } from '../sheets-addon/src/functions/layout';
-import type { GasRuntime } from './gas/runtime';
+import type { GasRuntime } from '../scripts/gas-standin/runtime';
 import { DIST, ROOT, SandboxProcess, addonRuntime, startSandbox } from './sheets/harness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parseFormula } = require('../scripts/sheets-preview/formula.js') as { parseFormula: (text: string) => Parsed };
