@@ -3,7 +3,7 @@
  * sidebar receives about the key is its masked form.
  */
 import type { EndpointDef } from '@igdata/core';
-import { DEFAULT_BASE_URL, describeCost, endpoints, fieldPaths, isIgError, prepare, runSync, send, userMessage } from '@igdata/core';
+import { DASHBOARD_URL, DEFAULT_BASE_URL, describeCost, endpoints, fieldPaths, isIgError, prepare, runSync, send, userMessage } from '@igdata/core';
 import * as bulk from './bulk';
 import { CELL_RETRY, KEY_WHERE } from './functions/engine';
 import { gasIO } from './gas-io';
@@ -60,6 +60,8 @@ function settingsView() {
     othersKey: !!s.apiKey && !!s.keySetBy && !!you && s.keySetBy !== you,
     baseUrl: s.baseUrl,
     defaultBaseUrl: DEFAULT_BASE_URL,
+    /** Where keys are created (the sidebar links to it when there is no key or a key is refused). */
+    dashboardUrl: DASHBOARD_URL,
   };
 }
 
@@ -87,9 +89,9 @@ export function testKey(key?: string): { ok: boolean; balance?: number; message:
 export function setKey(key: string, label?: string) {
   const clean = String(key ?? '').trim();
   const test = testKey(clean || '\u0000');
-  if (!test.ok && /Invalid API key|No API key/.test(test.message)) return { ...test, settings: settingsView() };
+  if (!test.ok && /Invalid API key|No API key/.test(test.message)) return { ...test, saved: false, settings: settingsView() };
   saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
-  return { ...test, settings: settingsView() };
+  return { ...test, saved: true, settings: settingsView() };
 }
 
 export function deleteKey() {
