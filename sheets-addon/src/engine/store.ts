@@ -1,5 +1,5 @@
 /**
- * The response cache: the document cache (shared by the owner and editors of the sheet), answers
+ * The answer store: the document cache (shared by the owner and editors of the sheet), answers
  * kept for the 6-hour maximum. An answer is identified by its key, `igd1:` + base64(sha256(baseUrl
  * + request key)): 49 characters whatever the input, never the API key. What is stored is the raw
  * `data` of the response, so different field choices share one cached request. A billed "not
@@ -30,6 +30,7 @@
  *   miss, never a wrong or partial answer.
  */
 import type { ApiResult } from '@igdata/core';
+import type { KeyValueCache, TryLock } from './ports';
 
 export const CACHE_PREFIX = 'igd1:';
 /** CacheService's maximum TTL (6 hours). */
@@ -45,24 +46,13 @@ export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
 export const LOCK_WAIT_MS = 500;
 
-/** What is stored for one request. */
-export type CachedOutcome =
+/** What is stored for one request: the answer, or a billed failure (a 404). */
+export type CachedAnswer =
   | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
   | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number };
 
-export function cacheKey(baseUrl: string, requestKey: string): string {
-  const digest = Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, `${baseUrl}\n${requestKey}`, Utilities.Charset.UTF_8);
-  return CACHE_PREFIX + Utilities.base64Encode(digest);
-}
-
-export function fromResult(r: ApiResult): CachedOutcome {
-  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at: Date.now() };
-}
-
-function cache(): GasCache {
-  const c = CacheService.getDocumentCache();
-  if (!c) throw new Error('IG Data needs a spreadsheet: the document cache is not available here.');
-  return c;
+export function fromResult(r: ApiResult, at: number): CachedAnswer {
+  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
 }
 
 /** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
@@ -88,10 +78,10 @@ export function utf8Bytes(s: string): number {
   return n;
 }
 
-const isOutcome = (v: unknown): v is CachedOutcome =>
-  v !== null && typeof v === 'object' && typeof (v as CachedOutcome).ok === 'boolean';
+const isOutcome = (v: unknown): v is CachedAnswer =>
+  v !== null && typeof v === 'object' && typeof (v as CachedAnswer).ok === 'boolean';
 
-function parse(text: string): CachedOutcome | undefined {
+function parse(text: string): CachedAnswer | undefined {
   try {
     const v = JSON.parse(text) as unknown;
     return isOutcome(v) ? v : undefined;
@@ -100,7 +90,7 @@ function parse(text: string): CachedOutcome | undefined {
   }
 }
 
-type BucketEntry = [expiresAt: number, outcome: CachedOutcome];
+type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
 
 /** A bucket's live, well-formed entries; an unreadable bucket is empty. */
 function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
@@ -120,15 +110,13 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
 }
 
 /** Looks keys up: one getAll (buckets + loose keys), a second for chunks if any. Missing or unreadable = absent. */
-export function getMany(keys: string[]): Map<string, CachedOutcome> {
-  const out = new Map<string, CachedOutcome>();
+function getMany(c: KeyValueCache, keys: string[], now: number): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
   if (!keys.length) return out;
-  const c = cache();
   const unique = [...new Set(keys)];
   const bucketFor = new Map(unique.map((k) => [k, bucketOf(k)]));
   const bucketKeys = [...new Set(bucketFor.values())];
   const found = c.getAll([...bucketKeys, ...unique]);
-  const now = Date.now();
   const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
   const loose = readLoose(c, unique, found);
   for (const key of unique) {
@@ -141,8 +129,8 @@ export function getMany(keys: string[]): Map<string, CachedOutcome> {
 }
 
 /** Loose answers among `found` (whole values, or chunk headers whose chunks are read in one getAll). */
-function readLoose(c: GasCache, keys: string[], found: Record<string, string>): Map<string, CachedOutcome> {
-  const out = new Map<string, CachedOutcome>();
+function readLoose(c: KeyValueCache, keys: string[], found: Record<string, string>): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
   const chunked: { key: string; parts: string[] }[] = [];
   for (const key of keys) {
     const v = found[key];
@@ -182,7 +170,7 @@ export function split(text: string, size = CHUNK_CHARS): string[] {
 }
 
 /** Loose items for answers: one value each, or a chunk header plus chunks. */
-function looseValues(entries: Map<string, CachedOutcome>, values: Record<string, string> = {}): Record<string, string> {
+function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, string> = {}): Record<string, string> {
   for (const [key, outcome] of entries) {
     const text = JSON.stringify(outcome);
     if (text.length <= CHUNK_CHARS) {
@@ -198,57 +186,18 @@ function looseValues(entries: Map<string, CachedOutcome>, values: Record<string,
   return values;
 }
 
-// ---------------------------------------------------------------- the document lock
-
-/** Depth of document-lock sections this execution is in (globals live for one execution). */
-let lockDepth = 0;
-/** The lock was busy once in this execution: later writes only try it without waiting. */
-let lockWasBusy = false;
-
-/** Runs fn while the caller holds the document lock, so cache writes inside do not re-lock. */
-export function underDocumentLock<T>(fn: () => T): T {
-  lockDepth++;
-  try {
-    return fn();
-  } finally {
-    lockDepth--;
-  }
-}
-
-/** Takes the document lock (briefly); returns its release, or null when not obtained. */
-function lockDocument(): (() => void) | null {
-  if (lockDepth > 0) return () => undefined;
-  let lock: GasLock | null;
-  try {
-    lock = LockService.getDocumentLock();
-    if (!lock || !lock.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS)) {
-      lockWasBusy = true;
-      return null;
-    }
-  } catch {
-    return null;
-  }
-  const held = lock;
-  lockDepth++;
-  return () => {
-    lockDepth--;
-    held.releaseLock();
-  };
-}
-
 // ---------------------------------------------------------------- writing
 
 interface Fresh {
   key: string;
   name: string;
-  outcome: CachedOutcome;
+  outcome: CachedAnswer;
   text: string;
   bytes: number;
 }
 
 /** Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose. */
-function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<string, string> {
-  const now = Date.now();
+function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
   const expiresAt = now + CACHE_TTL_SECONDS * 1000;
   const groups = new Map<string, Fresh[]>();
   for (const [key, outcome] of entries) {
@@ -261,7 +210,7 @@ function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<
   }
   const current = c.getAll([...groups.keys()]);
   const values: Record<string, string> = {};
-  const spill = new Map<string, CachedOutcome>();
+  const spill = new Map<string, CachedAnswer>();
   for (const [b, fresh] of groups) {
     const kept = new Map<string, string>();
     let size = 2;
@@ -295,22 +244,48 @@ function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<
   return looseValues(spill, values);
 }
 
-/** Stores outcomes (one getAll + one putAll under the lock); a failure to cache never fails the formula. */
-export function putMany(entries: Map<string, CachedOutcome>): void {
-  if (!entries.size) return;
-  try {
-    const c = cache();
-    const release = lockDocument();
-    if (!release) {
-      c.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
-      return;
-    }
-    try {
-      c.putAll(bucketValues(c, entries), CACHE_TTL_SECONDS);
-    } finally {
-      release();
-    }
-  } catch (e) {
-    console.warn(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
-  }
+/** The store of answers the engine reads and writes; keys come from `keyFor` (never the API key). */
+export interface AnswerStore {
+  /** The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). */
+  keyFor(baseUrl: string, requestKey: string): string;
+  getMany(keys: string[]): Map<string, CachedAnswer>;
+  /** Stores answers; a failure to cache never fails the caller (it is logged). */
+  putMany(entries: Map<string, CachedAnswer>): void;
+}
+
+export interface StoreDeps {
+  cache: KeyValueCache;
+  /** The document lock: bucket writes only under it, loose items otherwise. */
+  tryLock: TryLock;
+  /** base64 of the SHA-256 of a UTF-8 text. */
+  sha256Base64: (text: string) => string;
+  now: () => number;
+  warn?: (message: string) => void;
+}
+
+export function createAnswerStore(deps: StoreDeps): AnswerStore {
+  // The lock was busy once in this execution: later writes only try it without waiting.
+  let lockWasBusy = false;
+  return {
+    keyFor: (baseUrl, requestKey) => CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`),
+    getMany: (keys) => getMany(deps.cache, keys, deps.now()),
+    putMany(entries) {
+      if (!entries.size) return;
+      try {
+        const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+        if (!release) {
+          lockWasBusy = true;
+          deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
+          return;
+        }
+        try {
+          deps.cache.putAll(bucketValues(deps.cache, entries, deps.now()), CACHE_TTL_SECONDS);
+        } finally {
+          release();
+        }
+      } catch (e) {
+        (deps.warn ?? console.warn)(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
+      }
+    },
+  };
 }

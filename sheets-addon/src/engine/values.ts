@@ -1,6 +1,6 @@
 /** Reading Sheets argument values and turning API values into cells. */
 import type { EndpointDef } from '@igdata/core';
-import { IgValidationError, closest, fieldPaths, isBlank, showValue } from '@igdata/core';
+import { IgValidationError, closest, fieldPaths, flatten, isBlank, pick, showValue } from '@igdata/core';
 
 export type SheetValue = string | number | boolean | Date | null;
 
@@ -95,4 +95,17 @@ export function toCell(field: string, v: unknown): SheetValue {
   }
   if (typeof v === 'object') return JSON.stringify(v);
   return v as SheetValue;
+}
+
+/** The cells of one API item for the fields asked (the same for cells, bulk rows and list rows). */
+export function cellsOf(item: Record<string, unknown>, fields: string[]): SheetValue[] {
+  const flat = flatten(item);
+  return fields.map((f) => toCell(f, pick(item, flat, f)));
+}
+
+/** Columns when neither the user nor the registry chose any: every key of the items seen. */
+export function columnsSeen(items: Iterable<Record<string, unknown>>): string[] {
+  const seen: string[] = [];
+  for (const item of items) for (const k of Object.keys(flatten(item))) if (!seen.includes(k)) seen.push(k);
+  return seen.length ? seen : ['result'];
 }
