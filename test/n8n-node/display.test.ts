@@ -5,7 +5,7 @@
  * and the credit cap applies by default (the built node, executed in-process against the sandbox).
  */
 import { join } from 'node:path';
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { endpoints } from '../../core/src';
 import { startSandbox } from '../../scripts/sandbox/server';
@@ -73,12 +73,14 @@ describe('the credit cap applies by default', () => {
       helpers: {
         httpRequest: async (o: { url: string; method: string; headers: Record<string, string> }) => {
           const res = await fetch(o.url, { method: o.method, headers: o.headers });
-          return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+          const headers: Record<string, string> = {};
+          res.headers.forEach((v, k) => (headers[k] = v));
+          return { statusCode: res.status, headers, body: await res.text() };
         },
       },
     } as unknown as IExecuteFunctions;
     try {
-      const [out] = await node.execute!.call(ctx);
+      const [out] = (await node.execute!.call(ctx)) as INodeExecutionData[][];
       const spent = 1_000_000 - sandbox.balance(sandbox.demoKey);
       return { out: out.map((o) => o.json), spent };
     } finally {
