@@ -107,6 +107,24 @@ test('the credit cap counts across items and pages, stops before exceeding and s
   expect(sb.stats().total).toBe(3);
 });
 
+test('a credit-cap error states what the execution really spent, also when the spend was still in flight', async () => {
+  // Issue 8: Credit Cap 37 on 100 lookups said "0 credits spent" while 37 were spent: the 63
+  // refusals happened while the 37 paid requests were still in flight.
+  sb.setFaults({ latencyMs: 20 });
+  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 100);
+  expect(names).toHaveLength(100);
+  const out = await runItemCalls(config(), names.map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: 37 });
+  expect(sb.stats().creditsBilled).toBe(37);
+  const stops = out.filter((o) => o && !o.ok).map((o) => (o as { error: unknown }).error);
+  expect(stops).toHaveLength(63);
+  for (const s of stops) {
+    expect(isCreditCapError(s) && s.spent).toBe(37);
+    expect(failureMessage(s as never)).toBe(
+      'Credit cap of 37 reached: 37 credits spent in this execution and this request costs ~1. Raise Options > Credit Cap to continue. (Not charged.)',
+    );
+  }
+});
+
 test('failures stay with their item: 404 is billed and says so, others succeed', async () => {
   const [bad, good] = await runItemCalls(config(), [job('profile', { handle: 'no_such_account_zz' }), job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 2 });
   expect(good?.ok).toBe(true);
