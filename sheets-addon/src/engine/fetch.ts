@@ -9,9 +9,9 @@ import type { EngineDeps } from './ports';
 import type { CachedAnswer } from './store';
 import { fromResult } from './store';
 
-export const BATCH_SIZE = 50;
+const BATCH_SIZE = 50;
 /** Longest time paid answers wait before being written to the store. */
-export const FLUSH_MS = 5000;
+const FLUSH_MS = 5000;
 
 type Answered = Extract<CachedAnswer, { ok: true }>;
 
@@ -21,7 +21,7 @@ export type CallOutcome =
   | { kind: 'error'; error: AnyIgError; cached: boolean; fetchedAt: number }
   | { kind: 'late' };
 
-export interface FetchOptions {
+interface FetchOptions {
   /** Epoch ms after which no new batch starts. */
   deadline: number;
   /** Skip the store read (results are still written). */
@@ -32,7 +32,7 @@ export interface FetchOptions {
 }
 
 /** Counted, never inferred: each number is incremented where the thing happens. */
-export interface FetchStats {
+interface FetchStats {
   unique: number;
   /** Calls answered from the store (read from it in this fetch). */
   cacheHits: number;
@@ -45,7 +45,7 @@ export interface FetchStats {
   creditsRemaining?: number;
 }
 
-export interface FetchRun {
+interface FetchRun {
   outcomes: Map<string, CallOutcome>;
   stats: FetchStats;
 }
