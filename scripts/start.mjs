@@ -19,14 +19,17 @@ const stops = [() => sandbox.close()];
 const line = '-'.repeat(72);
 console.log(`${line}\nIG Data sandbox: the whole API, offline, with synthetic data\n${line}`);
 console.log(`API base URL   ${sandbox.url}`);
-console.log(`Demo API key   ${sandbox.demoKey}`);
+console.log(`Demo API key   ${sandbox.demoKey}   (1,000,000 credits)`);
 console.log(`OpenAPI        ${sandbox.url}/openapi.json`);
+console.log(`Stats          ${sandbox.url}/_sandbox/stats      (requests and credits so far, by endpoint)`);
+console.log(`Test accounts  ${sandbox.url}/_sandbox/fixtures   (handles, private and renamed accounts, tags, locations, posts)`);
 console.log(`\nTry:`);
 const auth = `-H "Authorization: Bearer ${sandbox.demoKey}"`;
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/profile?handle=nasa"`);
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/insights/profile/engagement?handle=natgeo&posts=12"`);
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/hashtag/recent?tag=veganrecipes"`);
 console.log(`  curl -s -H "x-api-key: ${sandbox.demoKey}" "${sandbox.url}/v1/credits"`);
+console.log(`  curl -s -X POST "${sandbox.url}/_sandbox/keys?balance=50"   # a fresh key with 50 credits, to try running out`);
 
 let sheetsPreview = null;
 if (!process.argv.includes('--no-sheets-preview')) {

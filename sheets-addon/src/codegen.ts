@@ -14,6 +14,7 @@ const clean = (s: string) => s.replace(/\*\//g, '* /').replace(/\s+/g, ' ').trim
 const q = (v: unknown) => (typeof v === 'number' ? String(v) : `"${String(v).replace(/"/g, '""')}"`);
 
 function exampleField(e: EndpointDef): string | undefined {
+  if (e.exampleField) return e.exampleField;
   const cols = e.columns.filter((c) => !['username', 'id', 'shortcode', 'full_name'].includes(c));
   return cols[0] ?? e.columns[0];
 }

@@ -5,7 +5,7 @@
  * about the key is its masked form.
  */
 import type { EndpointDef } from '@igdata/core';
-import { DEFAULT_BASE_URL, describeCost, endpoints, fieldPaths } from '@igdata/core';
+import { DASHBOARD_URL, DEFAULT_BASE_URL, describeCost, endpoints, fieldPaths } from '@igdata/core';
 import { cancel, resume, start, step } from './bulk/control';
 import { loadJob } from './bulk/job';
 import { bulkEndpoints, pageSizeOf, preview } from './bulk/plan';
@@ -57,6 +57,8 @@ function settingsView() {
     othersKey: !!s.apiKey && !!s.keySetBy && !!you && s.keySetBy !== you,
     baseUrl: s.baseUrl,
     defaultBaseUrl: DEFAULT_BASE_URL,
+    /** Where keys are created (the sidebar links to it when there is no key or a key is refused). */
+    dashboardUrl: DASHBOARD_URL,
   };
 }
 
@@ -79,9 +81,9 @@ export const SIDEBAR_API = {
   igSetKey: (key: string, label?: string) => {
     const clean = String(key ?? '').trim();
     const { code, ...test } = testKey(clean || '\u0000');
-    if (!test.ok && keyRefused(code)) return { ...test, settings: settingsView() };
+    if (!test.ok && keyRefused(code)) return { ...test, saved: false, settings: settingsView() };
     saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
-    return { ...test, settings: settingsView() };
+    return { ...test, saved: true, settings: settingsView() };
   },
   igDeleteKey: () => {
     removeKey();

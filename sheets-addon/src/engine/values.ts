@@ -47,9 +47,14 @@ export function intIn(name: string, v: unknown, min: number, max: number): numbe
   return n;
 }
 
-/** Field names a user may ask for: the documented paths (empty = any, for undocumented shapes). */
+/**
+ * Field names a user may ask for: the documented paths and the default columns (a column such as
+ * `name` of a hashtag search is shown by default although the spec documents only `media_count`);
+ * empty = any, for undocumented shapes.
+ */
 function knownFields(endpoint: EndpointDef): string[] {
-  return fieldPaths(endpoint.schema);
+  const paths = fieldPaths(endpoint.schema);
+  return paths.length ? [...new Set([...paths, ...endpoint.columns])] : [];
 }
 
 /** `fields`: a comma list or a range of names; blank = the endpoint's default columns. */
