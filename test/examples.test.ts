@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createClient, endpoints } from '../core/src';
 import type { EndpointDef } from '../core/src/registry/types';
-import { argLayout } from '../sheets-addon/src/functions/layout';
+import { argLayout } from '../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../scripts/gas-standin/runtime';
 import { DIST, ROOT, SandboxProcess, addonRuntime, startSandbox } from './sheets/harness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
