@@ -58,7 +58,7 @@ if (wantN8n && existsSync(editorModule)) {
     console.error(`n8n could not start: ${e.message}\nThe sandbox keeps running; see README "n8n" for the manual steps.`);
   }
 }
-console.log(`\nGoogle Sheets: sheets-addon/dist is ready for clasp push (sheets-addon/README.md, "Install it in your own sheet").`);
+console.log(`\nGoogle Sheets: sheets-addon/dist is built; to put it in your own sheet see README.md, "Install in Google Sheets".`);
 if (sheetsPreview) console.log(`Sheets preview ${sheetsPreview.url}  (the built add-on in a local Apps Script stand-in, not Google Sheets)`);
 console.log(`${line}\nCtrl+C to stop.`);
 

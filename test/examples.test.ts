@@ -27,12 +27,17 @@ const DOCS = ['README.md', 'CONTRIBUTING.md', 'sheets-addon/README.md', 'n8n-nod
 /** What a cell shows when a row failed (see core/src/messages.ts). */
 const ERROR_TEXT = /Not charged|Charged \d+ credit|Not reached|No items|Invalid API key|No API key|has no public data/;
 
-/** Formulas in backticks, e.g. `=IGPROFILE(A2:A801,"followers")`. */
-function docFormulas(): [string, string][] {
-  const out: [string, string][] = [];
+/**
+ * Formulas in backticks, e.g. `=IGPROFILE(A2:A801,"followers")`; one documented as an error
+ * ("`=IGPROFILE()` says `handle must be ...`") must give exactly that message.
+ */
+function docFormulas(): [string, string, string?][] {
+  const out: [string, string, string?][] = [];
   for (const f of DOCS) {
     const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
-    for (const m of text.matchAll(/`(=IG[A-Z]+\((?:[^`"]|"(?:[^"]|"")*")*\))`/g)) out.push([f, m[1]]);
+    for (const m of text.matchAll(/`(=IG[A-Z]+\((?:[^`"]|"(?:[^"]|"")*")*\))`(?:\s+says\s+`([^`]+)`)?/g)) {
+      out.push(m[2] ? [f, m[1], m[2].replace(/\s+/g, ' ')] : [f, m[1]]);
+    }
   }
   return out;
 }
@@ -104,7 +109,8 @@ function runFormula(formula: string): unknown[] {
   return Array.isArray(out) ? out.flat() : [out];
 }
 
-const formulas = [...docFormulas(), ...jsdocFormulas()];
+const formulas = [...docFormulas(), ...jsdocFormulas()].filter((x) => x.length === 2 || x[2] === undefined);
+const errorExamples = docFormulas().filter((x): x is [string, string, string] => x[2] !== undefined);
 
 test('the docs and the generated reference have examples to run', () => {
   expect(docFormulas().length).toBeGreaterThanOrEqual(endpoints.length);
@@ -114,11 +120,21 @@ test('the docs and the generated reference have examples to run', () => {
 });
 
 describe('every documented formula works in the sandbox', () => {
-  test.each(formulas)('%s: %s', (_file, formula) => {
+  test.each(formulas.map(([f, x]) => [f, x]))('%s: %s', (_file, formula) => {
     const cells = runFormula(formula);
     expect(cells.filter((v) => typeof v === 'string' && ERROR_TEXT.test(v))).toEqual([]);
     expect(cells.filter((v) => v !== '' && v !== null && v !== undefined).length).toBeGreaterThan(0);
   });
+});
+
+test.each(errorExamples)('%s: %s gives the message the docs show', (_file, formula, message) => {
+  let got: string;
+  try {
+    got = String(runFormula(formula).find((v) => typeof v === 'string' && ERROR_TEXT.test(v)) ?? '');
+  } catch (e) {
+    got = (e as Error).message;
+  }
+  expect(got).toBe(message);
 });
 
 test('an example field shows what the function is for, not a count copied from the profile', () => {
