@@ -28,7 +28,6 @@ interface FetchOptions {
   refresh?: boolean;
   /** Neither read nor write the store (the credit balance). */
   noCache?: boolean;
-  batchSize?: number;
 }
 
 /** Counted, never inferred: each number is incremented where the thing happens. */
@@ -78,7 +77,6 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     }
   }
 
-  const size = Math.max(1, Math.min(BATCH_SIZE, opts.batchSize ?? BATCH_SIZE));
   let lastBatchMs = 0;
   // Paid answers are stored every FLUSH_MS and at the end, not after every batch: each write takes
   // the document lock and rewrites buckets, so fewer writes mean less waiting on other formulas
@@ -91,14 +89,14 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     unflushed.clear();
     lastFlush = now();
   };
-  for (let start = 0; start < todo.length; start += size) {
+  for (let start = 0; start < todo.length; start += BATCH_SIZE) {
     if (now() + lastBatchMs > opts.deadline) {
       for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
       stats.late = todo.length - start;
       break;
     }
     const t0 = now();
-    const keys = todo.slice(start, start + size);
+    const keys = todo.slice(start, start + BATCH_SIZE);
     const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k) as Call)), client.io);
     answers.forEach((answer, i) => {
       const key = keys[i];
