@@ -9,9 +9,9 @@ import type { EngineDeps } from './ports';
 import type { CachedAnswer } from './store';
 import { fromResult } from './store';
 
-export const BATCH_SIZE = 50;
+const BATCH_SIZE = 50;
 /** Longest time paid answers wait before being written to the store. */
-export const FLUSH_MS = 5000;
+const FLUSH_MS = 5000;
 
 type Answered = Extract<CachedAnswer, { ok: true }>;
 
@@ -21,18 +21,17 @@ export type CallOutcome =
   | { kind: 'error'; error: AnyIgError; cached: boolean; fetchedAt: number }
   | { kind: 'late' };
 
-export interface FetchOptions {
+interface FetchOptions {
   /** Epoch ms after which no new batch starts. */
   deadline: number;
   /** Skip the store read (results are still written). */
   refresh?: boolean;
   /** Neither read nor write the store (the credit balance). */
   noCache?: boolean;
-  batchSize?: number;
 }
 
 /** Counted, never inferred: each number is incremented where the thing happens. */
-export interface FetchStats {
+interface FetchStats {
   unique: number;
   /** Calls answered from the store (read from it in this fetch). */
   cacheHits: number;
@@ -45,7 +44,7 @@ export interface FetchStats {
   creditsRemaining?: number;
 }
 
-export interface FetchRun {
+interface FetchRun {
   outcomes: Map<string, CallOutcome>;
   stats: FetchStats;
 }
@@ -78,7 +77,6 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     }
   }
 
-  const size = Math.max(1, Math.min(BATCH_SIZE, opts.batchSize ?? BATCH_SIZE));
   let lastBatchMs = 0;
   // Paid answers are stored every FLUSH_MS and at the end, not after every batch: each write takes
   // the document lock and rewrites buckets, so fewer writes mean less waiting on other formulas
@@ -91,14 +89,14 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     unflushed.clear();
     lastFlush = now();
   };
-  for (let start = 0; start < todo.length; start += size) {
+  for (let start = 0; start < todo.length; start += BATCH_SIZE) {
     if (now() + lastBatchMs > opts.deadline) {
       for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
       stats.late = todo.length - start;
       break;
     }
     const t0 = now();
-    const keys = todo.slice(start, start + size);
+    const keys = todo.slice(start, start + BATCH_SIZE);
     const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k) as Call)), client.io);
     answers.forEach((answer, i) => {
       const key = keys[i];
