@@ -119,15 +119,19 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
   return out;
 }
 
-/** Looks keys up: one getAll (buckets + loose keys), a second for chunks if any. Missing or unreadable = absent. */
-export function getMany(keys: string[]): Map<string, CachedOutcome> {
+/**
+ * Looks keys up: one getAll (buckets + loose keys), a second for chunks if any. Missing or
+ * unreadable = absent. `extra` items (claims.ts) are read in the same getAll, raw, into extra.out.
+ */
+export function getMany(keys: string[], extra?: { keys: string[]; out: Record<string, string> }): Map<string, CachedOutcome> {
   const out = new Map<string, CachedOutcome>();
-  if (!keys.length) return out;
+  if (!keys.length && !extra) return out;
   const c = cache();
   const unique = [...new Set(keys)];
   const bucketFor = new Map(unique.map((k) => [k, bucketOf(k)]));
   const bucketKeys = [...new Set(bucketFor.values())];
-  const found = c.getAll([...bucketKeys, ...unique]);
+  const found = c.getAll([...bucketKeys, ...unique, ...(extra?.keys ?? [])]);
+  for (const k of extra?.keys ?? []) if (typeof found[k] === 'string') extra!.out[k] = found[k];
   const now = Date.now();
   const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
   const loose = readLoose(c, unique, found);
@@ -215,8 +219,8 @@ export function underDocumentLock<T>(fn: () => T): T {
   }
 }
 
-/** Takes the document lock (briefly); returns its release, or null when not obtained. */
-function lockDocument(): (() => void) | null {
+/** Takes the document lock (briefly; not at all once it was busy); returns its release, or null. Also for claims.ts. */
+export function lockDocument(): (() => void) | null {
   if (lockDepth > 0) return () => undefined;
   let lock: GasLock | null;
   try {
@@ -295,18 +299,21 @@ function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<
   return looseValues(spill, values);
 }
 
-/** Stores outcomes (one getAll + one putAll under the lock); a failure to cache never fails the formula. */
-export function putMany(entries: Map<string, CachedOutcome>): void {
-  if (!entries.size) return;
+/**
+ * Stores outcomes (one getAll + one putAll under the lock); a failure to cache never fails the
+ * formula. `extra` items (claims.ts) go in the same putAll, only when the lock is held.
+ */
+export function putMany(entries: Map<string, CachedOutcome>, extra?: Record<string, string>): void {
+  if (!entries.size && !extra) return;
   try {
     const c = cache();
     const release = lockDocument();
     if (!release) {
-      c.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
+      if (entries.size) c.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
       return;
     }
     try {
-      c.putAll(bucketValues(c, entries), CACHE_TTL_SECONDS);
+      c.putAll({ ...bucketValues(c, entries), ...extra }, CACHE_TTL_SECONDS);
     } finally {
       release();
     }

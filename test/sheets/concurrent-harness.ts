@@ -8,7 +8,12 @@ import { createConcurrentRuntime, ConcurrentRuntime, ExecSpec } from '../../scri
 import { getWorld } from '../../scripts/sandbox/data';
 import { DIST, PROD, PROP } from './harness';
 
+/**
+ * `IGDATA_TEST_CLAIMS=off npx jest ...` runs the suites against the add-on with claims switched off
+ * (today's behaviour before issue 8), to see them fail.
+ */
 export function concurrentAddon(sandboxUrl: string, key: string, threads: number, props: Record<string, string> = {}): Promise<ConcurrentRuntime> {
+  if (process.env.IGDATA_TEST_CLAIMS === 'off') props = { IGDATA_CLAIMS: 'off', ...props };
   return createConcurrentRuntime({
     threads,
     files: [path.join(DIST, 'bundle.js'), path.join(DIST, 'Code.js')],

@@ -8,6 +8,7 @@ import type { AnyIgError, Call, EndpointDef, Params } from '@igdata/core';
 import {
   IgValidationError, flatten, getEndpoint, isBlank, isIgError, isValidationError, pick, prepare, resolveParam, expectedFor, showValue, userMessage,
 } from '@igdata/core';
+import { documentClaims } from '../claim-store';
 import { gasIO } from '../gas-io';
 import { readSettings } from '../settings';
 import type { Outcome } from './fetch';
@@ -114,6 +115,8 @@ export function runCalls(
   const settings = readSettings();
   const config = { apiKey: settings.apiKey, baseUrl: settings.baseUrl, retry: CELL_RETRY };
   const io = gasIO();
+  // Other cells recalculating at the same time share the cache: claims keep them from paying twice.
+  const claims = opts.refresh ? null : documentClaims();
   const results = new Map<string, ListResult>();
   let credits = 0;
   let cacheHits = 0;
@@ -127,7 +130,7 @@ export function runCalls(
       owner.set(key, pk);
     }
     // The balance changes with every paid call and costs nothing: never cached.
-    const run = fetchMany(byPageKey, { config, io, deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits' });
+    const run = fetchMany(byPageKey, { config, io, deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits', claims });
     credits += run.stats.credits;
     cacheHits += run.stats.cacheHits;
     const next = new Map<string, Call>();

@@ -7,6 +7,8 @@ import type { AnyIgError, Call, ClientConfig, SyncIO } from '@igdata/core';
 import { IgApiError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
 import type { CachedOutcome } from '../cache';
 import { cacheKey, fromResult, getMany, putMany } from '../cache';
+import type { ClaimStore } from '../claims';
+import { runClaimed } from '../claims';
 
 export const BATCH_SIZE = 50;
 /** Longest time paid answers wait before being written to the cache. */
@@ -29,6 +31,8 @@ export interface FetchOptions {
   batchSize?: number;
   /** Called after each batch (progress, tests). */
   onBatch?: (done: number, total: number) => void;
+  /** Concurrent executions of the document coordinate through claims (claims.ts): nobody pays twice. */
+  claims?: ClaimStore | null;
 }
 
 export interface FetchStats {
@@ -86,16 +90,11 @@ export function fetchMany(calls: Map<string, Call>, opts: FetchOptions): FetchRu
     unflushed.clear();
     lastFlush = Date.now();
   };
-  for (let start = 0; start < todo.length; start += size) {
-    if (Date.now() + lastBatchMs > opts.deadline) {
-      for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
-      stats.late = todo.length - start;
-      break;
-    }
+  /** Sends one batch; returns its answers worth caching (by cache key). */
+  const sendBatch = (keys: string[]): Map<string, CachedOutcome> => {
     const t0 = Date.now();
-    const keys = todo.slice(start, start + size);
     const answers = runSync(sendAll(opts.config, keys.map((k) => calls.get(k) as Call)), opts.io);
-    const toCache = unflushed;
+    const toCache = new Map<string, CachedOutcome>();
     answers.forEach((answer, i) => {
       const key = keys[i];
       if (isIgError(answer)) {
@@ -118,9 +117,32 @@ export function fetchMany(calls: Map<string, Call>, opts: FetchOptions): FetchRu
         toCache.set(ckey.get(key) as string, value);
       }
     });
-    if (Date.now() - lastFlush >= FLUSH_MS) flush();
     stats.batches++;
     lastBatchMs = Date.now() - t0;
+    return toCache;
+  };
+  const canStart = () => Date.now() + lastBatchMs <= opts.deadline;
+  if (opts.claims && !opts.noCache && todo.length) {
+    // Claimed answers are published at the next claim round, so other executions wait one batch at most.
+    const byCacheKey = new Map(todo.map((k) => [ckey.get(k) as string, k]));
+    const run = runClaimed([...byCacheKey.keys()], { store: opts.claims, batchSize: size, canStart, send: (ck) => sendBatch(ck.map((c) => byCacheKey.get(c) as string)) });
+    for (const [ck, hit] of run.fromOthers) {
+      stats.cacheHits++;
+      outcomes.set(byCacheKey.get(ck) as string, hit.ok ? { kind: 'ok', value: hit, cached: true } : { kind: 'error', error: cachedError(hit), cached: true });
+    }
+    for (const ck of run.late) outcomes.set(byCacheKey.get(ck) as string, { kind: 'late' });
+    stats.late = run.late.length;
+    stats.requests = (opts.io as { stats?: { requests: number } }).stats?.requests ?? stats.requests;
+    return { outcomes, stats };
+  }
+  for (let start = 0; start < todo.length; start += size) {
+    if (!canStart()) {
+      for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
+      stats.late = todo.length - start;
+      break;
+    }
+    for (const [k, v] of sendBatch(todo.slice(start, start + size))) unflushed.set(k, v);
+    if (Date.now() - lastFlush >= FLUSH_MS) flush();
     opts.onBatch?.(Math.min(todo.length, start + size), todo.length);
   }
   flush();
