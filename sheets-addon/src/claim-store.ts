@@ -2,11 +2,12 @@
  * Claims (claims.ts) over Apps Script: the document cache holds the claim items beside the
  * answers, LockService's document lock guards each round. A round is one lock, one getAll
  * (answers + claims), one getAll of the buckets it rewrites and one putAll (answers + claims).
- * Off when the document property IGDATA_CLAIMS is "off" (today's behaviour, for benchmarks and
- * to show the tests fail without claims).
+ * The document property IGDATA_CLAIMS chooses another way, for `npm run bench:sheets` and to see
+ * the tests fail: "off" (no coordination: each execution pays for what it misses) or "lock" (the
+ * alternative we measured and rejected: one execution at a time fetches, holding the lock).
  */
 import type { CachedOutcome } from './cache';
-import { getMany, lockDocument, putMany } from './cache';
+import { getMany, lockDocument, putMany, underDocumentLock } from './cache';
 import type { ClaimStore } from './claims';
 import { CLAIM_MS, claimItemKeys, heldByOthers, parseClaims, takeClaims } from './claims';
 
@@ -20,13 +21,14 @@ function read(wanted: string[]): { answers: Map<string, CachedOutcome>; raw: Rec
 
 /** The document's claim store, or null when claims are switched off. */
 export function documentClaims(): ClaimStore | null {
+  let mode: string | null | undefined;
   try {
-    if (PropertiesService.getDocumentProperties()?.getProperty(CLAIMS_PROPERTY) === 'off') return null;
+    mode = PropertiesService.getDocumentProperties()?.getProperty(CLAIMS_PROPERTY);
   } catch {
-    // no document: no claims to share anyway
-    return null;
+    return null; // no document: no claims to share anyway
   }
-  return {
+  if (mode === 'off') return null;
+  const store: ClaimStore = {
     now: () => Date.now(),
     sleep: (ms) => Utilities.sleep(ms),
     round(owner, wanted, publish, max) {
@@ -57,5 +59,31 @@ export function documentClaims(): ClaimStore | null {
       return { answers, others: heldByOthers(parseClaims(raw, Date.now()), owner, wanted) };
     },
     publishLoose: (publish) => putMany(publish),
+  };
+  return mode === 'lock' ? wholeLock(store) : store;
+}
+
+/** The lock held from the first round to the last: others wait for the lock, then find answers cached. */
+function wholeLock(store: ClaimStore): ClaimStore {
+  let lock: GasLock | null = null;
+  return {
+    ...store,
+    round(_owner, wanted, publish, max) {
+      if (!lock) {
+        const l = LockService.getDocumentLock();
+        if (!l || !l.tryLock(20000)) return null;
+        lock = l;
+      }
+      const r = underDocumentLock(() => {
+        const answers = getMany(wanted);
+        putMany(publish);
+        return { answers, taken: wanted.filter((k) => !answers.has(k)).slice(0, max), others: new Set<string>() };
+      });
+      if (!max) {
+        lock.releaseLock(); // the last round
+        lock = null;
+      }
+      return r;
+    },
   };
 }

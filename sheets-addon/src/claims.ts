@@ -17,7 +17,7 @@ import type { CachedOutcome } from './cache';
 /** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
 export const CLAIM_MS = 15000;
 /** How often a waiting execution looks for the answers it waits for. */
-export const POLL_MS = 200;
+export const POLL_MS = 50;
 /** Claims are packed in this many cache items (a claim is ~70 bytes; 4 x 90 KB hold 5,000). */
 export const CLAIM_ITEMS = 4;
 const CLAIM_PREFIX = 'igd1:c:';

@@ -67,7 +67,7 @@ describe.each(['columns', 'rows'] as const)('filled-down single-cell formulas re
     const specs = filledDown(column, ['followers', 'following'], order);
     const run = await pool.runAll(specs);
     const after = await sb.stats();
-    console.log(`filled down by ${order}: ${after.creditsBilled - before.creditsBilled} credits, ${run.wallMs} ms, longest execution ${run.longestExecutionMs} ms, longest cell wait ${run.longestCellWaitMs} ms`);
+    console.log(`filled down by ${order}: ${after.creditsBilled - before.creditsBilled} credits, ${run.wallMs} ms, longest execution ${run.longestExecutionMs} ms, longest cell wait ${run.longestCellWaitMs} ms, mean execution ${Math.round(run.outcomes.reduce((n, o) => n + o.endedAt - o.startedAt, 0) / run.outcomes.length)} ms, requests ${run.outcomes.reduce((n, o) => n + o.requests, 0)}`);
     expectInTime(run);
     run.outcomes.forEach((o) => {
       const a = accounts[column.indexOf(o.spec.args[0] as string) >> 1];
