@@ -13,6 +13,7 @@ export * from './cost';
 export * from './flatten';
 export * from './messages';
 export { closest } from './suggest';
+export { DASHBOARD_URL } from './constants';
 export { buildOpenApi } from './openapi';
 export { fetchIO } from './io/fetch-io';
 export { createClient } from './io/client';

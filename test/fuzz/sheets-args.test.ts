@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { endpoints } from '../../core/src';
-import { argLayout } from '../../sheets-addon/src/functions/layout';
+import { argLayout } from '../../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { GasScriptError } from '../../scripts/gas-standin/runtime';
 import { addonRuntime, startSandbox, SandboxProcess } from '../sheets/harness';

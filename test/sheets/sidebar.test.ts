@@ -32,7 +32,10 @@ test('key entry: a refused key is not stored; a good one is stored and shown mas
   expect(await text(page, '#key-status')).toMatch(/No API key is set/);
   await page.fill('#key', 'sk_bad_key_0000');
   await page.click('#save-key');
-  await poll(() => text(page, '#key-message')).toMatch(/^Invalid API key\. Set it in Extensions > IG Data > Settings\. \(Not charged\.\)$/);
+  // In Settings the message says the key was not saved and what to do (not "Set it in ... Settings").
+  await poll(() => text(page, '#key-message')).toMatch(
+    /^This key was not saved: the service does not accept it \(invalid API key\)\. Copy the whole key again from your dashboard at igdata\.dev and paste it above\. \(Not charged\.\)$/,
+  );
   expect(rt.properties.document.get(PROP.apiKey)).toBeNull();
 
   await page.fill('#key', DEMO_KEY);

@@ -8,7 +8,7 @@ import { flatten, pick } from '../../../core/src/flatten';
 import { userMessage } from '../../../core/src/messages';
 import { findEndpoint } from '../../../core/src/registry/endpoints';
 import type { EndpointDef } from '../../../core/src/registry/types';
-import { DEFAULT_CONCURRENCY, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
+import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
 import type { CapStop, Job, Meta } from './engine';
 import { capMessage, isCapStop, runJobs } from './engine';
 import { clientConfig, KEY_WHERE, n8nIO } from './transport';
@@ -89,7 +89,9 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const items = this.getInputData();
 	const first = (this.getNodeParameter('options', 0, {}) as Options) ?? {};
 	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(first.concurrency ?? DEFAULT_CONCURRENCY)));
-	const creditCap = first.creditCap && first.creditCap > 0 ? Math.floor(first.creditCap) : undefined;
+	// Absent = the default cap (a paid API: a mistake must stop somewhere); 0 = no cap.
+	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
+	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
 
 	const jobs: (Job | undefined)[] = [];
 	const early: (Failure | undefined)[] = [];

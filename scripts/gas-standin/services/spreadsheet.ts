@@ -44,6 +44,12 @@ export class SheetModel {
     r[col - 1] = normalize(v);
   }
 
+  /** Inserts `n` blank rows after row `after` (0 = at the top); rows below move down. */
+  insertRows(after: number, n: number): void {
+    if (this.rows.length > after) this.rows.splice(after, 0, ...Array.from({ length: n }, () => []));
+    this.maxRows += n;
+  }
+
   lastRow(): number {
     for (let r = this.rows.length; r >= 1; r--) if (this.rows[r - 1]?.some((v) => v !== '' && v !== undefined)) return r;
     return 0;
@@ -298,6 +304,15 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         model.activeSheet = sheet;
         model.activeRange = resolveRange(sheet, a1 as string);
         return rangeFacade(model.activeRange);
+      },
+      insertRowsAfter(afterPosition: unknown, howMany: unknown) {
+        write('insertRowsAfter');
+        const after = Number(afterPosition);
+        const n = Number(howMany);
+        if (!Number.isInteger(after) || after < 1 || after > sheet.maxRows) fail('Those rows are out of bounds.');
+        if (!Number.isInteger(n) || n < 1) fail('Invalid argument: howMany');
+        sheet.insertRows(after, n);
+        return self;
       },
       appendRow(rowContents: unknown) {
         write('appendRow');

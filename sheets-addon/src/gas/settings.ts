@@ -14,11 +14,11 @@ export const PROP = {
   keySetAt: 'IGDATA_KEY_SET_AT',
   /** Base URL override; absent = the production address. */
   baseUrl: 'IGDATA_BASE_URL',
-  /** The bulk job (small JSON, see bulk.ts). */
+  /** The bulk job (small JSON, see bulk/job.ts). */
   job: 'IGDATA_BULK_JOB',
 } as const;
 
-export function props(): GasProperties {
+export function props(): GoogleAppsScript.Properties.Properties {
   const p = PropertiesService.getDocumentProperties();
   if (!p) throw new Error('IG Data needs a spreadsheet: open it from a Google Sheet (Extensions > IG Data).');
   return p;

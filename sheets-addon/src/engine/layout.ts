@@ -1,6 +1,6 @@
 /**
  * The positional arguments of each custom function, derived from the registry. The generated
- * entry file (codegen.ts) and the engine that reads the arguments (engine.ts) both use this, so the
+ * entry file (codegen.ts) and the engine that reads the arguments (args.ts) both use this, so the
  * JSDoc a user sees and the way the arguments are read can never disagree.
  *
  * Order: the target (handle / post / tag / id / q), then the endpoint's other parameters in the
@@ -21,9 +21,6 @@ export interface ArgSpec {
 
 /** Largest `limit` a list function accepts: every page costs credits, so it is bounded. */
 export const MAX_LIMIT = 500;
-/** Items a list function returns when `limit` is blank: the first page (whatever its size). */
-export const DEFAULT_LIMIT_TEXT = 'the first page';
-
 /** The argument that names what the call is about, or undefined (credits). */
 export function targetParam(endpoint: EndpointDef): ParamDef | undefined {
   const first = endpoint.params[0];
@@ -44,5 +41,15 @@ export function argLayout(endpoint: EndpointDef): ArgSpec[] {
   return out;
 }
 
-/** Whether a header row is added when the `header` argument is left blank. */
-export const defaultHeader = (endpoint: EndpointDef): boolean => endpoint.shape === 'list';
+/**
+ * Whether a header row is added when the `header` argument is left blank: always for lists; for a
+ * single target with more than one field (seven bare numbers say nothing); never for a range of
+ * targets, whose rows must stay aligned with the input rows, nor for one field (a bare value).
+ */
+export function defaultHeader(endpoint: EndpointDef, rangeInput: boolean, width: number): boolean {
+  return endpoint.shape === 'list' || (!rangeInput && width > 1);
+}
+
+/** The default in words, for the generated JSDoc. */
+export const defaultHeaderText = (endpoint: EndpointDef): string =>
+  endpoint.shape === 'list' ? 'TRUE' : 'TRUE for one target with several fields; FALSE for a range, whose rows stay aligned with it, or one field';

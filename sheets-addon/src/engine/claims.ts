@@ -10,9 +10,9 @@
  * "not reached in time" (free, and the owner's answer is cached for the recalculation), because
  * sending it would pay for it twice.
  *
- * Pure: the cache and lock are behind ClaimStore (claim-store.ts for Apps Script).
+ * Pure: the cache and lock are behind ClaimStore (claim-store.ts, over the answer store).
  */
-import type { CachedOutcome } from './cache';
+import type { CachedAnswer as CachedOutcome } from './store';
 
 /** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
 export const CLAIM_MS = 15000;

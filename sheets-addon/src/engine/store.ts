@@ -1,5 +1,5 @@
 /**
- * The response cache: the document cache (shared by the owner and editors of the sheet), answers
+ * The answer store: the document cache (shared by the owner and editors of the sheet), answers
  * kept for the 6-hour maximum. An answer is identified by its key, `igd1:` + base64(sha256(baseUrl
  * + request key)): 49 characters whatever the input, never the API key. What is stored is the raw
  * `data` of the response, so different field choices share one cached request. A billed "not
@@ -30,6 +30,7 @@
  *   miss, never a wrong or partial answer.
  */
 import type { ApiResult } from '@igdata/core';
+import type { KeyValueCache, TryLock } from './ports';
 
 export const CACHE_PREFIX = 'igd1:';
 /** CacheService's maximum TTL (6 hours). */
@@ -45,24 +46,13 @@ export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
 export const LOCK_WAIT_MS = 500;
 
-/** What is stored for one request. */
-export type CachedOutcome =
+/** What is stored for one request: the answer, or a billed failure (a 404). */
+export type CachedAnswer =
   | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
   | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number };
 
-export function cacheKey(baseUrl: string, requestKey: string): string {
-  const digest = Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, `${baseUrl}\n${requestKey}`, Utilities.Charset.UTF_8);
-  return CACHE_PREFIX + Utilities.base64Encode(digest);
-}
-
-export function fromResult(r: ApiResult): CachedOutcome {
-  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at: Date.now() };
-}
-
-function cache(): GasCache {
-  const c = CacheService.getDocumentCache();
-  if (!c) throw new Error('IG Data needs a spreadsheet: the document cache is not available here.');
-  return c;
+export function fromResult(r: ApiResult, at: number): CachedAnswer {
+  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
 }
 
 /** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
@@ -88,10 +78,10 @@ export function utf8Bytes(s: string): number {
   return n;
 }
 
-const isOutcome = (v: unknown): v is CachedOutcome =>
-  v !== null && typeof v === 'object' && typeof (v as CachedOutcome).ok === 'boolean';
+const isOutcome = (v: unknown): v is CachedAnswer =>
+  v !== null && typeof v === 'object' && typeof (v as CachedAnswer).ok === 'boolean';
 
-function parse(text: string): CachedOutcome | undefined {
+function parse(text: string): CachedAnswer | undefined {
   try {
     const v = JSON.parse(text) as unknown;
     return isOutcome(v) ? v : undefined;
@@ -100,7 +90,7 @@ function parse(text: string): CachedOutcome | undefined {
   }
 }
 
-type BucketEntry = [expiresAt: number, outcome: CachedOutcome];
+type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
 
 /** A bucket's live, well-formed entries; an unreadable bucket is empty. */
 function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
@@ -119,20 +109,24 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
   return out;
 }
 
+/** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
+export interface ExtraItems {
+  keys: string[];
+  out: Record<string, string>;
+}
+
 /**
- * Looks keys up: one getAll (buckets + loose keys), a second for chunks if any. Missing or
- * unreadable = absent. `extra` items (claims.ts) are read in the same getAll, raw, into extra.out.
+ * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
+ * Missing or unreadable = absent.
  */
-export function getMany(keys: string[], extra?: { keys: string[]; out: Record<string, string> }): Map<string, CachedOutcome> {
-  const out = new Map<string, CachedOutcome>();
+function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
-  const c = cache();
   const unique = [...new Set(keys)];
   const bucketFor = new Map(unique.map((k) => [k, bucketOf(k)]));
   const bucketKeys = [...new Set(bucketFor.values())];
   const found = c.getAll([...bucketKeys, ...unique, ...(extra?.keys ?? [])]);
   for (const k of extra?.keys ?? []) if (typeof found[k] === 'string') extra!.out[k] = found[k];
-  const now = Date.now();
   const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
   const loose = readLoose(c, unique, found);
   for (const key of unique) {
@@ -145,8 +139,8 @@ export function getMany(keys: string[], extra?: { keys: string[]; out: Record<st
 }
 
 /** Loose answers among `found` (whole values, or chunk headers whose chunks are read in one getAll). */
-function readLoose(c: GasCache, keys: string[], found: Record<string, string>): Map<string, CachedOutcome> {
-  const out = new Map<string, CachedOutcome>();
+function readLoose(c: KeyValueCache, keys: string[], found: Record<string, string>): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
   const chunked: { key: string; parts: string[] }[] = [];
   for (const key of keys) {
     const v = found[key];
@@ -186,7 +180,7 @@ export function split(text: string, size = CHUNK_CHARS): string[] {
 }
 
 /** Loose items for answers: one value each, or a chunk header plus chunks. */
-function looseValues(entries: Map<string, CachedOutcome>, values: Record<string, string> = {}): Record<string, string> {
+function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, string> = {}): Record<string, string> {
   for (const [key, outcome] of entries) {
     const text = JSON.stringify(outcome);
     if (text.length <= CHUNK_CHARS) {
@@ -202,57 +196,18 @@ function looseValues(entries: Map<string, CachedOutcome>, values: Record<string,
   return values;
 }
 
-// ---------------------------------------------------------------- the document lock
-
-/** Depth of document-lock sections this execution is in (globals live for one execution). */
-let lockDepth = 0;
-/** The lock was busy once in this execution: later writes only try it without waiting. */
-let lockWasBusy = false;
-
-/** Runs fn while the caller holds the document lock, so cache writes inside do not re-lock. */
-export function underDocumentLock<T>(fn: () => T): T {
-  lockDepth++;
-  try {
-    return fn();
-  } finally {
-    lockDepth--;
-  }
-}
-
-/** Takes the document lock (briefly; not at all once it was busy); returns its release, or null. Also for claims.ts. */
-export function lockDocument(): (() => void) | null {
-  if (lockDepth > 0) return () => undefined;
-  let lock: GasLock | null;
-  try {
-    lock = LockService.getDocumentLock();
-    if (!lock || !lock.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS)) {
-      lockWasBusy = true;
-      return null;
-    }
-  } catch {
-    return null;
-  }
-  const held = lock;
-  lockDepth++;
-  return () => {
-    lockDepth--;
-    held.releaseLock();
-  };
-}
-
 // ---------------------------------------------------------------- writing
 
 interface Fresh {
   key: string;
   name: string;
-  outcome: CachedOutcome;
+  outcome: CachedAnswer;
   text: string;
   bytes: number;
 }
 
 /** Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose. */
-function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<string, string> {
-  const now = Date.now();
+function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
   const expiresAt = now + CACHE_TTL_SECONDS * 1000;
   const groups = new Map<string, Fresh[]>();
   for (const [key, outcome] of entries) {
@@ -265,7 +220,7 @@ function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<
   }
   const current = c.getAll([...groups.keys()]);
   const values: Record<string, string> = {};
-  const spill = new Map<string, CachedOutcome>();
+  const spill = new Map<string, CachedAnswer>();
   for (const [b, fresh] of groups) {
     const kept = new Map<string, string>();
     let size = 2;
@@ -299,25 +254,63 @@ function bucketValues(c: GasCache, entries: Map<string, CachedOutcome>): Record<
   return looseValues(spill, values);
 }
 
-/**
- * Stores outcomes (one getAll + one putAll under the lock); a failure to cache never fails the
- * formula. `extra` items (claims.ts) go in the same putAll, only when the lock is held.
- */
-export function putMany(entries: Map<string, CachedOutcome>, extra?: Record<string, string>): void {
-  if (!entries.size && !extra) return;
-  try {
-    const c = cache();
-    const release = lockDocument();
-    if (!release) {
-      if (entries.size) c.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
-      return;
-    }
-    try {
-      c.putAll({ ...bucketValues(c, entries), ...extra }, CACHE_TTL_SECONDS);
-    } finally {
-      release();
-    }
-  } catch (e) {
-    console.warn(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
-  }
+/** The store of answers the engine reads and writes; keys come from `keyFor` (never the API key). */
+export interface AnswerStore {
+  /** The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). */
+  keyFor(baseUrl: string, requestKey: string): string;
+  /** `extra` (claims.ts): raw items read in the same getAll. */
+  getMany(keys: string[], extra?: ExtraItems): Map<string, CachedAnswer>;
+  /** Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only under the lock. */
+  putMany(entries: Map<string, CachedAnswer>, extra?: Record<string, string>): void;
+  /** Runs fn under the document lock (the store's short wait, none once it was busy); null when not obtained. */
+  withLock<T>(fn: () => T): T | null;
+}
+
+export interface StoreDeps {
+  cache: KeyValueCache;
+  /** The document lock: bucket writes only under it, loose items otherwise. */
+  tryLock: TryLock;
+  /** base64 of the SHA-256 of a UTF-8 text. */
+  sha256Base64: (text: string) => string;
+  now: () => number;
+  warn?: (message: string) => void;
+}
+
+export function createAnswerStore(deps: StoreDeps): AnswerStore {
+  // The lock was busy once in this execution: later writes only try it without waiting.
+  let lockWasBusy = false;
+  return {
+    keyFor: (baseUrl, requestKey) => CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`),
+    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra),
+    withLock(fn) {
+      const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+      if (!release) {
+        lockWasBusy = true;
+        return null;
+      }
+      try {
+        return fn();
+      } finally {
+        release();
+      }
+    },
+    putMany(entries, extra) {
+      if (!entries.size && !extra) return;
+      try {
+        const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+        if (!release) {
+          lockWasBusy = true;
+          if (entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
+          return;
+        }
+        try {
+          deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS);
+        } finally {
+          release();
+        }
+      } catch (e) {
+        (deps.warn ?? console.warn)(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
+      }
+    },
+  };
 }

@@ -1,6 +1,6 @@
 /** Reading Sheets argument values and turning API values into cells. */
 import type { EndpointDef } from '@igdata/core';
-import { IgValidationError, closest, fieldPaths, isBlank, showValue } from '@igdata/core';
+import { IgValidationError, closest, fieldPaths, flatten, isBlank, pick, showValue } from '@igdata/core';
 
 export type SheetValue = string | number | boolean | Date | null;
 
@@ -47,9 +47,14 @@ export function intIn(name: string, v: unknown, min: number, max: number): numbe
   return n;
 }
 
-/** Field names a user may ask for: the documented paths (empty = any, for undocumented shapes). */
+/**
+ * Field names a user may ask for: the documented paths and the default columns (a column such as
+ * `name` of a hashtag search is shown by default although the spec documents only `media_count`);
+ * empty = any, for undocumented shapes.
+ */
 export function knownFields(endpoint: EndpointDef): string[] {
-  return fieldPaths(endpoint.schema);
+  const paths = fieldPaths(endpoint.schema);
+  return paths.length ? [...new Set([...paths, ...endpoint.columns])] : [];
 }
 
 /** `fields`: a comma list or a range of names; blank = the endpoint's default columns. */
@@ -90,4 +95,17 @@ export function toCell(field: string, v: unknown): SheetValue {
   }
   if (typeof v === 'object') return JSON.stringify(v);
   return v as SheetValue;
+}
+
+/** The cells of one API item for the fields asked (the same for cells, bulk rows and list rows). */
+export function cellsOf(item: Record<string, unknown>, fields: string[]): SheetValue[] {
+  const flat = flatten(item);
+  return fields.map((f) => toCell(f, pick(item, flat, f)));
+}
+
+/** Columns when neither the user nor the registry chose any: every key of the items seen. */
+export function columnsSeen(items: Iterable<Record<string, unknown>>): string[] {
+  const seen: string[] = [];
+  for (const item of items) for (const k of Object.keys(flatten(item))) if (!seen.includes(k)) seen.push(k);
+  return seen.length ? seen : ['result'];
 }
