@@ -1,5 +1,5 @@
-// The Apps Script stand-in (scripts/gas-standin/runtime.ts) for plain Node scripts: the Sheets preview and
-// the Sheets benchmark. It is TypeScript, so it is bundled with esbuild on load; written to a
+// The Apps Script stand-in (scripts/gas-standin/index.ts: runtime.ts and the concurrent pool) for
+// plain Node scripts: the Sheets preview and the Sheets benchmark. It is TypeScript, so it is bundled with esbuild on load; written to a
 // per-process temp file and renamed, because several processes may load it at once.
 import * as esbuild from 'esbuild';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,8 @@ export async function loadGasRuntime() {
   mkdirSync(cache, { recursive: true });
   const file = join(cache, 'gas-runtime.mjs');
   const built = await esbuild.build({
-    entryPoints: [join(root, 'scripts/gas-standin/runtime.ts')],
+    entryPoints: [join(root, 'scripts/gas-standin/index.ts')],
+    external: ['esbuild'], // the pool bundles its worker with it at run time
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -42,6 +42,8 @@ import { SpreadsheetModel, createSpreadsheetApp } from './services/spreadsheet';
 import { UiRecorder } from './services/ui';
 import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
 import { createUtilities } from './services/utilities';
+import { DocClient, RemoteCacheStore, remoteLock } from './concurrent/remote';
+import type { DocChannel } from './concurrent/shared-doc';
 
 export type { AppsScriptManifest, ExecutionKind, GasLimits, GasStats, LogEntry, RequestRecord, AuthModeName } from './internal/types';
 export { DEFAULT_LIMITS } from './internal/types';
@@ -88,6 +90,11 @@ export interface GasRuntimeOptions {
   echoLogs?: boolean;
   /** User-Agent UrlFetchApp sends when the script sets none. */
   userAgent?: string;
+  /**
+   * The document cache and document lock live in another thread, shared with other runtimes
+   * (concurrent executions: see concurrent/pool.ts). `thread` names this runtime in lock holders.
+   */
+  sharedDocument?: DocChannel & { thread: string };
 }
 
 export interface CallOptions {
@@ -238,8 +245,10 @@ export class GasRuntime {
     });
     this.requests = this.urlFetch.requests;
     this.host = this.makeHost();
-    this.caches = new CacheStores(this.host);
-    this.locks = new LockRegistry(this.host);
+    const shared = opts.sharedDocument;
+    const doc = shared ? new DocClient(shared) : null;
+    this.caches = new CacheStores(this.host, doc ? new RemoteCacheStore(doc, this.host) : undefined);
+    this.locks = new LockRegistry(this.host, doc && shared ? { lock: remoteLock(doc), thread: shared.thread } : undefined);
   }
 
   /** Clock time in ms (what the script's Date sees by default). */

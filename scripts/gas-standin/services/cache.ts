@@ -18,7 +18,7 @@ export type TtlOverMax = 'throw' | 'clamp';
 
 /** One cache (document, script, or one user's). Tests may inspect it freely. */
 export class CacheStore {
-  private readonly map = new Map<string, CacheEntry>();
+  protected readonly map = new Map<string, CacheEntry>();
 
   constructor(
     readonly name: string,
@@ -84,6 +84,16 @@ export class CacheStore {
     this.map.delete(key);
   }
 
+  /** getAll's read: one round trip for a shared (remote) store. */
+  readMany(keys: string[]): (string | null)[] {
+    return keys.map((k) => this.read(k));
+  }
+
+  /** putAll's write: one round trip for a shared (remote) store. */
+  writeMany(items: [string, string][], ttlSeconds: number): void {
+    for (const [k, v] of items) this.write(k, v, ttlSeconds);
+  }
+
   private evict(now: number): void {
     for (const [k, e] of this.map) if (e.expiresAt <= now) this.map.delete(k);
     const { cacheMaxItems, cacheEvictFraction } = this.host.limits;
@@ -102,8 +112,12 @@ export class CacheStores {
   readonly script: CacheStore;
   private readonly users = new Map<string, CacheStore>();
 
-  constructor(private readonly host: Pick<Host, 'clock' | 'limits' | 'stats'>) {
-    this.document = new CacheStore('document', host);
+  /** `document`: a store shared with other execution threads (concurrent/remote.ts); default: a local one. */
+  constructor(
+    private readonly host: Pick<Host, 'clock' | 'limits' | 'stats'>,
+    document?: CacheStore,
+  ) {
+    this.document = document ?? new CacheStore('document', host);
     this.script = new CacheStore('script', host);
   }
 
@@ -167,14 +181,15 @@ export function createCacheService(host: Host, realm: Realm, stores: CacheStores
         const ks = (keys as unknown[]).map(checkKey);
         const s = use('Cache.getAll');
         const out = realm.object();
-        for (const k of ks) {
+        const values = s.readMany(ks);
+        ks.forEach((k, i) => {
           host.stats.cacheGets++;
-          const v = s.read(k);
+          const v = values[i];
           if (v !== null) {
             host.stats.cacheHits++;
             out[k] = v;
           }
-        }
+        });
         return out;
       },
       put(key: unknown, value: unknown, expirationInSeconds?: unknown): void {
@@ -190,10 +205,8 @@ export function createCacheService(host: Host, realm: Realm, stores: CacheStores
         const items = Object.keys(values as object).map((k) => [checkKey(k), checkValue((values as Record<string, unknown>)[k])] as const);
         const ttl = checkTtl(expirationInSeconds);
         const s = use('Cache.putAll');
-        for (const [k, v] of items) {
-          host.stats.cachePuts++;
-          s.write(k, v, ttl);
-        }
+        host.stats.cachePuts += items.length;
+        s.writeMany(items as [string, string][], ttl);
       },
       remove(key: unknown): void {
         const k = checkKey(key);

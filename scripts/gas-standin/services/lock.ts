@@ -1,11 +1,13 @@
 /**
  * LockService. Executions of one runtime run one after another, so contention is modelled by a
- * test holding a lock "from another execution" (`runtime.locks.hold('script', ms)`). Waiting for a
+ * test holding a lock "from another execution" (`runtime.locks.hold('script', ms)`), or for real
+ * by concurrent runtimes sharing one document lock (concurrent/: `remote` below). Waiting for a
  * lock goes through Utilities.sleep semantics (real or virtual time, counted against the limit).
  * Locks are released when the execution ends, as in Apps Script.
  */
 import type { Host } from '../internal/types';
 import type { Realm } from '../internal/realm';
+import type { RemoteLock } from '../concurrent/remote';
 
 export type LockScope = 'document' | 'script' | `user:${string}`;
 
@@ -16,9 +18,18 @@ interface LockState {
   externalUntil: number;
 }
 
+/** A held document lock that lives in another thread (concurrent/shared-doc.ts). */
+interface RemoteHold {
+  release(): void;
+}
+
 export class LockRegistry {
   private readonly locks = new Map<LockScope, LockState>();
-  constructor(private readonly host: Pick<Host, 'clock'>) {}
+  /** `remote`: the document lock is shared with executions in other threads; `thread` names this one. */
+  constructor(
+    private readonly host: Pick<Host, 'clock'>,
+    readonly remote?: { lock: RemoteLock; thread: string },
+  ) {}
 
   state(scope: LockScope): LockState {
     let s = this.locks.get(scope);
@@ -45,7 +56,10 @@ export class LockRegistry {
 
   /** Called when an execution ends. */
   releaseAll(held: Set<unknown>): void {
-    for (const s of held) (s as LockState).holder = null;
+    for (const s of held) {
+      if ('release' in (s as object)) (s as RemoteHold).release();
+      else (s as LockState).holder = null;
+    }
     held.clear();
   }
 }
@@ -53,10 +67,25 @@ export class LockRegistry {
 export function createLockService(host: Host, realm: Realm, registry: LockRegistry) {
   function lock(scope: () => LockScope) {
     let acquired = false;
+    let remoteHold: RemoteHold | null = null;
+    const remote = () => (scope() === 'document' ? registry.remote : undefined);
     const attempt = (timeoutMs: number): boolean => {
       host.ensure('lock', 'LockService', realm);
       host.checkDeadline(realm);
       const exec = host.current();
+      const shared = remote();
+      if (shared) {
+        if (remoteHold && exec.locks.has(remoteHold)) return (acquired = true);
+        const holder = `${shared.thread}:${exec.id}`;
+        // Blocks this thread while another execution holds it: real time, counted against the limit.
+        const ok = shared.lock.acquire(holder, Math.min(timeoutMs, host.remainingMs()));
+        if (ok) {
+          const hold: RemoteHold = { release: () => shared.lock.release(holder) };
+          exec.locks.add((remoteHold = hold));
+        }
+        host.checkDeadline(realm);
+        return (acquired = ok);
+      }
       const s = registry.state(scope());
       if (s.holder === exec.id) return (acquired = true);
       if (s.holder === null) {
@@ -87,6 +116,12 @@ export function createLockService(host: Host, realm: Realm, registry: LockRegist
       releaseLock(): void {
         if (!acquired) return;
         const exec = host.current();
+        if (remoteHold) {
+          if (exec.locks.delete(remoteHold)) remoteHold.release();
+          remoteHold = null;
+          acquired = false;
+          return;
+        }
         const s = registry.state(scope());
         if (s.holder === exec.id) {
           s.holder = null;
@@ -95,6 +130,7 @@ export function createLockService(host: Host, realm: Realm, registry: LockRegist
         acquired = false;
       },
       hasLock(): boolean {
+        if (remoteHold) return acquired && host.current().locks.has(remoteHold);
         return acquired && registry.state(scope()).holder === host.current().id;
       },
       toString: () => 'Lock',

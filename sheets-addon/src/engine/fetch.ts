@@ -8,6 +8,7 @@ import { IgApiError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '
 import type { EngineDeps } from './ports';
 import type { CachedAnswer } from './store';
 import { fromResult } from './store';
+import { runClaimed } from './claims';
 
 const BATCH_SIZE = 50;
 /** Longest time paid answers wait before being written to the store. */
@@ -21,17 +22,19 @@ export type CallOutcome =
   | { kind: 'error'; error: AnyIgError; cached: boolean; fetchedAt: number }
   | { kind: 'late' };
 
-interface FetchOptions {
+export interface FetchOptions {
   /** Epoch ms after which no new batch starts. */
   deadline: number;
   /** Skip the store read (results are still written). */
   refresh?: boolean;
   /** Neither read nor write the store (the credit balance). */
   noCache?: boolean;
+  /** Coordinate with other executions through deps.claims (custom functions): nobody pays twice. */
+  claims?: boolean;
 }
 
 /** Counted, never inferred: each number is incremented where the thing happens. */
-interface FetchStats {
+export interface FetchStats {
   unique: number;
   /** Calls answered from the store (read from it in this fetch). */
   cacheHits: number;
@@ -44,7 +47,7 @@ interface FetchStats {
   creditsRemaining?: number;
 }
 
-interface FetchRun {
+export interface FetchRun {
   outcomes: Map<string, CallOutcome>;
   stats: FetchStats;
 }
@@ -89,14 +92,10 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     unflushed.clear();
     lastFlush = now();
   };
-  for (let start = 0; start < todo.length; start += BATCH_SIZE) {
-    if (now() + lastBatchMs > opts.deadline) {
-      for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
-      stats.late = todo.length - start;
-      break;
-    }
+  /** Sends one batch; returns its answers worth storing (by store key). */
+  const sendBatch = (keys: string[]): Map<string, CachedAnswer> => {
     const t0 = now();
-    const keys = todo.slice(start, start + BATCH_SIZE);
+    const toStore = new Map<string, CachedAnswer>();
     const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k) as Call)), client.io);
     answers.forEach((answer, i) => {
       const key = keys[i];
@@ -107,7 +106,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
           if (answer.details.creditsRemaining !== undefined) stats.creditsRemaining = answer.details.creditsRemaining;
           // Billed "no public data": store it, so recalculating never bills it again.
           if (answer.status === 404 && answer.charged > 0) {
-            unflushed.set(skey.get(key) as string, {
+            toStore.set(skey.get(key) as string, {
               ok: false, status: 404, code: String(answer.code), message: answer.message, charged: answer.charged, reason: answer.details.reason, at: now(),
             });
           }
@@ -117,12 +116,34 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
         outcomes.set(key, { kind: 'ok', value, cached: false, fetchedAt: value.at });
         stats.credits += answer.creditsCharged;
         if (answer.creditsRemaining !== undefined) stats.creditsRemaining = answer.creditsRemaining;
-        unflushed.set(skey.get(key) as string, value);
+        toStore.set(skey.get(key) as string, value);
       }
     });
-    if (now() - lastFlush >= FLUSH_MS) flush();
     stats.batches++;
     lastBatchMs = now() - t0;
+    return toStore;
+  };
+  const canStart = () => now() + lastBatchMs <= opts.deadline;
+  if (opts.claims && deps.claims && !opts.noCache && todo.length) {
+    // Cells recalculating at once: each request is paid by one execution, the others use its answer.
+    const byStoreKey = new Map(todo.map((k) => [skey.get(k) as string, k]));
+    const run = runClaimed([...byStoreKey.keys()], { store: deps.claims, batchSize: BATCH_SIZE, canStart, send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)) });
+    for (const [sk, hit] of run.fromOthers) {
+      stats.cacheHits++;
+      outcomes.set(byStoreKey.get(sk) as string, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: storedError(hit), cached: true, fetchedAt: hit.at });
+    }
+    for (const sk of run.late) outcomes.set(byStoreKey.get(sk) as string, { kind: 'late' });
+    stats.late = run.late.length;
+    todo.length = 0; // claims published every answer
+  }
+  for (let start = 0; start < todo.length; start += BATCH_SIZE) {
+    if (!canStart()) {
+      for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
+      stats.late = todo.length - start;
+      break;
+    }
+    for (const [k, v] of sendBatch(todo.slice(start, start + BATCH_SIZE))) unflushed.set(k, v);
+    if (now() - lastFlush >= FLUSH_MS) flush();
   }
   flush();
   stats.requests = client.io.stats.requests - requestsBefore;

@@ -25,7 +25,10 @@ export function evaluateFormula(endpointId: string, args: unknown[], deps: () =>
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
     // A single bad target fails the formula (a bad argument); in a range it is that row's message.
     if (!parsed.isRangeInput && rows[0].kind === 'error') throw new Error(rows[0].message);
-    const { results } = runCalls(endpoint, uniqueCalls(rows), deps(), { deadline: started + CUSTOM_BUDGET_MS, refresh: parsed.refresh, limit: parsed.limit });
+    const { results } = runCalls(endpoint, uniqueCalls(rows), deps(), {
+      deadline: started + CUSTOM_BUDGET_MS, refresh: parsed.refresh, limit: parsed.limit,
+      claims: !parsed.refresh, // other cells recalculating at the same time never pay twice
+    });
     return format(parsed, rows, results);
   } catch (e) {
     if (isIgError(e)) throw new Error(messageOf(e));

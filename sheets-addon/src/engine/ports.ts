@@ -10,6 +10,7 @@ import type { AnswerStore } from './store';
 export interface KeyValueCache {
   getAll(keys: string[]): Record<string, string>;
   putAll(values: Record<string, string>, ttlSeconds: number): void;
+  removeAll?(keys: string[]): void;
 }
 
 /** A document-wide lock taken briefly: returns its release, or null when not obtained. */
@@ -26,4 +27,6 @@ export interface EngineDeps {
   client: SheetsClient;
   store: AnswerStore;
   now: () => number;
+  /** Other executions of the document (cells recalculating at once) coordinate through claims; null: off. */
+  claims?: import('./claims').ClaimStore | null;
 }

@@ -39,7 +39,7 @@ export function runCalls(
   endpoint: EndpointDef,
   calls: Map<string, Call>,
   deps: EngineDeps,
-  opts: { deadline: number; refresh: boolean; limit?: number },
+  opts: { deadline: number; refresh: boolean; limit?: number; claims?: boolean },
 ): RunTotals {
   const results = new Map<string, TargetResult>();
   const totals: RunTotals = { results, credits: 0, requests: 0, fromStore: [] };
@@ -53,7 +53,7 @@ export function runCalls(
       owner.set(key, pk);
     }
     // The balance changes with every paid call and costs nothing: never stored.
-    const run = fetchMany(byPageKey, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits' });
+    const run = fetchMany(byPageKey, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits', claims: opts.claims });
     totals.credits += run.stats.credits;
     totals.requests += run.stats.requests;
     const next = new Map<string, Call>();

@@ -109,14 +109,24 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
   return out;
 }
 
-/** Looks keys up: one getAll (buckets + loose keys), a second for chunks if any. Missing or unreadable = absent. */
-function getMany(c: KeyValueCache, keys: string[], now: number): Map<string, CachedAnswer> {
+/** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
+export interface ExtraItems {
+  keys: string[];
+  out: Record<string, string>;
+}
+
+/**
+ * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
+ * Missing or unreadable = absent.
+ */
+function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems): Map<string, CachedAnswer> {
   const out = new Map<string, CachedAnswer>();
-  if (!keys.length) return out;
+  if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
   const bucketFor = new Map(unique.map((k) => [k, bucketOf(k)]));
   const bucketKeys = [...new Set(bucketFor.values())];
-  const found = c.getAll([...bucketKeys, ...unique]);
+  const found = c.getAll([...bucketKeys, ...unique, ...(extra?.keys ?? [])]);
+  for (const k of extra?.keys ?? []) if (typeof found[k] === 'string') extra!.out[k] = found[k];
   const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
   const loose = readLoose(c, unique, found);
   for (const key of unique) {
@@ -248,9 +258,12 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
 export interface AnswerStore {
   /** The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). */
   keyFor(baseUrl: string, requestKey: string): string;
-  getMany(keys: string[]): Map<string, CachedAnswer>;
-  /** Stores answers; a failure to cache never fails the caller (it is logged). */
-  putMany(entries: Map<string, CachedAnswer>): void;
+  /** `extra` (claims.ts): raw items read in the same getAll. */
+  getMany(keys: string[], extra?: ExtraItems): Map<string, CachedAnswer>;
+  /** Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only under the lock. */
+  putMany(entries: Map<string, CachedAnswer>, extra?: Record<string, string>): void;
+  /** Runs fn under the document lock (the store's short wait, none once it was busy); null when not obtained. */
+  withLock<T>(fn: () => T): T | null;
 }
 
 interface StoreDeps {
@@ -268,18 +281,30 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
   let lockWasBusy = false;
   return {
     keyFor: (baseUrl, requestKey) => CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`),
-    getMany: (keys) => getMany(deps.cache, keys, deps.now()),
-    putMany(entries) {
-      if (!entries.size) return;
+    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra),
+    withLock(fn) {
+      const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+      if (!release) {
+        lockWasBusy = true;
+        return null;
+      }
+      try {
+        return fn();
+      } finally {
+        release();
+      }
+    },
+    putMany(entries, extra) {
+      if (!entries.size && !extra) return;
       try {
         const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
         if (!release) {
           lockWasBusy = true;
-          deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
+          if (entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
           return;
         }
         try {
-          deps.cache.putAll(bucketValues(deps.cache, entries, deps.now()), CACHE_TTL_SECONDS);
+          deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS);
         } finally {
           release();
         }
