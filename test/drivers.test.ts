@@ -4,8 +4,8 @@
 import { createClient, fetchIO, getEndpoint, paginate, prepare, request, runAsync, runSync, sendAll, isIgError } from '../core/src';
 import type { SyncIO } from '../core/src';
 import type { RawResponse, HttpRequest } from '../core/src';
-import { SyncHttpClient } from './gas/internal/syncHttp';
-import type { WireResult } from './gas/internal/syncHttp';
+import { SyncHttpClient } from '../scripts/gas-standin/internal/syncHttp';
+import type { WireResult } from '../scripts/gas-standin/internal/syncHttp';
 import { startSandbox } from './support/sandbox';
 import type { SandboxProcess } from './support/sandbox';
 

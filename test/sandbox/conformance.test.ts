@@ -4,7 +4,7 @@ import { estimateCost } from '../../core/src/cost';
 import { normalizeParams } from '../../core/src/request';
 import { createClient } from '../../core/src/io/client';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
-import { validInput } from '../../scripts/sandbox/testkit';
+import { validInput } from '../support/testkit';
 
 let sb: Sandbox;
 beforeAll(async () => {
