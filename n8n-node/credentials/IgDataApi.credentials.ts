@@ -5,7 +5,7 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-import { DASHBOARD_URL, DEFAULT_BASE_URL } from '../../core/src/constants';
+import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 
 /**
  * The IG Data API key. One static secret (§5 of the spec), sent as `Authorization: Bearer <key>`

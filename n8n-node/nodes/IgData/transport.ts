@@ -10,8 +10,7 @@
  */
 import type { IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import type { AsyncIO, RawResponse } from '../../../core/src/effects';
-import type { ClientConfig, HttpRequest } from '../../../core/src/request';
+import type { AsyncIO, ClientConfig, HttpRequest, RawResponse } from '@igdata/core';
 
 export const CREDENTIAL = 'igDataApi';
 
