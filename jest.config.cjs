@@ -12,7 +12,6 @@ const base = {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', target: 'ES2022', esModuleInterop: true, allowJs: true, isolatedModules: true } }],
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
-  testTimeout: 60000,
 };
 
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
@@ -22,6 +21,7 @@ const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes'].map((name) => `<rootDi
 const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
 
 module.exports = {
+  testTimeout: 60000,
   projects: [
     { ...base, displayName: 'all', testPathIgnorePatterns: [...base.testPathIgnorePatterns, ...NEWEST_ONLY.map((p) => p.replace('<rootDir>', ''))] },
     { ...base, displayName: 'n8n-newest', testMatch: [...REAL_N8N, ...NEWEST_ONLY], setupFiles: ['<rootDir>/test/support/n8n-newest.cjs'] },

@@ -91,7 +91,12 @@ async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, set
   try {
     const deadline = Date.now() + timeoutMs;
     const done = new Set(['success', 'error', 'canceled', 'crashed']);
-    until ??= (s) => s.activated && s.executions.every((e) => e.finished || done.has(e.status));
+    // 2.41.1 records the trigger as activated when its first poll returned, but starts the run of
+    // what the poll emitted without waiting (PollTriggerExecutor calls __emit unawaited): give the
+    // execution a moment to appear before "every execution finished" can be true.
+    const graceMs = runtime().activation === 'publication-status' ? 2000 : 0;
+    let activatedAt;
+    until ??= (s) => s.activated && Date.now() - (activatedAt ??= Date.now()) >= graceMs && s.executions.every((e) => e.finished || done.has(e.status));
     for (;;) {
       const out = srv.output();
       const executions = await getExecutions(home, workflowId, { afterId });
