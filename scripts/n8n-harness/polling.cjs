@@ -35,6 +35,16 @@ async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
     const roots = new Set(rootNodeNames(workflow));
     wf = { ...workflow, nodes: workflow.nodes.map((n) => (roots.has(n.name) ? { ...n, parameters: { ...n.parameters, pollTimes } } : n)) };
   }
+  // 2.41.1's import of a published workflow deactivates it through its publication service, which
+  // the CLI may not be allowed to do ("You do not have permission to deactivate this workflow"):
+  // unpublish it first (a plain database update there), then import and publish the new version.
+  if (wf.id && runtime().activation === 'publication-status') {
+    const [row] = await query(home, 'select "activeVersionId" from workflow_entity where id = ?', [wf.id]);
+    if (row?.activeVersionId) {
+      const u = await runN8n(home, ['unpublish:workflow', `--id=${wf.id}`], { env });
+      if (u.code !== 0) throw n8nFailed('unpublish:workflow', u);
+    }
+  }
   const id = await importWorkflow(home, wf, { env });
   const r = await runN8n(home, ['publish:workflow', `--id=${id}`], { env });
   if (r.code !== 0 || /Error|GOT ERROR/.test(r.stdout.split('Publishing workflow')[1] ?? '')) throw n8nFailed('publish:workflow', r);
