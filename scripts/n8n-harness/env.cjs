@@ -82,6 +82,7 @@ function baseEnv(home, encryptionKey = DEFAULT_ENCRYPTION_KEY) {
     TZ: 'UTC',
     N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
     N8N_LISTEN_ADDRESS: '127.0.0.1',
+    ...runtime().env,
   };
 }
 

@@ -19,10 +19,12 @@ const NODE_24 = '24.21.0';
 //   "Activated workflow"; 'publication-status': 2.41.1's publication service records each trigger
 //   in workflow_publication_trigger_status and logs nothing at info level);
 // - subMinutePolls: whether a polling trigger may run on a cron below a minute (2.8.4 accepts
-//   "0-59/2 * * * * *"; 2.41.1 refuses it: "The polling interval is too short").
+//   "0-59/2 * * * * *"; 2.41.1 refuses it: "The polling interval is too short");
+// - env: extra environment to keep it offline (2.41.1 fetches an MCP server list from api.n8n.io at
+//   start unless its mcp-registry module is off; 2.8.4 has no such module and rejects the name).
 const VERSIONS = {
   '2.8.4': { n8n: '2.8.4', node: null, dir: 'n8n-runtime', activation: 'log', subMinutePolls: true },
-  '2.41.1': { n8n: '2.41.1', node: NODE_24, dir: 'n8n-runtime-2.41.1', activation: 'publication-status', subMinutePolls: false },
+  '2.41.1': { n8n: '2.41.1', node: NODE_24, dir: 'n8n-runtime-2.41.1', activation: 'publication-status', subMinutePolls: false, env: { N8N_DISABLED_MODULES: 'mcp-registry' } },
 };
 const OLDEST = '2.8.4';
 const NEWEST = '2.41.1';
@@ -50,6 +52,7 @@ function runtimeFor(version = process.env.IGDATA_N8N_VERSION || DEFAULT_VERSION)
     nodeDir,
     /** PATH with this version's node first (n8n's task runner and npm find it by name). */
     pathEnv: nodeDir ? `${path.join(nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` : process.env.PATH ?? '',
+    env: v.env ?? {},
     activation: v.activation,
     subMinutePolls: v.subMinutePolls,
   };
