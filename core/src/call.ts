@@ -9,20 +9,23 @@ import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
 import type { ApiResult } from './response';
 import { parseSuccess, toError } from './response';
 
-/** 502/504 are "safe to retry" (§7); 429 and network failures are transient. 400/401/402/404 never. */
-export const isRetryable = (status: number): boolean => status === 0 || status === 429 || status === 502 || status === 503 || status === 504;
-
 export function retryPolicy(config: ClientConfig): RetryPolicy {
   return { ...DEFAULT_RETRY, ...config.retry };
 }
 
+/** Retry-After in milliseconds, given as seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
 /** Exponential backoff with full jitter, bounded; a server's Retry-After wins when it is sane. */
-export function backoffMs(policy: RetryPolicy, attempt: number, res?: RawResponse, random: () => number = Math.random): number {
-  const retryAfter = res?.headers['retry-after'];
-  if (retryAfter !== undefined && /^\d+(\.\d+)?$/.test(retryAfter.trim())) {
-    const ms = Number(retryAfter) * 1000;
-    if (ms <= policy.maxRetryAfterMs) return ms;
-  }
+export function backoffMs(policy: RetryPolicy, attempt: number, res?: RawResponse, random: () => number = Math.random, now: number = Date.now()): number {
+  const asked = retryAfterMs(res?.headers['retry-after'], now);
+  if (asked !== undefined && asked <= policy.maxRetryAfterMs) return asked;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
@@ -82,7 +85,7 @@ export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | A
         } catch (e) {
           outcomes[index] = e as AnyIgError;
         }
-      } else if (isRetryable(res.status) && attempt < policy.attempts) {
+      } else if (policy.statuses.includes(res.status) && attempt < policy.attempts) {
         retry.push(index);
         lastRetryable = res;
       } else {

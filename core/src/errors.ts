@@ -3,19 +3,12 @@
  * of the core in one process (the n8n package bundles its own) still recognise each other's errors.
  */
 
-/** Every code the service documents (§7), plus the ones this client adds for its own failures. */
-export type ApiErrorCode =
-  | 'missing_parameter'
-  | 'invalid_api_key'
-  | 'missing_api_key'
-  | 'insufficient_credits'
-  | 'not_found'
-  | 'upstream_error'
-  | 'upstream_timeout'
-  | 'rate_limited'
-  | 'http_error';
+import type { KnownErrorCode } from './error-codes';
 
-export type IgErrorName = 'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError';
+/** A code of the error table (error-codes.ts), or whatever else the service sends. */
+export type ApiErrorCode = KnownErrorCode | 'http_error';
+
+export type IgErrorName = 'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError' | 'IgCreditCapError';
 
 abstract class IgError extends Error {
   abstract readonly name: IgErrorName;
@@ -87,16 +80,34 @@ export class IgValidationError extends IgError {
   }
 }
 
-export type AnyIgError = IgApiError | IgConnectionError | IgSchemaError | IgValidationError;
+/**
+ * A credit cap (an n8n execution's Credit Cap) stopped a request before it was sent: never billed.
+ * `spent` is what the capped run really spent, counted when its error is reported, not when the
+ * request was refused: requests still in flight then were paid for too.
+ */
+export class IgCreditCapError extends IgError {
+  readonly name = 'IgCreditCapError' as const;
+  readonly charged = 0;
+  constructor(
+    readonly cap: number,
+    readonly spent: number,
+    /** Estimated cost of the request that was not sent. */
+    readonly cost: number,
+  ) {
+    super(`Credit cap of ${cap} reached: ${spent} credit${spent === 1 ? '' : 's'} spent, this request costs ~${cost}.`);
+  }
+}
 
-const NAMES = new Set<string>(['IgApiError', 'IgConnectionError', 'IgSchemaError', 'IgValidationError']);
+export type AnyIgError = IgApiError | IgConnectionError | IgSchemaError | IgValidationError | IgCreditCapError;
+
+const NAMES = new Set<string>(['IgApiError', 'IgConnectionError', 'IgSchemaError', 'IgValidationError', 'IgCreditCapError']);
 
 export function isIgError(e: unknown): e is AnyIgError {
   return typeof e === 'object' && e !== null && NAMES.has((e as { name?: string }).name ?? '');
 }
-export const isApiError = (e: unknown): e is IgApiError => isIgError(e) && e.name === 'IgApiError';
 export const isValidationError = (e: unknown): e is IgValidationError =>
   isIgError(e) && e.name === 'IgValidationError';
+export const isCreditCapError = (e: unknown): e is IgCreditCapError => isIgError(e) && e.name === 'IgCreditCapError';
 
 /** Shorten any user-supplied value for an error message without leaking a huge cell. */
 export function showValue(v: unknown): string {

@@ -1,20 +1,58 @@
-/** @igdata/core: the API once. No I/O of its own; see effects.ts for how runtimes plug in. */
-export * from './errors';
-export * from './registry/types';
+/**
+ * @igdata/core: the API once, and the one list of what it offers. Products and tools import from
+ * here only (`@igdata/core`), never from a file under core/src. No I/O of its own: operations are
+ * generators that yield effects (effects.ts), run by runSync or runAsync.
+ */
+
+// The endpoint registry.
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
-export * from './resolve';
-export * from './request';
-export * from './effects';
-export * from './response';
-export * from './call';
-export * from './paginate';
-export * from './budget';
-export * from './cost';
-export * from './flatten';
-export * from './messages';
+export type { CostRule, EndpointDef, Group, ParamDef, ParamKind } from './registry/types';
+export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
+
+// Input: resolving what users type, validating a call, building its request.
+export { expectedFor, isBlank, resolveParam } from './resolve';
+export type { AuthStyle, ClientConfig, HttpRequest, Params, RetryPolicy } from './request';
+export { DEFAULT_RETRY, baseUrlOf, buildRequest, normalizeParams, requestKey } from './request';
 export { closest } from './suggest';
-export { DASHBOARD_URL } from './constants';
+
+// Effects and their two drivers.
+export type { AsyncIO, Effect, Op, RawResponse, SyncIO } from './effects';
+export { runAsync, runSync } from './effects';
+
+// Calls, with retries.
+export type { Call } from './call';
+export { backoffMs, prepare, request, retryAfterMs, send, sendAll } from './call';
+export type { ApiResult, EnvelopeMeta } from './response';
+export { redact } from './response';
+
+// Paging: the one next-page rule, one page, one list, many lists.
+export type { Item, PageLike, PagePlan, PageStep, PagingCap, PagingProgress, PagingResult, StopReason } from './page-rule';
+export { NOTHING_READ, afterPage, capBefore, describeStop, planPaging, withCursor } from './page-rule';
+export type { PageAnswer } from './paginate';
+export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
+
+// Credits.
+export type { CostEstimate } from './cost';
+export { costRange, describeCost, estimateCost } from './cost';
+export type { CreditBudget } from './budget';
+export { CreditLedger } from './budget';
+
+// Errors: the family, the table of the service's codes, the sentences users read.
+export type { AnyIgError, ApiErrorCode, IgErrorName } from './errors';
+export {
+  IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, isCreditCapError, isIgError, isValidationError, showValue,
+} from './errors';
+export type { ErrorCodeFacts, KnownErrorCode } from './error-codes';
+export { ERROR_CODES, RETRYABLE_STATUSES, SPEC_ERROR_CODES, codeForStatus, docsLink, errorFacts, stopsBulkRun } from './error-codes';
+export type { MessageContext } from './messages';
+export { chargedNote, targetLabel, userMessage } from './messages';
+
+// Tables and documents.
+export type { Cell, FlatRow } from './flatten';
+export { fieldPaths, flatten, pick } from './flatten';
 export { buildOpenApi } from './openapi';
+
+// A promise-based client over fetch, for Node scripts, tests and benchmarks.
 export { fetchIO } from './io/fetch-io';
 export { createClient } from './io/client';
 export type { Client } from './io/client';

@@ -7,6 +7,7 @@ import { toJSONSchema } from 'zod/mini';
 import { endpoints, pathOf } from './registry/endpoints';
 import type { EndpointDef, ParamDef } from './registry/types';
 import { describeCost } from './cost';
+import { SPEC_ERROR_CODES, docsLink } from './error-codes';
 
 type Json = Record<string, unknown>;
 
@@ -32,14 +33,6 @@ function paramSchema(p: ParamDef): Json {
 
 const operationId = (e: EndpointDef) => e.id.replace(/[/-]/g, '_');
 
-const ERRORS: [string, string, string][] = [
-  ['400', 'missing_parameter', 'A required parameter is absent or invalid (the message names it). Not billed.'],
-  ['401', 'invalid_api_key', 'Missing, malformed or revoked key. Not billed.'],
-  ['402', 'insufficient_credits', 'The balance does not cover the request. Not billed.'],
-  ['404', 'not_found', 'No public data (private, deleted or nonexistent target). Billed at the endpoint\'s cost.'],
-  ['502', 'upstream_error', 'Data provider error; safe to retry. Not billed.'],
-  ['504', 'upstream_timeout', 'Upstream took too long; safe to retry. Not billed.'],
-];
 
 /** The whole document. `baseUrl` becomes the single server entry. */
 export function buildOpenApi(baseUrl: string): Json {
@@ -68,7 +61,7 @@ export function buildOpenApi(baseUrl: string): Json {
         },
       },
     };
-    for (const [status, code] of ERRORS) responses[status] = { $ref: `#/components/responses/${code}` };
+    for (const { status, code } of SPEC_ERROR_CODES) responses[String(status)] = { $ref: `#/components/responses/${code}` };
     paths[pathOf(e)] = {
       get: {
         operationId: operationId(e),
@@ -88,10 +81,10 @@ export function buildOpenApi(baseUrl: string): Json {
     };
   }
   const errorResponses: Json = {};
-  for (const [, code, description] of ERRORS) {
+  for (const { code, summary: description } of SPEC_ERROR_CODES) {
     errorResponses[code] = {
       description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code, message: description, docs: `/docs/errors#${code}` }, meta: { request_id: 'req_example' } } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code, message: description, docs: docsLink(code) }, meta: { request_id: 'req_example' } } } },
     };
   }
   const groups = [...new Set(endpoints.map((e) => e.group))];
@@ -135,7 +128,7 @@ export function buildOpenApi(baseUrl: string): Json {
               type: 'object',
               required: ['code', 'message'],
               properties: {
-                code: { type: 'string', enum: ERRORS.map(([, c]) => c) },
+                code: { type: 'string', enum: SPEC_ERROR_CODES.map((e) => e.code) },
                 message: { type: 'string' },
                 docs: { type: 'string' },
                 reason: { type: 'string', description: 'On some 404s, e.g. private_account' },

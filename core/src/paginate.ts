@@ -1,104 +1,146 @@
 /**
- * Paging with a mandatory cap. Every page costs credits, so a paging loop without a limit is a bug
- * (Stripe's autoPagingToArray also requires one). The result says which cap stopped it.
+ * Walking lists with a mandatory cap: one page, one list, or many lists at once (page N of every
+ * target in one batch, one UrlFetchApp.fetchAll). Every decision about the next page is the rule
+ * of page-rule.ts; this file only sends pages, settles the shared budget and keeps the results.
  */
 import type { Call } from './call';
-import { send } from './call';
-import { estimateCost } from './cost';
+import { send, sendAll } from './call';
 import type { Op } from './effects';
-import type { CreditBudget } from './budget';
 import type { AnyIgError } from './errors';
-import { IgValidationError, isIgError } from './errors';
+import { isIgError } from './errors';
+import type { PageLike, PagePlan, PagingCap, PagingProgress, PagingResult } from './page-rule';
+import { NOTHING_READ, afterPage, capBefore, planPaging, withCursor } from './page-rule';
 import type { ClientConfig } from './request';
+import type { ApiResult } from './response';
 
-export interface PagingCap {
-  maxItems?: number;
-  maxPages?: number;
-  /** Never start a page that would take the run's spend above this. */
-  maxCredits?: number;
-  /** A budget shared with other calls (e.g. an execution-wide credit cap); a refusal stops as 'credits'. */
-  budget?: CreditBudget;
+/** A page as the walk records it: from the service, or from a cache (then `creditsCharged` is 0). */
+export type PageAnswer = (PageLike & { requestId?: string; creditsRemaining?: number }) | AnyIgError;
+
+/** One page of a list: the page at `cursor` (null: the first). Throws an Ig error when it fails. */
+export function* fetchPage(config: ClientConfig, call: Call, cursor: string | null): Op<ApiResult> {
+  return yield* send(config, withCursor(call, cursor));
 }
 
-/** `error`: a page failed after earlier pages were paid for; their items are kept, not thrown away. */
-export type StopReason = 'end' | 'items' | 'pages' | 'credits' | 'error';
-
-export interface PagingResult {
-  items: Record<string, unknown>[];
-  pages: number;
-  creditsCharged: number;
-  creditsRemaining?: number;
-  stoppedBy: StopReason;
-  /** Where to resume; null when the list was read to its end. */
-  nextCursor: string | null;
-  /** The service's request id of each page, in order (for support and n8n's meta). */
-  requestIds: string[];
-  /** What stopped the run when stoppedBy is 'error'. */
-  error?: AnyIgError;
+interface Target {
+  plan: PagePlan;
+  /** The call of this target's next page. */
+  call: Call;
+  read: PagingProgress;
+  result: PagingResult;
+  /** Budget reserved for the page handed out and not yet recorded; undefined when none is out. */
+  out?: number;
+  done: boolean;
 }
 
-export function* paginate(
-  config: ClientConfig,
-  call: Call,
-  cap: PagingCap,
-  onPage?: (page: { items: Record<string, unknown>[]; index: number }) => void,
-): Op<PagingResult> {
-  if (cap.maxItems === undefined && cap.maxPages === undefined && cap.maxCredits === undefined && cap.budget === undefined) {
-    throw new IgValidationError('limit', 'set: a number of items, pages or credits', 'no limit');
+/**
+ * The walk of many lists, one round at a time, free of I/O so each product can fetch a round its
+ * own way (Sheets: cache first, then fetchAll under a deadline; elsewhere `paginateMany`).
+ * Caps apply to each target; the cap's `budget` is shared by all of them. Nothing throws for a
+ * failed page: its target stops with 'error' and keeps the pages it paid for.
+ */
+export class PageWalk {
+  private readonly targets: Target[];
+  constructor(calls: Call[], private readonly cap: PagingCap) {
+    this.targets = calls.map((call) => {
+      const plan = planPaging(call, cap);
+      const stop = capBefore(plan, NOTHING_READ);
+      const result: PagingResult = { items: [], pages: 0, creditsCharged: 0, stoppedBy: stop ?? 'end', nextCursor: null, requestIds: [] };
+      return { plan, call, read: NOTHING_READ, result, done: stop !== null };
+    });
   }
-  for (const name of ['maxItems', 'maxPages', 'maxCredits'] as const) {
-    const v = cap[name];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new IgValidationError(name, 'a whole number of 0 or more', String(v));
+
+  get done(): boolean {
+    return this.targets.every((t) => t.done);
   }
-  const result: PagingResult = { items: [], pages: 0, creditsCharged: 0, stoppedBy: 'end', nextCursor: null, requestIds: [] };
-  let cursor: string | null = (call.params.cursor as string | undefined) ?? null;
-  const pageCost = estimateCost(call.endpoint, call.params).credits;
-  for (;;) {
-    if (cap.maxItems !== undefined && result.items.length >= cap.maxItems) return { ...result, stoppedBy: 'items' };
-    if (cap.maxPages !== undefined && result.pages >= cap.maxPages) return { ...result, stoppedBy: 'pages' };
-    if (cap.maxCredits !== undefined && result.creditsCharged + pageCost > cap.maxCredits) return { ...result, stoppedBy: 'credits' };
-    const params = { ...call.params };
-    if (cursor !== null) params.cursor = cursor;
-    else delete params.cursor;
-    if (cap.budget && !cap.budget.tryReserve(pageCost)) return { ...result, stoppedBy: 'credits' };
-    let page;
-    try {
-      page = yield* send(config, { endpoint: call.endpoint, params });
-    } catch (e) {
-      cap.budget?.settle(pageCost, isIgError(e) ? e.charged : 0);
-      if (!result.pages || !isIgError(e)) throw e;
-      result.creditsCharged += e.charged;
-      return { ...result, stoppedBy: 'error', error: e };
+
+  /**
+   * The next page of every target still going, in input order, each reserved from the shared
+   * budget first (a target the budget refuses stops with 'credits'). Empty when the walk is over.
+   * Every page handed out must be given back with `record` or `unsent` before the next round.
+   */
+  nextRound(): { index: number; call: Call }[] {
+    const round: { index: number; call: Call }[] = [];
+    this.targets.forEach((t, index) => {
+      if (t.out !== undefined) throw new Error(`PageWalk: page of target ${index} neither recorded nor unsent`);
+      if (t.done) return;
+      if (this.cap.budget && !this.cap.budget.tryReserve(t.plan.pageCost)) return this.stop(t, 'credits');
+      t.out = t.plan.pageCost;
+      round.push({ index, call: t.call });
+    });
+    return round;
+  }
+
+  /** The answer to a target's page of this round. */
+  record(index: number, answer: PageAnswer): void {
+    const t = this.pending(index);
+    if (isIgError(answer)) {
+      this.cap.budget?.settle(t.out as number, answer.charged);
+      t.out = undefined;
+      t.result.creditsCharged += answer.charged;
+      t.result.error = answer;
+      return this.stop(t, 'error');
     }
-    cap.budget?.settle(pageCost, page.creditsCharged);
-    result.pages++;
-    result.creditsCharged += page.creditsCharged;
-    if (page.requestId) result.requestIds.push(page.requestId);
-    if (page.creditsRemaining !== undefined) result.creditsRemaining = page.creditsRemaining;
-    const room = cap.maxItems === undefined ? page.items.length : cap.maxItems - result.items.length;
-    const taken = page.items.slice(0, room);
-    result.items.push(...taken);
-    onPage?.({ items: taken, index: result.pages - 1 });
-    cursor = call.endpoint.paginated ? page.nextCursor : null;
-    result.nextCursor = cursor;
-    if (cursor === null) return { ...result, stoppedBy: 'end' };
-    // Items cut from a page are lost to a resume with this cursor; say 'items' so callers know.
-    if (taken.length < page.items.length) return { ...result, stoppedBy: 'items' };
+    this.cap.budget?.settle(t.out as number, answer.creditsCharged);
+    t.out = undefined;
+    const step = afterPage(t.plan, t.read, answer);
+    t.read = step.read;
+    const r = t.result;
+    r.pages = step.read.pages;
+    r.creditsCharged += answer.creditsCharged;
+    r.items.push(...step.keep);
+    if (answer.requestId) r.requestIds.push(answer.requestId);
+    if (answer.creditsRemaining !== undefined) r.creditsRemaining = answer.creditsRemaining;
+    if ('next' in step) {
+      r.nextCursor = step.next;
+      t.call = withCursor(t.call, step.next);
+    } else {
+      r.nextCursor = step.resume;
+      this.stop(t, step.stop);
+    }
+  }
+
+  /** A page handed out but not sent (the caller ran out of time): its reservation is released, its target stops with 'time'. */
+  unsent(index: number): void {
+    const t = this.pending(index);
+    this.cap.budget?.settle(t.out as number, 0);
+    t.out = undefined;
+    t.result.nextCursor = (t.call.params.cursor as string | undefined) ?? null;
+    this.stop(t, 'time');
+  }
+
+  /** One result per target, in input order. */
+  results(): PagingResult[] {
+    return this.targets.map((t) => t.result);
+  }
+
+  private pending(index: number): Target {
+    const t = this.targets[index];
+    if (!t || t.out === undefined) throw new Error(`PageWalk: no page of target ${index} is out`);
+    return t;
+  }
+
+  private stop(t: Target, reason: PagingResult['stoppedBy']): void {
+    t.done = true;
+    t.result.stoppedBy = reason;
   }
 }
 
-/** A sentence for the stop reason, for n8n notices and Sheets notes. */
-export function describeStop(r: PagingResult, cap: PagingCap): string {
-  switch (r.stoppedBy) {
-    case 'end':
-      return `Read all ${r.items.length} items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
-    case 'items':
-      return `Stopped at the limit of ${cap.maxItems} items (${r.pages} page(s), ${r.creditsCharged} credits); more are available.`;
-    case 'pages':
-      return `Stopped at the limit of ${cap.maxPages} pages (${r.items.length} items, ${r.creditsCharged} credits); more are available.`;
-    case 'credits':
-      return `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); more are available.`;
-    case 'error':
-      return `Stopped after ${r.pages} page(s) (${r.items.length} items kept, ${r.creditsCharged} credits): ${r.error?.message ?? 'a page failed'}`;
+/** Many lists over the network: each round is one batch (page N of every target, one httpAll). */
+export function* paginateMany(config: ClientConfig, calls: Call[], cap: PagingCap): Op<PagingResult[]> {
+  const walk = new PageWalk(calls, cap);
+  for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
+    const answers = yield* sendAll(config, round.map((p) => p.call));
+    round.forEach((p, k) => walk.record(p.index, answers[k]));
   }
+  return walk.results();
+}
+
+/**
+ * One list. When a later page fails, the pages already paid for are kept (stoppedBy 'error');
+ * when the first page fails there is nothing to keep, and its error is thrown.
+ */
+export function* paginate(config: ClientConfig, call: Call, cap: PagingCap): Op<PagingResult> {
+  const [result] = yield* paginateMany(config, [call], cap);
+  if (result.stoppedBy === 'error' && result.pages === 0) throw result.error;
+  return result;
 }

@@ -1,12 +1,11 @@
 /** Validating parameters and building the HTTP request for one call. Pure: no I/O. */
+import { RETRYABLE_STATUSES } from './error-codes';
 import { IgApiError, IgValidationError, showValue } from './errors';
 import { expectedFor, isBlank, resolveParam } from './resolve';
 import { pathOf } from './registry/endpoints';
 import type { EndpointDef } from './registry/types';
 
 import { DEFAULT_BASE_URL } from './constants';
-
-export { DEFAULT_BASE_URL };
 
 export type AuthStyle = 'bearer' | 'x-api-key';
 
@@ -18,16 +17,20 @@ export interface ClientConfig {
   retry?: Partial<RetryPolicy>;
 }
 
+/** Retry policy as plain data (as ky's): which answers are sent again, how often, how long to wait. */
 export interface RetryPolicy {
   /** Total attempts, first one included. */
   attempts: number;
+  /** HTTP statuses sent again; 0 stands for no HTTP answer at all (a network failure). */
+  statuses: readonly number[];
   baseDelayMs: number;
   maxDelayMs: number;
   /** Longest Retry-After we honour; a longer one fails fast instead of hanging a cell. */
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000 };
+/** The retried statuses come from the error table; network failures are retried as well. */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, statuses: [0, ...RETRYABLE_STATUSES], baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000 };
 
 export interface HttpRequest {
   method: 'GET';

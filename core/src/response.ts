@@ -1,10 +1,11 @@
 /** Reading a raw HTTP outcome: envelope unwrapping, schema validation, error mapping. */
-import type { ApiErrorCode } from './errors';
+import { codeForStatus } from './error-codes';
 import { IgApiError, IgConnectionError, IgSchemaError } from './errors';
 import type { RawResponse } from './effects';
 import type { EndpointDef } from './registry/types';
 
-export interface Meta {
+/** The `meta` object of the service's envelope (§2.1). */
+export interface EnvelopeMeta {
   endpoint?: string;
   request_id?: string;
   credits_charged?: number;
@@ -16,7 +17,7 @@ export interface Meta {
 export interface ApiResult<T = Record<string, unknown>> {
   /** `data` of the envelope: the object (single) or `{items, next_cursor}` (list). */
   data: T;
-  meta: Meta;
+  meta: EnvelopeMeta;
   /** For lists: the items; for singles: `[data]`, so tables treat both alike. */
   items: Record<string, unknown>[];
   /** From data.next_cursor, falling back to meta.next_cursor (NOTES.md); null at the end. */
@@ -27,16 +28,6 @@ export interface ApiResult<T = Record<string, unknown>> {
   requestId?: string;
   attempts: number;
 }
-
-const DEFAULT_CODE: Record<number, ApiErrorCode> = {
-  400: 'missing_parameter',
-  401: 'invalid_api_key',
-  402: 'insufficient_credits',
-  404: 'not_found',
-  429: 'rate_limited',
-  502: 'upstream_error',
-  504: 'upstream_timeout',
-};
 
 function parseJson(body: string): unknown {
   try {
@@ -60,10 +51,10 @@ export function toError(res: RawResponse, attempts: number, apiKey?: string): Ig
   if (res.status === 0) {
     return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts);
   }
-  const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: Meta } | undefined;
+  const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: EnvelopeMeta } | undefined;
   const err = body && typeof body.error === 'object' && body.error ? body.error : {};
   const meta = body?.meta ?? {};
-  const code = typeof err.code === 'string' ? err.code : DEFAULT_CODE[res.status] ?? 'http_error';
+  const code = typeof err.code === 'string' ? err.code : codeForStatus(res.status);
   const message = typeof err.message === 'string' ? err.message : `HTTP ${res.status}`;
   return new IgApiError(res.status, code, redact(message, apiKey), {
     requestId: (meta.request_id as string) ?? res.headers['x-request-id'],
@@ -81,9 +72,9 @@ function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] },
 
 /** Unwrap and validate a 2xx answer. Unknown fields pass; a broken shape is an IgSchemaError. */
 export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: number): ApiResult {
-  const body = parseJson(res.body) as { data?: unknown; meta?: Meta } | undefined;
+  const body = parseJson(res.body) as { data?: unknown; meta?: EnvelopeMeta } | undefined;
   const requestId = res.headers['x-request-id'];
-  const meta: Meta = body && typeof body.meta === 'object' && body.meta ? body.meta : {};
+  const meta: EnvelopeMeta = body && typeof body.meta === 'object' && body.meta ? body.meta : {};
   const charged = num(meta.credits_charged) ?? 0;
   const fail = (msg: string, issues: string[] = []) =>
     new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, charged, meta.request_id ?? requestId);

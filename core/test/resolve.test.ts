@@ -1,7 +1,8 @@
 // Input resolution: the forms users type, and property-based checks that nothing but our own
 // validation error ever escapes, whatever the input.
 import fc from 'fast-check';
-import { IgValidationError, endpoints, normalizeParams, resolveHandle, resolveLocation, resolvePost, resolveTag } from '../src';
+import { IgValidationError, endpoints, normalizeParams } from '../src';
+import { resolveHandle, resolveLocation, resolvePost, resolveTag } from '../src/resolve';
 
 describe('accounts', () => {
   it.each([

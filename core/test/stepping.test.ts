@@ -177,8 +177,8 @@ describe('a batch', () => {
     });
     expect(effects.map((e) => e.kind)).toEqual(['httpAll', 'sleep', 'http']);
     expect(round).toBe(2);
-    expect((value[0] as { data: { username: string } }).data.username).toBe('a1');
-    expect((value[1] as { data: { username: string } }).data.username).toBe('b2');
+    expect((value[0] as unknown as { data: { username: string } }).data.username).toBe('a1');
+    expect((value[1] as unknown as { data: { username: string } }).data.username).toBe('b2');
     expect(isIgError(value[2]) && value[2].name === 'IgApiError' && value[2].code).toBe('not_found');
   });
 

@@ -4,11 +4,9 @@
  * platform (data or 404) are billed (§7).
  */
 import type * as http from 'node:http';
-import { estimateCost } from '../../core/src/cost';
-import { normalizeParams, requestKey, type Params } from '../../core/src/request';
-import { isValidationError } from '../../core/src/errors';
+import { docsLink, estimateCost, isValidationError, normalizeParams, requestKey, type Params } from '@igdata/core';
 import { type FaultStatus, pickFault } from './faults';
-import { DOCS, HttpFailure } from './errors';
+import { HttpFailure } from './errors';
 import { Raw } from './json';
 import { keyOf, send } from './http';
 import type { Route } from './handlers';
@@ -30,7 +28,7 @@ export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http
     meta.ms = Date.now() - t0;
     const headers: Record<string, string> = { 'x-request-id': requestId };
     if (remaining !== undefined) headers['x-credits-remaining'] = String(remaining);
-    send(res, status, JSON.stringify({ error: { code, message, docs: DOCS[code] ?? '/docs/errors', ...extra }, meta }), headers);
+    send(res, status, JSON.stringify({ error: { code, message, docs: docsLink(code), ...extra }, meta }), headers);
   };
 
   // 1. latency (sandbox-wide, or per request)

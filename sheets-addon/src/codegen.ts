@@ -20,7 +20,7 @@ function exampleField(e: EndpointDef): string | undefined {
 }
 
 /** A formula a user could type, e.g. =IGPROFILE("nasa","followers"). */
-export function exampleFormula(e: EndpointDef, range = false): string {
+function exampleFormula(e: EndpointDef, range = false): string {
   const args: string[] = [];
   for (const spec of argLayout(e)) {
     if (spec.role === 'target') args.push(range ? 'A2:A100' : q(spec.param!.example ?? 'nasa'));
@@ -61,7 +61,7 @@ function paramDoc(e: EndpointDef, spec: ArgSpec): { type: string; text: string }
   }
 }
 
-export function functionJsDoc(e: EndpointDef): string {
+function functionJsDoc(e: EndpointDef): string {
   const target = targetParam(e);
   const lines = [
     `${clean(e.summary)}. ${clean(e.description)}`,
@@ -78,7 +78,7 @@ export function functionJsDoc(e: EndpointDef): string {
   return ['/**', ...lines.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n');
 }
 
-export function functionStub(e: EndpointDef): string {
+function functionStub(e: EndpointDef): string {
   const names = argLayout(e).map((a) => a.name);
   return `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`;
 }

@@ -18,7 +18,7 @@ import { gasIO } from './gas/http';
 import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveKey } from './gas/settings';
 import { activeSelection } from './gas/ui';
 
-export interface EndpointInfo {
+interface EndpointInfo {
   id: string;
   fn: string;
   summary: string;

@@ -3,12 +3,12 @@
  * de-duplication, bounded concurrency, paging, the execution-wide credit cap, errors.
  * The same engine runs inside real n8n in n8n-real.test.ts.
  */
-import { prepare } from '../../core/src/call';
-import { fetchIO } from '../../core/src/io/fetch-io';
+import { fetchIO, isCreditCapError, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
-import type { Job, Outcome } from '../../n8n-node/nodes/IgData/engine';
-import { capMessage, isCapStop, runJobs } from '../../n8n-node/nodes/IgData/engine';
+import type { ItemCall, ItemResult } from '../../n8n-node/nodes/IgData/engine';
+import { runItemCalls } from '../../n8n-node/nodes/IgData/engine';
+import { failureMessage } from '../../n8n-node/nodes/IgData/output';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -21,8 +21,8 @@ beforeEach(() => {
 });
 
 const config = () => ({ apiKey: sb.demoKey, baseUrl: sb.url });
-const job = (endpoint: string, input: Record<string, unknown>, extra: Partial<Job> = {}): Job => ({ call: prepare(endpoint, input), returnAll: false, ...extra });
-const ok = (o: Outcome | undefined) => {
+const job = (endpoint: string, input: Record<string, unknown>, extra: Partial<ItemCall> = {}): ItemCall => ({ call: prepare(endpoint, input), returnAll: false, ...extra });
+const ok = (o: ItemResult | undefined) => {
   if (!o || !o.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
   return o;
 };
@@ -37,7 +37,7 @@ test('identical requests are sent once and fanned out; never more in flight than
   });
   const jobs = inputs.map((handle) => job('profile', { handle }));
   const t0 = Date.now();
-  const out = await runJobs(config(), jobs, fetchIO(), { concurrency: 8 });
+  const out = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 8 });
   const ms = Date.now() - t0;
   const stats = sb.stats();
   expect(stats.byEndpoint.profile).toBe(40);
@@ -56,7 +56,7 @@ test('identical requests are sent once and fanned out; never more in flight than
 });
 
 test('Return All follows next_cursor to the end; Limit stops mid-list', async () => {
-  const [all, limited] = await runJobs(
+  const [all, limited] = await runItemCalls(
     config(),
     [job('hashtag/recent', { tag: '#VeganRecipes' }, { returnAll: true }), job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 45 })],
     fetchIO(),
@@ -80,7 +80,7 @@ test('the credit cap counts across items and pages, stops before exceeding and s
     job('hashtag/recent', { tag: 'veganrecipes' }, { returnAll: true }), // 1 per page
     job('profile', { handle: 'natgeo' }),
   ];
-  const [eng, list, prof] = await runJobs(config(), jobs, fetchIO(), { concurrency: 1, creditCap: 12 });
+  const [eng, list, prof] = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 1, creditCap: 12 });
   expect(ok(eng).meta.credits_charged).toBe(2);
   const l = ok(list);
   expect(l.meta.stopped_by).toBe('credits');
@@ -95,20 +95,38 @@ test('the credit cap counts across items and pages, stops before exceeding and s
 
   sb.resetStats();
   const five = ['nasa', 'natgeo', 'nike', 'starbucks', 'bbcnews'].map((handle) => job('profile', { handle }));
-  const capped = await runJobs(config(), five, fetchIO(), { concurrency: 5, creditCap: 3 });
+  const capped = await runItemCalls(config(), five, fetchIO(), { concurrency: 5, creditCap: 3 });
   expect(capped.filter((o) => o?.ok)).toHaveLength(3);
   const stops = capped.filter((o) => o && !o.ok).map((o) => (o as { error: unknown }).error);
   expect(stops).toHaveLength(2);
   for (const s of stops) {
-    expect(isCapStop(s)).toBe(true);
-    if (isCapStop(s)) expect(capMessage(s)).toMatch(/^Credit cap of 3 reached: .*\(Not charged\.\)$/);
+    expect(isCreditCapError(s)).toBe(true);
+    if (isCreditCapError(s)) expect(failureMessage(s)).toMatch(/^Credit cap of 3 reached: .*\(Not charged\.\)$/);
   }
   expect(sb.stats().creditsBilled).toBe(3);
   expect(sb.stats().total).toBe(3);
 });
 
+test('a credit-cap error states what the execution really spent, also when the spend was still in flight', async () => {
+  // Issue 8: Credit Cap 37 on 100 lookups said "0 credits spent" while 37 were spent: the 63
+  // refusals happened while the 37 paid requests were still in flight.
+  sb.setFaults({ latencyMs: 20 });
+  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 100);
+  expect(names).toHaveLength(100);
+  const out = await runItemCalls(config(), names.map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: 37 });
+  expect(sb.stats().creditsBilled).toBe(37);
+  const stops = out.filter((o) => o && !o.ok).map((o) => (o as { error: unknown }).error);
+  expect(stops).toHaveLength(63);
+  for (const s of stops) {
+    expect(isCreditCapError(s) && s.spent).toBe(37);
+    expect(failureMessage(s as never)).toBe(
+      'Credit cap of 37 reached: 37 credits spent in this execution and this request costs ~1. Raise Options > Credit Cap to continue. (Not charged.)',
+    );
+  }
+});
+
 test('failures stay with their item: 404 is billed and says so, others succeed', async () => {
-  const [bad, good] = await runJobs(config(), [job('profile', { handle: 'no_such_account_zz' }), job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 2 });
+  const [bad, good] = await runItemCalls(config(), [job('profile', { handle: 'no_such_account_zz' }), job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 2 });
   expect(good?.ok).toBe(true);
   expect(bad?.ok).toBe(false);
   const err = (bad as { error: { name: string; code?: string; charged?: number } }).error;
@@ -118,7 +136,7 @@ test('failures stay with their item: 404 is billed and says so, others succeed',
 });
 
 test('an invalid key fails every item without retries and never echoes the key', async () => {
-  const out = await runJobs({ apiKey: 'sk_wrong_key_123456', baseUrl: sb.url }, [job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 1 });
+  const out = await runItemCalls({ apiKey: 'sk_wrong_key_123456', baseUrl: sb.url }, [job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 1 });
   const err = (out[0] as { error: Error & { code?: string } }).error;
   expect(err.code).toBe('invalid_api_key');
   expect(JSON.stringify(out)).not.toContain('sk_wrong_key_123456');

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { endpoints } from '../../core/src/registry/endpoints';
+import { endpoints, getEndpoint } from '../../core/src/registry/endpoints';
 import type { EndpointDef } from '../../core/src/registry/types';
 import { argLayout } from '../../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
@@ -93,6 +93,22 @@ describe('range-first', () => {
     expect(rt.custom('IGPROFILE', 'nasa', 'followers,following', true)).toEqual([['followers', 'following'], [97400000, 82]]);
     // fields as a range of names
     expect(rt.custom('IGPROFILE', 'nasa', [['followers', 'following']], false)).toEqual([[97400000, 82]]);
+  });
+
+  test('one target with several fields gets a header row by default (=IGENGAGEMENT(A2) is labelled)', () => {
+    const rt = runtime();
+    const out = rt.custom('IGENGAGEMENT', 'nasa') as unknown[][];
+    expect(out).toHaveLength(2);
+    expect(out[0]).toEqual(getEndpoint('insights/profile/engagement').columns);
+    expect(out[1].every((v) => typeof v !== 'string' || !/Not charged|Charged/.test(v))).toBe(true);
+    expect(rt.custom('IGENGAGEMENT', 'nasa', 12, 'engagement_rate_pct')).toEqual(expect.any(Number));
+  });
+
+  test('a target left out is a clear message naming the argument, never a silent blank', async () => {
+    const rt = runtime();
+    expect(() => rt.custom('IGPROFILE')).toThrow('handle must be a username, @username, numeric id or profile URL; got nothing (the argument is left out). (Not charged.)');
+    expect(rt.custom('IGPROFILE', '', 'followers')).toBe(''); // a blank cell is a blank row
+    await expect(sb.stats()).resolves.toMatchObject({ total: 0 });
   });
 
   test('list functions: limit pages through, dates are real dates, numbers numbers', async () => {

@@ -4,13 +4,12 @@
  * lookup of 500 items (200 unique, typed differently) and a Return All: no item lost, every item
  * aligned with its own input, nothing billed twice (credits billed == unique successful requests).
  */
-import { prepare } from '../../core/src/call';
-import { fetchIO } from '../../core/src/io/fetch-io';
+import { fetchIO, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
 import type { RunningServer } from '../../scripts/gas-standin/testServer';
-import type { Job, Outcome } from '../../n8n-node/nodes/IgData/engine';
-import { runJobs } from '../../n8n-node/nodes/IgData/engine';
+import type { ItemCall, ItemResult } from '../../n8n-node/nodes/IgData/engine';
+import { runItemCalls } from '../../n8n-node/nodes/IgData/engine';
 import { startFaultProxy } from '../support/fault-proxy';
 
 let sb: Sandbox;
@@ -26,7 +25,7 @@ afterAll(async () => {
 
 const config = () => ({ apiKey: sb.demoKey, baseUrl: proxy.url });
 const TRANSIENT = /^(upstream_error|upstream_timeout)$/;
-const codeOf = (o: Outcome | undefined) => (o && !o.ok ? String((o.error as { code?: unknown }).code) : '');
+const codeOf = (o: ItemResult | undefined) => (o && !o.ok ? String((o.error as { code?: unknown }).code) : '');
 
 test('a lookup of 500 items under faults, failed items run again until complete: 0 lost, 0 billed twice, all aligned', async () => {
   const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 170);
@@ -37,11 +36,11 @@ test('a lookup of 500 items under faults, failed items run again until complete:
   });
   const want = (i: number) => unique[(i * 7) % unique.length];
   sb.resetStats();
-  const final: (Outcome | undefined)[] = new Array(inputs.length);
+  const final: (ItemResult | undefined)[] = new Array(inputs.length);
   let todo = inputs.map((_, i) => i);
   let runs = 0;
   while (todo.length && runs < 8) {
-    const out = await runJobs(config(), todo.map((i) => ({ call: prepare('profile', { handle: inputs[i] }), returnAll: false }) as Job), fetchIO(), { concurrency: 8 });
+    const out = await runItemCalls(config(), todo.map((i) => ({ call: prepare('profile', { handle: inputs[i] }), returnAll: false }) as ItemCall), fetchIO(), { concurrency: 8 });
     expect(out).toHaveLength(todo.length);
     todo.forEach((i, j) => (final[i] = out[j]));
     todo = todo.filter((i) => TRANSIENT.test(codeOf(final[i])));
@@ -61,7 +60,7 @@ test('a lookup of 500 items under faults, failed items run again until complete:
 
 test('Return All under faults: every page once, every item once, billed once per page', async () => {
   sb.resetStats();
-  const [o] = await runJobs(config(), [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }], fetchIO(), { concurrency: 4 });
+  const [o] = await runItemCalls(config(), [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }], fetchIO(), { concurrency: 4 });
   const s = sb.stats();
   console.log(`Return All: ${s.faults} faults injected, ${s.creditsBilled} credits, outcome ${o?.ok ? `${o.items.length} items in ${o.meta.pages} pages` : codeOf(o)}`);
   expect(s.faults).toBeGreaterThan(5);
@@ -72,6 +71,6 @@ test('Return All under faults: every page once, every item once, billed once per
   expect(s.creditsBilled).toBe(o.meta.pages);
   expect(o.meta.credits_charged).toBe(o.meta.pages);
   // The same list without faults: the same items in the same order.
-  const [clean] = await runJobs({ apiKey: sb.demoKey, baseUrl: sb.url }, [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }], fetchIO(), { concurrency: 4 });
+  const [clean] = await runItemCalls({ apiKey: sb.demoKey, baseUrl: sb.url }, [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }], fetchIO(), { concurrency: 4 });
   expect(clean && clean.ok && clean.items.map((p) => p.id)).toEqual(o.items.map((p) => p.id));
 });

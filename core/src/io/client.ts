@@ -3,7 +3,7 @@ import type { Call } from '../call';
 import { prepare, request, send, sendAll } from '../call';
 import type { AsyncIO } from '../effects';
 import { runAsync } from '../effects';
-import type { PagingCap } from '../paginate';
+import type { PagingCap } from '../page-rule';
 import { paginate } from '../paginate';
 import type { ClientConfig } from '../request';
 import { fetchIO } from './fetch-io';

@@ -1,22 +1,30 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { prepare } from '../../../core/src/call';
-import type { Call } from '../../../core/src/call';
-import { runAsync } from '../../../core/src/effects';
-import { isIgError } from '../../../core/src/errors';
-import { userMessage } from '../../../core/src/messages';
-import { paginate } from '../../../core/src/paginate';
-import type { EndpointDef } from '../../../core/src/registry/types';
-import { requestKey } from '../../../core/src/request';
-import { simplifyItem } from './execute';
+import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { Call, EndpointDef, ParamDef } from '@igdata/core';
+import { estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
+import { paramField } from './description';
+import { simplifyItem, toNodeError } from './output';
 import type { Page, PollState } from './poll';
 import { pollFeed, startFeed } from './poll';
-import { clientConfig, KEY_WHERE, n8nIO } from './transport';
+import { clientConfig, n8nIO } from './transport';
 
+/** Each event watches a feed: a registry list endpoint, read through its target parameter. */
 const FEEDS = {
-	hashtag: { endpoint: 'hashtag/recent', param: 'tag' },
-	account: { endpoint: 'profile/posts', param: 'handle' },
+	hashtag: { endpoint: getEndpoint('hashtag/recent'), name: 'New Hashtag Post', what: 'A new post appears in the recent posts of a hashtag' },
+	account: { endpoint: getEndpoint('profile/posts'), name: 'New Account Post', what: 'An account publishes a new feed post' },
 } as const;
+type Event = keyof typeof FEEDS;
+
+/** The parameter a feed is read for (`tag`, `handle`): its endpoint's one required parameter. */
+const targetOf = (endpoint: EndpointDef): ParamDef => endpoint.params.find((p) => p.required) as ParamDef;
+
+const perPage = (e: EndpointDef): string => {
+	const credits = estimateCost(e, {}).credits;
+	return `${credits} credit${credits === 1 ? '' : 's'} per page`;
+};
+
+/** The target fields, from the registry's parameters, each shown for its event. */
+const targetFields: INodeProperties[] = (Object.keys(FEEDS) as Event[]).map((event) => paramField(targetOf(FEEDS[event].endpoint), { event: [event] }));
 
 const SAMPLE_SIZE = 5;
 
@@ -58,39 +66,14 @@ export class IgDataTrigger implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{
-						name: 'New Hashtag Post',
-						value: 'hashtag',
-						description: 'A new post appears in the recent posts of a hashtag (hashtag/recent, 1 credit per page)',
-					},
-					{
-						name: 'New Account Post',
-						value: 'account',
-						description: 'An account publishes a new feed post (profile/posts, 2 credits per page)',
-					},
+					...(Object.keys(FEEDS) as Event[]).map((event) => {
+						const feed = FEEDS[event];
+						return { name: feed.name, value: event, description: `${feed.what} (${feed.endpoint.id}, ${perPage(feed.endpoint)})` };
+					}),
 				],
 				default: 'hashtag',
 			},
-			{
-				displayName: 'Tag',
-				name: 'tag',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. veganrecipes',
-				description: 'Hashtag to watch, with or without the leading #. API parameter: tag.',
-				displayOptions: { show: { event: ['hashtag'] } },
-			},
-			{
-				displayName: 'Handle',
-				name: 'handle',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. nasa, @nasa or https://www.instagram.com/nasa/',
-				description: 'Account to watch as username, @username, numeric ID or profile URL. API parameter: handle.',
-				displayOptions: { show: { event: ['account'] } },
-			},
+			...targetFields,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -120,31 +103,25 @@ export class IgDataTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = this.getNodeParameter('event') as keyof typeof FEEDS;
+		const event = this.getNodeParameter('event') as Event;
 		const feed = FEEDS[event] ?? FEEDS.hashtag;
+		const target = targetOf(feed.endpoint).name;
 		const options = this.getNodeParameter('options', {}) as { maxPages?: number; simplify?: boolean };
 		const maxPages = Math.max(1, Math.floor(options.maxPages ?? 5));
 		let call: Call;
 		try {
-			call = prepare(feed.endpoint, { [feed.param]: this.getNodeParameter(feed.param) });
+			call = prepare(feed.endpoint, { [target]: this.getNodeParameter(target) });
 		} catch (e) {
-			throw new NodeOperationError(this.getNode(), isIgError(e) ? userMessage(e, { keyWhere: KEY_WHERE }) : (e as Error));
+			throw toNodeError(this.getNode(), isIgError(e) ? e : (e as Error));
 		}
 		const config = await clientConfig(this);
 		const io = n8nIO(this);
-		const fetchPage = async (cursor: string | null): Promise<Page> => {
-			const params = { ...call.params };
-			if (cursor !== null) params.cursor = cursor;
+		const readPage = async (cursor: string | null): Promise<Page> => {
 			try {
-				const page = await runAsync(paginate(config, { endpoint: call.endpoint, params }, { maxPages: 1 }), io);
+				const page = await runAsync(fetchPage(config, call, cursor), io);
 				return { items: page.items, nextCursor: page.nextCursor };
 			} catch (e) {
-				if (!isIgError(e)) throw new NodeOperationError(this.getNode(), e as Error);
-				const message = userMessage(e, { keyWhere: KEY_WHERE, call });
-				if (e.name === 'IgApiError') {
-					throw new NodeApiError(this.getNode(), { code: e.code, message: e.message, status: e.status }, { message, httpCode: String(e.status) });
-				}
-				throw new NodeOperationError(this.getNode(), message);
+				throw toNodeError(this.getNode(), e as Error, call);
 			}
 		};
 		const shape = (posts: Record<string, unknown>[]): INodeExecutionData[] =>
@@ -152,7 +129,7 @@ export class IgDataTrigger implements INodeType {
 
 		if (this.getMode() === 'manual') {
 			// A manual run shows what the trigger emits: the newest posts, oldest first. State is untouched.
-			const page = await fetchPage(null);
+			const page = await readPage(null);
 			const sample = page.items.slice(0, SAMPLE_SIZE).reverse();
 			return sample.length ? [shape(sample)] : null;
 		}
@@ -161,10 +138,10 @@ export class IgDataTrigger implements INodeType {
 		const key = requestKey(call.endpoint, call.params);
 		const stored = staticData.state as PollState | undefined;
 		if (!stored || stored.feed !== key) {
-			staticData.state = (await startFeed(key, fetchPage)) as unknown as IDataObject;
+			staticData.state = (await startFeed(key, readPage)) as unknown as IDataObject;
 			return null;
 		}
-		const result = await pollFeed(stored, fetchPage, maxPages);
+		const result = await pollFeed(stored, readPage, maxPages);
 		staticData.state = result.state as unknown as IDataObject;
 		return result.emit.length ? [shape(result.emit)] : null;
 	}

@@ -4,10 +4,9 @@
  * named as the API's query parameter (`handle`, `posts`, `tag`...). Adding an endpoint to the
  * registry adds an operation here; nothing is listed twice.
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { endpoints } from '../../../core/src/registry/endpoints';
-import type { EndpointDef, ParamDef } from '../../../core/src/registry/types';
-import { costRange } from '../../../core/src/cost';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { EndpointDef, ParamDef } from '@igdata/core';
+import { costRange, describeCost, endpoints } from '@igdata/core';
 
 export const DEFAULT_CONCURRENCY = 50;
 export const MAX_CONCURRENCY = 200;
@@ -93,9 +92,8 @@ const PLACEHOLDERS: Record<string, string> = {
 	location: 'e.g. 213385402',
 };
 
-/** One field for a parameter, shown for every operation that has an identical parameter. */
-function paramProperty(p: ParamDef, operationIds: string[]): INodeProperties {
-	const show = { operation: operationIds };
+/** The field of a registry parameter, shown when `show` holds (the action's operations, the trigger's event). */
+export function paramField(p: ParamDef, show: NonNullable<IDisplayOptions['show']>): INodeProperties {
 	const description = `${p.description.replace(/\.$/, '')}. API parameter: ${p.name}.`;
 	if (p.kind === 'integer') {
 		const numberDefault = typeof p.default === 'number' ? p.default : 0;
@@ -137,7 +135,7 @@ function paramProperties(): INodeProperties[] {
 			groups.set(key, g);
 		}
 	}
-	return [...groups.values()].map((g) => paramProperty(g.def, g.ops));
+	return [...groups.values()].map((g) => paramField(g.def, { operation: g.ops }));
 }
 
 const listIds = endpoints.filter((e) => e.shape === 'list').map((e) => e.id);

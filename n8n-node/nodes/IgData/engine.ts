@@ -9,21 +9,14 @@
  *   the reservation is replaced by the `credits_charged` the service reported.
  * Paging is the core's `paginate`, with the ledger as its shared budget (checked before each page).
  */
-import type { Call } from '../../../core/src/call';
-import { send } from '../../../core/src/call';
-import { estimateCost } from '../../../core/src/cost';
-import type { AsyncIO } from '../../../core/src/effects';
-import { runAsync } from '../../../core/src/effects';
-import type { AnyIgError } from '../../../core/src/errors';
-import { isIgError } from '../../../core/src/errors';
-import { CreditLedger as Ledger } from '../../../core/src/budget';
-import type { PagingCap, PagingResult } from '../../../core/src/paginate';
-import { describeStop, paginate } from '../../../core/src/paginate';
-import type { ClientConfig } from '../../../core/src/request';
-import { requestKey } from '../../../core/src/request';
+import type { AsyncIO, Call, ClientConfig, PagingCap, PagingResult } from '@igdata/core';
+import {
+	CreditLedger, IgCreditCapError, describeStop, estimateCost, isIgError, paginate, requestKey, runAsync, send,
+} from '@igdata/core';
+import type { AnyIgError } from '@igdata/core';
 
 /** What one input item asked for. */
-export interface Job {
+export interface ItemCall {
 	call: Call;
 	/** Lists only: read every page (bounded by the credit cap and `maxPages`). */
 	returnAll: boolean;
@@ -39,7 +32,8 @@ export interface RunOptions {
 	maxPages?: number;
 }
 
-export interface Meta {
+/** The `meta` field of an output item (Options > Include Meta). */
+export interface ItemMeta {
 	endpoint: string;
 	credits_charged: number;
 	credits_remaining?: number;
@@ -51,26 +45,31 @@ export interface Meta {
 	deduplicated?: boolean;
 }
 
-export interface CapStop {
-	name: 'CreditCap';
-	cap: number;
-	spent: number;
-	cost: number;
+export type ItemResult =
+	| { ok: true; items: Record<string, unknown>[]; meta: ItemMeta; notice?: string }
+	/** An Ig error from the core (the credit cap included) or, a bug, any other Error, kept to its item. */
+	| { ok: false; error: AnyIgError | Error };
+
+/**
+ * What a call's run gives back before the execution ends: a request the credit cap refused becomes
+ * its IgCreditCapError only once every request has settled, so the error states what the execution
+ * really spent (requests in flight when the cap refused this one were paid for too).
+ */
+type Settling =
+	| ItemResult
+	| { ok: false; capped: number }
+	/** A list the cap stopped after some pages: its notice states the spend once every request settled. */
+	| { ok: true; items: Record<string, unknown>[]; meta: ItemMeta; cappedList: PagingResult };
+
+function settled(s: Settling, ledger: CreditLedger): ItemResult {
+	if ('capped' in s) return { ok: false, error: new IgCreditCapError(ledger.cap as number, ledger.spent, s.capped) };
+	if ('cappedList' in s) {
+		// describeStop with the execution's spend: the cap is per execution, not per list.
+		const notice = describeStop({ ...s.cappedList, creditsCharged: ledger.spent }, { maxCredits: ledger.cap });
+		return { ok: true, items: s.items, meta: s.meta, notice };
+	}
+	return s;
 }
-
-export type Outcome =
-	| { ok: true; items: Record<string, unknown>[]; meta: Meta; notice?: string }
-	/** An Ig error from the core, the credit cap, or (a bug) any other Error, kept to its item. */
-	| { ok: false; error: AnyIgError | CapStop | Error };
-
-export const isCapStop = (e: unknown): e is CapStop => typeof e === 'object' && e !== null && (e as CapStop).name === 'CreditCap';
-
-export function capMessage(stop: CapStop): string {
-	return `Credit cap of ${stop.cap} reached: ${stop.spent} credit${stop.spent === 1 ? '' : 's'} spent in this execution and this request costs ~${stop.cost}. Raise Options > Credit Cap to continue. (Not charged.)`;
-}
-
-/** The execution-wide credit account is the core's ledger: reserve before a request, settle after. */
-export { Ledger };
 
 /** A counting semaphore: the one place that bounds requests in flight. */
 class Gate {
@@ -90,24 +89,24 @@ class Gate {
 	}
 }
 
-export function jobKey(job: Job): string {
-	const key = requestKey(job.call.endpoint, job.call.params);
-	if (job.call.endpoint.shape !== 'list') return key;
-	return `${key}#${job.returnAll ? 'all' : `limit=${job.limit ?? ''}`}`;
+function callKey(itemCall: ItemCall): string {
+	const key = requestKey(itemCall.call.endpoint, itemCall.call.params);
+	if (itemCall.call.endpoint.shape !== 'list') return key;
+	return `${key}#${itemCall.returnAll ? 'all' : `limit=${itemCall.limit ?? ''}`}`;
 }
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
 const chargedOf = (e: unknown): number => (isIgError(e) ? e.charged : 0);
 
-async function runSingle(config: ClientConfig, job: Job, io: AsyncIO, ledger: Ledger): Promise<Outcome> {
-	const cost = estimateCost(job.call.endpoint, job.call.params).credits;
-	if (!ledger.tryReserve(cost)) return { ok: false, error: { name: 'CreditCap', cap: ledger.cap as number, spent: ledger.spent, cost } };
+async function runSingle(config: ClientConfig, itemCall: ItemCall, io: AsyncIO, ledger: CreditLedger): Promise<Settling> {
+	const cost = estimateCost(itemCall.call.endpoint, itemCall.call.params).credits;
+	if (!ledger.tryReserve(cost)) return { ok: false, capped: cost };
 	try {
-		const r = await runAsync(send(config, job.call), io);
+		const r = await runAsync(send(config, itemCall.call), io);
 		ledger.settle(cost, r.creditsCharged);
-		const meta: Meta = { endpoint: job.call.endpoint.id, credits_charged: r.creditsCharged, credits_remaining: r.creditsRemaining, request_id: r.requestId };
-		const items = job.call.endpoint.shape === 'list' && job.limit !== undefined ? r.items.slice(0, job.limit) : r.items;
+		const meta: ItemMeta = { endpoint: itemCall.call.endpoint.id, credits_charged: r.creditsCharged, credits_remaining: r.creditsRemaining, request_id: r.requestId };
+		const items = itemCall.call.endpoint.shape === 'list' && itemCall.limit !== undefined ? r.items.slice(0, itemCall.limit) : r.items;
 		return { ok: true, items, meta };
 	} catch (e) {
 		ledger.settle(cost, chargedOf(e));
@@ -116,18 +115,18 @@ async function runSingle(config: ClientConfig, job: Job, io: AsyncIO, ledger: Le
 }
 
 /** A paged list: the core's paginate, with the execution's ledger as its shared credit budget. */
-async function runPaged(config: ClientConfig, job: Job, io: AsyncIO, ledger: Ledger, options: RunOptions): Promise<Outcome> {
-	const { endpoint } = job.call;
+async function runPaged(config: ClientConfig, itemCall: ItemCall, io: AsyncIO, ledger: CreditLedger, options: RunOptions): Promise<Settling> {
+	const { endpoint } = itemCall.call;
 	const maxPages = options.maxPages ?? 10000;
 	const cap: PagingCap = { maxPages, budget: ledger };
-	if (!job.returnAll && job.limit !== undefined) cap.maxItems = job.limit;
+	if (!itemCall.returnAll && itemCall.limit !== undefined) cap.maxItems = itemCall.limit;
 	let total: PagingResult;
 	try {
-		total = await runAsync(paginate(config, job.call, cap), io);
+		total = await runAsync(paginate(config, itemCall.call, cap), io);
 	} catch (e) {
 		return { ok: false, error: isIgError(e) ? e : asError(e) }; // the first page failed: nothing to keep
 	}
-	const meta: Meta = {
+	const meta: ItemMeta = {
 		endpoint: endpoint.id,
 		credits_charged: total.creditsCharged,
 		credits_remaining: total.creditsRemaining,
@@ -141,10 +140,8 @@ async function runPaged(config: ClientConfig, job: Job, io: AsyncIO, ledger: Led
 			// Pages already paid for are not thrown away: the items come out, with what stopped them.
 			return { ok: true, items: total.items, meta, notice: describeStop(total, cap) };
 		case 'credits': {
-			const cost = estimateCost(endpoint, job.call.params).credits;
-			if (!total.items.length) return { ok: false, error: { name: 'CreditCap', cap: ledger.cap as number, spent: ledger.spent, cost } };
-			// describeStop with the execution's spend: the cap is per execution, not per list.
-			return { ok: true, items: total.items, meta, notice: describeStop({ ...total, creditsCharged: ledger.spent }, { maxCredits: ledger.cap }) };
+			if (!total.items.length) return { ok: false, capped: estimateCost(endpoint, itemCall.call.params).credits };
+			return { ok: true, items: total.items, meta, cappedList: total };
 		}
 		case 'pages':
 			return { ok: true, items: total.items, meta, notice: describeStop(total, cap) };
@@ -154,42 +151,43 @@ async function runPaged(config: ClientConfig, job: Job, io: AsyncIO, ledger: Led
 }
 
 /**
- * Run every job; identical jobs run once. Returns one outcome per job, in order. Never throws for
+ * Run every item's call; identical calls run once. Returns one result per item, in order. Never throws for
  * a failed request (the outcome carries the error); throws only for bugs.
  */
-export async function runJobs(config: ClientConfig, jobs: (Job | undefined)[], io: AsyncIO, options: RunOptions): Promise<(Outcome | undefined)[]> {
-	const ledger = new Ledger(options.creditCap);
+export async function runItemCalls(config: ClientConfig, itemCalls: (ItemCall | undefined)[], io: AsyncIO, options: RunOptions): Promise<(ItemResult | undefined)[]> {
+	const ledger = new CreditLedger(options.creditCap);
 	const gate = new Gate(Math.max(1, Math.floor(options.concurrency)));
-	// Every request of every job passes the gate: pages of one list run one after another, lists and
+	// Every request of every item passes the gate: pages of one list run one after another, lists and
 	// single lookups of different items run side by side, never more than `concurrency` at once.
 	const gatedIO: AsyncIO = {
 		fetch: (request) => gate.run(() => io.fetch(request)),
 		sleep: (ms) => io.sleep(ms),
 	};
 	const first = new Map<string, number>();
-	const unique: { job: Job; index: number }[] = [];
-	const source: (number | undefined)[] = jobs.map((job, index) => {
-		if (!job) return undefined;
-		const key = jobKey(job);
+	const unique: { itemCall: ItemCall; index: number }[] = [];
+	const source: (number | undefined)[] = itemCalls.map((itemCall, index) => {
+		if (!itemCall) return undefined;
+		const key = callKey(itemCall);
 		const seen = first.get(key);
 		if (seen !== undefined) return seen;
 		first.set(key, index);
-		unique.push({ job, index });
+		unique.push({ itemCall, index });
 		return index;
 	});
-	const results = new Map<number, Outcome>();
-	// Jobs start in input order; each waits at the gate before its request goes out. Starting them
+	const results = new Map<number, Settling>();
+	// Calls start in input order; each waits at the gate before its request goes out. Starting them
 	// all at once is cheap (promises), and the gate keeps the order of requests first-come.
 	await Promise.all(
-		unique.map(async ({ job, index }) => {
-			const paged = job.call.endpoint.shape === 'list' && job.call.endpoint.paginated;
-			results.set(index, paged ? await runPaged(config, job, gatedIO, ledger, options) : await runSingle(config, job, gatedIO, ledger));
+		unique.map(async ({ itemCall, index }) => {
+			const paged = itemCall.call.endpoint.shape === 'list' && itemCall.call.endpoint.paginated;
+			results.set(index, paged ? await runPaged(config, itemCall, gatedIO, ledger, options) : await runSingle(config, itemCall, gatedIO, ledger));
 		}),
 	);
-	return jobs.map((job, index) => {
+	return itemCalls.map((itemCall, index) => {
 		const from = source[index];
 		if (from === undefined) return undefined;
-		const outcome = results.get(from) as Outcome;
+		// Every request has settled: what the cap stopped now states what the execution really spent.
+		const outcome = settled(results.get(from) as Settling, ledger);
 		if (from === index || !outcome.ok) return outcome;
 		return { ...outcome, meta: { ...outcome.meta, credits_charged: 0, deduplicated: true } };
 	});

@@ -1,17 +1,13 @@
 /** The action node's execute(): read each item's fields, run the engine, shape n8n items. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { prepare } from '../../../core/src/call';
-import type { AnyIgError } from '../../../core/src/errors';
-import { isIgError } from '../../../core/src/errors';
-import { flatten, pick } from '../../../core/src/flatten';
-import { userMessage } from '../../../core/src/messages';
-import { findEndpoint } from '../../../core/src/registry/endpoints';
-import type { EndpointDef } from '../../../core/src/registry/types';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { AnyIgError, EndpointDef } from '@igdata/core';
+import { findEndpoint, isIgError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
-import type { CapStop, Job, Meta } from './engine';
-import { capMessage, isCapStop, runJobs } from './engine';
-import { clientConfig, KEY_WHERE, n8nIO } from './transport';
+import type { ItemCall, ItemMeta } from './engine';
+import { runItemCalls } from './engine';
+import { errorJson, simplifyItem, toNodeError } from './output';
+import { clientConfig, n8nIO } from './transport';
 
 interface Options {
 	concurrency?: number;
@@ -19,15 +15,6 @@ interface Options {
 	simplify?: boolean;
 	includeMeta?: boolean;
 	extraParameters?: { parameter?: { name?: string; value?: string }[] };
-}
-
-/** Simplified output: the operation's default columns, flattened (`author.username`). */
-export function simplifyItem(endpoint: EndpointDef, item: Record<string, unknown>): IDataObject {
-	const flat = flatten(item);
-	if (!endpoint.columns.length) return flat as IDataObject;
-	const out: IDataObject = {};
-	for (const column of endpoint.columns) out[column] = pick(item, flat, column);
-	return out;
 }
 
 /** Input for the core: the operation's fields by their API names, plus extra query parameters. */
@@ -46,40 +33,9 @@ function readInput(ctx: IExecuteFunctions, endpoint: EndpointDef, i: number, opt
 	return input;
 }
 
-type Failure = AnyIgError | CapStop | Error;
+type Failure = AnyIgError | Error;
 
-function toNodeError(ctx: IExecuteFunctions, error: Failure, job: Job | undefined, itemIndex: number) {
-	if (isCapStop(error)) return new NodeOperationError(ctx.getNode(), capMessage(error), { itemIndex });
-	if (!isIgError(error)) return new NodeOperationError(ctx.getNode(), error, { itemIndex });
-	const message = userMessage(error, { keyWhere: KEY_WHERE, call: job?.call });
-	if (error.name === 'IgApiError') {
-		const response: JsonObject = {
-			code: error.code,
-			message: error.message,
-			status: error.status,
-			request_id: error.details.requestId ?? null,
-			credits_charged: error.charged,
-		};
-		return new NodeApiError(ctx.getNode(), response, { message, httpCode: String(error.status), itemIndex });
-	}
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex });
-}
-
-function errorJson(ctx: IExecuteFunctions, error: Failure, job: Job | undefined): IDataObject {
-	if (isCapStop(error)) return { error: capMessage(error), code: 'credit_cap', credits_charged: 0 };
-	if (!isIgError(error)) return { error: error.message, code: 'internal_error' };
-	const json: IDataObject = { error: userMessage(error, { keyWhere: KEY_WHERE, call: job?.call }), credits_charged: error.charged };
-	if (error.name === 'IgApiError') {
-		json.code = error.code;
-		json.http_status = error.status;
-		if (error.details.requestId) json.request_id = error.details.requestId;
-	} else {
-		json.code = error.name === 'IgValidationError' ? 'invalid_input' : error.name === 'IgConnectionError' ? 'connection_error' : 'unexpected_response';
-	}
-	return json;
-}
-
-function metaJson(meta: Meta): IDataObject {
+function metaJson(meta: ItemMeta): IDataObject {
 	const out: IDataObject = {};
 	for (const [k, v] of Object.entries(meta)) if (v !== undefined) out[k] = v as IDataObject[string];
 	return out;
@@ -93,7 +49,7 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
 	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
 
-	const jobs: (Job | undefined)[] = [];
+	const itemCalls: (ItemCall | undefined)[] = [];
 	const early: (Failure | undefined)[] = [];
 	const perItem: { endpoint?: EndpointDef; options: Options }[] = [];
 	for (let i = 0; i < items.length; i++) {
@@ -104,22 +60,22 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 		perItem.push({ endpoint, options });
 		try {
 			const call = prepare(endpoint, readInput(this, endpoint, i, options));
-			const job: Job = { call, returnAll: false };
+			const itemCall: ItemCall = { call, returnAll: false };
 			if (endpoint.shape === 'list') {
-				job.returnAll = endpoint.paginated ? (this.getNodeParameter('returnAll', i, false) as boolean) : false;
-				if (!job.returnAll) job.limit = Math.max(1, Math.floor(this.getNodeParameter('limit', i, DEFAULT_LIMIT) as number));
+				itemCall.returnAll = endpoint.paginated ? (this.getNodeParameter('returnAll', i, false) as boolean) : false;
+				if (!itemCall.returnAll) itemCall.limit = Math.max(1, Math.floor(this.getNodeParameter('limit', i, DEFAULT_LIMIT) as number));
 			}
-			jobs.push(job);
+			itemCalls.push(itemCall);
 			early.push(undefined);
 		} catch (e) {
 			if (!isIgError(e)) throw new NodeOperationError(this.getNode(), e as Error, { itemIndex: i });
-			jobs.push(undefined);
+			itemCalls.push(undefined);
 			early.push(e);
 		}
 	}
 
 	const config = await clientConfig(this);
-	const outcomes = jobs.some(Boolean) ? await runJobs(config, jobs, n8nIO(this), { concurrency, creditCap }) : [];
+	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(config, itemCalls, n8nIO(this), { concurrency, creditCap }) : [];
 
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
@@ -127,10 +83,10 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 		const failure: Failure | undefined = early[i] ?? (outcome && !outcome.ok ? outcome.error : undefined);
 		if (failure) {
 			if (this.continueOnFail()) {
-				out.push({ json: errorJson(this, failure, jobs[i]), pairedItem: { item: i } });
+				out.push({ json: errorJson(failure, itemCalls[i]?.call), pairedItem: { item: i } });
 				continue;
 			}
-			throw toNodeError(this, failure, jobs[i], i);
+			throw toNodeError(this.getNode(), failure, itemCalls[i]?.call, i);
 		}
 		if (!outcome || !outcome.ok) continue;
 		const { endpoint, options } = perItem[i];

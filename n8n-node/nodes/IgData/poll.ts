@@ -10,6 +10,8 @@
  * and the rest is remembered as a backlog (the cursor to resume from and the old boundary), read on
  * the next polls before it can be forgotten: nothing is skipped, nothing emitted twice.
  */
+import type { PagePlan } from '@igdata/core';
+import { NOTHING_READ, afterPage, capBefore } from '@igdata/core';
 
 export type Post = Record<string, unknown> & { id?: unknown; taken_at?: unknown };
 
@@ -74,7 +76,11 @@ export async function startFeed(feed: string, fetchPage: (cursor: string | null)
 	return { feed, head: boundaryOf(page.items), emitted: [] };
 }
 
-/** Read from `cursor` until `until` or the page budget; returns the new posts, newest first. */
+/**
+ * Read from `cursor` until a post at or beyond `until`, the end of the feed, or `budget` pages;
+ * returns the new posts, newest first. When to ask for the next page is the core's paging rule,
+ * with "reached the boundary" as its stop predicate.
+ */
 async function readUntil(
 	fetchPage: (cursor: string | null) => Promise<Page>,
 	cursor: string | null,
@@ -82,22 +88,25 @@ async function readUntil(
 	budget: number,
 	skip: Set<string>,
 ): Promise<{ posts: Post[]; pages: number; done: boolean; next: string | null }> {
+	// Credits are not capped here (pages are), so a page's cost does not enter the rule.
+	const plan: PagePlan = { cap: { maxPages: budget, until: (p) => reached(p, until) }, pageCost: 0, paginated: true };
 	const posts: Post[] = [];
-	let pages = 0;
-	while (pages < budget) {
+	if (capBefore(plan, NOTHING_READ)) return { posts, pages: 0, done: false, next: cursor };
+	let read = NOTHING_READ;
+	for (;;) {
 		const page = await fetchPage(cursor);
-		pages++;
-		for (const p of page.items) {
-			if (reached(p, until)) return { posts, pages, done: true, next: null };
+		const step = afterPage(plan, read, { ...page, creditsCharged: 0 });
+		read = step.read;
+		for (const p of step.keep) {
 			const id = idOf(p);
 			if (skip.has(id)) continue;
 			skip.add(id);
 			posts.push(p);
 		}
-		if (page.nextCursor === null) return { posts, pages, done: true, next: null };
-		cursor = page.nextCursor;
+		if ('next' in step) cursor = step.next;
+		else if (step.stop === 'pages') return { posts, pages: read.pages, done: false, next: step.resume };
+		else return { posts, pages: read.pages, done: true, next: null };
 	}
-	return { posts, pages, done: false, next: cursor };
 }
 
 /** A later poll: new posts since the state, oldest first, within `maxPages` pages. */

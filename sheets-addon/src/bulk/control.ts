@@ -17,7 +17,7 @@ import { plan } from './plan';
 import { stepRows } from './row-step';
 
 /** Time one step may spend fetching before it reports progress (the limit is 6 minutes). */
-export const STEP_BUDGET_MS = 3000;
+const STEP_BUDGET_MS = 3000;
 
 /** Starts a job on the selection (replacing any earlier job). Writes the header; fetches nothing. */
 export function start(req: BulkRequest): BulkJob {

@@ -37,7 +37,7 @@ export function pagesFor(e: EndpointDef, limit: number | undefined): number {
   return size === null || limit === undefined ? 1 : Math.ceil(limit / size);
 }
 
-export interface BulkPlan {
+interface BulkPlan {
   endpoint: EndpointDef;
   targetName: string;
   params: Record<string, unknown>;
@@ -69,7 +69,7 @@ export function plan(req: BulkRequest): BulkPlan {
 /** The planned row of one target cell of a bulk run. */
 export const bulkRow = (p: Pick<BulkPlan, 'endpoint' | 'targetName' | 'params'>, cell: unknown): PlannedRow => planRow(p.endpoint, p.targetName, p.params, cell);
 
-export interface CacheWalkState {
+interface CacheWalkState {
   pages: number;
   items: number;
   /** Every page the run needs is stored (free). */
@@ -112,7 +112,7 @@ export function cacheWalk(endpoint: EndpointDef, calls: Map<string, Call>, limit
 /** Pages still to fetch for a target, from its cache walk (at least one when not complete). */
 export const pagesLeft = (w: CacheWalkState, each: number): number => (w.complete ? 0 : Math.max(1, each - w.pages));
 
-export interface Preview {
+interface Preview {
   range: string;
   rows: number;
   blank: number;

@@ -3,7 +3,7 @@ import { isIgError, prepare, runSync, send } from '@igdata/core';
 import { KEY_WHERE, messageOf } from './messages';
 import type { SheetsClient } from './ports';
 
-export type BalanceAnswer = { ok: true; balance: number } | { ok: false; message: string; code?: string };
+type BalanceAnswer = { ok: true; balance: number } | { ok: false; message: string; code?: string };
 
 export function readBalance(client: SheetsClient): BalanceAnswer {
   if (!client.config.apiKey) return { ok: false, code: 'missing_api_key', message: `No API key is set. Set it in ${KEY_WHERE}.` };

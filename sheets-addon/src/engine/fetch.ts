@@ -10,9 +10,9 @@ import type { CachedAnswer } from './store';
 import { fromResult } from './store';
 import { runClaimed } from './claims';
 
-export const BATCH_SIZE = 50;
+const BATCH_SIZE = 50;
 /** Longest time paid answers wait before being written to the store. */
-export const FLUSH_MS = 5000;
+const FLUSH_MS = 5000;
 
 type Answered = Extract<CachedAnswer, { ok: true }>;
 
@@ -29,7 +29,6 @@ export interface FetchOptions {
   refresh?: boolean;
   /** Neither read nor write the store (the credit balance). */
   noCache?: boolean;
-  batchSize?: number;
   /** Coordinate with other executions through deps.claims (custom functions): nobody pays twice. */
   claims?: boolean;
 }
@@ -81,7 +80,6 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     }
   }
 
-  const size = Math.max(1, Math.min(BATCH_SIZE, opts.batchSize ?? BATCH_SIZE));
   let lastBatchMs = 0;
   // Paid answers are stored every FLUSH_MS and at the end, not after every batch: each write takes
   // the document lock and rewrites buckets, so fewer writes mean less waiting on other formulas
@@ -129,7 +127,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   if (opts.claims && deps.claims && !opts.noCache && todo.length) {
     // Cells recalculating at once: each request is paid by one execution, the others use its answer.
     const byStoreKey = new Map(todo.map((k) => [skey.get(k) as string, k]));
-    const run = runClaimed([...byStoreKey.keys()], { store: deps.claims, batchSize: size, canStart, send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)) });
+    const run = runClaimed([...byStoreKey.keys()], { store: deps.claims, batchSize: BATCH_SIZE, canStart, send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)) });
     for (const [sk, hit] of run.fromOthers) {
       stats.cacheHits++;
       outcomes.set(byStoreKey.get(sk) as string, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: storedError(hit), cached: true, fetchedAt: hit.at });
@@ -138,13 +136,13 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     stats.late = run.late.length;
     todo.length = 0; // claims published every answer
   }
-  for (let start = 0; start < todo.length; start += size) {
+  for (let start = 0; start < todo.length; start += BATCH_SIZE) {
     if (!canStart()) {
       for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
       stats.late = todo.length - start;
       break;
     }
-    for (const [k, v] of sendBatch(todo.slice(start, start + size))) unflushed.set(k, v);
+    for (const [k, v] of sendBatch(todo.slice(start, start + BATCH_SIZE))) unflushed.set(k, v);
     if (now() - lastFlush >= FLUSH_MS) flush();
   }
   flush();

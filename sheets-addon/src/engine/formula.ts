@@ -14,7 +14,7 @@ import { planRow, uniqueCalls } from './rows';
 import { runCalls } from './run';
 
 /** Custom functions must return within 30 s: no new batch starts after this much time. */
-export const CUSTOM_BUDGET_MS = 20000;
+const CUSTOM_BUDGET_MS = 20000;
 
 /** A custom function: args as Sheets passes them; returns a value or a 2D array, or throws the message. */
 export function evaluateFormula(endpointId: string, args: unknown[], deps: () => EngineDeps, now: () => number = Date.now): SheetValue | SheetValue[][] {

@@ -9,7 +9,7 @@
  */
 import type { EndpointDef, ParamDef } from '@igdata/core';
 
-export type ArgRole = 'target' | 'param' | 'fields' | 'header' | 'limit' | 'refresh';
+type ArgRole = 'target' | 'param' | 'fields' | 'header' | 'limit' | 'refresh';
 
 export interface ArgSpec {
   /** The JavaScript parameter name in the generated stub (the API's name for API parameters). */

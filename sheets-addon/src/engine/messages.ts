@@ -7,7 +7,7 @@ import type { SheetValue } from './values';
 export const KEY_WHERE = 'Extensions > IG Data > Settings';
 export const NOT_REACHED = 'Not reached in time: recalculate to continue (already fetched rows are cached)';
 /** Retries kept short in Sheets (cells and bulk steps alike): at most ~4 s of backoff in all. */
-export const SHEETS_RETRY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 2000, maxRetryAfterMs: 4000 };
+const SHEETS_RETRY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 2000, maxRetryAfterMs: 4000 };
 
 /** The one client configuration of the add-on, from the stored key and base URL. */
 export const clientConfig = (s: { apiKey: string; baseUrl: string }): ClientConfig => ({ apiKey: s.apiKey, baseUrl: s.baseUrl, retry: SHEETS_RETRY });

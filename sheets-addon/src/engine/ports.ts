@@ -4,6 +4,7 @@
  * them in memory. Nothing in engine/ touches an Apps Script global.
  */
 import type { ClientConfig, SyncIO } from '@igdata/core';
+import type { AnswerStore } from './store';
 
 /** A key-value cache with Apps Script CacheService's batch calls (and its limits, in real life). */
 export interface KeyValueCache {
@@ -24,7 +25,7 @@ export interface SheetsClient {
 /** Everything a run needs: the client, the answer store and the clock. */
 export interface EngineDeps {
   client: SheetsClient;
-  store: import('./store').AnswerStore;
+  store: AnswerStore;
   now: () => number;
   /** Other executions of the document (cells recalculating at once) coordinate through claims; null: off. */
   claims?: import('./claims').ClaimStore | null;

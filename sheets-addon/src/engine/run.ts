@@ -19,7 +19,7 @@ export interface TargetResult {
   failedCall?: Call;
 }
 
-export interface RunTotals {
+interface RunTotals {
   results: Map<string, TargetResult>;
   credits: number;
   requests: number;

@@ -32,19 +32,19 @@
 import type { ApiResult } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
 
-export const CACHE_PREFIX = 'igd1:';
+const CACHE_PREFIX = 'igd1:';
 /** CacheService's maximum TTL (6 hours). */
-export const CACHE_TTL_SECONDS = 21600;
+const CACHE_TTL_SECONDS = 21600;
 /** Characters per chunk: 3 bytes per UTF-16 unit at most, so <= 96,000 bytes < 100 KB. */
 const CHUNK_CHARS = 32000;
 const CHUNKED = '\u0001chunks:';
 /** Number of bucket items answers are packed into. */
-export const BUCKETS = 128;
+const BUCKETS = 128;
 const BUCKET_PREFIX = `${CACHE_PREFIX}b:`;
 /** A bucket's value stays under this many UTF-8 bytes (CacheService's limit is 100 KB). */
 export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
-export const LOCK_WAIT_MS = 500;
+const LOCK_WAIT_MS = 500;
 
 /** What is stored for one request: the answer, or a billed failure (a 404). */
 export type CachedAnswer =
@@ -266,7 +266,7 @@ export interface AnswerStore {
   withLock<T>(fn: () => T): T | null;
 }
 
-export interface StoreDeps {
+interface StoreDeps {
   cache: KeyValueCache;
   /** The document lock: bucket writes only under it, loose items otherwise. */
   tryLock: TryLock;

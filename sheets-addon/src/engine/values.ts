@@ -52,7 +52,7 @@ export function intIn(name: string, v: unknown, min: number, max: number): numbe
  * `name` of a hashtag search is shown by default although the spec documents only `media_count`);
  * empty = any, for undocumented shapes.
  */
-export function knownFields(endpoint: EndpointDef): string[] {
+function knownFields(endpoint: EndpointDef): string[] {
   const paths = fieldPaths(endpoint.schema);
   return paths.length ? [...new Set([...paths, ...endpoint.columns])] : [];
 }
@@ -87,7 +87,7 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** An API value as a cell: dates (`*_at` ISO strings) as Date, null as blank, numbers as numbers. */
-export function toCell(field: string, v: unknown): SheetValue {
+function toCell(field: string, v: unknown): SheetValue {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string' && /(^|[._])(taken_at|created_at|[a-z]+_at)$/.test(field) && ISO.test(v)) {
     const d = new Date(v);

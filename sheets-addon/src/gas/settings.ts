@@ -57,7 +57,7 @@ export function currentUserEmail(): string {
   }
 }
 
-export function normalizeBaseUrl(input: unknown): string {
+function normalizeBaseUrl(input: unknown): string {
   const text = String(input ?? '').trim().replace(/\/+$/, '');
   if (!text) return '';
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(text)) {

@@ -20,7 +20,7 @@ export const rangeLabel = (range: Range): string => `${range.getSheet().getName(
 /** The first cell of each row of a one-column range. */
 export const columnValues = (range: Range): unknown[] => range.getValues().map((r) => r[0]);
 
-export interface OutputPlace {
+interface OutputPlace {
   label: string;
   sheet: string | null;
   row: number;

@@ -1,5 +1,5 @@
 /** The add-on's menu and sidebar, and what the sidebar is told about the selection. */
-export const PRODUCT = 'IG Data';
+const PRODUCT = 'IG Data';
 
 export function onOpen(): void {
   SpreadsheetApp.getUi().createAddonMenu().addItem('Settings', 'showSidebar').addItem('Bulk lookup', 'showSidebar').addToUi();

@@ -1,0 +1,119 @@
+/**
+ * The service's error codes, once, as data: status, whether to retry, whether it is billed,
+ * whether it stops a bulk run, the docs link and the sentence users read. Everything else is
+ * derived from this table: status to code (response.ts), retried statuses (request.ts), the
+ * OpenAPI error responses (openapi.ts), the sandbox's `docs` links and the messages (messages.ts).
+ * Nothing anywhere decides on an error's message text.
+ */
+import type { AnyIgError, IgApiError } from './errors';
+import type { MessageContext } from './words';
+import { chargedNote, targetLabel, tries } from './words';
+
+export interface ErrorCodeFacts {
+  status: number;
+  /**
+   * `spec`: listed in ../shared/spec/service-api.md §7. `observed`: seen from a service matching
+   * the spec (../shared/spec/NOTES.md). `client`: our name for an HTTP status the spec does not
+   * describe, so that it has facts and a sentence too.
+   */
+  source: 'spec' | 'observed' | 'client';
+  /** Sent again after a backoff (the same request, never billed twice: see each row). */
+  retryable: boolean;
+  /** Whether the service bills the failed request (at the endpoint's cost). */
+  billed: boolean;
+  /** Whether a bulk run stops at it: every further request would fail the same way. */
+  stopsBulk: boolean;
+  /** The relative `error.docs` link the service sends. */
+  docs: string;
+  /** What it means, for the OpenAPI document. */
+  summary: string;
+  /** The sentence users read in a cell, the sidebar or an n8n item. */
+  sentence: (error: IgApiError, ctx: MessageContext) => string;
+}
+
+const notCharged = '(Not charged.)';
+
+export const ERROR_CODES = {
+  missing_parameter: {
+    status: 400, source: 'spec', retryable: false, billed: false, stopsBulk: false, docs: '/docs/errors#missing_parameter',
+    summary: 'A required parameter is absent or invalid (the message names it). Not billed.',
+    sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e.charged)}`,
+  },
+  invalid_api_key: {
+    status: 401, source: 'spec', retryable: false, billed: false, stopsBulk: true, docs: '/docs/errors#invalid_api_key',
+    summary: 'Missing, malformed or revoked key. Not billed.',
+    sentence: (_e, ctx) => `Invalid API key. Set it in ${ctx.keyWhere}. ${notCharged}`,
+  },
+  missing_api_key: {
+    status: 401, source: 'observed', retryable: false, billed: false, stopsBulk: true, docs: '/docs/errors#invalid_api_key',
+    summary: 'No key was sent. Not billed.',
+    sentence: (_e, ctx) => `No API key is set. Set it in ${ctx.keyWhere}. ${notCharged}`,
+  },
+  insufficient_credits: {
+    status: 402, source: 'spec', retryable: false, billed: false, stopsBulk: true, docs: '/docs/errors#insufficient_credits',
+    summary: 'The balance does not cover the request. Not billed.',
+    sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${notCharged}`,
+  },
+  not_found: {
+    status: 404, source: 'spec', retryable: false, billed: true, stopsBulk: false, docs: '/docs/errors#not_found',
+    summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost.",
+    sentence: (e, ctx) => `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e.charged)}`,
+  },
+  // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
+  // is retried, honouring Retry-After.
+  rate_limited: {
+    status: 429, source: 'client', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors',
+    summary: 'Too many requests; retried after the time the service asks for.',
+    sentence: (e) => `Too many requests: the service asked to slow down (${tries(e.details.attempts)}). Try again in a minute. ${chargedNote(e.charged)}`,
+  },
+  upstream_error: {
+    status: 502, source: 'spec', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors#upstream_error',
+    summary: 'Data provider error; safe to retry. Not billed.',
+    sentence: (e) => `The data provider failed after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
+  },
+  // Not in the spec's table, so the service itself never answers 503: it comes from what stands in
+  // front of it (gateway, load balancer) when the request did not reach the service. By the spec's
+  // billing rule (§7: only requests that reach the platform are billed) it is not billed, and HTTP
+  // defines it as temporary (RFC 9110 §15.6.4), so retrying a GET is safe and cannot bill twice.
+  service_unavailable: {
+    status: 503, source: 'client', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors',
+    summary: 'The service is temporarily unavailable; retried. Not billed.',
+    sentence: (e) => `The service was unavailable after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
+  },
+  upstream_timeout: {
+    status: 504, source: 'spec', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors#upstream_timeout',
+    summary: 'Upstream took too long; safe to retry. Not billed.',
+    sentence: (e) => `The data provider timed out after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
+  },
+} satisfies Record<string, ErrorCodeFacts>;
+
+export type KnownErrorCode = keyof typeof ERROR_CODES;
+
+/** The code given to an error status the table does not know, and to a body without a code. */
+export const UNKNOWN_ERROR_CODE = 'http_error';
+
+const rows = Object.entries(ERROR_CODES) as [KnownErrorCode, ErrorCodeFacts][];
+
+/** The facts of a code, or undefined for a code the table does not know. */
+export function errorFacts(code: string): ErrorCodeFacts | undefined {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, code) ? ERROR_CODES[code as KnownErrorCode] : undefined;
+}
+
+/** The code of an error status whose body names none: the spec's or our own row, never an observed variant. */
+export function codeForStatus(status: number): string {
+  return rows.find(([, f]) => f.status === status && f.source !== 'observed')?.[0] ?? UNKNOWN_ERROR_CODE;
+}
+
+/** The HTTP statuses worth sending again, from the table. */
+export const RETRYABLE_STATUSES: readonly number[] = [...new Set(rows.filter(([, f]) => f.retryable).map(([, f]) => f.status))];
+
+/** The codes the service's own OpenAPI document lists (the spec's table, §7), with their status and summary. */
+export const SPEC_ERROR_CODES = rows.filter(([, f]) => f.source === 'spec').map(([code, f]) => ({ code, status: f.status, summary: f.summary }));
+
+/** The `error.docs` link of a code. */
+export const docsLink = (code: string): string => errorFacts(code)?.docs ?? '/docs/errors';
+
+/** Whether a bulk run should stop at this error (a bad key or an empty balance fails every later request too). */
+export function stopsBulkRun(error: AnyIgError): boolean {
+  return error.name === 'IgApiError' && errorFacts(String(error.code))?.stopsBulk === true;
+}

@@ -1,0 +1,35 @@
+/** Small pieces of the sentences users read (messages.ts, error-codes.ts): counts, tries, charges, targets. */
+import type { Call } from './call';
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const tries = (n = 1): string => (n === 1 ? '1 try' : `${n} tries`);
+export const chargedNote = (credits: number): string => (credits > 0 ? `(Charged ${plural(credits, 'credit')}.)` : '(Not charged.)');
+
+/** How a call's target reads in a sentence. */
+export function targetLabel(call?: Call): string {
+  if (!call) return 'The target';
+  const main = call.endpoint.params.find((p) => p.required && call.params[p.name] !== undefined);
+  if (!main) return 'The target';
+  const v = String(call.params[main.name]);
+  switch (main.kind) {
+    case 'handle':
+      return /^\d+$/.test(v) ? `Account ${v}` : `@${v}`;
+    case 'post':
+      return `Post ${v}`;
+    case 'tag':
+      return `#${v}`;
+    case 'location':
+      return `Location ${v}`;
+    default:
+      return `"${v}"`;
+  }
+}
+
+export interface MessageContext {
+  /** Where the user sets the key, e.g. "Extensions > IG Data > Settings" or "the IG Data API credential". */
+  keyWhere: string;
+  /** The call that failed, to name its target ("@nasa", "#veganrecipes"). */
+  call?: Call;
+  /** Where the user raises a credit cap, e.g. "Options > Credit Cap". */
+  capWhere?: string;
+}
