@@ -43,8 +43,12 @@ export function createClaimStore(deps: ClaimDeps, mode?: string | null): ClaimSt
         return { answers, taken, others };
       }),
     peek(owner, wanted) {
-      const { answers, claims: text } = read(store, wanted);
-      return { answers, others: heldByOthers(parseClaims(text, deps.now()), owner, wanted) };
+      // The claim item alone first: an owner drops its claims in the putAll that publishes their
+      // answers, so only requests no longer held can have an answer to read (less to read and parse).
+      const { claims: text } = read(store, []);
+      const others = heldByOthers(parseClaims(text, deps.now()), owner, wanted);
+      const free = wanted.filter((k) => !others.has(k));
+      return { answers: free.length ? store.getMany(free) : new Map(), others };
     },
     publishLoose: (publish) => store.putMany(publish),
   };
