@@ -17,7 +17,7 @@ import type { CachedAnswer as CachedOutcome } from './store';
 /** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
 export const CLAIM_MS = 15000;
 /** How often a waiting execution looks for the answers it waits for. */
-export const POLL_MS = 50;
+const POLL_MS = 50;
 /** All claims live in one cache item; a claim is ~80 bytes, so 1,000 stay under the 100 KB value limit. */
 export const CLAIM_ITEM = 'igd1:c';
 const MAX_CLAIMS = 1000;
