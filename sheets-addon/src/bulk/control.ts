@@ -72,6 +72,12 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
       saveJob(job);
       return job;
     }
+    if (job.row + job.rows - 1 > src.getMaxRows()) {
+      job.status = 'paused';
+      job.message = `The targets go past the last row of "${job.sheet}" (were rows deleted?). Select the column again and start a new run.`;
+      saveJob(job);
+      return job;
+    }
     const run = job.list ? stepList : stepRows;
     return run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs);
   });
