@@ -3,9 +3,8 @@
  * endpoint (route, parameters, validation, cost) comes from core's registry, so the routes are
  * derived from it and a registry endpoint without a handler stops the sandbox from starting.
  */
-import { endpoints } from '../../core/src/registry/endpoints';
-import type { EndpointDef } from '../../core/src/registry/types';
-import type { Params } from '../../core/src/request';
+import type { EndpointDef, Params } from '@igdata/core';
+import { endpoints } from '@igdata/core';
 import {
   type Account, type HashtagRec, type LocationRec, type Post, type World,
   commentsOf, followersOf, followingOf, hash32, highlightsOf, likersOf, MEDIA_HOST, storiesOf, DAY, REFERENCE_TIME,

@@ -4,7 +4,7 @@ import { Cursors } from './cursors';
 import { badParam } from './errors';
 import { list, listOf, postJson, type Raw } from './json';
 import type { Ctx } from './handlers';
-import { getEndpoint } from '../../core/src';
+import { getEndpoint } from '@igdata/core';
 
 /** Page sizes come from the registry (one source of truth with the Sheets cost preview). */
 const sizeOf = (id: string): number => getEndpoint(id).pageSize as number;

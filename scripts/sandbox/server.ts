@@ -9,8 +9,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endpoints } from '../../core/src/registry/endpoints';
-import { buildOpenApi } from '../../core/src/openapi';
+import { buildOpenApi, endpoints } from '@igdata/core';
 import { getWorld } from './data';
 import { Billing } from './billing';
 import { type FaultConfig, FaultDice, faultsFromEnv, parseFaults } from './faults';

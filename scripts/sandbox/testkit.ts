@@ -1,5 +1,5 @@
 /** Valid test inputs for every registry endpoint against the default world (seed 42). */
-import type { EndpointDef, ParamDef } from '../../core/src/registry/types';
+import type { EndpointDef, ParamDef } from '@igdata/core';
 import type { World } from './data';
 
 export function validValue(def: ParamDef, world: World, endpoint: EndpointDef): string | undefined {

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { endpoints } from '../../core/src/registry/endpoints';
-import type { EndpointDef } from '../../core/src/registry/types';
+import type { EndpointDef } from '@igdata/core';
+import { endpoints } from '@igdata/core';
 import { argLayout } from '../../sheets-addon/src/functions/layout';
 import type { GasRuntime } from '../gas/runtime';
 import { DEMO_KEY, DIST, PROP, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
