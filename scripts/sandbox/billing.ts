@@ -1,5 +1,5 @@
 /** API keys and credit balances of one sandbox (in memory). */
-import { hash32 } from './data';
+import { hash32 } from './world/random';
 
 export const DEMO_BALANCE = 1_000_000;
 export const SIGNUP_CREDITS = 50;

@@ -3,7 +3,7 @@
  * whole sandbox (options, env, POST /_sandbox/faults) or per request (query or headers).
  * Faulted requests are never billed (§7).
  */
-import { prng } from './data';
+import { prng } from './world/random';
 
 export type FaultStatus = 502 | 504;
 

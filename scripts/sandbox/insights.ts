@@ -3,8 +3,11 @@
  * "AI" results (summary, niche, qualify, similar, caption, dm-opener, image and comment analysis)
  * are deterministic text built from the account's data, and every sentence starts with "[sandbox]".
  */
-import type { Account, CommentRec, HashtagRec, Post, UserSummary, World } from './data';
-import { DEFAULT_AVATAR, HOUR, hash32, Rng, sentimentOf, TOPICS } from './data';
+import type { Account, HashtagRec, Post, UserSummary, World } from './world/records';
+import type { CommentRec } from './world/derived';
+import { DEFAULT_AVATAR, HOUR, TOPICS } from './world/vocabulary';
+import { hash32, Rng } from './world/random';
+import { sentimentOf } from './world/derived';
 
 export const SANDBOX = '[sandbox]';
 const r2 = (n: number) => Math.round(n * 100) / 100;

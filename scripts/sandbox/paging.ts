@@ -1,9 +1,10 @@
 /** How list endpoints cut their answers into pages, and where each page resumes. */
-import { byTimeDesc, type Post } from './data';
+import { byTimeDesc } from './world/build';
+import type { Post } from './world/records';
 import { Cursors } from './cursors';
 import { badParam } from './errors';
 import { list, listOf, postJson, type Raw } from './json';
-import type { Ctx } from './handlers';
+import type { Ctx } from './routes';
 import { getEndpoint } from '@igdata/core';
 
 /** Page sizes come from the registry (one source of truth with the Sheets cost preview). */

@@ -10,10 +10,11 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildOpenApi, endpoints } from '@igdata/core';
-import { getWorld } from './data';
+import { getWorld } from './world/build';
 import { Billing } from './billing';
 import { type FaultConfig, FaultDice, faultsFromEnv, parseFaults } from './faults';
-import { createHandlers, routesFor } from './handlers';
+import { createHandlers } from './handlers';
+import { routesFor } from './routes';
 import { Overlay } from './overlay';
 import { Stats } from './stats';
 import { Timers } from './timers';
