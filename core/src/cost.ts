@@ -8,7 +8,7 @@ export interface CostEstimate {
   exact: boolean;
 }
 
-export function costOf(rule: CostRule, params: Params): CostEstimate {
+function costOf(rule: CostRule, params: Params): CostEstimate {
   if (rule.type === 'flat') return { credits: rule.credits, exact: rule.exact };
   const n = Number(params[rule.param]);
   return { credits: rule.base + Math.ceil(n / rule.per) * rule.step, exact: false };
@@ -25,7 +25,7 @@ export function estimateCost(endpoint: EndpointDef, params: Params): CostEstimat
 }
 
 /** The cost range of an endpoint over its whole window, for docs ("2-6"). */
-export function costRange(endpoint: EndpointDef): [number, number] {
+function costRange(endpoint: EndpointDef): [number, number] {
   const rule = endpoint.cost;
   if (rule.type === 'flat') return [rule.credits, rule.credits];
   const def = endpoint.params.find((p) => p.name === rule.param);

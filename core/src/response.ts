@@ -43,7 +43,7 @@ const num = (v: unknown): number | undefined => {
 };
 
 /** Remove a secret from any text that might be shown or logged. */
-export function redact(text: string, secret: string | undefined): string {
+function redact(text: string, secret: string | undefined): string {
   return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 

@@ -25,9 +25,7 @@ import type { Runtime } from './runtime';
 import type { Sandbox, SandboxOptions } from './types';
 
 export type { PublishedPost, Sandbox, SandboxOptions, SandboxStats } from './types';
-export type { FaultConfig } from './faults';
-export { DEFAULT_FAULTS } from './faults';
-export { PAGE_SIZE, SEARCH_LIMIT } from './paging';
+export { PAGE_SIZE } from './paging';
 export { fixtures } from './fixtures';
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {

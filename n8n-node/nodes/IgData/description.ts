@@ -13,7 +13,7 @@ export const MAX_CONCURRENCY = 200;
 export const DEFAULT_LIMIT = 50;
 
 /** `Profile Insight` -> `profileInsight`. */
-export const resourceValue = (resource: string): string =>
+const resourceValue = (resource: string): string =>
 	resource
 		.split(/\s+/)
 		.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
@@ -34,7 +34,7 @@ const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What an agent reads to choose an operation: what it does, what it costs, what it returns. */
-export function operationDescription(e: EndpointDef): string {
+function operationDescription(e: EndpointDef): string {
 	const cost = describeCost(e);
 	const shape = e.shape === 'list' ? (e.paginated ? 'Returns one item per result, paged.' : 'Returns one item per result.') : 'Returns one item.';
 	const base = e.description.replace(/\s*(Paged|Not paged)[^.]*\.\s*/g, ' ').replace(/\s*\d+ credits? per page\.?/g, '').trim();

@@ -67,7 +67,7 @@ export function toShortcode(id: string): string {
 
 export const iso = (t: number): string => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export function summaryOf(a: Account): UserSummary {
+function summaryOf(a: Account): UserSummary {
   return { id: a.id, username: a.username, full_name: a.full_name, is_verified: a.is_verified, is_private: a.is_private, profile_pic_url: a.profile_pic_url };
 }
 
