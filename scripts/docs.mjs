@@ -29,7 +29,7 @@ export function referenceTable() {
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    `${endpoints.length} endpoints. ¹ Parameters and response shape not shown in the service's specification (§4.3): extra query parameters pass through and any JSON object is accepted.`,
+    `${endpoints.length} lookups. ¹ The API does not document this endpoint's parameters, answer or exact price: extra query parameters are passed through and any answer is accepted.`,
   ].join('\n');
 }
 

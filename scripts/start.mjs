@@ -19,14 +19,17 @@ const stops = [() => sandbox.close()];
 const line = '-'.repeat(72);
 console.log(`${line}\nIG Data sandbox: the whole API, offline, with synthetic data\n${line}`);
 console.log(`API base URL   ${sandbox.url}`);
-console.log(`Demo API key   ${sandbox.demoKey}`);
+console.log(`Demo API key   ${sandbox.demoKey}   (1,000,000 credits)`);
 console.log(`OpenAPI        ${sandbox.url}/openapi.json`);
+console.log(`Stats          ${sandbox.url}/_sandbox/stats      (requests and credits so far, by endpoint)`);
+console.log(`Test accounts  ${sandbox.url}/_sandbox/fixtures   (handles, private and renamed accounts, tags, locations, posts)`);
 console.log(`\nTry:`);
 const auth = `-H "Authorization: Bearer ${sandbox.demoKey}"`;
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/profile?handle=nasa"`);
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/insights/profile/engagement?handle=natgeo&posts=12"`);
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/hashtag/recent?tag=veganrecipes"`);
 console.log(`  curl -s -H "x-api-key: ${sandbox.demoKey}" "${sandbox.url}/v1/credits"`);
+console.log(`  curl -s -X POST "${sandbox.url}/_sandbox/keys?balance=50"   # a fresh key with 50 credits, to try running out`);
 
 let sheetsPreview = null;
 if (!process.argv.includes('--no-sheets-preview')) {
@@ -55,7 +58,7 @@ if (wantN8n && existsSync(editorModule)) {
     console.error(`n8n could not start: ${e.message}\nThe sandbox keeps running; see README "n8n" for the manual steps.`);
   }
 }
-console.log(`\nGoogle Sheets: sheets-addon/dist is ready for clasp push (sheets-addon/README.md, "Install it in your own sheet").`);
+console.log(`\nGoogle Sheets: sheets-addon/dist is built; to put it in your own sheet see README.md, "Install in Google Sheets".`);
 if (sheetsPreview) console.log(`Sheets preview ${sheetsPreview.url}  (the built add-on in a local Apps Script stand-in, not Google Sheets)`);
 console.log(`${line}\nCtrl+C to stop.`);
 

@@ -3,8 +3,8 @@
 // stand-in uses for UrlFetchApp). Same generators, same answers.
 import { createClient, fetchIO, getEndpoint, paginate, prepare, request, runAsync, runSync, sendAll, isIgError } from '@igdata/core';
 import type { HttpRequest, RawResponse, SyncIO } from '@igdata/core';
-import { SyncHttpClient } from './gas/internal/syncHttp';
-import type { WireResult } from './gas/internal/syncHttp';
+import { SyncHttpClient } from '../scripts/gas-standin/internal/syncHttp';
+import type { WireResult } from '../scripts/gas-standin/internal/syncHttp';
 import { startSandbox } from './support/sandbox';
 import type { SandboxProcess } from './support/sandbox';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOpenApi, endpoints } from '@igdata/core';
 import { startSandbox } from '../scripts/sandbox/server';
-import { validInput } from '../scripts/sandbox/testkit';
+import { validInput } from './support/testkit';
 
 const root = join(__dirname, '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');

@@ -30,6 +30,15 @@ it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
       expect([target, res.status]).toEqual([target, 200]);
       expect(await res.json()).toHaveProperty('meta.request_id');
     }
+    // The same tips as `npm run sandbox`: the stats page, the test accounts, a 50-credit key.
+    for (const tip of ['/_sandbox/stats', '/_sandbox/fixtures']) {
+      const target = new RegExp(`(http://\\S+${tip})`).exec(out)?.[1];
+      expect([tip, target && (await fetch(target)).status]).toEqual([tip, 200]);
+    }
+    const keyCmd = /curl -s -X POST "([^"]+\/_sandbox\/keys\?balance=50)"/.exec(out)?.[1];
+    expect(keyCmd).toBeTruthy();
+    const fresh = await (await fetch(keyCmd as string, { method: 'POST' })).json();
+    expect(fresh).toEqual({ key: expect.any(String), balance: 50 });
     // The Sheets preview: the built add-on in the stand-in, served next to the sandbox.
     const preview = /Sheets preview (\S+)/.exec(out)?.[1];
     expect(preview).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);

@@ -25,7 +25,7 @@ export function estimateCost(endpoint: EndpointDef, params: Params): CostEstimat
 }
 
 /** The cost range of an endpoint over its whole window, for docs ("2-6"). */
-function costRange(endpoint: EndpointDef): [number, number] {
+export function costRange(endpoint: EndpointDef): [number, number] {
   const rule = endpoint.cost;
   if (rule.type === 'flat') return [rule.credits, rule.credits];
   const def = endpoint.params.find((p) => p.name === rule.param);

@@ -7,7 +7,7 @@
 // The endpoint registry.
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
 export type { EndpointDef, ParamDef } from './registry/types';
-export { DEFAULT_BASE_URL } from './constants';
+export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
 export { expectedFor, isBlank, resolveParam } from './resolve';
@@ -32,7 +32,7 @@ export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 
 // Credits.
 export type { CostEstimate } from './cost';
-export { describeCost, estimateCost } from './cost';
+export { costRange, describeCost, estimateCost } from './cost';
 export type { CreditBudget } from './budget';
 export { CreditLedger } from './budget';
 

@@ -5,7 +5,7 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-import { DEFAULT_BASE_URL } from '../../core/src/constants';
+import { DASHBOARD_URL, DEFAULT_BASE_URL } from '../../core/src/constants';
 
 /**
  * The IG Data API key. One static secret (§5 of the spec), sent as `Authorization: Bearer <key>`
@@ -29,7 +29,7 @@ export class IgDataApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Your IG Data API key, created in the dashboard (shown in full only once)',
+			description: `Your IG Data API key. Create one in your dashboard at <a href="${DASHBOARD_URL}" target="_blank">${DASHBOARD_URL.replace(/^https:\/\//, '')}</a> (signing up gives 50 free credits, no card needed); it is shown in full only once.`,
 		},
 		{
 			displayName: 'Base URL',

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // `npm run bench:sheets`: a 1,000-row column with 600 unique handles against the sandbox at 150 ms
-// latency per request, in the Apps Script stand-in (test/gas/runtime.ts) loading the BUILT add-on:
+// latency per request, in the Apps Script stand-in (scripts/gas-standin/runtime.ts) loading the BUILT add-on:
 //   (a) our range formula  =IGPROFILE(A2:A1001,"followers")  (one execution)
 //   (b) our sidebar bulk run  (igBulkStart + igBulkStep executions, as the sidebar drives them)
 //   (c) one naive custom function per cell, no cache (the ImportJSON way): each cell its own
 //       execution in a fresh context, at most 30 at once (30 worker threads, each its own runtime)
-// then a second recalculation of each; plus the bundle's minified size and its eval time.
-import { loadGasRuntime } from '../gas-runtime.mjs';
+// then a second recalculation of each; plus the bundle's minified size and its eval time; plus
+// concurrent recalculation (sheets-concurrency.mjs): credits, wall time and longest wait of a cell
+// with claims, with a lock around the whole fetch, and without either.
+import { loadGasRuntime } from '../gas-standin/load.mjs';
+import { concurrencyRows } from './sheets-concurrency.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,7 +32,7 @@ if (!existsSync(join(dist, 'bundle.js')) || !existsSync(join(root, 'dist', 'sand
   process.exit(1);
 }
 
-const { createGasRuntime, runtimeFile } = await loadGasRuntime();
+const { createGasRuntime, createConcurrentRuntime, runtimeFile } = await loadGasRuntime();
 const cache = join(root, 'node_modules', '.cache', 'igdata-bench');
 mkdirSync(cache, { recursive: true });
 
@@ -66,7 +69,8 @@ async function startSandbox() {
 // ---- the column: the sandbox's 400 accounts + 200 unknown handles = 600 unique, 400 repeats
 const { startSandbox: inProcess } = await import(pathToFileURL(join(root, 'dist', 'sandbox-lib.mjs')).href);
 const tmp = await inProcess({ port: 0, quiet: true });
-const known = tmp.world.accounts.map((a) => a.username);
+const accounts = tmp.world.accounts;
+const known = accounts.map((a) => a.username);
 await tmp.close();
 const unique = [...known.slice(0, UNIQUE), ...Array.from({ length: Math.max(0, UNIQUE - known.length) }, (_, i) => `nohandle_${i}`)];
 let seed = 7;
@@ -185,6 +189,7 @@ column.splice(0, column.length, ...rows);
 const c1 = await measure('(c) naive, one execution per cell', naiveRun);
 const c2 = await measure('(c) naive, recalculation', naiveRun);
 for (const w of pool) w.postMessage('close');
+const concurrency = await concurrencyRows({ createConcurrentRuntime, sb, key: KEY, dist, prod: PROD, accounts });
 sb.close();
 
 // ---- bundle weight
@@ -220,7 +225,9 @@ const checks = [
   ['(c) recalculation: 1,000 requests', c2.requests === ROWS, c2.requests],
   ['bundle <= 80 KB minified', bundle.length <= 80 * 1024, `${(bundle.length / 1024).toFixed(1)} KB`],
   ['bundle eval <= 20 ms (median, fresh context)', evalMs <= 20, `${evalMs.toFixed(2)} ms`],
+  ...concurrency.checks,
 ];
+results.concurrency = concurrency.rows;
 console.log(`\nbatching bound: ${UNIQUE} / 50 x ${LATENCY} ms = ${bound} ms`);
 for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${v}`);
 writeFileSync(join(cache, 'sheets-bench.json'), JSON.stringify({ ...results, checks }, null, 2));

@@ -47,7 +47,15 @@ export async function build() {
   });
   const bundle = result.outputFiles[0].text;
   if (/\brequire\(/.test(bundle)) throw new Error('sheets bundle: contains require(); something was not bundled');
+  // Apps Script has none of these (sheets-addon/types/core-node-io.d.ts declares them for core's fetchIO only).
+  // (a call of the global: not a method `x.fetch(`, not a method definition `fetch(e){`)
+  const nodeOnly = /(?<![.\w$])(fetch|setTimeout|clearTimeout|AbortController)\((?![\w$,]*\)\{)/.exec(bundle);
+  if (nodeOnly) throw new Error(`sheets bundle: uses ${nodeOnly[1]}, which Apps Script does not have`);
   writeFileSync(join(dist, 'bundle.js'), bundle);
+  // Paid for on every custom-function call: kept within 80 KB.
+  const kb = Buffer.byteLength(bundle) / 1024;
+  console.log(`sheets bundle.js: ${kb.toFixed(1)} KB (limit 80 KB)`);
+  if (kb > 80) throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the 80 KB limit`);
   mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
   writeFileSync(join(root, 'node_modules', '.cache', 'igdata-sheets-meta.json'), JSON.stringify(result.metafile));
 
@@ -67,10 +75,14 @@ export async function build() {
     }
   }
 
-  // 3. The sidebar: one HTML file with its CSS and JS inlined.
+  // 3. The sidebar: one HTML file with its CSS and JS inlined. The server functions it calls
+  // must be the ones listed in sidebar-api.ts (the stubs above come from that list).
+  const sidebarJs = readFileSync(join(src, 'sidebar', 'sidebar.js'), 'utf8');
+  const unknown = [...sidebarJs.matchAll(/\bcall\('(\w+)'/g)].map((m) => m[1]).filter((n) => !codegen.SERVER_FUNCTIONS.includes(n));
+  if (unknown.length) throw new Error(`sidebar.js calls server functions missing from SIDEBAR_API (sheets-addon/src/sidebar-api.ts): ${unknown.join(', ')}`);
   const html = readFileSync(join(src, 'sidebar', 'sidebar.html'), 'utf8')
     .replace('/*CSS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.css'), 'utf8'))
-    .replace('/*JS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.js'), 'utf8'));
+    .replace('/*JS*/', () => sidebarJs);
   writeFileSync(join(dist, 'Sidebar.html'), html);
 
   // 4. The manifest, whitelisting the production API host.

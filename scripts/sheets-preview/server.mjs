@@ -1,15 +1,20 @@
 #!/usr/bin/env node
 // Sheets preview: the BUILT add-on (sheets-addon/dist) in the Apps Script stand-in
-// (test/gas/runtime.ts), against a sandbox, behind a small web page with a grid and the real sidebar.
+// (scripts/gas-standin/runtime.ts), against a sandbox, behind a small web page with a grid and the real sidebar.
 // Not Google Sheets. Run it in its own process: the stand-in's UrlFetchApp blocks this thread.
 //
 //   SANDBOX_URL=http://127.0.0.1:4010 IGDATA_API_KEY=<demo key> node scripts/sheets-preview/server.mjs
 //   SHEETS_PREVIEW_PORT (default 4020, 0 = any), SHEETS_PREVIEW_HOST (default 127.0.0.1)
 //
-// HTTP: GET / (the page), GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid,
-// POST /run {fn, args} (a sidebar call), POST /cell {a1, input, formula?} (a value or a parsed
-// formula), POST /select {a1}.
-import { loadGasRuntime } from '../gas-runtime.mjs';
+// HTTP: GET / (the page), GET /formula.js (its formula parser), GET /sidebar (Sidebar.html + a
+// google.script.run shim), GET /grid (the active sheet), POST /run {fn, args} (a sidebar call),
+// POST /cell {a1, input, formula?} (a value or a parsed formula), POST /paste {a1, rows} (values),
+// POST /select {a1}, POST /sheet {name} (show another sheet tab).
+//
+// Like Google Sheets, a sheet grows when values are typed or pasted past its last row or column
+// (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
+// add-on when it creates one (a bulk run to "a new sheet").
+import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,7 +24,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const dist = join(root, 'sheets-addon', 'dist');
 const PROD = 'https://api.igdata.dev';
-const SHEET = 'Sheet1';
 const ROWS = 30;
 const COLS = 8;
 const HANDLES = ['handle', 'nasa', '@natgeo', 'https://www.instagram.com/nike/', 'nasa', 'locked_acc', 'starbucks', 'no_such_creator_xyz'];
@@ -47,8 +51,15 @@ const rt = createGasRuntime({
   rewriteUrl: (u) => (u.startsWith(PROD) ? sandboxUrl + u.slice(PROD.length) : u),
 });
 if (apiKey) rt.properties.document.set('IGDATA_API_KEY', apiKey);
-const sheet = rt.spreadsheet.sheet(SHEET);
-HANDLES.forEach((h, i) => sheet.set(i + 1, 1, h));
+HANDLES.forEach((h, i) => rt.spreadsheet.sheet('Sheet1').set(i + 1, 1, h));
+/** The sheet the grid shows: the active one, as in Sheets. */
+const view = () => rt.spreadsheet.activeSheet;
+const quoteName = (name) => (/^[A-Za-z0-9_]+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`);
+/** Sheets adds rows and columns when you type or paste past the end; so does the preview. */
+function grow(sheet, row, col) {
+  sheet.maxRows = Math.max(sheet.maxRows, row);
+  sheet.maxCols = Math.max(sheet.maxCols, col);
+}
 
 const exposed = rt.globalFunctionNames().filter((n) => !n.endsWith('_'));
 const customFns = new Set(exposed.filter((n) => /^[A-Z][A-Z0-9_]*$/.test(n)));
@@ -74,24 +85,29 @@ function parseRange(a1) {
 }
 const a1Of = (row, col) => `${colName(col)}${row}`;
 
-/** Formulas by anchor cell: { input, spill: {rows, cols} | null, error: string | null }. */
+/** Formulas by sheet and anchor cell ("Sheet1!B2"): { sheet, anchor, input, spill: {rows, cols} | null, error }. */
 const formulas = new Map();
-const spillOwner = (row, col) => {
-  for (const [anchor, f] of formulas) {
-    if (!f.spill) continue;
-    const p = parseCell(anchor);
-    if (row >= p.row && row < p.row + f.spill.rows && col >= p.col && col < p.col + f.spill.cols) return anchor;
+const fkey = (sheet, anchor) => `${sheet.name}!${anchor}`;
+const spillOwner = (sheet, row, col) => {
+  for (const f of formulas.values()) {
+    if (!f.spill || f.sheet !== sheet) continue;
+    const p = parseCell(f.anchor);
+    if (row >= p.row && row < p.row + f.spill.rows && col >= p.col && col < p.col + f.spill.cols) return f.anchor;
   }
   return null;
 };
-function clearFormula(anchor) {
-  const f = formulas.get(anchor);
+function clearFormula(sheet, anchor) {
+  const f = formulas.get(fkey(sheet, anchor));
   if (!f) return;
   const p = parseCell(anchor);
   if (f.spill) for (let r = 0; r < f.spill.rows; r++) for (let c = 0; c < f.spill.cols; c++) sheet.set(p.row + r, p.col + c, '');
   sheet.set(p.row, p.col, '');
-  formulas.delete(anchor);
+  formulas.delete(fkey(sheet, anchor));
 }
+const literal = (input) => {
+  const trimmed = input.trim();
+  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : /^(true|false)$/i.test(trimmed) ? trimmed.toUpperCase() === 'TRUE' : input;
+};
 
 function argValue(arg) {
   switch (arg?.t) {
@@ -104,6 +120,7 @@ function argValue(arg) {
     case 'e':
       return undefined;
     case 'r': {
+      const sheet = view();
       const g = parseRange(arg.a1);
       if (g.single) return sheet.get(g.row, g.col);
       const out = [];
@@ -119,26 +136,26 @@ function errorText(e) {
   return String(e?.message ?? e);
 }
 
-/** Sets a cell: a literal, or a formula the page parsed ({ name, args }). Returns nothing; GET /grid shows the result. */
+/** Sets a cell of the active sheet: a literal, or a formula the page parsed ({ name, args }). GET /grid shows the result. */
 function setCell(a1, input, formula) {
+  const sheet = view();
   const { row, col } = parseCell(a1);
   const anchor = a1Of(row, col);
-  clearFormula(anchor);
+  grow(sheet, row, col);
+  clearFormula(sheet, anchor);
   input = String(input ?? '');
   if (!input.startsWith('=')) {
-    const trimmed = input.trim();
-    const v = trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : /^(true|false)$/i.test(trimmed) ? trimmed.toUpperCase() === 'TRUE' : input;
-    sheet.set(row, col, v);
+    sheet.set(row, col, literal(input));
     return;
   }
-  const entry = { input, spill: null, error: null };
-  formulas.set(anchor, entry);
+  const entry = { sheet, anchor, input, spill: null, error: null };
+  formulas.set(fkey(sheet, anchor), entry);
   try {
     if (!formula || typeof formula.name !== 'string') throw new Error(formula?.error || 'Formula parse error.');
     const name = formula.name.toUpperCase();
     if (!customFns.has(name)) throw new Error(`Unknown function: '${formula.name}'.`);
     const args = (formula.args ?? []).map(argValue);
-    let value = rt.run(name, args, { kind: 'custom', cell: `${SHEET}!${anchor}` });
+    let value = rt.run(name, args, { kind: 'custom', cell: `${quoteName(sheet.name)}!${anchor}` });
     if (!Array.isArray(value)) value = [[value]];
     value = value.map((r) => (Array.isArray(r) ? r : [r]));
     const rows = value.length;
@@ -147,18 +164,35 @@ function setCell(a1, input, formula) {
       for (let c = 0; c < cols; c++) {
         if (r === 0 && c === 0) continue;
         const v = sheet.get(row + r, col + c);
-        const owner = spillOwner(row + r, col + c);
+        const owner = spillOwner(sheet, row + r, col + c);
         if ((v !== '' && owner === null) || (owner !== null && owner !== anchor)) {
           throw new Error(`Array result was not expanded because it would overwrite data in ${a1Of(row + r, col + c)}.`);
         }
       }
     }
+    grow(sheet, row + rows - 1, col + cols - 1);
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) sheet.set(row + r, col + c, value[r][c] ?? '');
     entry.spill = { rows, cols };
   } catch (e) {
     entry.error = errorText(e);
     sheet.set(row, col, '#ERROR!');
   }
+}
+
+/** Pastes a block of values (text from the clipboard, already split into rows and cells) at a1. */
+function paste(a1, rows) {
+  if (!Array.isArray(rows) || rows.length > 20000 || rows.some((r) => !Array.isArray(r) || r.length > 200)) throw new Error('Paste at most 20,000 rows of 200 cells.');
+  const sheet = view();
+  const { row, col } = parseCell(a1);
+  const width = Math.max(1, ...rows.map((r) => r.length));
+  grow(sheet, row + rows.length - 1, col + width - 1);
+  rows.forEach((cells, r) =>
+    cells.forEach((v, c) => {
+      clearFormula(sheet, a1Of(row + r, col + c));
+      sheet.set(row + r, col + c, literal(String(v ?? '')));
+    }),
+  );
+  return { rows: rows.length, cols: width };
 }
 
 function display(v) {
@@ -168,19 +202,21 @@ function display(v) {
 }
 
 function grid() {
+  const sheet = view();
   const rows = Math.max(ROWS, sheet.lastRow() + 2);
   const cols = Math.max(COLS, sheet.lastCol() + 1);
   const values = [];
   for (let r = 1; r <= rows; r++) values.push(Array.from({ length: cols }, (_, c) => display(sheet.get(r, c + 1))));
   const fx = {};
   const errors = {};
-  for (const [a, f] of formulas) {
-    fx[a] = f.input;
-    if (f.error) errors[a] = f.error;
+  for (const f of formulas.values()) {
+    if (f.sheet !== sheet) continue;
+    fx[f.anchor] = f.input;
+    if (f.error) errors[f.anchor] = f.error;
   }
   const ar = rt.spreadsheet.activeRange;
-  const selection = ar ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
-  return { sheet: SHEET, rows, cols, values, formulas: fx, errors, selection };
+  const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
+  return { sheet: sheet.name, sheets: rt.spreadsheet.sheets.map((x) => x.name), maxRows: sheet.maxRows, rows, cols, values, formulas: fx, errors, selection };
 }
 
 /** google.script.run for the sidebar: exposed functions only, results as Apps Script returns them. */
@@ -196,6 +232,7 @@ function runForSidebar(fn, args) {
 
 // ---- pages
 const page = readFileSync(join(here, 'index.html'), 'utf8');
+const formulaJs = readFileSync(join(here, 'formula.js'), 'utf8');
 const shim = readFileSync(join(here, 'gas-shim.js'), 'utf8').replace('__NAMES__', JSON.stringify(exposed));
 function sidebarHtml() {
   let html = readFileSync(join(dist, 'Sidebar.html'), 'utf8');
@@ -222,6 +259,7 @@ const server = createServer(async (req, res) => {
   try {
     const path = new URL(req.url, 'http://x').pathname;
     if (req.method === 'GET' && path === '/') return send(200, 'text/html; charset=utf-8', page);
+    if (req.method === 'GET' && path === '/formula.js') return send(200, 'text/javascript; charset=utf-8', formulaJs);
     if (req.method === 'GET' && path === '/sidebar') return send(200, 'text/html; charset=utf-8', sidebarHtml());
     if (req.method === 'GET' && path === '/grid') return json(grid());
     if (req.method === 'POST' && path === '/run') {
@@ -233,11 +271,24 @@ const server = createServer(async (req, res) => {
       setCell(a1, input, formula);
       return json(grid());
     }
+    if (req.method === 'POST' && path === '/paste') {
+      const { a1, rows } = await body(req);
+      const pasted = paste(a1, rows);
+      return json({ ...grid(), pasted });
+    }
     if (req.method === 'POST' && path === '/select') {
       const { a1 } = await body(req);
       const g = parseRange(a1);
-      rt.spreadsheet.select(`${SHEET}!${a1Of(g.row, g.col)}:${a1Of(g.row + g.rows - 1, g.col + g.cols - 1)}`);
+      const sheet = view();
+      grow(sheet, g.row + g.rows - 1, g.col + g.cols - 1);
+      rt.spreadsheet.select(`${quoteName(sheet.name)}!${a1Of(g.row, g.col)}:${a1Of(g.row + g.rows - 1, g.col + g.cols - 1)}`);
       return json({ ok: true });
+    }
+    if (req.method === 'POST' && path === '/sheet') {
+      const { name } = await body(req);
+      if (!rt.spreadsheet.findSheet(String(name))) return json({ ok: false, error: { name: 'Error', message: `No sheet named ${name}.` } }, 404);
+      rt.spreadsheet.select(`${quoteName(String(name))}!A1`);
+      return json(grid());
     }
     send(404, 'text/plain', 'not found');
   } catch (e) {

@@ -6,19 +6,21 @@
  */
 import type { EndpointDef } from '@igdata/core';
 import { describeCost, endpoints, fieldPaths } from '@igdata/core';
-import type { ArgSpec } from './functions/layout';
-import { MAX_LIMIT, argLayout, defaultHeader, targetParam } from './functions/layout';
+import type { ArgSpec } from './engine/layout';
+import { MAX_LIMIT, argLayout, defaultHeaderText, targetParam } from './engine/layout';
+import { SIDEBAR_API } from './sidebar-api';
 
 const clean = (s: string) => s.replace(/\*\//g, '* /').replace(/\s+/g, ' ').trim();
 const q = (v: unknown) => (typeof v === 'number' ? String(v) : `"${String(v).replace(/"/g, '""')}"`);
 
 function exampleField(e: EndpointDef): string | undefined {
+  if (e.exampleField) return e.exampleField;
   const cols = e.columns.filter((c) => !['username', 'id', 'shortcode', 'full_name'].includes(c));
   return cols[0] ?? e.columns[0];
 }
 
 /** A formula a user could type, e.g. =IGPROFILE("nasa","followers"). */
-export function exampleFormula(e: EndpointDef, range = false): string {
+function exampleFormula(e: EndpointDef, range = false): string {
   const args: string[] = [];
   for (const spec of argLayout(e)) {
     if (spec.role === 'target') args.push(range ? 'A2:A100' : q(spec.param!.example ?? 'nasa'));
@@ -51,7 +53,7 @@ function paramDoc(e: EndpointDef, spec: ArgSpec): { type: string; text: string }
     case 'fields':
       return { type: 'string|Array<Array<string>>', text: fieldsText(e) };
     case 'header':
-      return { type: 'boolean', text: `TRUE adds a header row of field names (optional; default ${defaultHeader(e) ? 'TRUE' : 'FALSE'}).` };
+      return { type: 'boolean', text: `TRUE adds a header row of field names (optional; default ${defaultHeaderText(e)}).` };
     case 'limit':
       return { type: 'number', text: `How many items per target, 1-${MAX_LIMIT} (optional; default the first page). Every page costs credits.` };
     case 'refresh':
@@ -59,7 +61,7 @@ function paramDoc(e: EndpointDef, spec: ArgSpec): { type: string; text: string }
   }
 }
 
-export function functionJsDoc(e: EndpointDef): string {
+function functionJsDoc(e: EndpointDef): string {
   const target = targetParam(e);
   const lines = [
     `${clean(e.summary)}. ${clean(e.description)}`,
@@ -76,27 +78,13 @@ export function functionJsDoc(e: EndpointDef): string {
   return ['/**', ...lines.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n');
 }
 
-export function functionStub(e: EndpointDef): string {
+function functionStub(e: EndpointDef): string {
   const names = argLayout(e).map((a) => a.name);
   return `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`;
 }
 
 /** Server functions the sidebar calls with google.script.run (top-level, no trailing underscore). */
-export const SERVER_FUNCTIONS: [string, string, string[]][] = [
-  ['igSidebarState', 'sidebarState', []],
-  ['igTestKey', 'testKey', ['key']],
-  ['igSetKey', 'setKey', ['key', 'label']],
-  ['igDeleteKey', 'deleteKey', []],
-  ['igSetBaseUrl', 'setBaseUrl', ['url']],
-  ['igGetBalance', 'getBalance', []],
-  ['igSelectionInfo', 'selectionInfo', []],
-  ['igBulkPreview', 'bulkPreview', ['request']],
-  ['igBulkStart', 'bulkStart', ['request']],
-  ['igBulkStep', 'bulkStep', ['jobId']],
-  ['igBulkCancel', 'bulkCancel', ['jobId']],
-  ['igBulkResume', 'bulkResume', ['jobId']],
-  ['igBulkStatus', 'bulkStatus', []],
-];
+export const SERVER_FUNCTIONS: string[] = Object.keys(SIDEBAR_API);
 
 export function generateCode(list: readonly EndpointDef[] = endpoints): string {
   const head = `/**
@@ -119,9 +107,7 @@ function showSidebar() {
   IGDATA.showSidebar();
 }
 `;
-  const server = SERVER_FUNCTIONS.map(
-    ([name, target, args]) => `function ${name}(${args.join(', ')}) {\n  return IGDATA.${target}(${args.join(', ')});\n}\n`,
-  ).join('\n');
+  const server = SERVER_FUNCTIONS.map((name) => `function ${name}(...args) {\n  return IGDATA.sidebar.${name}(...args);\n}\n`).join('\n');
   return `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`;
 }
 

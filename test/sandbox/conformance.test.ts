@@ -1,7 +1,7 @@
 /** Every registry endpoint answers a valid call, passes core's own parsing and is billed exactly estimateCost. */
 import { createClient, endpoints, estimateCost, getEndpoint, normalizeParams } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
-import { validInput } from '../../scripts/sandbox/testkit';
+import { validInput } from '../support/testkit';
 
 let sb: Sandbox;
 beforeAll(async () => {

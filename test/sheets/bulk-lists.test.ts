@@ -6,8 +6,8 @@
  * written twice or a page billed twice.
  */
 import type { Page } from 'playwright-core';
-import { closeBrowser } from '../gas/browser';
-import type { GasRuntime } from '../gas/runtime';
+import { closeBrowser } from '../../scripts/gas-standin/browser';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
 import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
 

@@ -6,15 +6,15 @@
  * elsewhere, answers are still cached (written loose) and still hit.
  */
 import { getWorld } from '../../scripts/sandbox/world/build';
-import type { GasRuntime } from '../gas/runtime';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
 
 const NOT_REACHED = 'Not reached in time: recalculate to continue (already fetched rows are cached)';
 const BUCKET = /^igd1:b:\d+$/;
 let sb: SandboxProcess;
 const runtimes: GasRuntime[] = [];
-const runtime = () => {
-  const rt = addonRuntime(sb.url);
+const runtime = (opts: Parameters<typeof addonRuntime>[1] = {}) => {
+  const rt = addonRuntime(sb.url, opts);
   runtimes.push(rt);
   return rt;
 };
@@ -146,7 +146,7 @@ test('a lock held briefly elsewhere is waited for: answers still go to buckets',
   await expect(sb.stats()).resolves.toMatchObject({ total: 60 });
 });
 
-/** The add-on's bucket of a key (FNV-1a mod 128, as in sheets-addon/src/cache.ts). */
+/** The add-on's bucket of a key (FNV-1a mod 128, as in sheets-addon/src/engine/store.ts). */
 function bucketIndex(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
@@ -154,7 +154,7 @@ function bucketIndex(key: string): number {
 }
 
 test('a bucket that would exceed 90 KB spills its biggest answers to loose (chunked) items', () => {
-  const rt = runtime();
+  const rt = runtime({ store: true });
   // 40 keys of one bucket, answers of ~20 KB and one of ~150 KB: 4 fit, the rest spill.
   const keys: string[] = [];
   for (let i = 0; keys.length < 40; i++) if (bucketIndex(`igd1:k${i}`) === 7) keys.push(`igd1:k${i}`);
@@ -165,8 +165,8 @@ test('a bucket that would exceed 90 KB spills its biggest answers to loose (chun
       var bio = new Array(i === 0 ? 150000 : 20000 + i).join('\u00e9');
       m.set(k, { ok: true, data: { bio: bio, i: i }, next: null, charged: 1, at: Date.now() });
     });
-    IGDATA._cache.putMany(m);
-    var back = IGDATA._cache.getMany(Array.from(m.keys()));
+    IGSTORE.putMany(m);
+    var back = IGSTORE.getMany(Array.from(m.keys()));
     JSON.stringify(Array.from(back.values()).map(function (v) { return v.data.i; }));
   `, { kind: 'custom' });
   expect(JSON.parse(out).sort((x: number, y: number) => x - y)).toEqual(keys.map((_, i) => i));
@@ -180,6 +180,6 @@ test('a bucket that would exceed 90 KB spills its biggest answers to loose (chun
   expect(loose(rt).length).toBeGreaterThan(spilled.length); // the 150 KB one is chunked
   // A lost bucket is a miss for its answers, never a wrong one; the spilled ones still hit.
   rt.caches.document.delete('igd1:b:7');
-  const back = rt.evaluate(`JSON.stringify(Array.from(IGDATA._cache.getMany(${JSON.stringify(keys)}).keys()))`, { kind: 'custom' });
+  const back = rt.evaluate(`JSON.stringify(Array.from(IGSTORE.getMany(${JSON.stringify(keys)}).keys()))`, { kind: 'custom' });
   expect(JSON.parse(back).sort()).toEqual(spilled.map((e) => e.key).sort());
 });

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EndpointDef } from '@igdata/core';
-import { endpoints } from '@igdata/core';
-import { argLayout } from '../../sheets-addon/src/functions/layout';
-import type { GasRuntime } from '../gas/runtime';
+import { endpoints, getEndpoint } from '@igdata/core';
+import { argLayout } from '../../sheets-addon/src/engine/layout';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, DIST, PROP, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
 
 const NOT_REACHED = 'Not reached in time: recalculate to continue (already fetched rows are cached)';
@@ -92,7 +92,23 @@ describe('range-first', () => {
     expect(rt.custom('IGPROFILE', column(['nasa', 'natgeo']), 'followers')).toEqual([[97400000], [283000000]]);
     expect(rt.custom('IGPROFILE', 'nasa', 'followers,following', true)).toEqual([['followers', 'following'], [97400000, 82]]);
     // fields as a range of names
-    expect(rt.custom('IGPROFILE', 'nasa', [['followers', 'following']])).toEqual([[97400000, 82]]);
+    expect(rt.custom('IGPROFILE', 'nasa', [['followers', 'following']], false)).toEqual([[97400000, 82]]);
+  });
+
+  test('one target with several fields gets a header row by default (=IGENGAGEMENT(A2) is labelled)', () => {
+    const rt = runtime();
+    const out = rt.custom('IGENGAGEMENT', 'nasa') as unknown[][];
+    expect(out).toHaveLength(2);
+    expect(out[0]).toEqual(getEndpoint('insights/profile/engagement').columns);
+    expect(out[1].every((v) => typeof v !== 'string' || !/Not charged|Charged/.test(v))).toBe(true);
+    expect(rt.custom('IGENGAGEMENT', 'nasa', 12, 'engagement_rate_pct')).toEqual(expect.any(Number));
+  });
+
+  test('a target left out is a clear message naming the argument, never a silent blank', async () => {
+    const rt = runtime();
+    expect(() => rt.custom('IGPROFILE')).toThrow('handle must be a username, @username, numeric id or profile URL; got nothing (the argument is left out). (Not charged.)');
+    expect(rt.custom('IGPROFILE', '', 'followers')).toBe(''); // a blank cell is a blank row
+    await expect(sb.stats()).resolves.toMatchObject({ total: 0 });
   });
 
   test('list functions: limit pages through, dates are real dates, numbers numbers', async () => {
@@ -163,14 +179,14 @@ describe('cache', () => {
   });
 
   test('a value over 100 KB is split in chunks under the real limit and read back whole', () => {
-    const rt = runtime();
+    const rt = runtime({ store: true });
     // 250 KB of text with 3-byte characters and surrogate pairs, so chunk edges fall inside them.
     const caption = 'caf\u00e9 \u{1F331}\u20ac '.repeat(20000);
     const value = { ok: true, data: { items: [{ caption }], next_cursor: null }, next: null, charged: 2, at: 1 };
     const out = rt.evaluate(`
       var key = 'igd1:test-key';
-      IGDATA._cache.putMany(new Map([[key, ${JSON.stringify(value)}]]));
-      var back = IGDATA._cache.getMany([key]).get(key);
+      IGSTORE.putMany(new Map([[key, ${JSON.stringify(value)}]]));
+      var back = IGSTORE.getMany([key]).get(key);
       JSON.stringify(back);
     `, { kind: 'custom' });
     expect(JSON.parse(out)).toEqual(value);
@@ -179,7 +195,7 @@ describe('cache', () => {
     for (const e of entries) expect(Buffer.byteLength(e.value)).toBeLessThanOrEqual(100 * 1024);
     // A lost chunk is a miss, never a corrupt value.
     rt.caches.document.delete(entries.find((e) => /\.\d+$/.test(e.key))!.key);
-    expect(rt.evaluate(`IGDATA._cache.getMany(['igd1:test-key']).size`, { kind: 'custom' })).toBe(0);
+    expect(rt.evaluate(`IGSTORE.getMany(['igd1:test-key']).size`, { kind: 'custom' })).toBe(0);
   });
 });
 

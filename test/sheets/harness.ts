@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../gas/runtime';
+import { buildSync } from 'esbuild';
+import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY } from '../support/sandbox';
 
 export const ROOT = path.join(__dirname, '..', '..');
@@ -18,13 +19,13 @@ export type { SandboxProcess } from '../support/sandbox';
 /** Property names, as documented in sheets-addon/README.md. */
 export const PROP = { apiKey: 'IGDATA_API_KEY', keySetBy: 'IGDATA_KEY_SET_BY', keySetAt: 'IGDATA_KEY_SET_AT', baseUrl: 'IGDATA_BASE_URL', job: 'IGDATA_BULK_JOB' };
 
-export function addonRuntime(sandboxUrl: string, opts: Partial<GasRuntimeOptions> & { key?: string | null } = {}): GasRuntime {
+export function addonRuntime(sandboxUrl: string, opts: Partial<GasRuntimeOptions> & { key?: string | null; store?: boolean } = {}): GasRuntime {
   for (const f of ['bundle.js', 'Code.js', 'Sidebar.html', 'appsscript.json']) {
     if (!fs.existsSync(path.join(DIST, f))) throw new Error(`sheets-addon/dist/${f} is missing: run \`npm run build\` first`);
   }
-  const { key, ...rest } = opts;
+  const { key, store, ...rest } = opts;
   const rt = createGasRuntime({
-    files: [path.join(DIST, 'bundle.js'), path.join(DIST, 'Code.js')],
+    files: [path.join(DIST, 'bundle.js'), path.join(DIST, 'Code.js'), ...(store ? [storeProbe()] : [])],
     dir: DIST,
     addonName: 'IG Data',
     enforceUrlFetchWhitelist: true,
@@ -40,3 +41,12 @@ export const column = (values: unknown[]): unknown[][] => values.map((v) => [v])
 
 /** Requests the stand-in made (each request of a fetchAll counts). */
 export const requestCount = (rt: GasRuntime) => rt.stats.requests;
+
+/** The add-on's answer store as a script of its own (global IGSTORE: getMany, putMany), see cache-probe.ts. */
+export function storeProbe(): { name: string; code: string } {
+  const out = buildSync({
+    entryPoints: [path.join(__dirname, 'cache-probe.ts')], bundle: true, format: 'iife', globalName: 'IGSTORE',
+    platform: 'neutral', mainFields: ['module', 'main'], target: 'es2020', write: false, logLevel: 'warning',
+  });
+  return { name: 'store-probe.js', code: out.outputFiles[0].text };
+}

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchBrowser } from '../gas/browser';
-import { spawnServer } from '../gas/testServer';
+import { launchBrowser } from '../../scripts/gas-standin/browser';
+import { spawnServer } from '../../scripts/gas-standin/testServer';
 import { DEMO_KEY, SandboxProcess, startSandbox } from './harness';
 import { poll } from './sidebar-page';
 

@@ -1,7 +1,7 @@
 /** Helpers of the sidebar suites: polling assertions and opening the built sidebar for a runtime. */
 import type { Page } from 'playwright-core';
-import { openSidebar } from '../gas/browser';
-import type { GasRuntime } from '../gas/runtime';
+import { openSidebar } from '../../scripts/gas-standin/browser';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 
 /** Polls until the value passes, then asserts it (jest has no expect.poll). */
 export function poll<T>(get: () => Promise<T> | T, { timeout = 10000 } = {}) {

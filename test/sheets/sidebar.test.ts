@@ -5,8 +5,8 @@
  * sidebar and after running out of credits, never writing or billing a row twice.
  */
 import type { Page } from 'playwright-core';
-import { closeBrowser, openSidebar, sidebarState } from '../gas/browser';
-import type { GasRuntime } from '../gas/runtime';
+import { closeBrowser, openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
+import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
 import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
 
@@ -32,7 +32,10 @@ test('key entry: a refused key is not stored; a good one is stored and shown mas
   expect(await text(page, '#key-status')).toMatch(/No API key is set/);
   await page.fill('#key', 'sk_bad_key_0000');
   await page.click('#save-key');
-  await poll(() => text(page, '#key-message')).toMatch(/^Invalid API key\. Set it in Extensions > IG Data > Settings\. \(Not charged\.\)$/);
+  // In Settings the message says the key was not saved and what to do (not "Set it in ... Settings").
+  await poll(() => text(page, '#key-message')).toMatch(
+    /^This key was not saved: the service does not accept it \(invalid API key\)\. Copy the whole key again from your dashboard at igdata\.dev and paste it above\. \(Not charged\.\)$/,
+  );
   expect(rt.properties.document.get(PROP.apiKey)).toBeNull();
 
   await page.fill('#key', DEMO_KEY);

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import type { SandboxStats } from '../../scripts/sandbox/server';
-import { spawnServer } from '../gas/testServer';
+import { spawnServer } from '../../scripts/gas-standin/testServer';
 
 const ROOT = path.join(__dirname, '..', '..');
 export const DEMO_KEY = 'sk_test_sheets_demo_key_0123456789';

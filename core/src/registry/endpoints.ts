@@ -19,7 +19,8 @@ const post: ParamDef = {
   kind: 'post',
   required: true,
   description: 'Post or reel as media id, shortcode or post/reel URL',
-  example: 'https://www.instagram.com/p/C0ffee12345/',
+  // A post of @nasa in the sandbox (seed 42), so every example works there; see test/examples.test.ts.
+  example: 'https://www.instagram.com/p/CmiJGWA9jpk/',
 };
 const tag: ParamDef = {
   name: 'tag',
@@ -42,7 +43,7 @@ const posts = (dflt: number): ParamDef => ({
   min: 1,
   max: 50,
   default: dflt,
-  description: `How many recent posts to analyse (1-50, default ${dflt}); more posts cost more credits`,
+  description: `How many recent posts to analyze (1-50, default ${dflt}); more posts cost more credits`,
 });
 const flat = (credits: number, exact = true): CostRule => ({ type: 'flat', credits, exact });
 /** base + ceil(posts / per) * step: the spec's "2-6 by window" ranges, read as a rule. */
@@ -71,6 +72,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'profile/posts', group: 'Profiles', resource: 'Profile', operation: 'Get Posts', fn: 'IGPOSTS',
+    exampleField: 'like_count',
     summary: 'Recent feed posts of an account, newest first',
     description: 'List an account\'s feed posts (photos, videos, carousels), newest first, with likes, comments, caption and location. Paged; 2 credits per page.',
     params: [handle, cursor], shape: 'list', paginated: true, pageSize: 12, cost: flat(2), schema: s.post,
@@ -78,6 +80,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'profile/reels', group: 'Profiles', resource: 'Profile', operation: 'Get Reels', fn: 'IGREELS',
+    exampleField: 'view_count',
     summary: 'Reels of an account with view counts',
     description: 'List an account\'s reels with view, like and comment counts, newest first. Paged; 2 credits per page.',
     params: [handle, cursor], shape: 'list', paginated: true, pageSize: 12, cost: flat(2), schema: s.post,
@@ -100,6 +103,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'profile/followers', group: 'Profiles', resource: 'Profile', operation: 'Get Followers', fn: 'IGFOLLOWERS',
+    exampleField: 'username',
     summary: 'Followers of a public account (about 25 per page)',
     description: 'List followers of a public account, about 25 per page, 2 credits per page. Many accounts cap the visible list at about 50.',
     params: [handle, cursor], shape: 'list', paginated: true, pageSize: 25, cost: flat(2), schema: s.userSummary,
@@ -107,6 +111,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'profile/following', group: 'Profiles', resource: 'Profile', operation: 'Get Following', fn: 'IGFOLLOWING',
+    exampleField: 'username',
     summary: 'Accounts a public account follows (about 25 per page)',
     description: 'List the accounts a public account follows, about 25 per page, 2 credits per page.',
     params: [handle, cursor], shape: 'list', paginated: true, pageSize: 25, cost: flat(2), schema: s.userSummary,
@@ -115,6 +120,7 @@ export const endpoints: readonly EndpointDef[] = [
   // ---- Insights on a profile (§4.2)
   {
     id: 'insights/profile/engagement', group: 'Insights', resource: 'Profile Insight', operation: 'Get Engagement', fn: 'IGENGAGEMENT',
+    exampleField: 'engagement_rate_pct',
     summary: 'Engagement rate from recent posts',
     description: 'Compute an account\'s engagement rate: average likes plus comments per recent post divided by followers (engagement_rate_pct is the percentage).',
     params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(1, 12), schema: s.engagement,
@@ -123,6 +129,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/profile/best-time', group: 'Insights', resource: 'Profile Insight', operation: 'Get Best Time', fn: 'IGBESTTIME',
+    exampleField: 'recommendation',
     summary: 'Best hours and days to post',
     description: 'Find the hours and weekdays when an account\'s recent posts got the most engagement, in a given UTC offset.',
     params: [
@@ -135,6 +142,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/profile/stats', group: 'Insights', resource: 'Profile Insight', operation: 'Get Stats', fn: 'IGSTATS',
+    exampleField: 'posts_per_week',
     summary: 'Posting frequency and format mix',
     description: 'Compute how often an account posts (posts per week, days between posts) and its mix of photo, video and carousel posts with the best-performing format.',
     params: [handle, posts(30)], shape: 'single', paginated: false, cost: byPosts(3, 17), schema: s.stats,
@@ -143,6 +151,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/profile/audit', group: 'Insights', resource: 'Profile Insight', operation: 'Get Audit', fn: 'IGAUDIT',
+    exampleField: 'suspected_fake_pct',
     summary: 'Fake-follower audit from a follower sample',
     description: 'Estimate the share of fake followers of an account from a sample of its followers, with a letter grade and the signals found.',
     params: [
@@ -168,7 +177,7 @@ export const endpoints: readonly EndpointDef[] = [
   {
     id: 'insights/profile/summary', group: 'Insights', resource: 'Profile Insight', operation: 'Get Summary', fn: 'IGSUMMARY',
     summary: 'AI summary of who an account is',
-    description: 'Summarise an account in plain words: one-liner, who they are, niche, audience, tone and recent focus.',
+    description: 'Summarize an account in plain words: one-liner, who they are, niche, audience, tone and recent focus.',
     params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(2, 12), schema: s.summary,
     columns: ['username', 'one_liner', 'niche', 'audience', 'tone', 'recent_focus', 'tags'], documented: true,
   },
@@ -181,6 +190,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/profile/similar', group: 'Insights', resource: 'Profile Insight', operation: 'Get Similar', fn: 'IGSIMILAR',
+    exampleField: 'similar',
     summary: 'Accounts similar to a seed account',
     description: 'Find accounts similar to a seed account by niche, business type and audience, each with a similarity score and why.',
     params: [handle], shape: 'single', paginated: false, cost: flat(3), schema: s.similar,
@@ -189,6 +199,7 @@ export const endpoints: readonly EndpointDef[] = [
   // ---- Posts (§4.2)
   {
     id: 'post', group: 'Posts', resource: 'Post', operation: 'Get', fn: 'IGPOST',
+    exampleField: 'like_count',
     summary: 'A single post or reel',
     description: 'Get one post or reel by URL, shortcode or media id: likes, comments, views, caption, location and author.',
     params: [post], shape: 'single', paginated: false, cost: flat(1), schema: s.post,
@@ -197,6 +208,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'post/comments', group: 'Posts', resource: 'Post', operation: 'Get Comments', fn: 'IGCOMMENTS',
+    exampleField: 'text',
     summary: 'Comments on a post',
     description: 'List the comments on a post with their authors and like counts. Paged; 2 credits per page.',
     params: [post, cursor], shape: 'list', paginated: true, pageSize: 20, cost: flat(2), schema: s.comment,
@@ -204,6 +216,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'post/likers', group: 'Posts', resource: 'Post', operation: 'Get Likers', fn: 'IGLIKERS',
+    exampleField: 'username',
     summary: 'Accounts that liked a post',
     description: 'List accounts that liked a post; availability depends on the post\'s privacy and size.',
     params: [post], shape: 'list', paginated: false, cost: flat(2), schema: s.userSummary,
@@ -211,8 +224,9 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/post/image', group: 'Insights', resource: 'Post', operation: 'Analyze Image', fn: 'IGPOSTIMAGE',
+    exampleField: 'analysis.scene',
     summary: 'AI vision tags of a post\'s image',
-    description: 'Describe a post\'s image with AI: subjects, scene, objects, colours, text in the image, mood, aesthetic score, brand safety and suggested alt text.',
+    description: 'Describe a post\'s image with AI: subjects, scene, objects, colors, text in the image, mood, aesthetic score, brand safety and suggested alt text.',
     params: [post], shape: 'single', paginated: false, cost: flat(3), schema: s.postImage,
     columns: ['post', 'analysis.scene', 'analysis.subjects', 'analysis.mood', 'analysis.aesthetic_score', 'analysis.brand_safe', 'analysis.suggested_alt_text'],
     documented: true,
@@ -220,13 +234,14 @@ export const endpoints: readonly EndpointDef[] = [
   {
     id: 'insights/post/comments', group: 'Insights', resource: 'Post', operation: 'Analyze Comments', fn: 'IGCOMMENTINSIGHTS',
     summary: 'AI sentiment and themes over a post\'s comments',
-    description: 'Summarise the sentiment and recurring themes of a post\'s comments with AI.',
+    description: 'Summarize the sentiment and recurring themes of a post\'s comments with AI.',
     params: [post], shape: 'single', paginated: false, cost: flat(3, false), schema: s.anyObject,
     columns: [], documented: false,
   },
   // ---- Hashtags (§4.2)
   {
     id: 'hashtag/top', group: 'Hashtags', resource: 'Hashtag', operation: 'Get Top Posts', fn: 'IGHASHTAGTOP',
+    exampleField: 'like_count',
     summary: 'Top (ranked) posts for a hashtag',
     description: 'List the top-ranked posts for a hashtag. Paged; 1 credit per page.',
     params: [tag, cursor], shape: 'list', paginated: true, pageSize: 30, cost: flat(1), schema: s.post,
@@ -235,6 +250,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'hashtag/recent', group: 'Hashtags', resource: 'Hashtag', operation: 'Get Recent Posts', fn: 'IGHASHTAGRECENT',
+    exampleField: 'caption',
     summary: 'Most recent posts for a hashtag, newest first',
     description: 'List the most recent posts for a hashtag, newest first; page back in time with the cursor. 1 credit per page. Use it to monitor a hashtag.',
     params: [tag, cursor], shape: 'list', paginated: true, pageSize: 30, cost: flat(1), schema: s.post,
@@ -244,7 +260,7 @@ export const endpoints: readonly EndpointDef[] = [
   {
     id: 'insights/hashtag', group: 'Insights', resource: 'Hashtag', operation: 'Analyze', fn: 'IGHASHTAG',
     summary: 'Hashtag difficulty, engagement needed and velocity',
-    description: 'Analyse a hashtag: difficulty score 0-100, the average engagement a top post needs, and posts-per-hour velocity.',
+    description: 'Analyze a hashtag: difficulty score 0-100, the average engagement a top post needs, and posts-per-hour velocity.',
     params: [tag], shape: 'single', paginated: false, cost: flat(2), schema: s.anyObject,
     columns: [], documented: true,
   },
@@ -259,6 +275,7 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'location/posts', group: 'Locations', resource: 'Location', operation: 'Get Posts', fn: 'IGLOCATIONPOSTS',
+    exampleField: 'caption',
     summary: 'Posts tagged at a location',
     description: 'List posts tagged at a place, by location id or location URL. Paged; 1 credit per page.',
     params: [{ name: 'id', kind: 'location', required: true, description: 'Location id or location URL', example: '213385402' }, cursor],
@@ -269,6 +286,7 @@ export const endpoints: readonly EndpointDef[] = [
   // ---- Search
   {
     id: 'search/users', group: 'Search', resource: 'Search', operation: 'Users', fn: 'IGSEARCHUSERS',
+    exampleField: 'username',
     summary: 'Search accounts by keyword',
     description: 'Search accounts by keyword; returns matching accounts.',
     params: [query], shape: 'list', paginated: false, cost: flat(1, false), schema: s.anyObject,
@@ -299,8 +317,8 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/profile/dm-opener', group: 'Insights', resource: 'Profile Insight', operation: 'Write DM Opener', fn: 'IGDMOPENER',
-    summary: 'Personalised cold-outreach opener for an account',
-    description: 'Write a personalised first direct message to an account, optionally with context about your offer.',
+    summary: 'Personalized cold-outreach opener for an account',
+    description: 'Write a personalized first direct message to an account, optionally with context about your offer.',
     params: [handle, { name: 'context', kind: 'text', required: false, description: 'What you offer or why you reach out (optional)', example: 'we make vegan protein bars' }],
     shape: 'single', paginated: false, cost: flat(3, false), schema: s.anyObject,
     columns: [], documented: false,

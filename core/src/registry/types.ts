@@ -64,4 +64,10 @@ export interface EndpointDef {
   columns: string[];
   /** False for the §4.3 endpoints whose parameters and shapes the spec does not show. */
   documented: boolean;
+  /**
+   * The field the docs' example formula asks for: the one that shows what the endpoint is for
+   * (an engagement rate, not the follower count it also returns). Default: the first column that
+   * is not an identity field.
+   */
+  exampleField?: string;
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { properties } from './description';
+import { SUBTITLE, properties } from './description';
 import { executeIgData } from './execute';
 
 export class IgData implements INodeType {
@@ -10,7 +10,7 @@ export class IgData implements INodeType {
 		icon: { light: 'file:igdata.svg', dark: 'file:igdata.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: SUBTITLE,
 		description:
 			'Public Instagram data: profiles, posts, reels, stories, followers, hashtags, locations, search, and engagement, audit and AI insights. Each operation is one API endpoint; its value is the endpoint path (e.g. profile/posts) and its fields are the API query parameters.',
 		defaults: {

@@ -6,14 +6,21 @@
  */
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
-import { describeCost, endpoints } from '@igdata/core';
+import { costRange, describeCost, endpoints } from '@igdata/core';
 
 export const DEFAULT_CONCURRENCY = 50;
 export const MAX_CONCURRENCY = 200;
 export const DEFAULT_LIMIT = 50;
+/**
+ * Credits one execution of the node may spend unless Options > Credit Cap says otherwise (0 = no
+ * cap). Every request costs money, so a workflow mistake (Return All on a busy hashtag, a loop
+ * over a large sheet) must stop somewhere by default: 1,000 credits cost 6.00-8.00 at the API's
+ * prices, far above what a normal run spends (the shipped examples spend under 130).
+ */
+export const DEFAULT_CREDIT_CAP = 1000;
 
 /** `Profile Insight` -> `profileInsight`. */
-const resourceValue = (resource: string): string =>
+export const resourceValue = (resource: string): string =>
 	resource
 		.split(/\s+/)
 		.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
@@ -33,13 +40,38 @@ const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** What an agent reads to choose an operation: what it does, what it costs, what it returns. */
-function operationDescription(e: EndpointDef): string {
-	const cost = describeCost(e);
-	const shape = e.shape === 'list' ? (e.paginated ? 'Returns one item per result, paged.' : 'Returns one item per result.') : 'Returns one item.';
-	const base = e.description.replace(/\s*(Paged|Not paged)[^.]*\.\s*/g, ' ').replace(/\s*\d+ credits? per page\.?/g, '').trim();
-	return `${base.replace(/\.?$/, '.')} ${shape} Cost: ${cost} credit${cost === '1' ? '' : 's'}.`;
+const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
+/** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
+const WINDOW_WORDS: Record<string, string> = { posts: 'how many posts are analyzed', sample: 'the follower sample size' };
+
+/** The price as a phrase: "Cost: 1 credit.", "Cost: 2 credits per page.", "Cost: 2-6 credits, depending on how many posts are analyzed." */
+export function costSentence(e: EndpointDef): string {
+	const [lo, hi] = costRange(e);
+	if (hi === 0) return 'Cost: free (no credits).';
+	const perPage = e.paginated ? ' per page' : '';
+	if (e.cost.type === 'window') {
+		return `Cost: ${lo}-${hi} credits, depending on ${WINDOW_WORDS[e.cost.param] ?? `the ${e.cost.param} parameter`}.`;
+	}
+	if (!e.cost.exact) return `Cost: about ${credits(lo)}${perPage} (the API does not document this price).`;
+	return `Cost: ${credits(lo)}${perPage}.`;
 }
+
+/** What an agent reads to choose an operation: what it does, what it returns, what it costs. */
+export function operationDescription(e: EndpointDef): string {
+	const shape = e.shape === 'list' ? (e.paginated ? 'Returns one item per result, page by page.' : 'Returns one item per result.') : 'Returns one item.';
+	// The registry's descriptions mention paging and price in passing; here both get their own sentence.
+	const base = e.description
+		.replace(/\s*(Paged|Not paged)[^.]*\.\s*/g, ' ')
+		.replace(/,\s*\d+ credits? per page(?=\.)/g, '')
+		.replace(/\s*\b\d+ credits? per page\./g, '')
+		.replace(/\s*\bFree\.\s*$/, '')
+		.trim();
+	return `${base.replace(/\.?$/, '.')} ${shape} ${costSentence(e)}`;
+}
+
+/** The canvas subtitle: the operation's name and resource ("Get Posts: Profile"), not its path value. */
+export const SUBTITLE = `={{ (${JSON.stringify(Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])))})[$parameter["operation"]] || $parameter["operation"] }}`;
 
 const operationOption = (e: EndpointDef): INodePropertyOptions => ({
 	name: e.operation,
@@ -54,7 +86,8 @@ const displayName = (p: ParamDef): string =>
 
 const PLACEHOLDERS: Record<string, string> = {
 	handle: 'e.g. nasa, @nasa or https://www.instagram.com/nasa/',
-	post: 'e.g. https://www.instagram.com/p/C0ffee12345/',
+	// the registry's example post: one that exists in the sandbox (test/examples.test.ts runs these)
+	post: `e.g. ${endpoints.find((e) => e.id === 'post')!.params[0].example}`,
 	tag: 'e.g. veganrecipes',
 	location: 'e.g. 213385402',
 };
@@ -179,9 +212,8 @@ export const properties: INodeProperties[] = [
 				name: 'creditCap',
 				type: 'number',
 				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'Most credits this node may spend in one execution, across all items and pages; 0 means no cap. A request that could go over the cap is not sent, and the output says so.',
+				default: DEFAULT_CREDIT_CAP,
+				description: `Most credits this node may spend in one execution, across all items and pages. Without this option the cap is ${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. A request that could go over the cap is not sent, and the output says so.`,
 			},
 			{
 				displayName: 'Extra Query Parameters',

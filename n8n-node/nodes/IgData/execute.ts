@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, EndpointDef } from '@igdata/core';
 import { findEndpoint, isIgError, prepare } from '@igdata/core';
-import { DEFAULT_CONCURRENCY, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
+import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
 import type { ItemCall, ItemMeta } from './engine';
 import { runItemCalls } from './engine';
 import { errorJson, simplifyItem, toNodeError } from './output';
@@ -45,7 +45,9 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const items = this.getInputData();
 	const first = (this.getNodeParameter('options', 0, {}) as Options) ?? {};
 	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(first.concurrency ?? DEFAULT_CONCURRENCY)));
-	const creditCap = first.creditCap && first.creditCap > 0 ? Math.floor(first.creditCap) : undefined;
+	// Absent = the default cap (a paid API: a mistake must stop somewhere); 0 = no cap.
+	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
+	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
 
 	const itemCalls: (ItemCall | undefined)[] = [];
 	const early: (Failure | undefined)[] = [];

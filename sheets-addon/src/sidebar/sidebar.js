@@ -3,7 +3,9 @@
 (function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
-  var state = { endpoints: [], job: null, previewed: false, cancelRequested: false, running: false };
+  var state = { endpoints: [], job: null, previewed: false, cancelRequested: false, running: false, settings: null, balanceAt: 0 };
+  /** While the sidebar is open, formulas spend credits: the balance is read again this often (free). */
+  var BALANCE_EVERY_MS = 60000;
 
   function call(name) {
     var args = Array.prototype.slice.call(arguments, 1);
@@ -20,9 +22,21 @@
     el.className = 'msg' + (kind ? ' ' + kind : '');
   }
   function fmt(n) { return typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–'; }
-  function errText(e) { return String(e && e.message || e).replace(/^(Exception|Error): /, ''); }
+  function errText(e) {
+    var text = String(e && e.message || e).replace(/^(Exception|Error): /, '');
+    // Apps Script's own words when a range no longer fits its sheet (rows deleted since it was chosen)
+    if (/coordinates of the range are outside the dimensions of the sheet/i.test(text)) {
+      return 'The targets go past the last row of their sheet (were rows deleted?). Select the column again, press \u201cuse selection\u201d and preview again.';
+    }
+    return text;
+  }
 
   function showSettings(s) {
+    state.settings = s;
+    var link = $('dashboard-link');
+    link.href = s.dashboardUrl || '';
+    link.textContent = String(s.dashboardUrl || '').replace(/^https?:\/\//, '');
+    $('get-key').hidden = s.hasKey || !s.dashboardUrl;
     if (s.hasKey) {
       var when = s.setAt ? ' on ' + s.setAt.slice(0, 10) : '';
       $('key-status').textContent = 'Key ' + s.masked + ' is set' + (s.setBy ? ' by ' + s.setBy : '') + when + '.';
@@ -118,9 +132,18 @@
     else if (job.status === 'paused') text = 'Paused at ' + text + '.';
     say('progress-text', text, job.status === 'done' ? 'ok' : '');
     if (job.message) say('bulk-message', job.message, job.status === 'paused' ? 'error' : '');
+    else if (job.status === 'done') say('bulk-message', 'Written to ' + outputPlace(job) + '.', 'ok');
     var open = job.status !== 'done';
     $('cancel').hidden = !(job.status === 'running' && state.running);
     $('resume').hidden = !(open && !state.running);
+  }
+
+  function colName(n) { var s = ''; for (; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s; return s; }
+  /** Where a run wrote: a new sheet is named, so it can be found among the tabs. */
+  function outputPlace(job) {
+    if (job.copyTargets || job.list) return 'the new sheet \u201c' + job.outSheet + '\u201d (its tab is at the bottom of the window)';
+    var n = (job.fields || []).length || 1;
+    return 'columns ' + colName(job.outCol) + ':' + colName(job.outCol + n - 1) + ' of ' + job.outSheet;
   }
 
   function loop() {
@@ -144,10 +167,43 @@
   }
 
   function fail(id) { return function (e) { say(id, errText(e), 'error'); }; }
+  function showBalance(n) {
+    $('balance').textContent = fmt(n) + ' credits';
+    state.balanceAt = Date.now();
+    $('balance-at').textContent = 'at ' + new Date().toTimeString().slice(0, 5);
+  }
   function refreshBalance() {
     return call('igGetBalance').then(function (b) {
-      $('balance').textContent = b.balance !== undefined && b.balance !== null ? fmt(b.balance) + ' credits' : (b.message || '–');
+      if (b.balance !== undefined && b.balance !== null) showBalance(b.balance);
+      else $('balance').textContent = b.message || '–';
     }, fail('key-message'));
+  }
+  // Formulas in the sheet spend credits without the sidebar knowing: read the balance again every
+  // minute while the sidebar is visible, when it gets the focus back, and when the page around it
+  // asks (the Sheets preview does after each formula).
+  function balanceIfStale(ms) {
+    if (state.settings && state.settings.hasKey && Date.now() - state.balanceAt >= ms) refreshBalance();
+  }
+  setInterval(function () { if (document.visibilityState !== 'hidden') balanceIfStale(BALANCE_EVERY_MS - 1000); }, BALANCE_EVERY_MS);
+  window.addEventListener('focus', function () { balanceIfStale(5000); });
+  window.addEventListener('message', function (e) { if (e.data && e.data.igdataRefreshBalance) balanceIfStale(0); });
+
+  /**
+   * The server's key messages end with "Set it in Extensions > IG Data > Settings": right for a
+   * cell, wrong here, where the user is in Settings. Here they say what happened to the key and
+   * what to do next.
+   */
+  function keyMessage(r, typed, saving) {
+    var where = state.settings && state.settings.dashboardUrl ? ' from your dashboard at ' + state.settings.dashboardUrl.replace(/^https?:\/\//, '') : '';
+    var kept = state.settings && state.settings.hasKey ? ' The sheet still uses the key ' + state.settings.masked + '.' : '';
+    if (/^No API key is set/.test(r.message)) {
+      return (saving ? 'Nothing was saved: paste your API key in the box above first.' : 'Paste a key in the box above to test it.') + kept + ' (Not charged.)';
+    }
+    if (/^Invalid API key/.test(r.message)) {
+      return (saving ? 'This key was not saved: the service does not accept it (invalid API key).' : 'The service does not accept this key (invalid API key).') +
+        ' Copy the whole key again' + where + ' and paste it above.' + kept + ' (Not charged.)';
+    }
+    return saving && r.saved ? 'Saved, but the key could not be tested: ' + r.message : r.message;
   }
   function refreshSelection() {
     return call('igSelectionInfo').then(function (s) {
@@ -160,23 +216,39 @@
     var key = $('key').value;
     say('key-message', 'Testing the key…');
     call('igSetKey', key, $('key-label').value).then(function (r) {
-      $('key').value = '';
+      // a refused key stays in the box, to be corrected; a saved one never stays on screen
+      if (r.saved !== false) $('key').value = '';
       showSettings(r.settings);
-      say('key-message', r.ok ? 'Saved. ' + r.message : r.message, r.ok ? 'ok' : 'error');
-      if (r.ok) $('balance').textContent = fmt(r.balance) + ' credits';
+      say('key-message', r.ok ? 'Saved. ' + r.message : keyMessage(r, key, true), r.ok ? 'ok' : 'error');
+      if (r.ok) showBalance(r.balance);
     }, fail('key-message'));
   };
   $('test-key').onclick = function () {
     say('key-message', 'Testing…');
-    call('igTestKey', $('key').value).then(function (r) {
-      say('key-message', r.message, r.ok ? 'ok' : 'error');
-      if (r.ok) $('balance').textContent = fmt(r.balance) + ' credits';
+    var typed = $('key').value;
+    call('igTestKey', typed).then(function (r) {
+      say('key-message', r.ok ? r.message : keyMessage(r, typed, false), r.ok ? 'ok' : 'error');
+      if (r.ok) showBalance(r.balance);
     }, fail('key-message'));
   };
+  // Removing the key stops every formula of the sheet: ask first.
   $('remove-key').onclick = function () {
+    say('key-message', '');
+    $('remove-confirm').hidden = false;
+    $('remove-key').disabled = true;
+    $('remove-no').focus();
+  };
+  $('remove-no').onclick = function () {
+    $('remove-confirm').hidden = true;
+    $('remove-key').disabled = !(state.settings && state.settings.hasKey);
+    say('key-message', 'The key was kept.');
+  };
+  $('remove-yes').onclick = function () {
+    $('remove-confirm').hidden = true;
     call('igDeleteKey').then(function (s) {
       showSettings(s);
       $('balance').textContent = '–';
+      $('balance-at').textContent = '';
       say('key-message', 'The key was removed from this sheet.', 'ok');
     }, fail('key-message'));
   };

@@ -1,0 +1,599 @@
+/**
+ * An Apps Script (V8) stand-in for tests: loads the *built* add-on files into one global scope
+ * (a Node `vm` context, files in order, as Apps Script concatenates .gs files) and runs global
+ * functions as "executions" with Apps Script's services and documented limits.
+ *
+ *   const rt = createGasRuntime({ files: ['sheets-addon/dist/bundle.js', 'sheets-addon/dist/Code.js'] });
+ *   rt.properties.user(rt.owner).set('API_KEY', 'k');
+ *   const cell = rt.custom('IGPROFILE', 'nasa');           // a custom-function execution (30 s limit)
+ *   rt.call('showSidebar');                                // a script execution (6 min limit)
+ *   rt.run('refresh', [arg], { kind: 'script', user: 'editor@example.com' });
+ *   await rt.close();
+ *
+ * UrlFetchApp blocks the calling thread (see internal/syncHttp.ts): the HTTP server under test
+ * must run in another thread or process (scripts/gas-standin/testServer.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import util from 'node:util';
+import vm from 'node:vm';
+import { Clock, blockFor } from './internal/clock';
+import { Realm, fromRealm } from './internal/realm';
+import {
+  AppsScriptManifest,
+  AuthModeName,
+  Capability,
+  DEFAULT_LIMITS,
+  Execution,
+  ExecutionKind,
+  GasLimits,
+  GasStats,
+  Host,
+  LogEntry,
+  RequestRecord,
+  emptyStats,
+} from './internal/types';
+import { CacheStores, TtlOverMax, createCacheService } from './services/cache';
+import { createHtmlService } from './services/html';
+import { LockRegistry, createLockService } from './services/lock';
+import { PropertyStores, createPropertiesService } from './services/properties';
+import { AuthMode, createScriptApp, createSession } from './services/session';
+import { SpreadsheetModel, createSpreadsheetApp } from './services/spreadsheet';
+import { UiRecorder } from './services/ui';
+import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
+import { createUtilities } from './services/utilities';
+import { DocClient, RemoteCacheStore, remoteLock } from './concurrent/remote';
+import type { DocChannel } from './concurrent/shared-doc';
+
+export type { AppsScriptManifest, ExecutionKind, GasLimits, GasStats, LogEntry, RequestRecord, AuthModeName } from './internal/types';
+export { DEFAULT_LIMITS } from './internal/types';
+export { Clock } from './internal/clock';
+export { CacheStore, CacheStores } from './services/cache';
+export { PropertyStore, PropertyStores } from './services/properties';
+export { SpreadsheetModel, SheetModel } from './services/spreadsheet';
+export { UiRecorder } from './services/ui';
+export { LockRegistry } from './services/lock';
+
+export type ScriptFile = string | { name: string; code: string };
+
+export interface GasRuntimeOptions {
+  /** JS files in load order (paths, or inline {name, code}). */
+  files: ScriptFile[];
+  /** Folder of the .html files (createHtmlOutputFromFile) and appsscript.json. Default: the first file's folder. */
+  dir?: string;
+  /** Manifest: a path, an object, or null for none. Default: `<dir>/appsscript.json` when present. */
+  manifest?: string | AppsScriptManifest | null;
+  /** Re-evaluate the files for every execution, as Apps Script does (default true). Caches, properties, spreadsheet persist. */
+  freshContextPerCall?: boolean;
+  /** Utilities.sleep (and lock waits): 'virtual' advances the clock (default), 'real' blocks the thread. */
+  sleep?: 'virtual' | 'real';
+  /** Script's `new Date()`/`Date.now()` follow runtime.clock (default true). */
+  virtualDate?: boolean;
+  /** Spreadsheet owner (default owner@example.com). */
+  owner?: string;
+  /** User at the keyboard (default: the owner). */
+  activeUser?: string;
+  /** Script time zone (default: the manifest's, else Etc/UTC). */
+  timeZone?: string;
+  limits?: Partial<GasLimits>;
+  /** Maps the URL the script asked for to the one really requested (e.g. production host -> local sandbox). */
+  rewriteUrl?: (url: string) => string;
+  /** Reject URLs outside the manifest's urlFetchWhitelist (default false). */
+  enforceUrlFetchWhitelist?: boolean;
+  /** Require the manifest's oauthScopes to cover what the script calls (default: true when the manifest lists oauthScopes). */
+  enforceScopes?: boolean;
+  /** Cache put with a TTL over 21600 s: 'throw' (default) or 'clamp'. */
+  cacheTtlOverMax?: TtlOverMax;
+  /** Caption of createAddonMenu() (default 'Add-on'). */
+  addonName?: string;
+  /** Also print the script's console output to the real console (default false). */
+  echoLogs?: boolean;
+  /** User-Agent UrlFetchApp sends when the script sets none. */
+  userAgent?: string;
+  /**
+   * The document cache and document lock live in another thread, shared with other runtimes
+   * (concurrent executions: see concurrent/pool.ts). `thread` names this runtime in lock holders.
+   */
+  sharedDocument?: DocChannel & { thread: string };
+}
+
+export interface CallOptions {
+  /** 'custom' (custom function: 30 s, read-only, anonymous), 'script' (menu/sidebar/editor run: 6 min), 'trigger' (simple trigger: 30 s). */
+  kind?: ExecutionKind;
+  /** Override the time limit (ms). */
+  limitMs?: number;
+  /** User at the keyboard for this execution (default runtime.activeUser). */
+  user?: string;
+  /** Auth mode of a trigger execution (default LIMITED). */
+  authMode?: AuthModeName;
+  /** Calling cell of a custom function ('Sheet1!C2'): becomes the active range. */
+  cell?: string;
+  /** Override freshContextPerCall for this call. */
+  freshContext?: boolean;
+}
+
+export interface ExecutionRecord {
+  id: number;
+  fnName: string;
+  kind: ExecutionKind;
+  user: string;
+  /** Total ms (clock time, virtual sleeps included). */
+  ms: number;
+  /** ms spent creating the global scope and evaluating the files (0 when the context was reused). */
+  loadMs: number;
+  ok: boolean;
+  error?: string;
+  timedOut?: boolean;
+}
+
+/** An execution that failed: the script threw, or Apps Script would have stopped it. */
+export class GasScriptError extends Error {
+  constructor(
+    message: string,
+    /** The script error's name ('Exception' for Apps Script service errors, 'TypeError', ...). */
+    readonly gasName: string,
+    readonly fnName: string,
+    readonly kind: ExecutionKind,
+    readonly executionId: number,
+    readonly timedOut: boolean,
+    /** What the script threw (in the script's realm), if anything. */
+    readonly original?: unknown,
+  ) {
+    super(message);
+    this.name = 'GasScriptError';
+  }
+
+  /** As Apps Script shows it: "Exception: Request failed ...". */
+  get display(): string {
+    return `${this.gasName}: ${this.message}`;
+  }
+}
+
+const TIME_LIMIT_MESSAGE = 'Exceeded maximum execution time';
+
+/** What each kind of execution may not do (Apps Script's rules, simplified). */
+const DENIED: Record<string, ReadonlySet<Capability>> = {
+  script: new Set(),
+  custom: new Set<Capability>(['ui.menu', 'ui.show', 'properties.write', 'sheet.write', 'session.email']),
+  'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch']),
+  'trigger:NONE': new Set<Capability>(['ui.show', 'urlfetch', 'properties.read', 'properties.write', 'cache', 'sheet.read', 'sheet.write', 'session.email', 'lock']),
+  'trigger:FULL': new Set(),
+};
+
+const SCOPE = 'https://www.googleapis.com/auth/';
+/** Scopes that allow a capability (any one of them). */
+const SCOPES: Partial<Record<Capability, string[]>> = {
+  urlfetch: [`${SCOPE}script.external_request`],
+  'sheet.read': [`${SCOPE}spreadsheets.currentonly`, `${SCOPE}spreadsheets`],
+  'sheet.write': [`${SCOPE}spreadsheets.currentonly`, `${SCOPE}spreadsheets`],
+  'ui.show': [`${SCOPE}script.container.ui`],
+  'session.email': [`${SCOPE}userinfo.email`],
+};
+
+const INVOKE = new vm.Script('globalThis.__gasInvoke__()', { filename: 'gas-invoke.js' });
+const DATE_PATCH = new vm.Script(
+  `(function (now) {
+    var D = Date;
+    globalThis.Date = new Proxy(D, {
+      construct: function (t, args, nt) { return Reflect.construct(t, args.length ? args : [now()], nt); },
+      apply: function () { return new D(now()).toString(); },
+      get: function (t, p, r) { return p === 'now' ? now : Reflect.get(t, p, r); }
+    });
+  })`,
+  { filename: 'gas-date.js' },
+);
+const FUNCTION_NAMES = new vm.Script("Object.keys(globalThis).filter(function (k) { return typeof globalThis[k] === 'function'; })", {
+  filename: 'gas-names.js',
+});
+
+interface CompiledFile {
+  name: string;
+  script: vm.Script;
+  bytes: number;
+}
+
+export class GasRuntime {
+  readonly clock = new Clock();
+  readonly stats: GasStats = emptyStats();
+  readonly limits: GasLimits;
+  readonly manifest: AppsScriptManifest | null;
+  readonly timeZone: string;
+  readonly owner: string;
+  /** Email of the user at the keyboard for the next executions. */
+  activeUser: string;
+  readonly dir: string;
+  readonly logs: LogEntry[] = [];
+  readonly executions: ExecutionRecord[] = [];
+  readonly caches: CacheStores;
+  readonly properties = new PropertyStores();
+  readonly spreadsheet = new SpreadsheetModel();
+  readonly ui = new UiRecorder();
+  readonly locks: LockRegistry;
+  /** Every HTTP request made through UrlFetchApp, in order. */
+  readonly requests: RequestRecord[];
+
+  private readonly files: CompiledFile[];
+  private readonly opts: GasRuntimeOptions;
+  private readonly urlFetch: UrlFetchBackend;
+  private readonly host: Host;
+  private shared: Realm | null = null;
+  private lastRealm: Realm | null = null;
+  private exec: Execution | null = null;
+  private nextId = 1;
+  private readonly scopes: Set<string> | null;
+
+  constructor(opts: GasRuntimeOptions) {
+    this.opts = opts;
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    const firstPath = opts.files.find((f): f is string => typeof f === 'string');
+    this.dir = path.resolve(opts.dir ?? (firstPath ? path.dirname(firstPath) : process.cwd()));
+    this.manifest = loadManifest(opts.manifest, this.dir);
+    this.timeZone = opts.timeZone ?? this.manifest?.timeZone ?? 'Etc/UTC';
+    this.owner = opts.owner ?? 'owner@example.com';
+    this.activeUser = opts.activeUser ?? this.owner;
+    const enforce = opts.enforceScopes ?? Boolean(this.manifest?.oauthScopes);
+    this.scopes = enforce ? new Set(this.manifest?.oauthScopes ?? []) : null;
+    this.files = opts.files.map((f) => {
+      const name = typeof f === 'string' ? path.basename(f) : f.name;
+      const code = typeof f === 'string' ? fs.readFileSync(f, 'utf8') : f.code;
+      return { name, script: new vm.Script(code, { filename: name }), bytes: Buffer.byteLength(code) };
+    });
+    this.urlFetch = new UrlFetchBackend({
+      rewriteUrl: opts.rewriteUrl,
+      enforceUrlFetchWhitelist: opts.enforceUrlFetchWhitelist,
+      userAgent: opts.userAgent,
+    });
+    this.requests = this.urlFetch.requests;
+    this.host = this.makeHost();
+    const shared = opts.sharedDocument;
+    const doc = shared ? new DocClient(shared) : null;
+    this.caches = new CacheStores(this.host, doc ? new RemoteCacheStore(doc, this.host) : undefined);
+    this.locks = new LockRegistry(this.host, doc && shared ? { lock: remoteLock(doc), thread: shared.thread } : undefined);
+  }
+
+  /** Clock time in ms (what the script's Date sees by default). */
+  now(): number {
+    return this.clock.now();
+  }
+
+  setActiveUser(email: string): void {
+    this.activeUser = email;
+  }
+
+  /** Total size of the loaded files in bytes. */
+  get bundleBytes(): number {
+    return this.files.reduce((n, f) => n + f.bytes, 0);
+  }
+
+  /** The global scope of the latest execution (for debugging). */
+  get context(): vm.Context | null {
+    return this.lastRealm?.ctx ?? null;
+  }
+
+  /**
+   * Runs global function `fnName` as one execution. A trailing plain object whose keys are all
+   * CallOptions keys is taken as options (use `run` when the last argument is such an object).
+   */
+  call(fnName: string, ...args: unknown[]): any {
+    const last = args[args.length - 1];
+    if (isCallOptions(last)) return this.run(fnName, args.slice(0, -1), last);
+    return this.run(fnName, args);
+  }
+
+  /** Runs a custom function as Sheets would for one cell (kind 'custom'). */
+  custom(fnName: string, ...args: unknown[]): any {
+    return this.run(fnName, args, { kind: 'custom' });
+  }
+
+  /** Runs a simple trigger (onOpen, onInstall, onEdit...) with an event object `{ authMode, source, user }`. */
+  trigger(fnName: string, opts: { authMode?: AuthModeName; user?: string; event?: Record<string, unknown> } = {}): any {
+    const authMode = opts.authMode ?? 'LIMITED';
+    return this.execute(
+      fnName,
+      (realm) => {
+        const g = realm.ctx as Record<string, any>;
+        const e = realm.toRealm({ ...opts.event, authMode: AuthMode[authMode] });
+        if (authMode !== 'NONE') e.source = g.SpreadsheetApp.getActiveSpreadsheet();
+        return [e];
+      },
+      { kind: 'trigger', authMode, user: opts.user },
+    );
+  }
+
+  /** Runs global function `fnName` with `args` as one execution; returns its result (copied to the host realm). */
+  run(fnName: string, args: unknown[] = [], opts: CallOptions = {}): any {
+    return this.execute(fnName, (realm) => realm.toRealm(args), opts);
+  }
+
+  /** Evaluates `code` in the script's global scope as one execution (debugging and set-up). */
+  evaluate(code: string, opts: CallOptions = {}): any {
+    const script = new vm.Script(code, { filename: 'evaluate.js' });
+    return this.execute('(evaluate)', () => [], opts, script);
+  }
+
+  /** Names of the global functions the loaded files define (what google.script.run can call). */
+  globalFunctionNames(): string[] {
+    const before = { executions: this.stats.executions, contexts: this.stats.contextsCreated, loadMs: this.stats.loadMsTotal };
+    try {
+      return this.execute('(names)', () => [], { kind: 'script' }, FUNCTION_NAMES) as string[];
+    } finally {
+      // bookkeeping only: not an execution the tests should count
+      this.executions.pop();
+      this.stats.executions = before.executions;
+      this.stats.contextsCreated = before.contexts;
+      this.stats.loadMsTotal = before.loadMs;
+    }
+  }
+
+  /**
+   * Where `secret` shows up where it should not: logs, cache keys and values, request URLs and
+   * bodies, responses' error texts, sheet cells, UI text, execution errors. (Request headers and
+   * property stores are where a key legitimately lives, so they are not searched.)
+   */
+  findSecret(secret: string): string[] {
+    if (!secret) throw new Error('findSecret: empty secret');
+    const hits: string[] = [];
+    const has = (s: unknown) => typeof s === 'string' && s.includes(secret);
+    this.logs.forEach((l, i) => has(l.message) && hits.push(`log[${i}] ${l.level}`));
+    for (const store of this.caches.all()) {
+      for (const e of store.dump()) {
+        if (has(e.key)) hits.push(`cache ${store.name} key ${e.key.slice(0, 40)}`);
+        if (has(e.value)) hits.push(`cache ${store.name} value of ${e.key.slice(0, 40)}`);
+      }
+    }
+    this.requests.forEach((r, i) => {
+      if (has(r.requestedUrl) || has(r.url)) hits.push(`request[${i}] url`);
+      if (has(r.payload)) hits.push(`request[${i}] payload`);
+    });
+    for (const sheet of this.spreadsheet.sheets) {
+      sheet.getValues().forEach((row, r) =>
+        row.forEach((v, c) => has(String(v)) && hits.push(`cell ${sheet.name}!R${r + 1}C${c + 1}`)),
+      );
+    }
+    this.ui.alerts.forEach((a, i) => (has(a.prompt) || has(a.title)) && hits.push(`alert[${i}]`));
+    this.ui.toasts.forEach((t, i) => (has(t.message) || has(t.title)) && hits.push(`toast[${i}]`));
+    this.executions.forEach((e) => has(e.error) && hits.push(`execution ${e.id} (${e.fnName}) error`));
+    return hits;
+  }
+
+  /** Stops the HTTP worker. Call in afterAll. */
+  async close(): Promise<void> {
+    await this.urlFetch.client.close();
+  }
+
+  /** Most requests the HTTP worker had in flight at once (proof that fetchAll is concurrent). */
+  get maxConcurrentRequests(): number {
+    return this.urlFetch.client.maxInFlight;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private execute(fnName: string, makeArgs: (realm: Realm) => unknown[], opts: CallOptions, script?: vm.Script): any {
+    if (this.exec) throw new Error(`stand-in: ${fnName} called while execution ${this.exec.fnName} is running (executions do not nest)`);
+    const kind = opts.kind ?? 'script';
+    const limitMs =
+      opts.limitMs ?? (kind === 'custom' ? this.limits.customFunctionMs : kind === 'trigger' ? this.limits.simpleTriggerMs : this.limits.scriptMs);
+    const exec: Execution = {
+      id: this.nextId++,
+      fnName,
+      kind,
+      authMode: kind === 'custom' ? 'CUSTOM_FUNCTION' : kind === 'trigger' ? (opts.authMode ?? 'LIMITED') : 'FULL',
+      user: opts.user ?? this.activeUser,
+      startedAt: this.clock.now(),
+      limitMs,
+      timedOut: false,
+      cell: opts.cell,
+      locks: new Set(),
+    };
+    this.exec = exec;
+    this.stats.executions++;
+    const record: ExecutionRecord = { id: exec.id, fnName, kind, user: exec.user, ms: 0, loadMs: 0, ok: false };
+    this.executions.push(record);
+    const fail = (message: string, gasName: string, timedOut: boolean, original?: unknown): never => {
+      record.error = `${gasName}: ${message}`;
+      record.timedOut = timedOut;
+      throw new GasScriptError(message, gasName, fnName, kind, exec.id, timedOut, original);
+    };
+    try {
+      let realm: Realm;
+      try {
+        realm = this.realmFor(opts.freshContext ?? this.opts.freshContextPerCall ?? true, record);
+      } catch (e) {
+        return this.translate(e, exec, fail);
+      }
+      let result: unknown;
+      try {
+        const g = realm.ctx as Record<string, unknown>;
+        if (script) {
+          result = script.runInContext(realm.ctx, { timeout: this.vmTimeout(exec) });
+        } else {
+          const fn = g[fnName];
+          if (typeof fn !== 'function') return fail(`Script function not found: ${fnName}`, 'Exception', false);
+          const args = makeArgs(realm);
+          Object.defineProperty(g, '__gasInvoke__', {
+            value: () => (fn as (...a: unknown[]) => unknown).apply(undefined, args),
+            configurable: true,
+            writable: true,
+            enumerable: false,
+          });
+          result = INVOKE.runInContext(realm.ctx, { timeout: this.vmTimeout(exec) });
+        }
+      } catch (e) {
+        return this.translate(e, exec, fail);
+      }
+      if (exec.timedOut || this.clock.now() - exec.startedAt > exec.limitMs) return fail(TIME_LIMIT_MESSAGE, 'Exception', true);
+      record.ok = true;
+      return fromRealm(result);
+    } finally {
+      record.ms = this.clock.now() - exec.startedAt;
+      this.locks.releaseAll(exec.locks);
+      this.exec = null;
+    }
+  }
+
+  private translate(e: unknown, exec: Execution, fail: (m: string, n: string, t: boolean, o?: unknown) => never): never {
+    const code = (e as { code?: string } | null)?.code;
+    if (exec.timedOut || code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || this.clock.now() - exec.startedAt > exec.limitMs) {
+      exec.timedOut = true;
+      return fail(TIME_LIMIT_MESSAGE, 'Exception', true, e);
+    }
+    if (e !== null && typeof e === 'object' && 'message' in e) {
+      const err = e as { message: unknown; name?: unknown };
+      return fail(String(err.message), String(err.name ?? 'Error'), false, e);
+    }
+    return fail(String(e), 'Error', false, e);
+  }
+
+  private vmTimeout(exec: Execution): number {
+    return Math.max(1, Math.ceil(exec.limitMs - (this.clock.now() - exec.startedAt)));
+  }
+
+  private realmFor(fresh: boolean, record: ExecutionRecord): Realm {
+    if (!fresh && this.shared) return (this.lastRealm = this.shared);
+    const t0 = performance.now();
+    const realm = new Realm(`gas-${record.id}`);
+    this.install(realm);
+    for (const f of this.files) f.script.runInContext(realm.ctx, { timeout: this.vmTimeout(this.exec as Execution) });
+    const ms = performance.now() - t0;
+    record.loadMs = ms;
+    this.stats.contextsCreated++;
+    this.stats.loadMsTotal += ms;
+    this.stats.lastLoadMs = ms;
+    this.stats.maxLoadMs = Math.max(this.stats.maxLoadMs, ms);
+    if (!fresh) this.shared = realm;
+    return (this.lastRealm = realm);
+  }
+
+  private install(realm: Realm): void {
+    const host = this.host;
+    const g = realm.ctx as Record<string, unknown>;
+    const addonName = this.opts.addonName ?? 'Add-on';
+    g.UrlFetchApp = createUrlFetchApp(host, realm, this.urlFetch);
+    g.CacheService = createCacheService(host, realm, this.caches, this.opts.cacheTtlOverMax ?? 'throw');
+    g.PropertiesService = createPropertiesService(host, realm, this.properties);
+    g.Utilities = createUtilities(host, realm);
+    g.LockService = createLockService(host, realm, this.locks);
+    g.HtmlService = createHtmlService(realm, this.dir);
+    g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
+    g.Session = createSession(host, realm);
+    g.ScriptApp = createScriptApp();
+    g.console = this.makeConsole();
+    g.Logger = this.makeLogger();
+    if (this.opts.virtualDate ?? true) (DATE_PATCH.runInContext(realm.ctx) as (now: () => number) => void)(() => this.clock.now());
+  }
+
+  private makeConsole() {
+    const out = (level: LogEntry['level']) => (...args: unknown[]) => this.host.log(level, util.format(...args));
+    return { log: out('log'), info: out('info'), warn: out('warn'), error: out('error'), debug: out('debug'), toString: () => 'console' };
+  }
+
+  private makeLogger() {
+    const self = {
+      log: (data: unknown, ...values: unknown[]) => {
+        let text: string;
+        if (values.length && typeof data === 'string') {
+          let i = 0;
+          text = data.replace(/%s/g, () => String(values[i++]));
+        } else text = typeof data === 'string' ? data : util.format(data);
+        this.host.log('Logger', text);
+        return self;
+      },
+      getLog: () =>
+        this.logs
+          .filter((l) => l.level === 'Logger' && l.executionId === this.exec?.id)
+          .map((l) => l.message)
+          .join('\n'),
+      clear: () => undefined,
+      toString: () => 'Logger',
+    };
+    return self;
+  }
+
+  private makeHost(): Host {
+    const rt = this;
+    return {
+      get limits() {
+        return rt.limits;
+      },
+      get clock() {
+        return rt.clock;
+      },
+      get stats() {
+        return rt.stats;
+      },
+      get manifest() {
+        return rt.manifest;
+      },
+      get timeZone() {
+        return rt.timeZone;
+      },
+      get owner() {
+        return rt.owner;
+      },
+      current() {
+        if (!rt.exec) throw new Error('stand-in: an Apps Script service was used outside an execution');
+        return rt.exec;
+      },
+      ensure(cap, what, realm) {
+        const exec = this.current();
+        const key = exec.kind === 'trigger' ? `trigger:${exec.authMode}` : exec.kind;
+        if (DENIED[key]?.has(cap)) throw realm.exception(`You do not have permission to call ${what}`);
+        const need = SCOPES[cap];
+        if (rt.scopes && need && !need.some((s) => rt.scopes?.has(s))) {
+          throw realm.exception(`You do not have permission to call ${what}. Required permissions: ${need[0]}`);
+        }
+      },
+      checkDeadline(realm) {
+        const exec = this.current();
+        if (exec.timedOut || rt.clock.now() - exec.startedAt > exec.limitMs) {
+          exec.timedOut = true;
+          throw realm.exception(TIME_LIMIT_MESSAGE);
+        }
+      },
+      remainingMs() {
+        const exec = this.current();
+        return Math.max(0, exec.limitMs - (rt.clock.now() - exec.startedAt));
+      },
+      sleep(ms, realm) {
+        this.checkDeadline(realm);
+        const remaining = this.remainingMs();
+        const wait = Math.min(ms, remaining + 1);
+        rt.stats.sleeps++;
+        rt.stats.sleptMs += wait;
+        if ((rt.opts.sleep ?? 'virtual') === 'real') blockFor(wait);
+        else rt.clock.advance(wait);
+        this.checkDeadline(realm);
+      },
+      log(level, message) {
+        const exec = rt.exec;
+        rt.logs.push({ level, message, executionId: exec?.id ?? null, fnName: exec?.fnName ?? null, at: rt.clock.now() });
+        if (rt.opts.echoLogs) console.log(`[gas ${level}] ${message}`);
+      },
+    };
+  }
+}
+
+function isCallOptions(v: unknown): v is CallOptions {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  const allowed = new Set(['kind', 'limitMs', 'user', 'authMode', 'cell', 'freshContext']);
+  return keys.length > 0 && keys.every((k) => allowed.has(k));
+}
+
+function loadManifest(m: GasRuntimeOptions['manifest'], dir: string): AppsScriptManifest | null {
+  if (m === null) return null;
+  if (typeof m === 'object') return m;
+  const file = m ?? path.join(dir, 'appsscript.json');
+  if (!fs.existsSync(file)) {
+    if (m !== undefined) throw new Error(`manifest not found: ${file}`);
+    return null;
+  }
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as AppsScriptManifest;
+}
+
+/** Creates a runtime. See GasRuntimeOptions; call `close()` when done. */
+export function createGasRuntime(opts: GasRuntimeOptions): GasRuntime {
+  return new GasRuntime(opts);
+}
+
+export { toClientValue } from './internal/clientValue';

@@ -1,0 +1,455 @@
+/**
+ * SpreadsheetApp over a small in-memory spreadsheet: sheets of values, named ranges, the active
+ * sheet and range. Custom functions may read but not write (Apps Script's rule).
+ */
+import type { Host } from '../internal/types';
+import { Realm, fromRealm, isDate } from '../internal/realm';
+import { parseA1, toA1 } from './a1';
+import { UiRecorder, createUi } from './ui';
+
+export type CellValue = string | number | boolean | Date;
+
+export interface GridRange {
+  sheet: SheetModel;
+  row: number;
+  col: number;
+  numRows: number;
+  numCols: number;
+}
+
+function normalize(v: unknown): CellValue {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (isDate(v)) return new Date((v as Date).getTime());
+  return String(v);
+}
+
+/** One sheet: a grid of values (1-based). Test helpers grow the grid as needed. */
+export class SheetModel {
+  private rows: CellValue[][] = [];
+
+  constructor(
+    public name: string,
+    readonly sheetId: number,
+    public maxRows = 1000,
+    public maxCols = 26,
+  ) {}
+
+  get(row: number, col: number): CellValue {
+    return this.rows[row - 1]?.[col - 1] ?? '';
+  }
+
+  set(row: number, col: number, v: unknown): void {
+    const r = (this.rows[row - 1] ??= []);
+    r[col - 1] = normalize(v);
+  }
+
+  /** Inserts `n` blank rows after row `after` (0 = at the top); rows below move down. */
+  insertRows(after: number, n: number): void {
+    if (this.rows.length > after) this.rows.splice(after, 0, ...Array.from({ length: n }, () => []));
+    this.maxRows += n;
+  }
+
+  lastRow(): number {
+    for (let r = this.rows.length; r >= 1; r--) if (this.rows[r - 1]?.some((v) => v !== '' && v !== undefined)) return r;
+    return 0;
+  }
+
+  lastCol(): number {
+    let max = 0;
+    this.rows.forEach((row) => {
+      if (!row) return;
+      for (let c = row.length; c > max; c--) if (row[c - 1] !== '' && row[c - 1] !== undefined) max = c;
+    });
+    return max;
+  }
+
+  clear(): void {
+    this.rows = [];
+  }
+
+  /** Test helper: writes a 2D array at `a1` (top-left or a whole range), growing the sheet. */
+  setValues(a1: string, values: unknown[][]): void {
+    const ref = parseA1(a1);
+    if (!ref) throw new Error(`bad A1: ${a1}`);
+    values.forEach((rowVals, i) =>
+      rowVals.forEach((v, j) => {
+        this.maxRows = Math.max(this.maxRows, ref.row + i);
+        this.maxCols = Math.max(this.maxCols, ref.col + j);
+        this.set(ref.row + i, ref.col + j, v);
+      }),
+    );
+  }
+
+  /** Test helper: the values of `a1` (defaults to the data range). */
+  getValues(a1?: string): CellValue[][] {
+    const g = a1 ? resolveRange(this, a1) : { row: 1, col: 1, numRows: Math.max(1, this.lastRow()), numCols: Math.max(1, this.lastCol()) };
+    const out: CellValue[][] = [];
+    for (let r = 0; r < g.numRows; r++) {
+      const row: CellValue[] = [];
+      for (let c = 0; c < g.numCols; c++) row.push(this.get(g.row + r, g.col + c));
+      out.push(row);
+    }
+    return out;
+  }
+}
+
+function resolveRange(sheet: SheetModel, a1: string): GridRange {
+  const ref = parseA1(a1);
+  if (!ref) throw new Error(`Range not found`);
+  return {
+    sheet,
+    row: ref.row,
+    col: ref.col,
+    numRows: ref.numRows ?? sheet.maxRows - ref.row + 1,
+    numCols: ref.numCols ?? sheet.maxCols - ref.col + 1,
+  };
+}
+
+/** The spreadsheet the add-on is bound to. */
+export class SpreadsheetModel {
+  readonly sheets: SheetModel[] = [];
+  readonly namedRanges = new Map<string, GridRange>();
+  activeSheet: SheetModel;
+  activeRange: GridRange | null = null;
+  private nextSheetId = 0;
+
+  constructor(
+    public name = 'Untitled spreadsheet',
+    readonly id = 'stand-in-spreadsheet-id',
+  ) {
+    this.activeSheet = this.addSheet('Sheet1');
+  }
+
+  get url(): string {
+    return `https://docs.google.com/spreadsheets/d/${this.id}/edit`;
+  }
+
+  sheet(name: string): SheetModel {
+    const s = this.sheets.find((x) => x.name === name);
+    if (!s) throw new Error(`no sheet named ${name}`);
+    return s;
+  }
+
+  findSheet(name: string): SheetModel | undefined {
+    return this.sheets.find((x) => x.name === name);
+  }
+
+  addSheet(name: string, index = this.sheets.length): SheetModel {
+    const s = new SheetModel(name, this.nextSheetId++);
+    this.sheets.splice(index, 0, s);
+    return s;
+  }
+
+  /** Resolves "Sheet!A1:B2" (or A1 on the active sheet). */
+  range(a1: string): GridRange {
+    const ref = parseA1(a1);
+    if (!ref) throw new Error(`bad A1: ${a1}`);
+    const sheet = ref.sheetName ? this.sheet(ref.sheetName) : this.activeSheet;
+    return resolveRange(sheet, a1.includes('!') ? a1.slice(a1.lastIndexOf('!') + 1) : a1);
+  }
+
+  /** Test helper: selects a range ("Sheet1!B2:B20"), making its sheet active. */
+  select(a1: string): void {
+    const g = this.range(a1);
+    this.activeSheet = g.sheet;
+    this.activeRange = g;
+  }
+
+  defineNamedRange(name: string, a1: string): void {
+    this.namedRanges.set(name, this.range(a1));
+  }
+}
+
+export function createSpreadsheetApp(host: Host, realm: Realm, model: SpreadsheetModel, ui: UiRecorder, addonName: string) {
+  const fail = (m: string): never => {
+    throw realm.exception(m);
+  };
+  const read = (what: string) => {
+    host.ensure('sheet.read', what, realm);
+    host.checkDeadline(realm);
+  };
+  const write = (what: string) => {
+    host.ensure('sheet.write', what, realm);
+    host.checkDeadline(realm);
+  };
+
+  function checkBounds(sheet: SheetModel, row: number, col: number, numRows: number, numCols: number): void {
+    if (!(row >= 1)) fail('The starting row of the range is too small.');
+    if (!(col >= 1)) fail('The starting column of the range is too small.');
+    if (!(numRows >= 1)) fail('The number of rows in the range must be at least 1.');
+    if (!(numCols >= 1)) fail('The number of columns in the range must be at least 1.');
+    if (row + numRows - 1 > sheet.maxRows || col + numCols - 1 > sheet.maxCols) {
+      fail('The coordinates of the range are outside the dimensions of the sheet.');
+    }
+  }
+
+  function rangeFacade(g: GridRange): Record<string, unknown> {
+    const { sheet, row, col, numRows, numCols } = g;
+    const values = (display: boolean) => {
+      const out: unknown[][] = [];
+      for (let r = 0; r < numRows; r++) {
+        const rowVals: unknown[] = [];
+        for (let c = 0; c < numCols; c++) {
+          const v = sheet.get(row + r, col + c);
+          rowVals.push(display ? (isDate(v) ? (v as Date).toString() : String(v)) : v);
+        }
+        out.push(rowVals);
+      }
+      return realm.toRealm(out);
+    };
+    const self: Record<string, unknown> = {
+      getValues: () => (read('Range.getValues'), values(false)),
+      getDisplayValues: () => (read('Range.getDisplayValues'), values(true)),
+      getValue: () => (read('Range.getValue'), realm.toRealm(sheet.get(row, col))),
+      getDisplayValue: () => (read('Range.getDisplayValue'), String(sheet.get(row, col))),
+      setValues(vals: unknown) {
+        write('setValues');
+        if (!Array.isArray(vals)) fail('Invalid argument: values');
+        const v = fromRealm(vals) as unknown[][];
+        if (v.length !== numRows) fail(`The number of rows in the data does not match the number of rows in the range. The data has ${v.length} but the range has ${numRows}.`);
+        v.forEach((rowVals) => {
+          if (!Array.isArray(rowVals) || rowVals.length !== numCols) {
+            fail(`The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(rowVals) ? rowVals.length : 0} but the range has ${numCols}.`);
+          }
+        });
+        v.forEach((rowVals, r) => rowVals.forEach((x, c) => sheet.set(row + r, col + c, x)));
+        return self;
+      },
+      setValue(val: unknown) {
+        write('setValue');
+        const x = fromRealm(val);
+        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.set(row + r, col + c, x);
+        return self;
+      },
+      clearContent() {
+        write('clearContent');
+        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.set(row + r, col + c, '');
+        return self;
+      },
+      clear() {
+        return (self.clearContent as () => unknown)();
+      },
+      setNumberFormat: () => (write('setNumberFormat'), self),
+      setNumberFormats: () => (write('setNumberFormats'), self),
+      setFontWeight: () => (write('setFontWeight'), self),
+      getA1Notation: () => toA1(row, col, numRows, numCols),
+      getRow: () => row,
+      getColumn: () => col,
+      getRowIndex: () => row,
+      getNumRows: () => numRows,
+      getNumColumns: () => numCols,
+      getHeight: () => numRows,
+      getWidth: () => numCols,
+      getLastRow: () => row + numRows - 1,
+      getLastColumn: () => col + numCols - 1,
+      getSheet: () => sheetFacade(sheet),
+      getCell(r: number, c: number) {
+        if (r < 1 || c < 1 || r > numRows || c > numCols) fail('Cell reference out of range');
+        return rangeFacade({ sheet, row: row + r - 1, col: col + c - 1, numRows: 1, numCols: 1 });
+      },
+      offset(dr: number, dc: number, nr?: number, nc?: number) {
+        const g2 = { sheet, row: row + Number(dr), col: col + Number(dc), numRows: nr === undefined ? numRows : Number(nr), numCols: nc === undefined ? numCols : Number(nc) };
+        checkBounds(sheet, g2.row, g2.col, g2.numRows, g2.numCols);
+        return rangeFacade(g2);
+      },
+      activate() {
+        model.activeSheet = sheet;
+        model.activeRange = g;
+        return self;
+      },
+      toString: () => 'Range',
+    };
+    return self;
+  }
+
+  function sheetFacade(sheet: SheetModel): Record<string, unknown> {
+    const self: Record<string, unknown> = {
+      getName: () => sheet.name,
+      setName(name: unknown) {
+        write('Sheet.setName');
+        sheet.name = String(name);
+        return self;
+      },
+      getSheetId: () => sheet.sheetId,
+      getIndex: () => model.sheets.indexOf(sheet) + 1,
+      getMaxRows: () => sheet.maxRows,
+      getMaxColumns: () => sheet.maxCols,
+      getLastRow: () => (read('Sheet.getLastRow'), sheet.lastRow()),
+      getLastColumn: () => (read('Sheet.getLastColumn'), sheet.lastCol()),
+      getRange(a: unknown, b?: unknown, c?: unknown, d?: unknown) {
+        read('Sheet.getRange');
+        if (typeof a === 'string' && b === undefined) {
+          const ref = parseA1(a);
+          if (!ref || ref.sheetName) fail('Range not found');
+          const g = resolveRange(sheet, a as string);
+          checkBounds(sheet, g.row, g.col, g.numRows, g.numCols);
+          return rangeFacade(g);
+        }
+        const row = Number(a);
+        const col = Number(b);
+        const nr = c === undefined ? 1 : Number(c);
+        const nc = d === undefined ? 1 : Number(d);
+        checkBounds(sheet, row, col, nr, nc);
+        return rangeFacade({ sheet, row, col, numRows: nr, numCols: nc });
+      },
+      getDataRange() {
+        read('Sheet.getDataRange');
+        return rangeFacade({ sheet, row: 1, col: 1, numRows: Math.max(1, sheet.lastRow()), numCols: Math.max(1, sheet.lastCol()) });
+      },
+      getActiveRange: () => (model.activeRange && model.activeRange.sheet === sheet ? rangeFacade(model.activeRange) : null),
+      setActiveRange(range: { getA1Notation?: () => string; getSheet?: () => { getName: () => string } }) {
+        const a1 = range?.getA1Notation?.();
+        if (!a1) fail('Invalid argument: range');
+        model.activeSheet = sheet;
+        model.activeRange = resolveRange(sheet, a1 as string);
+        return rangeFacade(model.activeRange);
+      },
+      insertRowsAfter(afterPosition: unknown, howMany: unknown) {
+        write('insertRowsAfter');
+        const after = Number(afterPosition);
+        const n = Number(howMany);
+        if (!Number.isInteger(after) || after < 1 || after > sheet.maxRows) fail('Those rows are out of bounds.');
+        if (!Number.isInteger(n) || n < 1) fail('Invalid argument: howMany');
+        sheet.insertRows(after, n);
+        return self;
+      },
+      appendRow(rowContents: unknown) {
+        write('appendRow');
+        if (!Array.isArray(rowContents)) fail('Invalid argument: rowContents');
+        const r = sheet.lastRow() + 1;
+        sheet.maxRows = Math.max(sheet.maxRows, r);
+        (fromRealm(rowContents) as unknown[]).forEach((v, i) => {
+          sheet.maxCols = Math.max(sheet.maxCols, i + 1);
+          sheet.set(r, i + 1, v);
+        });
+        return self;
+      },
+      clear() {
+        write('Sheet.clear');
+        sheet.clear();
+        return self;
+      },
+      clearContents() {
+        write('Sheet.clearContents');
+        sheet.clear();
+        return self;
+      },
+      activate() {
+        model.activeSheet = sheet;
+        return self;
+      },
+      setFrozenRows: () => (write('setFrozenRows'), undefined),
+      autoResizeColumns: () => (write('autoResizeColumns'), self),
+      getParent: () => spreadsheetFacade(),
+      toString: () => 'Sheet',
+    };
+    return self;
+  }
+
+  function activeCellRange(): GridRange | null {
+    const exec = host.current();
+    if (exec.kind === 'custom' && exec.cell) return model.range(exec.cell);
+    return model.activeRange;
+  }
+
+  function spreadsheetFacade(): Record<string, unknown> {
+    const self: Record<string, unknown> = {
+      getId: () => model.id,
+      getName: () => model.name,
+      getUrl: () => model.url,
+      getSpreadsheetTimeZone: () => host.timeZone,
+      getSpreadsheetLocale: () => 'en_US',
+      getActiveSheet: () => {
+        const g = activeCellRange();
+        return sheetFacade(g ? g.sheet : model.activeSheet);
+      },
+      setActiveSheet(sh: { getName?: () => string }) {
+        const s = model.findSheet(String(sh?.getName?.()));
+        if (!s) fail('Invalid argument: sheet');
+        model.activeSheet = s as SheetModel;
+        return sheetFacade(s as SheetModel);
+      },
+      getActiveRange: () => {
+        read('Spreadsheet.getActiveRange');
+        const g = activeCellRange();
+        return g ? rangeFacade(g) : null;
+      },
+      getActiveCell: () => {
+        read('Spreadsheet.getActiveCell');
+        const g = activeCellRange();
+        return g ? rangeFacade({ ...g, numRows: 1, numCols: 1 }) : null;
+      },
+      setActiveRange(range: { getA1Notation?: () => string; getSheet?: () => { getName: () => string } }) {
+        const sheetName = range?.getSheet?.().getName();
+        const s = sheetName === undefined ? undefined : model.findSheet(sheetName);
+        if (!s) fail('Invalid argument: range');
+        model.activeSheet = s as SheetModel;
+        model.activeRange = resolveRange(s as SheetModel, String(range.getA1Notation?.()));
+        return rangeFacade(model.activeRange);
+      },
+      getSheets: () => (read('Spreadsheet.getSheets'), realm.array(model.sheets.map(sheetFacade))),
+      getSheetByName: (name: unknown) => {
+        read('Spreadsheet.getSheetByName');
+        const s = model.findSheet(String(name));
+        return s ? sheetFacade(s) : null;
+      },
+      getNumSheets: () => model.sheets.length,
+      insertSheet(name?: unknown, index?: unknown) {
+        write('insertSheet');
+        let n = name === undefined ? '' : String(name);
+        if (!n) {
+          let i = model.sheets.length + 1;
+          while (model.findSheet(`Sheet${i}`)) i++;
+          n = `Sheet${i}`;
+        }
+        if (model.findSheet(n)) fail(`A sheet with the name "${n}" already exists. Please enter another name.`);
+        const s = model.addSheet(n, index === undefined ? model.sheets.length : Number(index));
+        model.activeSheet = s;
+        return sheetFacade(s);
+      },
+      getRange(a1: unknown) {
+        read('Spreadsheet.getRange');
+        let g: GridRange;
+        try {
+          g = model.range(String(a1));
+        } catch {
+          return fail('Range not found');
+        }
+        checkBounds(g.sheet, g.row, g.col, g.numRows, g.numCols);
+        return rangeFacade(g);
+      },
+      getRangeByName(name: unknown) {
+        read('Spreadsheet.getRangeByName');
+        const g = model.namedRanges.get(String(name));
+        return g ? rangeFacade(g) : null;
+      },
+      setNamedRange(name: unknown, range: { getA1Notation?: () => string; getSheet?: () => { getName: () => string } }) {
+        write('setNamedRange');
+        const s = model.findSheet(String(range?.getSheet?.().getName()));
+        if (!s) fail('Invalid argument: range');
+        model.namedRanges.set(String(name), resolveRange(s as SheetModel, String(range.getA1Notation?.())));
+      },
+      toast(message: unknown, title?: unknown, timeoutSeconds?: unknown) {
+        ui.toasts.push({ message: String(message), title: title === undefined ? '' : String(title), timeoutSeconds: timeoutSeconds === undefined ? 5 : Number(timeoutSeconds) });
+      },
+      toString: () => 'Spreadsheet',
+    };
+    return self;
+  }
+
+  return {
+    getActiveSpreadsheet: () => (read('SpreadsheetApp.getActiveSpreadsheet'), spreadsheetFacade()),
+    getActive: () => (read('SpreadsheetApp.getActive'), spreadsheetFacade()),
+    getActiveSheet: () => (read('SpreadsheetApp.getActiveSheet'), (spreadsheetFacade().getActiveSheet as () => unknown)()),
+    getActiveRange: () => (read('SpreadsheetApp.getActiveRange'), (spreadsheetFacade().getActiveRange as () => unknown)()),
+    getUi() {
+      host.ensure('ui.menu', 'SpreadsheetApp.getUi', realm);
+      return createUi(host, realm, ui, addonName);
+    },
+    flush: () => undefined,
+    openById: () => fail('You do not have permission to call SpreadsheetApp.openById'),
+    openByUrl: () => fail('You do not have permission to call SpreadsheetApp.openByUrl'),
+    toString: () => 'SpreadsheetApp',
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Bulk lookup from the sidebar: a column of targets, one endpoint, some fields; plain values
+ * written beside the column or to a new sheet (list endpoints: a new sheet only, one row per item).
+ * The sidebar drives it in steps, each a short script execution far under the 6-minute limit,
+ * one at a time per document (the document lock).
+ */
+import { getEndpoint } from '@igdata/core';
+import { targetParam } from '../engine/layout';
+import { engineDeps } from '../gas/deps';
+import { withDocumentLock } from '../gas/lock';
+import { newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
+import type { BulkJob } from './job';
+import { loadJob, saveJob } from './job';
+import { stepList } from './list-step';
+import type { BulkRequest } from './plan';
+import { plan } from './plan';
+import { stepRows } from './row-step';
+
+/** Time one step may spend fetching before it reports progress (the limit is 6 minutes). */
+const STEP_BUDGET_MS = 3000;
+
+/** Starts a job on the selection (replacing any earlier job). Writes the header; fetches nothing. */
+export function start(req: BulkRequest): BulkJob {
+  const p = plan(req);
+  const range = selection();
+  return withDocumentLock(() => {
+    const src = range.getSheet();
+    const place = outputPlace(range, p.fields.length, req.output, true);
+    let outSheet = place.sheet as string;
+    let outRow = place.row;
+    if (req.output === 'sheet') {
+      // Row r of the source goes to row r + 2 (list rows are added as they come).
+      outSheet = newOutputSheet(p.endpoint.fn, [p.targetName, ...p.fields], p.list ? 0 : range.getNumRows() + 1);
+      outRow = 2;
+    } else if (range.getRow() > 1) {
+      writeRow(src, range.getRow() - 1, place.col, p.fields);
+    }
+    const job: BulkJob = {
+      id: Utilities.getUuid(), endpoint: p.endpoint.id, params: p.params, fields: p.fields,
+      sheet: src.getName(), row: range.getRow(), col: range.getColumn(), rows: range.getNumRows(),
+      outSheet, outRow, outCol: place.col, copyTargets: req.output === 'sheet',
+      next: 0, written: 0, skipped: 0, credits: 0, requests: 0, cached: 0, status: 'running', startedAt: new Date().toISOString(),
+    };
+    if (p.list) {
+      // Rows are appended from row 2: column A the target, then the fields (outCol 2).
+      job.list = true;
+      if (p.limit !== undefined) job.limit = p.limit;
+      job.outNext = 2;
+      job.items = 0;
+      job.duplicates = 0;
+    }
+    saveJob(job);
+    return job;
+  });
+}
+
+/** One step: rows from `next` until the window ends or the step's time budget is used. */
+export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
+  return withDocumentLock(() => {
+    const job = loadJob();
+    if (!job || job.id !== jobId) throw new Error('This bulk run was replaced by another one.');
+    if (job.status !== 'running') return job;
+    const started = Date.now();
+    const endpoint = getEndpoint(job.endpoint);
+    const targetName = targetParam(endpoint)!.name;
+    const src = sheetByName(job.sheet);
+    const out = sheetByName(job.outSheet);
+    if (!src || !out) {
+      job.status = 'paused';
+      job.message = `The sheet "${!src ? job.sheet : job.outSheet}" is gone; start a new run.`;
+      saveJob(job);
+      return job;
+    }
+    const run = job.list ? stepList : stepRows;
+    return run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs);
+  });
+}
+
+export function cancel(jobId: string): BulkJob | null {
+  return withDocumentLock(() => {
+    const job = loadJob();
+    if (!job || job.id !== jobId) return job;
+    if (job.status === 'running' || job.status === 'paused') {
+      job.status = 'cancelled';
+      job.message = 'Cancelled. Rows already written stay; resume to continue.';
+      saveJob(job);
+    }
+    return job;
+  });
+}
+
+/** Continues a paused or cancelled job where it stopped. */
+export function resume(jobId: string): BulkJob {
+  return withDocumentLock(() => {
+    const job = loadJob();
+    if (!job || job.id !== jobId) throw new Error('There is no such bulk run to resume.');
+    if (job.status !== 'done') {
+      job.status = 'running';
+      delete job.message;
+      saveJob(job);
+    }
+    return job;
+  });
+}

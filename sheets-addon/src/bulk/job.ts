@@ -1,0 +1,95 @@
+/**
+ * A bulk run's state, kept in one small document property so it survives the sidebar closing, an
+ * error or a timeout. Each step reads the next rows, skips rows whose output is already filled,
+ * fetches (store first), writes, and only then advances `next`: a resume never writes a row twice
+ * nor bills a done row again.
+ */
+import { PROP, props } from '../gas/settings';
+
+export interface BulkJob {
+  id: string;
+  endpoint: string;
+  params: Record<string, unknown>;
+  fields: string[];
+  /** Source: sheet name, first row and column, row count (one column). */
+  sheet: string;
+  row: number;
+  col: number;
+  rows: number;
+  /** Output: sheet and the column of the first field; row r of the source goes to outRow + r. */
+  outSheet: string;
+  outRow: number;
+  outCol: number;
+  /** New-sheet output: the target is copied to column A of each written row. */
+  copyTargets: boolean;
+  /** Index (0-based) of the next source row to process. */
+  next: number;
+  /** Rows written with a value or a message; rows skipped because already written. */
+  written: number;
+  skipped: number;
+  credits: number;
+  /** HTTP requests this run sent (counted by the HTTP adapter, retries included). */
+  requests: number;
+  /** Answers read from the store that were fetched before this run started (not this run's own). */
+  cached: number;
+  status: 'running' | 'paused' | 'cancelled' | 'done';
+  message?: string;
+  startedAt: string;
+  /** List endpoints (new sheet only): rows are appended, one per item, the target in column A. */
+  list?: boolean;
+  /** Items per target; absent = the first page. */
+  limit?: number;
+  /** List jobs: the next free output row. */
+  outNext?: number;
+  /** List jobs: rows written to the output sheet (items and messages); source rows skipped as repeats of an earlier target. */
+  items?: number;
+  duplicates?: number;
+  /**
+   * List jobs: a write in progress. Saved before the rows are written and applied after; if the
+   * execution dies in between, the next step looks at row `at`: filled = the write happened (apply
+   * it), empty = it did not (drop it; the pages are stored, so fetching them again is free).
+   */
+  pending?: { at: number; rows: number; next: number; written: number; items: number; duplicates: number };
+}
+
+export function loadJob(): BulkJob | null {
+  const text = props().getProperty(PROP.job);
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as BulkJob;
+  } catch {
+    return null;
+  }
+}
+
+export const saveJob = (job: BulkJob): void => {
+  props().setProperty(PROP.job, JSON.stringify(job));
+};
+
+/** The end of every step: done when the pointer passed the last row; the state saved either way. */
+export function endStep(job: BulkJob): BulkJob {
+  if (job.status === 'running' && job.next >= job.rows) job.status = 'done';
+  saveJob(job);
+  return job;
+}
+
+/** Answers fetched before the run started, among the fetch times of answers read from the store. */
+export const fromEarlierRuns = (job: BulkJob, fetchedAt: number[]): number => {
+  const start = Date.parse(job.startedAt);
+  return fetchedAt.filter((at) => at < start).length;
+};
+
+/**
+ * Runs a step's units of work from row 0 of its window: each unit handles rows from `from` and
+ * says where it stopped and where its rows ended; a unit that stopped short, the window's end, the
+ * job leaving `running` or the step's time budget ends the step.
+ */
+export function eachUnit(job: BulkJob, rows: number, started: number, budgetMs: number, unit: (from: number) => { stopAt: number; end: number }): void {
+  let i = 0;
+  while (i < rows && job.status === 'running') {
+    if (i > 0 && Date.now() - started > budgetMs) break;
+    const { stopAt, end } = unit(i);
+    i = stopAt;
+    if (stopAt < end) break;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * One step of a bulk run of list endpoints (new sheet only, one row per item, the target in
+ * column A). The unit of work is a group of targets whose pages (estimated from the page size,
+ * less what is stored) fit UNIT_PAGES; one target is a unit of its own when it needs more (500
+ * posts = 42 pages). A unit is fetched by the custom functions' engine (runCalls: page N of every
+ * target in one fetchAll, each page stored as soon as it is paid for, stopping at `limit` items or
+ * the end of the list). Then its targets' rows are written in order, all at once, and only then
+ * does `next` advance. A target is written only when all its pages are in; a target cut short (out
+ * of credits, out of time) is written by a later step, whose fetch of the pages already paid for
+ * comes from the store. A target repeated in the column (same request) is written once, at its
+ * first row.
+ */
+import type { Call, EndpointDef } from '@igdata/core';
+import { baseUrlOf } from '@igdata/core';
+import { stopsBulkRun } from '../engine/error-facts';
+import { messageOf, messageRow } from '../engine/messages';
+import type { EngineDeps } from '../engine/ports';
+import type { TargetResult } from '../engine/run';
+import { runCalls } from '../engine/run';
+import type { SheetValue } from '../engine/values';
+import { cellsOf } from '../engine/values';
+import type { Sheet } from '../gas/sheet';
+import { cellFilled, readColumn, writeBlock } from '../gas/sheet';
+import type { BulkJob } from './job';
+import { eachUnit, endStep, fromEarlierRuns, saveJob } from './job';
+import { bulkRow, cacheWalk, pagesFor, pagesLeft } from './plan';
+
+/** Rows a list step reads ahead. */
+const WINDOW_ROWS = 200;
+/** Estimated pages not in the store that one unit of work may need. */
+const UNIT_PAGES = 50;
+/** A unit starts no new page after this long (far under the 6-minute limit); the rest waits for the next step. */
+const UNIT_DEADLINE_MS = 240000;
+
+type ListRow = { kind: 'blank' } | { kind: 'dup' } | { kind: 'invalid'; label: SheetValue; message: string } | { kind: 'call'; label: SheetValue; key: string; call: Call };
+
+const labelOf = (cell: unknown): SheetValue => (typeof cell === 'string' ? cell.trim() : (cell as SheetValue));
+
+/** Settles a write that an earlier step began but did not record (see BulkJob.pending). */
+function settlePending(job: BulkJob, out: Sheet): void {
+  const p = job.pending;
+  if (!p) return;
+  if (cellFilled(out, p.at, 1)) {
+    job.next = p.next;
+    job.outNext = p.at + p.rows;
+    job.written += p.written;
+    job.items = (job.items ?? 0) + p.items;
+    job.duplicates = (job.duplicates ?? 0) + p.duplicates;
+  }
+  delete job.pending;
+  saveJob(job);
+}
+
+export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
+  settlePending(job, out);
+  const n = Math.min(WINDOW_ROWS, job.rows - job.next);
+  if (n <= 0) return endStep(job);
+  const base = job.next;
+  const width = job.fields.length + 1;
+  const plan = { endpoint, targetName, params: job.params };
+  // The column up to the end of the window: targets before `next` were written already.
+  const cells = readColumn(src, job.row, job.col, base + n);
+  const seen = new Set<string>();
+  for (let r = 0; r < base; r++) {
+    const c = bulkRow(plan, cells[r]);
+    if (c.kind === 'call') seen.add(c.key);
+  }
+  const rows = cells.slice(base).map((cell): ListRow => {
+    const c = bulkRow(plan, cell);
+    if (c.kind === 'blank') return c;
+    if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message };
+    if (seen.has(c.key)) return { kind: 'dup' };
+    seen.add(c.key);
+    return { kind: 'call', label: labelOf(cell), key: c.key, call: c.call };
+  });
+  const fresh = new Map<string, Call>();
+  for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
+  const d = deps();
+  const walk = cacheWalk(endpoint, fresh, job.limit, d.store, baseUrlOf(d.client.config));
+  const each = pagesFor(endpoint, job.limit);
+  const labelled = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, width - 1)];
+
+  eachUnit(job, n, started, budgetMs, (i) => {
+    // Cut a unit: targets until their pages not in the store would pass UNIT_PAGES (at least one).
+    const unit = new Map<string, Call>();
+    let pages = 0;
+    let end = i;
+    for (; end < n; end++) {
+      const r = rows[end];
+      if (r.kind !== 'call') continue;
+      const left = pagesLeft(walk.get(r.key)!, each);
+      if (unit.size && (pages + left > UNIT_PAGES || unit.size >= 50)) break;
+      pages += left;
+      unit.set(r.key, r.call);
+    }
+    const run = runCalls(endpoint, unit, d, { deadline: started + UNIT_DEADLINE_MS, refresh: false, limit: job.limit });
+    job.credits += run.credits;
+    job.requests += run.requests;
+    job.cached += fromEarlierRuns(job, run.fromStore);
+    // The rows of the unit's targets, in order; a blocking error or a late target stops before its row.
+    const values: SheetValue[][] = [];
+    let written = 0;
+    let dups = 0;
+    let stopAt = end;
+    for (let r = i; r < end; r++) {
+      const row = rows[r];
+      if (row.kind === 'blank') continue;
+      if (row.kind === 'dup') {
+        dups++;
+        continue;
+      }
+      if (row.kind === 'invalid') {
+        values.push(labelled(row.label, row.message));
+        written++;
+        continue;
+      }
+      const res = run.results.get(row.key) as TargetResult;
+      if (res.late) {
+        stopAt = r;
+        break;
+      }
+      if (stopsBulkRun(res.error)) {
+        job.status = 'paused';
+        job.message = messageOf(res.error!, res.failedCall ?? row.call);
+        stopAt = r;
+        break;
+      }
+      for (const item of res.items) values.push([row.label, ...cellsOf(item, job.fields)]);
+      // A failure after some pages: the items read, then the message (as in the custom functions).
+      if (res.error) values.push(labelled(row.label, messageOf(res.error, res.failedCall ?? row.call)));
+      else if (!res.items.length) values.push(labelled(row.label, 'No items.'));
+      written++;
+    }
+    const at = job.outNext as number;
+    if (values.length) {
+      job.pending = { at, rows: values.length, next: base + stopAt, written, items: values.length, duplicates: dups };
+      saveJob(job);
+      writeBlock(out, at, 1, values); // one write: all or nothing
+      delete job.pending;
+    }
+    job.outNext = at + values.length;
+    job.written += written;
+    job.items = (job.items ?? 0) + values.length;
+    job.duplicates = (job.duplicates ?? 0) + dups;
+    job.next = base + stopAt;
+    saveJob(job); // only after the rows are written
+    return { stopAt, end };
+  });
+  return endStep(job);
+}

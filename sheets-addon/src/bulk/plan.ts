@@ -1,0 +1,184 @@
+/** Planning a bulk run: reading the request, what the store already holds, and the cost preview. */
+import type { Call, EndpointDef } from '@igdata/core';
+import { baseUrlOf, estimateCost, getEndpoint, isIgError } from '@igdata/core';
+import { parseArgs } from '../engine/args';
+import { readBalance } from '../engine/balance';
+import { keyOf } from '../engine/fetch';
+import { targetParam } from '../engine/layout';
+import { messageOf } from '../engine/messages';
+import type { PlannedRow } from '../engine/rows';
+import { planRow, uniqueCalls } from '../engine/rows';
+import type { AnswerStore } from '../engine/store';
+import { columnsSeen } from '../engine/values';
+import { documentStore, sheetsClient } from '../gas/deps';
+import { columnValues, outputPlace, rangeLabel, selection } from '../gas/sheet';
+
+export interface BulkRequest {
+  endpoint: string;
+  /** Non-target parameters by API name (posts, sample, criteria...). */
+  params?: Record<string, unknown>;
+  /** Comma list; blank = the endpoint's default columns. */
+  fields?: string;
+  output: 'beside' | 'sheet';
+  /** List endpoints: items per target (1-500); blank = the first page, whatever its size. */
+  limit?: number | string | null;
+}
+
+/** Endpoints a bulk run offers: one target in; one row out (single) or one row per item (list). */
+export const bulkEndpoints = (all: readonly EndpointDef[]): EndpointDef[] =>
+  all.filter((e) => (e.shape === 'single' || e.shape === 'list') && targetParam(e) !== undefined);
+
+/** Page size used for estimates (the registry's); null when the list is one page (not paged). */
+export const pageSizeOf = (e: EndpointDef): number | null => (e.paginated ? e.pageSize ?? 12 : null);
+
+/** Pages a target needs at most for `limit` items (blank = the first page only). */
+export function pagesFor(e: EndpointDef, limit: number | undefined): number {
+  const size = pageSizeOf(e);
+  return size === null || limit === undefined ? 1 : Math.ceil(limit / size);
+}
+
+interface BulkPlan {
+  endpoint: EndpointDef;
+  targetName: string;
+  params: Record<string, unknown>;
+  list: boolean;
+  limit?: number;
+  fields: string[];
+}
+
+/** Reads and checks a bulk request (the custom functions' rules: nothing is sent on a bad argument). */
+export function plan(req: BulkRequest): BulkPlan {
+  const endpoint = getEndpoint(req.endpoint);
+  if (!bulkEndpoints([endpoint]).length) throw new Error(`${endpoint.fn} takes no target; bulk runs need a column of targets.`);
+  const list = endpoint.shape === 'list';
+  if (list && req.output !== 'sheet') throw new Error(`${endpoint.fn} returns many rows per target: choose "a new sheet".`);
+  const target = targetParam(endpoint)!;
+  // The formula's positional arguments: a blank target cell, the parameters, the fields, and for
+  // lists `header` then `limit` (1-500, the same check as the custom functions' argument).
+  const args = ['', ...endpoint.params.filter((p) => p !== target && p.kind !== 'cursor').map((p) => req.params?.[p.name]), req.fields ?? ''];
+  if (list) args.push(undefined, req.limit ?? undefined);
+  try {
+    const parsed = parseArgs(endpoint, args);
+    return { endpoint, targetName: target.name, params: parsed.params, list, limit: parsed.limit, fields: parsed.fields.length ? parsed.fields : columnsSeen([]) };
+  } catch (e) {
+    if (isIgError(e)) throw new Error(messageOf(e));
+    throw e;
+  }
+}
+
+/** The planned row of one target cell of a bulk run. */
+export const bulkRow = (p: Pick<BulkPlan, 'endpoint' | 'targetName' | 'params'>, cell: unknown): PlannedRow => planRow(p.endpoint, p.targetName, p.params, cell);
+
+interface CacheWalkState {
+  pages: number;
+  items: number;
+  /** Every page the run needs is stored (free). */
+  complete: boolean;
+}
+
+/**
+ * How far each target's list is already stored: follows stored pages the way runCalls would fetch
+ * them (same cursors, same stop rule).
+ */
+export function cacheWalk(endpoint: EndpointDef, calls: Map<string, Call>, limit: number | undefined, store: AnswerStore, baseUrl: string): Map<string, CacheWalkState> {
+  const state = new Map<string, CacheWalkState>();
+  for (const k of calls.keys()) state.set(k, { pages: 0, items: 0, complete: false });
+  let pending = new Map(calls);
+  while (pending.size) {
+    const sk = new Map<string, string>();
+    for (const [k, c] of pending) sk.set(k, store.keyFor(baseUrl, keyOf(c)));
+    const hits = store.getMany([...sk.values()]);
+    const next = new Map<string, Call>();
+    for (const [k, c] of pending) {
+      const hit = hits.get(sk.get(k) as string);
+      if (!hit) continue;
+      const st = state.get(k)!;
+      st.pages++;
+      if (!hit.ok) {
+        st.complete = true;
+        continue;
+      }
+      const items = Array.isArray(hit.data.items) ? hit.data.items.length : 0;
+      st.items += items;
+      const cursor = endpoint.paginated ? hit.next : null;
+      if (cursor && limit !== undefined && st.items < limit && items) next.set(k, { endpoint: c.endpoint, params: { ...c.params, cursor } });
+      else st.complete = true;
+    }
+    pending = next;
+  }
+  return state;
+}
+
+/** Pages still to fetch for a target, from its cache walk (at least one when not complete). */
+export const pagesLeft = (w: CacheWalkState, each: number): number => (w.complete ? 0 : Math.max(1, each - w.pages));
+
+interface Preview {
+  range: string;
+  rows: number;
+  blank: number;
+  invalid: number;
+  unique: number;
+  cached: number;
+  toFetch: number;
+  creditsEach: number;
+  credits: number;
+  exact: boolean;
+  balance?: number;
+  balanceMessage?: string;
+  enough?: boolean;
+  fields: string[];
+  output: string;
+  /** List endpoints: the estimate is in pages (at most `pagesEach` per target at `pageSize` items a page). */
+  list?: {
+    limit: number | null;
+    pageSize: number | null;
+    pagesEach: number;
+    /** Pages still to fetch: uncached targets times pagesEach, less pages already stored. */
+    pages: number;
+    duplicates: number;
+  };
+}
+
+/** What a run would cost: unique targets not in the store times the cost, against the balance. */
+export function preview(req: BulkRequest): Preview {
+  const p = plan(req);
+  const range = selection();
+  const rows = columnValues(range).map((cell) => bulkRow(p, cell));
+  const calls = uniqueCalls(rows);
+  const valid = rows.filter((r) => r.kind === 'call').length;
+  const store = documentStore();
+  const client = sheetsClient();
+  const baseUrl = baseUrlOf(client.config);
+  const b = readBalance(client);
+  const counts = {
+    range: rangeLabel(range), rows: rows.length, blank: rows.filter((r) => r.kind === 'blank').length,
+    invalid: rows.filter((r) => r.kind === 'error').length, unique: calls.size,
+    balance: b.ok ? b.balance : undefined, balanceMessage: b.ok ? undefined : b.message, fields: p.fields,
+  };
+  const enough = (credits: number) => (b.ok ? b.balance >= credits : undefined);
+  if (p.list) {
+    const walk = cacheWalk(p.endpoint, calls, p.limit, store, baseUrl);
+    const each = pagesFor(p.endpoint, p.limit);
+    let cached = 0;
+    let pages = 0;
+    for (const w of walk.values()) {
+      if (w.complete) cached++;
+      pages += pagesLeft(w, each);
+    }
+    const perPage = estimateCost(p.endpoint, p.params as never).credits;
+    // "At most": a list that ends early costs fewer pages.
+    return {
+      ...counts, cached, toFetch: calls.size - cached, creditsEach: perPage, credits: pages * perPage, exact: false,
+      enough: enough(pages * perPage), output: 'a new sheet',
+      list: { limit: p.limit ?? null, pageSize: pageSizeOf(p.endpoint), pagesEach: each, pages, duplicates: valid - calls.size },
+    };
+  }
+  const hits = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;
+  const first = calls.values().next().value as Call | undefined;
+  const cost = estimateCost(p.endpoint, first ? first.params : (p.params as never));
+  const toFetch = calls.size - hits;
+  return {
+    ...counts, cached: hits, toFetch, creditsEach: cost.credits, credits: toFetch * cost.credits, exact: cost.exact,
+    enough: enough(toFetch * cost.credits), output: outputPlace(range, p.fields.length, req.output, false).label,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * One step of a bulk run of single endpoints: one output row per source row, beside the column or
+ * in a new sheet. Units of work hold up to 50 distinct targets not in the store (one full fetchAll).
+ */
+import type { Call, EndpointDef } from '@igdata/core';
+import { baseUrlOf } from '@igdata/core';
+import { fetchMany } from '../engine/fetch';
+import { stopsBulkRun } from '../engine/error-facts';
+import { messageOf, messageRow } from '../engine/messages';
+import type { EngineDeps } from '../engine/ports';
+import type { PlannedRow } from '../engine/rows';
+import type { SheetValue } from '../engine/values';
+import { cellsOf } from '../engine/values';
+import type { Sheet } from '../gas/sheet';
+import { filledRows, readColumn, writeRuns } from '../gas/sheet';
+import type { BulkJob } from './job';
+import { eachUnit, endStep, fromEarlierRuns, saveJob } from './job';
+import { bulkRow } from './plan';
+
+/** Rows one step reads ahead. */
+const WINDOW_ROWS = 1000;
+/** Distinct targets not in the store that one unit fetches (one full fetchAll). */
+const UNIT_TARGETS = 50;
+
+export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
+  const base = job.next;
+  const n = Math.min(WINDOW_ROWS, job.rows - job.next);
+  if (n <= 0) return endStep(job);
+  const cells = readColumn(src, job.row + base, job.col, n);
+  const filled = filledRows(out, job.outRow + base, job.outCol, n, job.fields.length);
+  const rows: (PlannedRow | null)[] = cells.map((c, i) => (filled[i] ? null : bulkRow({ endpoint, targetName, params: job.params }, c)));
+  const d = deps();
+  const baseUrl = baseUrlOf(d.client.config);
+  const keys = [...new Set(rows.flatMap((r) => (r?.kind === 'call' ? [r.key] : [])))];
+  const stored = d.store.getMany(keys.map((k) => d.store.keyFor(baseUrl, k)));
+  // Targets answered already (in the store, or fetched by an earlier unit of this step).
+  const answered = new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
+
+  eachUnit(job, n, started, budgetMs, (i) => {
+    const unit = new Map<string, Call>();
+    const fresh = new Set<string>();
+    let end = i;
+    for (; end < n; end++) {
+      const r = rows[end];
+      if (r?.kind !== 'call') continue;
+      if (!answered.has(r.key) && !fresh.has(r.key)) {
+        if (fresh.size >= UNIT_TARGETS) break;
+        fresh.add(r.key);
+      }
+      unit.set(r.key, r.call);
+    }
+    const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
+    job.credits += run.stats.credits;
+    job.requests += run.stats.requests;
+    job.cached += fromEarlierRuns(job, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
+    for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
+    // Rows to write, in order; a blocking error stops the run before its row.
+    const values: (SheetValue[] | null)[] = [];
+    let stopAt = end;
+    for (let r = i; r < end; r++) {
+      const row = rows[r];
+      if (row === null) {
+        values.push(null);
+        job.skipped++;
+      } else if (row.kind === 'blank') values.push(null); // blank target: nothing to write
+      else if (row.kind === 'error') values.push(messageRow(row.message, job.fields.length));
+      else {
+        const o = run.outcomes.get(row.key)!;
+        if (o.kind === 'error' && stopsBulkRun(o.error)) {
+          job.status = 'paused';
+          job.message = messageOf(o.error, row.call);
+          stopAt = r;
+          break;
+        }
+        if (o.kind === 'ok') values.push(cellsOf(o.value.data, job.fields));
+        else if (o.kind === 'error') values.push(messageRow(messageOf(o.error, row.call), job.fields.length));
+        else values.push(null);
+      }
+    }
+    writeRuns(out, job.outRow + base + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
+    job.written += values.filter((v) => v !== null).length;
+    job.next = base + stopAt;
+    saveJob(job); // only after the rows are written
+    return { stopAt, end };
+  });
+  return endStep(job);
+}

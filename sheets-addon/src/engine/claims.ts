@@ -1,0 +1,193 @@
+/**
+ * Claims: concurrent executions never pay twice for one request. Sheets recalculates several
+ * custom-function cells at once, each its own execution; they share only the document cache and
+ * the document lock. Before sending a batch, an execution *claims* its requests: under the lock,
+ * in one round, it reads their answers and the live claims, publishes the answers of its previous
+ * batch, drops its old claims and marks the requests nobody holds as its own for CLAIM_MS. An
+ * execution that meets another's live claim does not send: it polls the cache (without the lock)
+ * until the answer appears. A claim dies with its time, so an owner that crashed only delays the
+ * others. Nobody waits past its budget: what is still claimed by a live owner then is answered
+ * "not reached in time" (free, and the owner's answer is cached for the recalculation), because
+ * sending it would pay for it twice.
+ *
+ * Pure: the cache and lock are behind ClaimStore (claim-store.ts, over the answer store).
+ */
+import type { CachedAnswer as CachedOutcome } from './store';
+
+/** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
+export const CLAIM_MS = 15000;
+/** How often a waiting execution looks for the answers it waits for. */
+export const POLL_MS = 50;
+/** Claims are packed in this many cache items (a claim is ~70 bytes; 4 x 90 KB hold 5,000). */
+export const CLAIM_ITEMS = 4;
+const CLAIM_PREFIX = 'igd1:c:';
+const CLAIM_ITEM_MAX_BYTES = 90 * 1024;
+
+/** [claim expires at (epoch ms), owner] by answer key. */
+export type ClaimTable = Map<string, [until: number, owner: string]>;
+
+export const claimItemKeys = (): string[] => Array.from({ length: CLAIM_ITEMS }, (_, i) => CLAIM_PREFIX + i);
+
+function itemOf(key: string): string {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+  return CLAIM_PREFIX + ((h >>> 0) % CLAIM_ITEMS);
+}
+
+/** The live claims among the raw claim items (anything unreadable or expired is no claim). */
+export function parseClaims(raw: Record<string, string>, now: number): ClaimTable {
+  const out: ClaimTable = new Map();
+  for (const item of claimItemKeys()) {
+    let v: unknown;
+    try {
+      v = JSON.parse(raw[item] ?? '{}');
+    } catch {
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    for (const [key, c] of Object.entries(v as Record<string, unknown>)) {
+      if (Array.isArray(c) && typeof c[0] === 'number' && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
+    }
+  }
+  return out;
+}
+
+/** Keys claimed by someone other than `owner`, still live. */
+export const heldByOthers = (table: ClaimTable, owner: string, keys: string[]): Set<string> =>
+  new Set(keys.filter((k) => table.has(k) && (table.get(k) as [number, string])[1] !== owner));
+
+/**
+ * One claim round on the table (the caller holds the lock): drops `owner`'s old claims, takes up
+ * to `max` of `wanted` that nobody else holds. Returns what was taken, what others hold, and the
+ * claim items to write back.
+ */
+export function takeClaims(table: ClaimTable, owner: string, wanted: string[], max: number, until: number) {
+  for (const [k, [, o]] of table) if (o === owner) table.delete(k);
+  const others = heldByOthers(table, owner, wanted);
+  const taken: string[] = [];
+  const items = new Map<string, Record<string, [number, string]>>(claimItemKeys().map((i) => [i, {}]));
+  const bytes = new Map<string, number>(claimItemKeys().map((i) => [i, 2]));
+  const add = (k: string, c: [number, string]): boolean => {
+    const item = itemOf(k);
+    const size = (bytes.get(item) as number) + k.length + c[1].length + 24;
+    if (size > CLAIM_ITEM_MAX_BYTES) return false;
+    bytes.set(item, size);
+    (items.get(item) as Record<string, [number, string]>)[k] = c;
+    return true;
+  };
+  for (const [k, c] of table) add(k, c);
+  for (const k of wanted) {
+    if (taken.length >= max) break;
+    if (!others.has(k) && add(k, [until, owner])) taken.push(k);
+  }
+  const values: Record<string, string> = {};
+  for (const [item, v] of items) values[item] = JSON.stringify(v);
+  return { taken, others, values };
+}
+
+/** The document cache and lock, as claims need them. */
+export interface ClaimStore {
+  now(): number;
+  sleep(ms: number): void;
+  /**
+   * Under the document lock, one round: reads the answers of `wanted` and the claims, writes
+   * `publish`, drops `owner`'s old claims and takes up to `max` of the unanswered ones. null when
+   * the lock was not obtained.
+   */
+  round(owner: string, wanted: string[], publish: Map<string, CachedOutcome>, max: number): ClaimRound | null;
+  /** Without the lock: the answers present, and which of `wanted` others hold a live claim on. */
+  peek(owner: string, wanted: string[]): { answers: Map<string, CachedOutcome>; others: Set<string> };
+  /** Writes answers without claims (when the lock could not be had): loose items, safe without it. */
+  publishLoose(publish: Map<string, CachedOutcome>): void;
+}
+
+export interface ClaimRound {
+  answers: Map<string, CachedOutcome>;
+  taken: string[];
+  others: Set<string>;
+}
+
+export interface ClaimRun {
+  /** Answers other executions paid for, by answer key. */
+  fromOthers: Map<string, CachedOutcome>;
+  /** Keys still held by a live owner when the budget ran out, or never started. */
+  late: string[];
+  /** Batches sent without a claim because the lock was busy. */
+  unclaimed: number;
+  /** Longest this execution waited on others' claims (ms). */
+  waitedMs: number;
+}
+
+/**
+ * Gets an answer for every key (answer keys), paying only for what nobody else is paying for.
+ * `send` sends one batch and returns the answers worth caching; `canStart` says whether a new
+ * batch may start (the time budget).
+ */
+export function runClaimed(
+  keys: string[],
+  opts: { store: ClaimStore; batchSize: number; canStart: () => boolean; send: (keys: string[]) => Map<string, CachedOutcome> },
+): ClaimRun {
+  const { store } = opts;
+  const owner = Math.random().toString(36).slice(2, 10) + store.now().toString(36);
+  const pending = new Set(keys);
+  const fromOthers = new Map<string, CachedOutcome>();
+  let publish = new Map<string, CachedOutcome>();
+  let needRound = true; // a round publishes our answers and claims what is free
+  let unclaimed = 0;
+  let waitedMs = 0;
+  let claimed = false;
+  const sendUnclaimed = (batch: string[]) => {
+    batch.forEach((k) => pending.delete(k));
+    publish = opts.send(batch);
+    unclaimed++;
+  };
+  const absorb = (answers: Map<string, CachedOutcome>) => {
+    for (const [k, v] of answers) if (pending.delete(k)) fromOthers.set(k, v);
+  };
+  while (pending.size && opts.canStart()) {
+    if (needRound) {
+      const r = store.round(owner, [...pending], publish, opts.batchSize);
+      if (r === null) {
+        // The lock is busy beyond a short wait (a bulk step may hold it for long): still wait for
+        // what others claimed, send the rest unclaimed rather than stall.
+        store.publishLoose(publish);
+        publish = new Map();
+        const p = store.peek(owner, [...pending]);
+        absorb(p.answers);
+        const free = [...pending].filter((k) => !p.others.has(k));
+        if (free.length) sendUnclaimed(free.slice(0, opts.batchSize));
+        else store.sleep(POLL_MS);
+        continue;
+      }
+      publish = new Map();
+      absorb(r.answers);
+      if (r.taken.length) {
+        claimed = true;
+        r.taken.forEach((k) => pending.delete(k));
+        publish = opts.send(r.taken);
+        continue;
+      }
+      const free = [...pending].filter((k) => !r.others.has(k));
+      if (free.length) {
+        sendUnclaimed(free.slice(0, opts.batchSize)); // the claim items are full: never stall on that
+        continue;
+      }
+      needRound = false;
+      if (!pending.size) break;
+    }
+    const t0 = store.now();
+    store.sleep(POLL_MS);
+    const p = store.peek(owner, [...pending]);
+    waitedMs += store.now() - t0;
+    absorb(p.answers);
+    // A claim gone without its answer (its owner failed or died): take the request over.
+    needRound = [...pending].some((k) => !p.others.has(k));
+  }
+  if (claimed || publish.size) finish(store, owner, publish);
+  return { fromOthers, late: [...pending], unclaimed, waitedMs };
+}
+
+/** The last round: publish the last batch's answers and let go of our claims. */
+function finish(store: ClaimStore, owner: string, publish: Map<string, CachedOutcome>): void {
+  if (store.round(owner, [], publish, 0) === null) store.publishLoose(publish);
+}

@@ -1,0 +1,45 @@
+/** Turning a formula's results into what the cell shows: a value or a 2D array. */
+import type { FormulaArgs } from './args';
+import { defaultHeader } from './layout';
+import { NOT_REACHED, messageOf, messageRow } from './messages';
+import type { PlannedRow } from './rows';
+import type { TargetResult } from './run';
+import type { SheetValue } from './values';
+import { cellsOf, columnsSeen } from './values';
+
+/** The columns: the ones asked for (or the registry's), else every key of the items read. */
+function columnsOf(args: FormulaArgs, results: Map<string, TargetResult>): string[] {
+  if (args.fields.length) return args.fields;
+  return columnsSeen([...results.values()].flatMap((r) => r.items));
+}
+
+export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<string, TargetResult>): SheetValue | SheetValue[][] {
+  const fields = columnsOf(args, results);
+  const width = fields.length;
+  const table: SheetValue[][] = [];
+  const list = args.endpoint.shape === 'list';
+  const stacked = list && args.isRangeInput; // several lists: a first column says whose row it is
+  for (const row of rows) {
+    if (row.kind === 'blank') {
+      if (!list) table.push(messageRow('', width));
+      continue;
+    }
+    const label = row.kind === 'call' && args.targetName ? String(row.call.params[args.targetName]) : '';
+    const lead = (cells: SheetValue[]) => (stacked ? [label, ...cells] : cells);
+    if (row.kind === 'error') {
+      table.push(lead(messageRow(row.message, width)));
+      continue;
+    }
+    const r = results.get(row.key) as TargetResult;
+    if (r.late) table.push(lead(messageRow(NOT_REACHED, width)));
+    else if (r.error) table.push(lead(messageRow(messageOf(r.error, r.failedCall ?? row.call), width)));
+    else if (!list) table.push(cellsOf(r.items[0], fields));
+    else if (!r.items.length) table.push(lead(messageRow('No items.', width)));
+    else for (const item of r.items) table.push(lead(cellsOf(item, fields)));
+  }
+  const head = stacked ? [args.targetName as string, ...fields] : fields;
+  if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(head);
+  if (!table.length) return '';
+  if (table.length === 1 && table[0].length === 1) return table[0][0];
+  return table;
+}

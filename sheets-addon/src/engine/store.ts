@@ -1,0 +1,316 @@
+/**
+ * The answer store: the document cache (shared by the owner and editors of the sheet), answers
+ * kept for the 6-hour maximum. An answer is identified by its key, `igd1:` + base64(sha256(baseUrl
+ * + request key)): 49 characters whatever the input, never the API key. What is stored is the raw
+ * `data` of the response, so different field choices share one cached request. A billed "not
+ * found" is cached too, so recalculating never bills it again.
+ *
+ * Layout (why: CacheService holds about 1,000 items and evicts the oldest 10 % beyond that, so one
+ * item per answer lost answers, and re-billed them, as soon as a sheet had ~1,000 cached answers):
+ * - Answers are packed in BUCKETS (128) bucket items `igd1:b:<n>`, n = FNV-1a(answer key) mod 128.
+ *   A bucket is a JSON object {answer key without `igd1:`: [expiresAt ms, outcome]} of at most
+ *   BUCKET_MAX_BYTES (90 KB, under the 100 KB value limit). Each answer keeps its own expiry
+ *   (6 h after it was written), checked on read, so rewriting a bucket never extends an answer.
+ *   1,600 profile/engagement answers take ~500 KB: 128 items instead of 1,600, and 128 x 90 KB
+ *   holds 20,000+ of them, leaving most of the 1,000 items for the rest. A 1,000-row lookup
+ *   reads all buckets in one getAll (a few hundred KB to parse).
+ * - "Loose" answers keep the old one-item-per-answer layout under their own key (values over
+ *   32,000 chars split in chunks `<key>.<id>.<n>`): answers that do not fit their bucket (the
+ *   biggest new ones spill first) and every answer written when the lock below was not obtained.
+ *   Loose keys are derived from the answer key, so no pointer is needed: a read asks for the
+ *   buckets and the loose keys in one getAll, then for chunks in a second. If both hold an answer,
+ *   the newer (`at`, the time it was fetched) wins.
+ * - Concurrency: several formulas recalculate at once in separate executions, and a bucket's
+ *   read-modify-write could drop another execution's answers. Bucket writes happen only under
+ *   LockService.getDocumentLock() (tryLock of LOCK_WAIT_MS; an execution that failed once only
+ *   tries without waiting afterwards); without the lock, answers are written loose, which needs
+ *   no lock and is never overwritten by a bucket write. Bulk steps already hold the document lock
+ *   (underDocumentLock), so their writes go to buckets without re-locking.
+ * - Anything missing, expired, evicted or unreadable (a bucket, a loose item, one chunk) is a
+ *   miss, never a wrong or partial answer.
+ */
+import type { ApiResult } from '@igdata/core';
+import type { KeyValueCache, TryLock } from './ports';
+
+const CACHE_PREFIX = 'igd1:';
+/** CacheService's maximum TTL (6 hours). */
+const CACHE_TTL_SECONDS = 21600;
+/** Characters per chunk: 3 bytes per UTF-16 unit at most, so <= 96,000 bytes < 100 KB. */
+const CHUNK_CHARS = 32000;
+const CHUNKED = '\u0001chunks:';
+/** Number of bucket items answers are packed into. */
+const BUCKETS = 128;
+const BUCKET_PREFIX = `${CACHE_PREFIX}b:`;
+/** A bucket's value stays under this many UTF-8 bytes (CacheService's limit is 100 KB). */
+export const BUCKET_MAX_BYTES = 90 * 1024;
+/** How long a write waits for the document lock before writing its answers loose. */
+const LOCK_WAIT_MS = 500;
+
+/** What is stored for one request: the answer, or a billed failure (a 404). */
+export type CachedAnswer =
+  | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
+  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number };
+
+export function fromResult(r: ApiResult, at: number): CachedAnswer {
+  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
+}
+
+/** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
+export function bucketOf(key: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return BUCKET_PREFIX + ((h >>> 0) % BUCKETS);
+}
+
+/** The answer's name inside its bucket. */
+const nameOf = (key: string): string => (key.startsWith(CACHE_PREFIX) ? key.slice(CACHE_PREFIX.length) : key);
+
+/** UTF-8 length of a JSON text (lone surrogates are escaped by JSON.stringify, so pairs are 4). */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
+  }
+  return n;
+}
+
+const isOutcome = (v: unknown): v is CachedAnswer =>
+  v !== null && typeof v === 'object' && typeof (v as CachedAnswer).ok === 'boolean';
+
+function parse(text: string): CachedAnswer | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return isOutcome(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
+
+/** A bucket's live, well-formed entries; an unreadable bucket is empty. */
+function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
+  const out = new Map<string, BucketEntry>();
+  if (typeof text !== 'string') return out;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return out;
+  for (const [name, e] of Object.entries(v as Record<string, unknown>)) {
+    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'number' && e[0] > now && isOutcome(e[1])) out.set(name, e as BucketEntry);
+  }
+  return out;
+}
+
+/** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
+export interface ExtraItems {
+  keys: string[];
+  out: Record<string, string>;
+}
+
+/**
+ * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
+ * Missing or unreadable = absent.
+ */
+function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
+  if (!keys.length && !extra) return out;
+  const unique = [...new Set(keys)];
+  const bucketFor = new Map(unique.map((k) => [k, bucketOf(k)]));
+  const bucketKeys = [...new Set(bucketFor.values())];
+  const found = c.getAll([...bucketKeys, ...unique, ...(extra?.keys ?? [])]);
+  for (const k of extra?.keys ?? []) if (typeof found[k] === 'string') extra!.out[k] = found[k];
+  const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
+  const loose = readLoose(c, unique, found);
+  for (const key of unique) {
+    const packed = buckets.get(bucketFor.get(key) as string)?.get(nameOf(key))?.[1];
+    const alone = loose.get(key);
+    const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
+    if (best) out.set(key, best);
+  }
+  return out;
+}
+
+/** Loose answers among `found` (whole values, or chunk headers whose chunks are read in one getAll). */
+function readLoose(c: KeyValueCache, keys: string[], found: Record<string, string>): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
+  const chunked: { key: string; parts: string[] }[] = [];
+  for (const key of keys) {
+    const v = found[key];
+    if (typeof v !== 'string') continue;
+    if (v.startsWith(CHUNKED)) {
+      const [n, id] = v.slice(CHUNKED.length).split(':');
+      const count = Number(n);
+      if (!(count > 0 && count < 100)) continue;
+      chunked.push({ key, parts: Array.from({ length: count }, (_, i) => `${key}.${id}.${i}`) });
+    } else {
+      const parsed = parse(v);
+      if (parsed) out.set(key, parsed);
+    }
+  }
+  if (chunked.length) {
+    const parts = c.getAll(chunked.flatMap((x) => x.parts));
+    for (const { key, parts: names } of chunked) {
+      if (names.some((p) => typeof parts[p] !== 'string')) continue; // a chunk was evicted: a miss
+      const parsed = parse(names.map((p) => parts[p]).join(''));
+      if (parsed) out.set(key, parsed);
+    }
+  }
+  return out;
+}
+
+/** Splits text in chunks of at most CHUNK_CHARS, never between the two halves of a surrogate pair. */
+export function split(text: string, size = CHUNK_CHARS): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + size);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    out.push(text.slice(i, end));
+    i = end;
+  }
+  return out;
+}
+
+/** Loose items for answers: one value each, or a chunk header plus chunks. */
+function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, string> = {}): Record<string, string> {
+  for (const [key, outcome] of entries) {
+    const text = JSON.stringify(outcome);
+    if (text.length <= CHUNK_CHARS) {
+      values[key] = text;
+      continue;
+    }
+    const id = Math.random().toString(36).slice(2, 8);
+    const chunks = split(text);
+    if (chunks.length >= 100) continue; // > 3 MB: not worth caching
+    chunks.forEach((chunk, i) => (values[`${key}.${id}.${i}`] = chunk));
+    values[key] = `${CHUNKED}${chunks.length}:${id}`;
+  }
+  return values;
+}
+
+// ---------------------------------------------------------------- writing
+
+interface Fresh {
+  key: string;
+  name: string;
+  outcome: CachedAnswer;
+  text: string;
+  bytes: number;
+}
+
+/** Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose. */
+function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
+  const expiresAt = now + CACHE_TTL_SECONDS * 1000;
+  const groups = new Map<string, Fresh[]>();
+  for (const [key, outcome] of entries) {
+    const name = nameOf(key);
+    const text = `${JSON.stringify(name)}:${JSON.stringify([expiresAt, outcome])}`;
+    const b = bucketOf(key);
+    const list = groups.get(b) ?? [];
+    list.push({ key, name, outcome, text, bytes: utf8Bytes(text) + 1 });
+    groups.set(b, list);
+  }
+  const current = c.getAll([...groups.keys()]);
+  const values: Record<string, string> = {};
+  const spill = new Map<string, CachedAnswer>();
+  for (const [b, fresh] of groups) {
+    const kept = new Map<string, string>();
+    let size = 2;
+    for (const [name, entry] of readBucket(current[b], now)) {
+      const text = `${JSON.stringify(name)}:${JSON.stringify(entry)}`;
+      kept.set(name, text);
+      size += utf8Bytes(text) + 1;
+    }
+    if (size > BUCKET_MAX_BYTES) {
+      kept.clear(); // not written by us: start afresh (its answers become misses)
+      size = 2;
+    }
+    for (const f of fresh) {
+      const old = kept.get(f.name);
+      if (old !== undefined) {
+        kept.delete(f.name);
+        size -= utf8Bytes(old) + 1;
+      }
+    }
+    // Smallest first: a bucket keeps as many answers as fit, the biggest spill to loose items.
+    fresh.sort((x, y) => x.bytes - y.bytes);
+    for (const f of fresh) {
+      if (size + f.bytes <= BUCKET_MAX_BYTES) {
+        kept.set(f.name, f.text);
+        size += f.bytes;
+      } else spill.set(f.key, f.outcome);
+    }
+    if (!kept.size && typeof current[b] !== 'string') continue; // nothing to keep: no empty item
+    values[b] = `{${[...kept.values()].join(',')}}`;
+  }
+  return looseValues(spill, values);
+}
+
+/** The store of answers the engine reads and writes; keys come from `keyFor` (never the API key). */
+export interface AnswerStore {
+  /** The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). */
+  keyFor(baseUrl: string, requestKey: string): string;
+  /** `extra` (claims.ts): raw items read in the same getAll. */
+  getMany(keys: string[], extra?: ExtraItems): Map<string, CachedAnswer>;
+  /** Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only under the lock. */
+  putMany(entries: Map<string, CachedAnswer>, extra?: Record<string, string>): void;
+  /** Runs fn under the document lock (the store's short wait, none once it was busy); null when not obtained. */
+  withLock<T>(fn: () => T): T | null;
+}
+
+interface StoreDeps {
+  cache: KeyValueCache;
+  /** The document lock: bucket writes only under it, loose items otherwise. */
+  tryLock: TryLock;
+  /** base64 of the SHA-256 of a UTF-8 text. */
+  sha256Base64: (text: string) => string;
+  now: () => number;
+  warn?: (message: string) => void;
+}
+
+export function createAnswerStore(deps: StoreDeps): AnswerStore {
+  // The lock was busy once in this execution: later writes only try it without waiting.
+  let lockWasBusy = false;
+  return {
+    keyFor: (baseUrl, requestKey) => CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`),
+    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra),
+    withLock(fn) {
+      const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+      if (!release) {
+        lockWasBusy = true;
+        return null;
+      }
+      try {
+        return fn();
+      } finally {
+        release();
+      }
+    },
+    putMany(entries, extra) {
+      if (!entries.size && !extra) return;
+      try {
+        const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+        if (!release) {
+          lockWasBusy = true;
+          if (entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
+          return;
+        }
+        try {
+          deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS);
+        } finally {
+          release();
+        }
+      } catch (e) {
+        (deps.warn ?? console.warn)(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/** Reading Sheets argument values and turning API values into cells. */
+import type { EndpointDef } from '@igdata/core';
+import { IgValidationError, closest, fieldPaths, flatten, isBlank, pick, showValue } from '@igdata/core';
+
+export type SheetValue = string | number | boolean | Date | null;
+
+/** A range argument arrives as a 2D array; a single cell as a value; a missing one as undefined. */
+export const isRange = (v: unknown): v is unknown[][] => Array.isArray(v);
+
+/** One value from an argument that must be a single cell (a 1x1 range is accepted). */
+export function single(name: string, v: unknown): unknown {
+  if (!isRange(v)) return v;
+  const cells = v.flat();
+  if (cells.length === 1) return cells[0];
+  throw new IgValidationError(name, 'a single value, not a range', `a range of ${cells.length} cells`);
+}
+
+/** The cells of a target range, in order: one column, one row, or a single cell. */
+export function targetCells(name: string, v: unknown): unknown[] {
+  if (!isRange(v)) return [v];
+  const rows = v.length;
+  const cols = rows ? Math.max(...v.map((r) => (Array.isArray(r) ? r.length : 1))) : 0;
+  if (rows > 1 && cols > 1) {
+    throw new IgValidationError(name, 'a single cell, one column or one row of cells', `a range of ${rows} rows and ${cols} columns`);
+  }
+  return v.flat();
+}
+
+export function bool(name: string, v: unknown, dflt: boolean): boolean {
+  const x = single(name, v);
+  if (isBlank(x)) return dflt;
+  if (typeof x === 'boolean') return x;
+  if (x === 1 || x === 0) return x === 1;
+  if (typeof x === 'string') {
+    const t = x.trim().toLowerCase();
+    if (['true', 'yes', '1', name.toLowerCase()].includes(t)) return true;
+    if (['false', 'no', '0'].includes(t)) return false;
+  }
+  throw new IgValidationError(name, 'TRUE or FALSE', showValue(x));
+}
+
+export function intIn(name: string, v: unknown, min: number, max: number): number | undefined {
+  const x = single(name, v);
+  if (isBlank(x)) return undefined;
+  const n = typeof x === 'number' ? x : typeof x === 'string' && /^\s*\d+\s*$/.test(x) ? Number(x) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new IgValidationError(name, `a whole number from ${min} to ${max}`, showValue(x));
+  return n;
+}
+
+/**
+ * Field names a user may ask for: the documented paths and the default columns (a column such as
+ * `name` of a hashtag search is shown by default although the spec documents only `media_count`);
+ * empty = any, for undocumented shapes.
+ */
+function knownFields(endpoint: EndpointDef): string[] {
+  const paths = fieldPaths(endpoint.schema);
+  return paths.length ? [...new Set([...paths, ...endpoint.columns])] : [];
+}
+
+/** `fields`: a comma list or a range of names; blank = the endpoint's default columns. */
+export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
+  const raw: unknown[] = isRange(v) ? v.flat() : [v];
+  const names: string[] = [];
+  for (const cell of raw) {
+    if (isBlank(cell)) continue;
+    if (typeof cell !== 'string') throw new IgValidationError('fields', 'field names as text, e.g. "followers,is_verified"', showValue(cell));
+    for (const part of cell.split(/[,;\n]/)) {
+      const name = part.trim().toLowerCase();
+      if (name && !names.includes(name)) names.push(name);
+    }
+  }
+  const known = knownFields(endpoint);
+  for (const name of names) {
+    if (known.length && !known.includes(name) && !known.some((k) => name.startsWith(`${k}.`))) {
+      const guess = closest(name, known);
+      throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`);
+    }
+    if (!known.length && !/^[a-z0-9_]+(\.[a-z0-9_]+)*$/.test(name)) {
+      throw new IgValidationError('fields', 'field names such as credits_remaining or profile.followers', showValue(name));
+    }
+  }
+  if (names.length) return names;
+  if (endpoint.columns.length) return endpoint.columns;
+  return [];
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** An API value as a cell: dates (`*_at` ISO strings) as Date, null as blank, numbers as numbers. */
+function toCell(field: string, v: unknown): SheetValue {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string' && /(^|[._])(taken_at|created_at|[a-z]+_at)$/.test(field) && ISO.test(v)) {
+    const d = new Date(v);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as SheetValue;
+}
+
+/** The cells of one API item for the fields asked (the same for cells, bulk rows and list rows). */
+export function cellsOf(item: Record<string, unknown>, fields: string[]): SheetValue[] {
+  const flat = flatten(item);
+  return fields.map((f) => toCell(f, pick(item, flat, f)));
+}
+
+/** Columns when neither the user nor the registry chose any: every key of the items seen. */
+export function columnsSeen(items: Iterable<Record<string, unknown>>): string[] {
+  const seen: string[] = [];
+  for (const item of items) for (const k of Object.keys(flatten(item))) if (!seen.includes(k)) seen.push(k);
+  return seen.length ? seen : ['result'];
+}

@@ -1,0 +1,107 @@
+/**
+ * The server functions the sidebar calls (google.script.run), listed once in SIDEBAR_API: the
+ * bundle exposes this object, the generated Code.js gets one top-level stub per entry (codegen.ts)
+ * and the build checks that every name sidebar.js calls is here. Everything the sidebar receives
+ * about the key is its masked form.
+ */
+import type { EndpointDef } from '@igdata/core';
+import { DASHBOARD_URL, DEFAULT_BASE_URL, describeCost, endpoints, fieldPaths } from '@igdata/core';
+import { cancel, resume, start, step } from './bulk/control';
+import { loadJob } from './bulk/job';
+import { bulkEndpoints, pageSizeOf, preview } from './bulk/plan';
+import { readBalance } from './engine/balance';
+import { keyRefused } from './engine/error-facts';
+import { targetParam } from './engine/layout';
+import { clientConfig } from './engine/messages';
+import { sheetsClient } from './gas/deps';
+import { gasIO } from './gas/http';
+import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveKey } from './gas/settings';
+import { activeSelection } from './gas/ui';
+
+interface EndpointInfo {
+  id: string;
+  fn: string;
+  summary: string;
+  target: string;
+  params: { name: string; description: string; required: boolean; min?: number; max?: number; default?: number | string }[];
+  columns: string[];
+  fields: string[];
+  cost: string;
+  /** Bulk runs of list endpoints ask for items per target and write to a new sheet. */
+  shape: 'single' | 'list';
+  paginated: boolean;
+  /** Items per page used for the cost estimate (null: one page). */
+  pageSize: number | null;
+}
+
+const info = (e: EndpointDef): EndpointInfo => {
+  const t = targetParam(e)!;
+  return {
+    id: e.id, fn: e.fn, summary: e.summary, target: t.name,
+    params: e.params.filter((p) => p !== t && p.kind !== 'cursor').map((p) => ({ name: p.name, description: p.description, required: p.required, min: p.min, max: p.max, default: p.default })),
+    columns: e.columns, fields: fieldPaths(e.schema), cost: describeCost(e),
+    shape: e.shape as EndpointInfo['shape'], paginated: e.paginated, pageSize: pageSizeOf(e),
+  };
+};
+
+function settingsView() {
+  const s = readSettings();
+  const you = currentUserEmail();
+  return {
+    hasKey: !!s.apiKey,
+    masked: maskKey(s.apiKey),
+    setBy: s.keySetBy,
+    setAt: s.keySetAt,
+    you,
+    /** True when someone else's key (and credits) is used by this sheet. */
+    othersKey: !!s.apiKey && !!s.keySetBy && !!you && s.keySetBy !== you,
+    baseUrl: s.baseUrl,
+    defaultBaseUrl: DEFAULT_BASE_URL,
+    /** Where keys are created (the sidebar links to it when there is no key or a key is refused). */
+    dashboardUrl: DASHBOARD_URL,
+  };
+}
+
+/** Tests a key (the one typed, or the stored one) against the free credits endpoint. */
+function testKey(key?: string): { ok: boolean; balance?: number; message: string; code?: string } {
+  const s = readSettings();
+  const apiKey = String(key ?? '').trim() || s.apiKey;
+  const b = readBalance({ config: clientConfig({ apiKey, baseUrl: s.baseUrl }), io: gasIO() });
+  return b.ok ? { ok: true, balance: b.balance, message: `The key works: ${b.balance.toLocaleString('en-US')} credits left.` } : b;
+}
+
+/** Server functions by their global name in Code.js (what google.script.run calls). */
+export const SIDEBAR_API = {
+  igSidebarState: () => ({ settings: settingsView(), endpoints: bulkEndpoints(endpoints).map(info), job: loadJob() }),
+  igTestKey: (key?: string) => {
+    const { code: _code, ...answer } = testKey(key);
+    return answer;
+  },
+  /** Saves the key after testing it; a key the service refuses is not stored. */
+  igSetKey: (key: string, label?: string) => {
+    const clean = String(key ?? '').trim();
+    const { code, ...test } = testKey(clean || '\u0000');
+    if (!test.ok && keyRefused(code)) return { ...test, saved: false, settings: settingsView() };
+    saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
+    return { ...test, saved: true, settings: settingsView() };
+  },
+  igDeleteKey: () => {
+    removeKey();
+    return settingsView();
+  },
+  igSetBaseUrl: (url: string) => {
+    saveBaseUrl(url);
+    return settingsView();
+  },
+  igGetBalance: () => {
+    const b = readBalance(sheetsClient());
+    return b.ok ? { balance: b.balance } : { message: b.message };
+  },
+  igSelectionInfo: activeSelection,
+  igBulkPreview: preview,
+  igBulkStart: start,
+  igBulkStep: (jobId: string) => step(jobId),
+  igBulkCancel: cancel,
+  igBulkResume: resume,
+  igBulkStatus: loadJob,
+};

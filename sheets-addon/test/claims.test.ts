@@ -1,0 +1,117 @@
+/**
+ * Claims, stepped by hand: an in-memory document (answers + claim items) with a virtual clock, and
+ * "other executions" acting while this one sleeps. The cross-execution behaviour over real threads
+ * and HTTP is in test/sheets/concurrency.test.ts.
+ */
+import type { CachedAnswer as CachedOutcome } from '../src/engine/store';
+import { CLAIM_MS, ClaimStore, heldByOthers, parseClaims, runClaimed, takeClaims } from '../src/engine/claims';
+
+const answer = (n: number): CachedOutcome => ({ ok: true, data: { n }, next: null, charged: 1, at: n });
+
+function documentWith(opts: { lockBusy?: boolean } = {}) {
+  const doc = { now: 1_000_000, answers: new Map<string, CachedOutcome>(), raw: {} as Record<string, string>, rounds: 0 };
+  const onSleep: ((now: number) => void)[] = [];
+  const store: ClaimStore = {
+    now: () => doc.now,
+    sleep: (ms) => {
+      doc.now += ms;
+      onSleep.forEach((f) => f(doc.now));
+    },
+    round(owner, wanted, publish, max) {
+      if (opts.lockBusy) return null;
+      doc.rounds++;
+      const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
+      const r = takeClaims(parseClaims(doc.raw, doc.now), owner, wanted.filter((k) => !answers.has(k)), max, doc.now + CLAIM_MS);
+      publish.forEach((v, k) => doc.answers.set(k, v));
+      doc.raw = r.values;
+      return { answers, taken: r.taken, others: r.others };
+    },
+    peek(owner, wanted) {
+      const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
+      return { answers, others: heldByOthers(parseClaims(doc.raw, doc.now), owner, wanted) };
+    },
+    publishLoose: (publish) => publish.forEach((v, k) => doc.answers.set(k, v)),
+  };
+  /** Another execution claims `keys` now (as its round would). */
+  const claimElsewhere = (keys: string[], owner = 'other') => {
+    doc.raw = takeClaims(parseClaims(doc.raw, doc.now), owner, keys, keys.length, doc.now + CLAIM_MS).values;
+  };
+  return { doc, store, onSleep, claimElsewhere };
+}
+
+function sender() {
+  const sent: string[][] = [];
+  const send = (keys: string[]) => {
+    sent.push(keys);
+    return new Map(keys.map((k) => [k, answer(Number(k.slice(1)))]));
+  };
+  return { sent, send };
+}
+
+test('alone: claims in batches, sends each key once, publishes the answers and leaves no claim', () => {
+  const { doc, store } = documentWith();
+  const { sent, send } = sender();
+  const run = runClaimed(['k1', 'k2', 'k3', 'k4', 'k5'], { store, batchSize: 2, canStart: () => true, send });
+  expect(sent).toEqual([['k1', 'k2'], ['k3', 'k4'], ['k5']]);
+  expect(run).toMatchObject({ late: [], unclaimed: 0 });
+  expect([...doc.answers.keys()].sort()).toEqual(['k1', 'k2', 'k3', 'k4', 'k5']);
+  expect(parseClaims(doc.raw, doc.now).size).toBe(0);
+});
+
+test('a live claim of another execution is waited for, not sent; its answer is used', () => {
+  const { doc, store, onSleep, claimElsewhere } = documentWith();
+  claimElsewhere(['k1', 'k2']);
+  const publishAt = doc.now + 300;
+  onSleep.push((now) => {
+    if (now >= publishAt) ['k1', 'k2'].forEach((k) => doc.answers.set(k, answer(100)));
+  });
+  const { sent, send } = sender();
+  const run = runClaimed(['k1', 'k2', 'k3'], { store, batchSize: 50, canStart: () => true, send });
+  expect(sent).toEqual([['k3']]);
+  expect([...run.fromOthers.keys()].sort()).toEqual(['k1', 'k2']);
+  expect(run.waitedMs).toBeGreaterThanOrEqual(300);
+  expect(run.late).toEqual([]);
+});
+
+test('the owner died: its claim expires by itself and the request is taken over', () => {
+  const { store, claimElsewhere } = documentWith();
+  claimElsewhere(['k1'], 'crashed');
+  const { sent, send } = sender();
+  const run = runClaimed(['k1'], { store, batchSize: 50, canStart: () => true, send });
+  expect(sent).toEqual([['k1']]);
+  expect(run.waitedMs).toBeGreaterThanOrEqual(CLAIM_MS);
+  expect(run.waitedMs).toBeLessThan(CLAIM_MS + 1000);
+});
+
+test('nobody waits past its budget: a request still claimed then is late, never sent twice', () => {
+  const { doc, store, claimElsewhere } = documentWith();
+  claimElsewhere(['k1']);
+  const deadline = doc.now + 2000;
+  const { sent, send } = sender();
+  const run = runClaimed(['k1', 'k2'], { store, batchSize: 50, canStart: () => doc.now <= deadline, send });
+  expect(sent).toEqual([['k2']]);
+  expect(run.late).toEqual(['k1']);
+  expect(doc.now).toBeLessThanOrEqual(deadline + 100);
+});
+
+test('lock busy (a bulk step holds it): others\' claims are still waited for, free requests go unclaimed', () => {
+  const { doc, store, onSleep } = documentWith({ lockBusy: true });
+  doc.raw = takeClaims(new Map(), 'other', ['k1'], 1, doc.now + CLAIM_MS).values;
+  onSleep.push(() => doc.answers.set('k1', answer(1)));
+  const { sent, send } = sender();
+  const run = runClaimed(['k1', 'k2'], { store, batchSize: 50, canStart: () => true, send });
+  expect(sent).toEqual([['k2']]);
+  expect(run.unclaimed).toBe(1);
+  expect([...run.fromOthers.keys()]).toEqual(['k1']);
+  expect(doc.answers.has('k2')).toBe(true); // published loose at the end
+});
+
+test('claim items: expired or unreadable entries are no claim; an owner\'s next round drops its old claims', () => {
+  const now = 5000;
+  const raw = { 'igd1:c:0': JSON.stringify({ a: [now + 10, 'x'], b: [now - 1, 'x'] }), 'igd1:c:1': 'not json', 'igd1:c:2': '{"c":["soon","x"]}' };
+  const table = parseClaims(raw, now);
+  expect([...table.keys()]).toEqual(['a']);
+  const r = takeClaims(table, 'x', ['d'], 5, now + CLAIM_MS);
+  expect(r.taken).toEqual(['d']);
+  expect([...parseClaims(r.values, now).keys()]).toEqual(['d']);
+});

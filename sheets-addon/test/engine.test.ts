@@ -1,0 +1,105 @@
+/**
+ * The Sheets engine in-process: arguments, planned rows, runs against an injected client and
+ * store, formatting. A fake service and an in-memory cache stand in for UrlFetchApp and
+ * CacheService (fakes.ts); nothing is built and no sandbox runs.
+ */
+import { getEndpoint } from '@igdata/core';
+import { parseArgs } from '../src/engine/args';
+import { fetchMany } from '../src/engine/fetch';
+import { evaluateFormula } from '../src/engine/formula';
+import { planRow, uniqueCalls } from '../src/engine/rows';
+import { runCalls } from '../src/engine/run';
+import { KEY, POSTS, fakeDeps } from './fakes';
+
+const column = (values: unknown[]) => values.map((v) => [v]);
+const run = (deps: ReturnType<typeof fakeDeps>, id: string, ...args: unknown[]) => evaluateFormula(id, args, () => deps);
+
+describe('arguments', () => {
+  test('a target left out fails with a message naming the argument (never a silent blank)', () => {
+    const deps = fakeDeps();
+    expect(() => run(deps, 'profile')).toThrow(
+      'handle must be a username, @username, numeric id or profile URL; got nothing (the argument is left out). (Not charged.)',
+    );
+    expect(deps.svc.sent).toEqual([]);
+  });
+
+  test('a blank target cell is a blank row, not an error', () => {
+    expect(run(fakeDeps(), 'profile', '', 'followers')).toBe('');
+    expect(run(fakeDeps(), 'profile', column(['nasa', '', 'natgeo']), 'followers')).toEqual([[97400000], [''], [283000000]]);
+  });
+
+  test('too many arguments, and a range where one value is expected, name the argument', () => {
+    const profile = getEndpoint('profile');
+    expect(() => parseArgs(profile, ['nasa', 'followers', false, false, 'extra'])).toThrow(/^arguments must be at most 4 \(handle, fields, header, refresh\)/);
+    expect(() => parseArgs(profile, ['nasa', 'followers', [[true], [false]]])).toThrow(/^header must be a single value, not a range/);
+  });
+});
+
+describe('header default', () => {
+  test('one target with several fields gets a header; one field stays a bare value', () => {
+    const deps = fakeDeps();
+    expect(run(deps, 'profile', 'nasa', 'followers,following')).toEqual([['followers', 'following'], [97400000, 82]]);
+    expect(run(deps, 'profile', 'nasa', 'followers')).toBe(97400000);
+    expect(run(deps, 'profile', 'nasa', 'followers,following', false)).toEqual([[97400000, 82]]);
+  });
+
+  test('a range keeps its rows aligned with the input: no header unless asked', () => {
+    const deps = fakeDeps();
+    expect(run(deps, 'profile', column(['nasa', 'natgeo']), 'username,followers')).toEqual([['nasa', 97400000], ['natgeo', 283000000]]);
+    expect(run(deps, 'profile', column(['nasa']), 'username,followers', true)).toEqual([['username', 'followers'], ['nasa', 97400000]]);
+  });
+});
+
+describe('runs against the injected client and store', () => {
+  test('a range: repeated targets fetched once in one batch; recalculating is served by the store', () => {
+    const deps = fakeDeps();
+    const input = column(['nasa', '@NASA', 'natgeo', 'nobody_1', 'bad handle!']);
+    const out = run(deps, 'profile', input, 'followers') as unknown[][];
+    expect(out[0]).toEqual([97400000]);
+    expect(out[1]).toEqual([97400000]);
+    expect(out[3][0]).toBe('@nobody_1 has no public data: private, deleted or nonexistent. (Charged 1 credit.)');
+    expect(out[4][0]).toMatch(/^handle must be .*; got "bad handle!"\. \(Not charged\.\)$/);
+    expect(deps.svc.sent).toEqual(['profile?handle=nasa', 'profile?handle=natgeo', 'profile?handle=nobody_1']);
+    expect(deps.svc.batches).toEqual([3]);
+    expect(run(deps, 'profile', input, 'followers')).toEqual(out);
+    expect(deps.svc.sent).toHaveLength(3); // the billed 404 is stored too
+    expect([...deps.cache.items.keys()].every((k) => k.startsWith('igd1:') && !k.includes(KEY))).toBe(true);
+  });
+
+  test('lists page breadth-first: page N of every target in one batch, stopping at the limit', () => {
+    const deps = fakeDeps();
+    const posts = getEndpoint('profile/posts');
+    const calls = uniqueCalls(['nasa', 'natgeo'].map((h) => planRow(posts, 'handle', {}, h)));
+    const r = runCalls(posts, calls, deps, { deadline: Date.now() + 10000, refresh: false, limit: 20 });
+    expect(deps.svc.batches).toEqual([2, 2]);
+    expect(deps.svc.sent).toEqual(['profile/posts?handle=nasa', 'profile/posts?handle=natgeo', 'profile/posts?cursor=12&handle=nasa', 'profile/posts?cursor=12&handle=natgeo']);
+    expect([...r.results.values()].map((t) => t.items.length)).toEqual([20, 20]);
+    expect(r).toMatchObject({ credits: 8, requests: 4, fromStore: [] });
+    // Without a limit: the first page only. With more than the list holds: to its end.
+    expect(run(fakeDeps(), 'profile/posts', 'nasa', 'shortcode', false) as unknown[][]).toHaveLength(12);
+    expect(run(fakeDeps(), 'profile/posts', 'nasa', 'shortcode', false, 500) as unknown[][]).toHaveLength(POSTS);
+  });
+
+  test('a deadline already passed sends nothing and says so in every row', () => {
+    const deps = fakeDeps();
+    const profile = getEndpoint('profile');
+    const calls = uniqueCalls(['nasa', 'natgeo'].map((h) => planRow(profile, 'handle', {}, h)));
+    const r = fetchMany(calls, deps, { deadline: Date.now() - 1 });
+    expect(r.stats).toMatchObject({ late: 2, requests: 0, cacheHits: 0 });
+    expect([...r.outcomes.values()].every((o) => o.kind === 'late')).toBe(true);
+  });
+
+  test('counts are counted: requests as sent, store hits as read', () => {
+    const deps = fakeDeps();
+    const profile = getEndpoint('profile');
+    const calls = uniqueCalls(['nasa', 'natgeo', 'nobody_2'].map((h) => planRow(profile, 'handle', {}, h)));
+    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({ unique: 3, requests: 3, cacheHits: 0, credits: 3 });
+    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({ unique: 3, requests: 0, cacheHits: 3, credits: 0 });
+  });
+
+  test('a wrong key answers where to set it, in the cell', () => {
+    const deps = fakeDeps();
+    deps.client.config.apiKey = 'sk_wrong';
+    expect(run(deps, 'profile', 'nasa', 'followers')).toBe('Invalid API key. Set it in Extensions > IG Data > Settings. (Not charged.)');
+  });
+});

@@ -1,0 +1,76 @@
+/** The answer store in-process over a cache with CacheService's limits: buckets, loose items, chunks, the lock. */
+import type { CachedAnswer } from '../src/engine/store';
+import { BUCKET_MAX_BYTES, bucketOf, createAnswerStore, split } from '../src/engine/store';
+import { memoryCache, sha256Base64 } from './fakes';
+
+const answer = (data: Record<string, unknown>, at = 1): CachedAnswer => ({ ok: true, data, next: null, charged: 1, at });
+
+function store(lockFree = true) {
+  const cache = memoryCache();
+  const warnings: string[] = [];
+  let locks = 0;
+  const s = createAnswerStore({
+    cache, sha256Base64, now: () => 1000, warn: (m) => warnings.push(m),
+    tryLock: () => (lockFree ? (locks++, () => undefined) : null),
+  });
+  return { s, cache, warnings, locks: () => locks };
+}
+
+test('keys are 49 characters whatever the request, and never hold the API key', () => {
+  const { s } = store();
+  const k = s.keyFor('https://api.test', 'profile?handle=' + 'x'.repeat(500));
+  expect(k).toMatch(/^igd1:[A-Za-z0-9+/]{43}=$/);
+});
+
+test('answers are packed in buckets under the lock; read back as written', () => {
+  const { s, cache, locks } = store();
+  const m = new Map([...Array(20).keys()].map((i) => [`igd1:k${i}`, answer({ i })]));
+  s.putMany(m);
+  expect(locks()).toBe(1);
+  expect([...cache.items.keys()].every((k) => /^igd1:b:\d+$/.test(k))).toBe(true);
+  expect(s.getMany([...m.keys()])).toEqual(m);
+});
+
+test('lock not obtained: answers are written loose and still hit', () => {
+  const { s, cache } = store(false);
+  s.putMany(new Map([['igd1:a', answer({ a: 1 })]]));
+  expect([...cache.items.keys()]).toEqual(['igd1:a']);
+  expect(s.getMany(['igd1:a']).get('igd1:a')).toEqual(answer({ a: 1 }));
+});
+
+test('a value over 100 KB is chunked under the limit; a lost chunk is a miss, never a corrupt answer', () => {
+  const { s, cache } = store(false);
+  const big = answer({ caption: 'caf\u00e9 \u{1F331}\u20ac '.repeat(20000) });
+  s.putMany(new Map([['igd1:big', big]]));
+  expect(cache.items.size).toBeGreaterThanOrEqual(4);
+  for (const v of cache.items.values()) expect(Buffer.byteLength(v)).toBeLessThanOrEqual(100 * 1024);
+  expect(s.getMany(['igd1:big']).get('igd1:big')).toEqual(big);
+  cache.items.delete([...cache.items.keys()].find((k) => /\.\d+$/.test(k))!);
+  expect(s.getMany(['igd1:big']).size).toBe(0);
+});
+
+test('a full bucket spills its biggest answers to loose items', () => {
+  const { s, cache } = store();
+  const keys: string[] = [];
+  for (let i = 0; keys.length < 10; i++) if (bucketOf(`igd1:k${i}`) === 'igd1:b:7') keys.push(`igd1:k${i}`);
+  const m = new Map(keys.map((k, i) => [k, answer({ bio: 'x'.repeat(i === 0 ? 60000 : 20000), i })]));
+  s.putMany(m);
+  expect(Buffer.byteLength(cache.items.get('igd1:b:7')!)).toBeLessThanOrEqual(BUCKET_MAX_BYTES);
+  expect(cache.items.has(keys[0])).toBe(true); // the biggest went loose
+  expect(s.getMany(keys).size).toBe(10);
+});
+
+test('a cache failure never fails the caller: it is reported', () => {
+  const { s, cache, warnings } = store();
+  cache.putAll = () => {
+    throw new Error('Service invoked too many times');
+  };
+  expect(() => s.putMany(new Map([['igd1:a', answer({})]]))).not.toThrow();
+  expect(warnings).toEqual(['IG Data: could not cache 1 result(s): Service invoked too many times']);
+});
+
+test('chunks never split a surrogate pair', () => {
+  const parts = split('a\u{1F331}b', 2);
+  expect(parts.join('')).toBe('a\u{1F331}b');
+  expect(parts[0]).toBe('a');
+});
