@@ -24,7 +24,7 @@ type Arg = { t: 's' | 'n' | 'b' | 'e' | 'r'; v?: unknown; a1?: string };
 type Parsed = { name?: string; args?: Arg[]; error?: string };
 
 const DOCS = ['README.md', 'CONTRIBUTING.md', 'sheets-addon/README.md', 'n8n-node/README.md'].filter((f) => fs.existsSync(path.join(ROOT, f)));
-/** What a cell shows when a row failed (see core/src/messages.ts). */
+/** What a cell shows when a row failed (the sentences of @igdata/core's userMessage). */
 const ERROR_TEXT = /Not charged|Charged \d+ credit|Not reached|No items|Invalid API key|No API key|has no public data/;
 
 /**
