@@ -2,6 +2,9 @@
  * @igdata/core: the API once, and the one list of what it offers. Products and tools import from
  * here only (`@igdata/core`), never from a file under core/src. No I/O of its own: operations are
  * generators that yield effects (effects.ts), run by runSync or runAsync.
+ *
+ * In core's comments, §N is a section of the service's specification, ../shared/spec/service-api.md
+ * (read with ../shared/spec/NOTES.md).
  */
 
 // The endpoint registry.

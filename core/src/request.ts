@@ -12,7 +12,7 @@ export type AuthStyle = 'bearer' | 'x-api-key';
 export interface ClientConfig {
   apiKey: string;
   baseUrl?: string;
-  /** Both forms are equivalent (§5); bearer is the default. */
+  /** Both forms are equivalent (the spec's §5); bearer is the default. */
   authStyle?: AuthStyle;
   retry?: Partial<RetryPolicy>;
 }

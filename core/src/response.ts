@@ -20,7 +20,7 @@ export interface ApiResult<T = Record<string, unknown>> {
   meta: EnvelopeMeta;
   /** For lists: the items; for singles: `[data]`, so tables treat both alike. */
   items: Record<string, unknown>[];
-  /** From data.next_cursor, falling back to meta.next_cursor (NOTES.md); null at the end. */
+  /** From data.next_cursor, falling back to meta.next_cursor (../shared/spec/NOTES.md); null at the end. */
   nextCursor: string | null;
   creditsCharged: number;
   /** From meta.credits_remaining, else the x-credits-remaining header. */

@@ -1,5 +1,6 @@
 /**
- * The sandbox: a local implementation of the whole API (service-api.md §1-§8) over a seeded
+ * The sandbox: a local implementation of the whole API of the service's specification,
+ * ../shared/spec/service-api.md (§N in the sandbox's comments is a section of it), over a seeded
  * synthetic world. Routes, parameter validation, billing and /openapi.json all come from core's
  * registry (`endpoints`); handlers.ts only says how each endpoint reads the world.
  *
