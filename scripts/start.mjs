@@ -43,7 +43,7 @@ if (!process.argv.includes('--no-sheets-preview')) {
 }
 
 const wantN8n = !process.argv.includes('--no-n8n') && process.env.START_N8N !== '0';
-const editorModule = join(root, 'scripts/n8n/start-editor.mjs');
+const editorModule = join(root, 'scripts/n8n-harness/start-editor.mjs');
 if (wantN8n && existsSync(editorModule)) {
   console.log(`\nStarting n8n (first run installs n8n 2.8.4 into .cache/, a few minutes)...`);
   try {

@@ -5,7 +5,7 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-import { DASHBOARD_URL, DEFAULT_BASE_URL } from '../../core/src/constants';
+import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 
 /**
  * The IG Data API key. One static secret (§5 of the spec), sent as `Authorization: Bearer <key>`
@@ -53,12 +53,15 @@ export class IgDataApi implements ICredentialType {
 		},
 	];
 
+	// n8n adds the key to every request of the nodes (httpRequestWithAuthentication) and of the
+	// credential test: exactly one header, whose name and value both follow the chosen form (n8n
+	// resolves expressions in header names too), so a request never carries an empty second header.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
 			headers: {
-				Authorization: '={{$credentials.authHeader === "x-api-key" ? undefined : "Bearer " + $credentials.apiKey}}',
-				'x-api-key': '={{$credentials.authHeader === "x-api-key" ? $credentials.apiKey : undefined}}',
+				'={{$credentials.authHeader === "x-api-key" ? "x-api-key" : "Authorization"}}':
+					'={{$credentials.authHeader === "x-api-key" ? $credentials.apiKey : "Bearer " + $credentials.apiKey}}',
 			},
 		},
 	};

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as buildN8n } from '../build/n8n.mjs';
-import { createN8nHome, ensureN8n, nodeOutput, removeN8nHome, runWorkflow } from '../n8n/runtime.cjs';
+import { createN8nHome, ensureN8n, nodeOutput, removeN8nHome, runWorkflow } from '../n8n-harness/index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);

@@ -1,5 +1,5 @@
 /**
- * `npm start`'s n8n part (scripts/n8n/start-editor.mjs) for real: n8n start on localhost with the
+ * `npm start`'s n8n part (scripts/n8n-harness/start-editor.mjs) for real: n8n start on localhost with the
  * package, the sandbox credential and the examples; then, over n8n's REST API as the editor uses
  * it: sign in, the examples are there, and the credential's own test request (GET /v1/credits)
  * passes against the sandbox and fails with a wrong key.
@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const rt = require('../../scripts/n8n/runtime.cjs');
+const rt = require('../../scripts/n8n-harness/index.cjs');
 
 jest.setTimeout(300_000);
 const root = join(__dirname, '..', '..');
@@ -21,7 +21,7 @@ const root = join(__dirname, '..', '..');
 /** start-editor.mjs is ESM (jest's CommonJS cannot import it): run it in a child node process. */
 function startEditorProcess(args: Record<string, unknown>): Promise<{ child: ChildProcess; editor: any }> {
   const script = `
-    import { startN8nEditor } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/n8n/start-editor.mjs')).href)};
+    import { startN8nEditor } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/n8n-harness/start-editor.mjs')).href)};
     const editor = await startN8nEditor(${JSON.stringify(args)});
     process.stdout.write('EDITOR ' + JSON.stringify(editor) + '\\n');
     process.on('SIGTERM', async () => { await editor.stop(); process.exit(0); });

@@ -1,9 +1,11 @@
 /**
- * The built package inside a real n8n 2.8.4, headless: `n8n import:workflow` + `n8n execute`
- * (scripts/n8n/runtime.cjs) against the sandbox, which runs in this jest process on a real port
+ * The built package inside a real n8n (2.8.4, and 2.41.1 in the jest project n8n-newest), headless: `n8n import:workflow` + `n8n execute`
+ * (scripts/n8n-harness/index.cjs) against the sandbox, which runs in this jest process on a real port
  * (n8n is a child process and reaches it over HTTP). Installs n8n on first use (minutes, cold).
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { N8nWorld } from './setup';
 import { CRED, root, rt, setupN8n, teardownN8n } from './setup';
@@ -87,6 +89,47 @@ test('a single lookup, Return All across pages and the credit cap, in one real r
   expect(stats.byEndpoint['profile/posts']).toBe(pages);
   expect(stats.byEndpoint['hashtag/recent']).toBe(5);
   expect(r.stdout + r.stderr).not.toContain(apiKey);
+});
+
+test('the credential sends exactly one auth header in each form, added by n8n (recorded between n8n and the sandbox)', async () => {
+  // A recording proxy in front of the sandbox: what n8n really sends, header by header.
+  const seen: Record<string, string | string[] | undefined>[] = [];
+  const proxy = http.createServer(async (req, res) => {
+    seen.push({ ...req.headers });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers[k] = v;
+    const answer = await fetch(`${sb.url}${req.url}`, { headers });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  try {
+    await rt.importCredentials(home, [
+      { id: 'recBearerCred01', name: 'recorded bearer', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'bearer' } },
+      { id: 'recXApiKeyCred1', name: 'recorded x-api-key', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'x-api-key' } },
+    ]);
+    const r = await rt.runWorkflow(
+      home,
+      fanOut([
+        ig('Bearer', { resource: 'profile', operation: 'profile', handle: 'nasa' }, { credentials: { igDataApi: { id: 'recBearerCred01', name: 'recorded bearer' } } }),
+        ig('XApiKey', { resource: 'profile', operation: 'profile', handle: 'natgeo' }, { credentials: { igDataApi: { id: 'recXApiKeyCred1', name: 'recorded x-api-key' } } }),
+      ]),
+    );
+    expect(r.error).toBeUndefined();
+    expect(out(r, 'Bearer')[0].json.username).toBe('nasa');
+    expect(out(r, 'XApiKey')[0].json.username).toBe('natgeo');
+  } finally {
+    await new Promise((r) => proxy.close(r));
+  }
+  const authOf = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k === 'authorization' || k === 'x-api-key');
+  const bearer = seen.find((h) => String(h.authorization ?? '').startsWith('Bearer '));
+  const xApiKey = seen.find((h) => h['x-api-key'] !== undefined);
+  expect(seen).toHaveLength(2);
+  expect(bearer && authOf(bearer)).toEqual(['authorization']);
+  expect(bearer?.authorization).toBe(`Bearer ${apiKey}`);
+  expect(xApiKey && authOf(xApiKey)).toEqual(['x-api-key']);
+  expect(xApiKey?.['x-api-key']).toBe(apiKey);
 });
 
 test('continueOnFail: errors become items paired to their inputs, with the add-on\'s messages; duplicates are fetched once', async () => {

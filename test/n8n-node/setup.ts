@@ -1,14 +1,14 @@
 /**
  * Shared set-up of the real-n8n suites: the built package, the sandbox in this jest process on a
  * real port (n8n is a child process and reaches it over HTTP), and a fresh n8n home with our
- * credentials imported (scripts/n8n/runtime.cjs). Installs n8n on first use (minutes, cold).
+ * credentials imported (scripts/n8n-harness/index.cjs). Installs n8n on first use (minutes, cold).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const rt = require('../../scripts/n8n/runtime.cjs');
+export const rt = require('../../scripts/n8n-harness/index.cjs');
 
 export const root = join(__dirname, '..', '..');
 /** The credential the test workflows use (bearer header form). */

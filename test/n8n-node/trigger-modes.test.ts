@@ -1,6 +1,6 @@
 /**
  * The IG Data Trigger's other modes in a real n8n 2.8.4, driven as n8n-real.test.ts drives the
- * hashtag mode (scripts/n8n/runtime.cjs: `publish:workflow` + `n8n start` per poll, static data
+ * hashtag mode (scripts/n8n-harness/index.cjs: `publish:workflow` + `n8n start` per poll, static data
  * persisted in the home's db between polls):
  * - "New Account Post" (`profile/posts`) across successive polls;
  * - the manual run ("Fetch Test Event"): the editor's REST call `POST /rest/workflows/:id/run`
@@ -198,8 +198,12 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     getNode: () => ({ id: 't1', name: NODE, type: 'n8n-nodes-igdata.igDataTrigger', typeVersion: 1, position: [0, 0], parameters: params }),
     getCredentials: async () => ({ apiKey, baseUrl: sb.url, authHeader: 'bearer' }),
     helpers: {
-      httpRequest: async (o: { url: string; method: string; headers: Record<string, string> }) => {
-        const res = await fetch(o.url, { method: o.method, headers: o.headers });
+      // What n8n does for the node: the transport hands over a request without any key, n8n adds
+      // the credential's one header (real n8n runs of this are in n8n-real.test.ts).
+      httpRequestWithAuthentication: async (credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
+        expect(credential).toBe('igDataApi');
+        expect(Object.keys(o.headers).map((h) => h.toLowerCase())).toEqual(expect.not.arrayContaining(['authorization', 'x-api-key']));
+        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, Authorization: `Bearer ${apiKey}` } });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
         return { statusCode: res.status, headers, body: await res.text() };

@@ -6,7 +6,7 @@
  */
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
-import { costRange, describeCost, endpoints } from '@igdata/core';
+import { costRange, endpoints } from '@igdata/core';
 
 export const DEFAULT_CONCURRENCY = 50;
 export const MAX_CONCURRENCY = 200;

@@ -9,11 +9,10 @@
  *   the reservation is replaced by the `credits_charged` the service reported.
  * Paging is the core's `paginate`, with the ledger as its shared budget (checked before each page).
  */
-import type { AsyncIO, Call, ClientConfig, PagingCap, PagingResult } from '@igdata/core';
+import type { AnyIgError, AsyncIO, Call, ClientConfig, PagingCap, PagingResult } from '@igdata/core';
 import {
 	CreditLedger, IgCreditCapError, describeStop, estimateCost, isIgError, paginate, requestKey, runAsync, send,
 } from '@igdata/core';
-import type { AnyIgError } from '@igdata/core';
 
 /** What one input item asked for. */
 export interface ItemCall {

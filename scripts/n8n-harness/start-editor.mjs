@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createN8nHome, importWorkflow, startEditor } from './runtime.cjs';
+import { createN8nHome, importWorkflow, startEditor } from './index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CREDENTIAL = { id: 'igDataSandboxCred', name: 'IG Data (sandbox)', type: 'igDataApi' };

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Measures what real n8n costs per call, so benchmarks can subtract it:
-//   node scripts/n8n/overhead.mjs [runs=5]
+//   node scripts/n8n-harness/overhead.mjs [runs=5]     (IGDATA_N8N_VERSION picks the n8n)
 // Prints the median and min of: a home (template copy), import:workflow, execute of a
 // Manual Trigger + Set workflow, `n8n start` to /healthz/readiness, and one pollOnce.
 import { cpus, loadavg } from 'node:os';
-import * as rt from './runtime.cjs';
+import * as rt from './index.cjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const stats = {};
@@ -44,7 +44,7 @@ for (let i = 0; i < runs; i++) {
   rt.removeN8nHome(h);
 }
 const fmt = (ms) => `${(ms / 1000).toFixed(2)}s`;
-console.log(`n8n ${rt.N8N_VERSION}, ${runs} runs, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`n8n ${rt.runtime().version} on Node ${rt.runtime().nodeVersion}, ${runs} runs, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 for (const [k, v] of Object.entries(stats)) {
   v.sort((a, b) => a - b);
   console.log(`${k.padEnd(42)} median ${fmt(v[Math.floor(v.length / 2)])}  min ${fmt(v[0])}`);

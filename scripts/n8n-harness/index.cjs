@@ -1,0 +1,18 @@
+'use strict';
+// The n8n test harness: runs real workflows in a real, headless n8n (installed into .cache by
+// install.mjs; the version from IGDATA_N8N_VERSION, see versions.cjs). CommonJS on purpose: jest
+// (ts-jest, CommonJS) requires it without ESM flags; ESM scripts and benchmarks import it too.
+//
+// Every helper spawns the real `n8n` CLI with its own N8N_USER_FOLDER (database, config,
+// community packages) and its own free ports, so parallel jest workers never collide.
+// Calls on ONE home must not overlap (SQLite, one writer): await each before the next.
+// Spread `require(...)` calls, so Node's CommonJS export detection gives ESM importers named exports.
+module.exports = {
+  ...require('./env.cjs'),
+  ...require('./cli.cjs'),
+  ...require('./homes.cjs'),
+  ...require('./db.cjs'),
+  ...require('./server.cjs'),
+  ...require('./polling.cjs'),
+  ...require('./queue.cjs'),
+};
