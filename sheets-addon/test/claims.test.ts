@@ -21,10 +21,11 @@ function documentWith(opts: { lockBusy?: boolean } = {}) {
       if (opts.lockBusy) return null;
       doc.rounds++;
       const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
-      const r = takeClaims(parseClaims(doc.raw, doc.now), owner, wanted.filter((k) => !answers.has(k)), max, doc.now + CLAIM_MS);
+      const candidates = wanted.filter((k) => !answers.has(k));
+      const r = takeClaims(parseClaims(doc.raw, doc.now), owner, candidates, max, doc.now + CLAIM_MS);
       publish.forEach((v, k) => doc.answers.set(k, v));
       doc.raw = r.text ?? undefined;
-      return { answers, taken: r.taken, others: r.others };
+      return { answers, taken: r.taken, others: r.others, full: r.taken.length < Math.min(max, candidates.length - r.others.size) };
     },
     peek(owner, wanted) {
       const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
@@ -114,4 +115,23 @@ test('the claim item: expired or unreadable entries are no claim; an owner\'s ne
   expect(r.taken).toEqual(['d']);
   expect([...parseClaims(r.text ?? undefined, now).keys()]).toEqual(['d']);
   expect(takeClaims(parseClaims(r.text ?? undefined, now), 'x', [], 0, now).text).toBeNull(); // the last round leaves no item
+});
+
+test('a round reads a bounded window: requests others hold are asked last, the free ones are still found and claimed', () => {
+  const { doc, store, onSleep, claimElsewhere } = documentWith();
+  const keys = Array.from({ length: 120 }, (_, i) => `k${i}`);
+  claimElsewhere(keys.slice(0, 100));
+  onSleep.push(() => keys.slice(0, 100).forEach((k) => doc.answers.set(k, answer(0))));
+  const windowed: ClaimStore = {
+    ...store,
+    round: (owner, wanted, publish, max) => {
+      const r = store.round(owner, wanted.slice(0, 2 * max), publish, max);
+      return r && { ...r, others: heldByOthers(parseClaims(doc.raw, doc.now), owner, wanted) };
+    },
+  };
+  const { sent, send } = sender();
+  const run = runClaimed(keys, { store: windowed, batchSize: 50, canStart: () => true, send });
+  expect(sent).toEqual([keys.slice(100)]);
+  expect(run.fromOthers.size).toBe(100);
+  expect(run).toMatchObject({ late: [], unclaimed: 0 });
 });

@@ -34,13 +34,18 @@ export function createClaimStore(deps: ClaimDeps, mode?: string | null): ClaimSt
     round: (owner, wanted, publish, max) =>
       store.withLock(() => {
         const now = deps.now();
-        const { answers, claims: text } = read(store, wanted);
-        const unanswered = wanted.filter((k) => !answers.has(k));
-        const { taken, others, text: next } = takeClaims(parseClaims(text, now), owner, unanswered, max, now + CLAIM_MS);
+        // Only what this round may take has its answers read (a bounded getAll, whatever the range).
+        const look = wanted.slice(0, 2 * max);
+        const { answers, claims: text } = read(store, look);
+        const table = parseClaims(text, now);
+        const candidates = look.filter((k) => !answers.has(k));
+        const { taken, others: near, text: next } = takeClaims(table, owner, candidates, max, now + CLAIM_MS);
+        const others = heldByOthers(table, owner, wanted);
+        const full = taken.length < Math.min(max, candidates.length - near.size);
         store.putMany(publish, next ? { [CLAIM_ITEM]: next } : undefined);
         // No empty claim item is left behind: the cache holds only ~1,000 items.
         if (!next && text !== undefined) deps.cache.removeAll?.([CLAIM_ITEM]);
-        return { answers, taken, others };
+        return { answers, taken, others, full };
       }),
     peek(owner, wanted) {
       // The claim item alone first: an owner drops its claims in the putAll that publishes their

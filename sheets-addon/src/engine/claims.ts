@@ -67,9 +67,10 @@ export interface ClaimStore {
   now(): number;
   sleep(ms: number): void;
   /**
-   * Under the document lock, one round: reads the answers of `wanted` and the claims, writes
-   * `publish`, drops `owner`'s old claims and takes up to `max` of the unanswered ones. null when
-   * the lock was not obtained.
+   * Under the document lock, one round: reads the claims and the answers of (at least) the first
+   * 2 x `max` of `wanted`, writes `publish`, drops `owner`'s old claims and takes up to `max` of the
+   * unanswered ones nobody holds. `others`: which of all `wanted` others hold. `full`: some could
+   * not be taken (no room for more claims). null when the lock was not obtained.
    */
   round(owner: string, wanted: string[], publish: Map<string, CachedOutcome>, max: number): ClaimRound | null;
   /** Without the lock: the answers present, and which of `wanted` others hold a live claim on. */
@@ -82,6 +83,7 @@ export interface ClaimRound {
   answers: Map<string, CachedOutcome>;
   taken: string[];
   others: Set<string>;
+  full: boolean;
 }
 
 export interface ClaimRun {
@@ -121,9 +123,11 @@ export function runClaimed(
   const absorb = (answers: Map<string, CachedOutcome>) => {
     for (const [k, v] of answers) if (pending.delete(k)) fromOthers.set(k, v);
   };
+  let held = new Set<string>(); // what others held at the last look: asked last, so a round reads the likely-free first
+  const wanted = () => [...pending].sort((a, b) => Number(held.has(a)) - Number(held.has(b)));
   while (pending.size && opts.canStart()) {
     if (needRound) {
-      const r = store.round(owner, [...pending], publish, opts.batchSize);
+      const r = store.round(owner, wanted(), publish, opts.batchSize);
       if (r === null) {
         // The lock is busy beyond a short wait (a bulk step may hold it for long): still wait for
         // what others claimed, send the rest unclaimed rather than stall.
@@ -138,6 +142,7 @@ export function runClaimed(
       }
       publish = new Map();
       absorb(r.answers);
+      held = r.others;
       if (r.taken.length) {
         claimed = true;
         r.taken.forEach((k) => pending.delete(k));
@@ -145,10 +150,11 @@ export function runClaimed(
         continue;
       }
       const free = [...pending].filter((k) => !r.others.has(k));
-      if (free.length) {
-        sendUnclaimed(free.slice(0, opts.batchSize)); // the claim item is full: never stall on that
+      if (r.full) {
+        sendUnclaimed(free.slice(0, opts.batchSize)); // no room for more claims: never stall on that
         continue;
       }
+      if (free.length) continue; // answered by others in the meantime, or not read yet: look again
       needRound = false;
       if (!pending.size) break;
     }
