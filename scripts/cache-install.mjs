@@ -17,7 +17,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The part of a manifest that decides what gets installed (descriptions may change freely). */
 const identity = (manifest, npmArgs) => JSON.stringify({ dependencies: manifest.dependencies, overrides: manifest.overrides ?? null, npmArgs });
 
-export function isInstalled(dir, manifest, { npmArgs = NPM_ARGS, files = [] } = {}) {
+function isInstalled(dir, manifest, { npmArgs = NPM_ARGS, files = [] } = {}) {
   const marker = join(dir, '.installed.json');
   if (!existsSync(marker) || files.some((f) => !existsSync(join(dir, f)))) return false;
   try {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, installInto, npmIn } from '../cache-install.mjs';
 
 const require = createRequire(import.meta.url);
-const { VERSIONS, nodeHome, runtimeFor } = require('./versions.cjs');
+const { VERSIONS, runtimeFor } = require('./versions.cjs');
 
 const SQLITE_BINARY = join('node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 
@@ -78,7 +78,6 @@ export function installN8n(version, { force = false, log = (s) => process.stderr
   return rt.n8nBin;
 }
 
-export { nodeHome };
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const force = process.argv.includes('--force');

@@ -55,4 +55,4 @@ function runtimeFor(version = process.env.IGDATA_N8N_VERSION || DEFAULT_VERSION)
   };
 }
 
-module.exports = { CACHE_DIR, VERSIONS, OLDEST, NEWEST, DEFAULT_VERSION, NODE_24, nodeHome, runtimeFor };
+module.exports = { VERSIONS, NEWEST, runtimeFor };

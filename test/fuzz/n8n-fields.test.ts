@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { endpoints } from '../../core/src';
+import { endpoints } from '@igdata/core';
 import { executeIgData } from '../../n8n-node/nodes/IgData/execute';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';

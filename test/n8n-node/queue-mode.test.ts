@@ -21,6 +21,7 @@ let sb: Sandbox;
 let apiKey: string;
 let services: { env: Record<string, string>; stop: () => Promise<void> };
 let home: Home;
+let workers: { stop: () => Promise<unknown>; output: () => string }[] = [];
 
 beforeAll(async () => {
   execFileSync(process.execPath, [join(root, 'scripts/n8n-harness/queue-install.mjs')], { stdio: 'inherit' });
@@ -39,6 +40,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
+  for (const w of workers) await w.stop();
   if (home) rt.removeN8nHome(home);
   await services?.stop();
   await sb?.close();
@@ -157,15 +159,16 @@ test('the hashtag trigger across polls: polled by the main, each emitting run on
     ],
     connections: {},
   };
-  const ranOnWorkers = new Set<number>();
+  // Two workers for the whole test; the main is restarted for each poll (on start it activates the
+  // published workflow, and activation polls once at once: one real poll per start).
+  workers = [await rt.startWorker(home), await rt.startWorker(home)];
+  const ranOnWorkers = () => new Set<number>(rt.workerExecutions({ workers }).flat());
   const poll = async (wf: typeof trigger | string) => {
-    let queue: Awaited<ReturnType<typeof rt.startQueue>> | undefined;
-    const start = async () => (queue = await rt.startQueue(home, { workers: 2 }));
-    const r = await rt.pollOnce(home, wf, { start, timeoutMs: 120_000 });
-    for (const id of rt.workerExecutions(queue).flat()) ranOnWorkers.add(id);
+    const r = await rt.pollOnce(home, wf, { timeoutMs: 120_000 });
     expect(r.activationError).toBeUndefined();
     expect(r.activated).toBe(true);
-    for (const e of r.executions) expect(ranOnWorkers).toContain(e.id);
+    // Every execution the poll caused ran on a worker, none on the main.
+    for (const e of r.executions) expect(ranOnWorkers()).toContain(e.id);
     expect(r.output).not.toContain('Worker started execution');
     return r;
   };
@@ -196,5 +199,5 @@ test('the hashtag trigger across polls: polled by the main, each emitting run on
   const stats = sb.stats();
   expect(stats.creditsBilled).toBe(stats.byEndpoint['hashtag/recent']);
   expect(Object.keys(stats.byEndpoint)).toEqual(['hashtag/recent']);
-  expect(ranOnWorkers.size).toBe(4); // the polls that emitted: 3 posts, 2 posts, 60, 15
+  expect(ranOnWorkers().size).toBe(4); // the polls that emitted: 3 posts, 2 posts, 60, 15
 });

@@ -20,7 +20,7 @@ export const KEY_WHERE = 'the IG Data API credential of this node';
 const REQUEST_TIMEOUT_MS = 60000;
 
 /** What the core is given where it wants a key: never sent (see withoutAuth), not a secret. */
-export const CORE_STAND_IN = 'set-by-the-n8n-credential';
+const CORE_STAND_IN = 'set-by-the-n8n-credential';
 
 /** Header names (any case) that carry the key: n8n's credential sets the one that is sent. */
 const AUTH_HEADERS = new Set(['authorization', 'x-api-key']);
@@ -34,7 +34,7 @@ function bodyText(body: unknown): string {
 	return JSON.stringify(body);
 }
 
-export function withoutAuth(headers: Record<string, string>): Record<string, string> {
+function withoutAuth(headers: Record<string, string>): Record<string, string> {
 	return Object.fromEntries(Object.entries(headers).filter(([name]) => !AUTH_HEADERS.has(name.toLowerCase())));
 }
 
