@@ -36,7 +36,12 @@ export function scriptIdFrom(argv, env, existing) {
 
 function main() {
   const argv = process.argv.slice(2);
-  const existing = existsSync(projectFile) ? JSON.parse(readFileSync(projectFile, 'utf8')) : undefined;
+  let existing;
+  try {
+    existing = existsSync(projectFile) ? JSON.parse(readFileSync(projectFile, 'utf8')) : undefined;
+  } catch {
+    existing = undefined; // unreadable: written again below from the id given
+  }
   const { id, error } = scriptIdFrom(argv, process.env, existing);
   if (error) fail(error);
   const missing = DIST_FILES.filter((f) => !existsSync(join(dist, f)));

@@ -1,9 +1,8 @@
 // Both drivers of the one core against the sandbox over real HTTP: the async one over fetch, the
 // sync one over a blocking HTTP transport (the same worker + Atomics technique the Apps Script
 // stand-in uses for UrlFetchApp). Same generators, same answers.
-import { createClient, fetchIO, getEndpoint, paginate, prepare, request, runAsync, runSync, sendAll, isIgError } from '../core/src';
-import type { SyncIO } from '../core/src';
-import type { RawResponse, HttpRequest } from '../core/src';
+import { createClient, fetchIO, getEndpoint, paginate, prepare, request, runAsync, runSync, sendAll, isIgError } from '@igdata/core';
+import type { HttpRequest, RawResponse, SyncIO } from '@igdata/core';
 import { SyncHttpClient } from '../scripts/gas-standin/internal/syncHttp';
 import type { WireResult } from '../scripts/gas-standin/internal/syncHttp';
 import { startSandbox } from './support/sandbox';

@@ -12,8 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createClient, endpoints } from '../core/src';
-import type { EndpointDef } from '../core/src/registry/types';
+import { createClient, endpoints } from '@igdata/core';
+import type { EndpointDef } from '@igdata/core';
 import { argLayout } from '../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../scripts/gas-standin/runtime';
 import { DIST, ROOT, SandboxProcess, addonRuntime, startSandbox } from './sheets/harness';
@@ -24,7 +24,7 @@ type Arg = { t: 's' | 'n' | 'b' | 'e' | 'r'; v?: unknown; a1?: string };
 type Parsed = { name?: string; args?: Arg[]; error?: string };
 
 const DOCS = ['README.md', 'CONTRIBUTING.md', 'sheets-addon/README.md', 'n8n-node/README.md'].filter((f) => fs.existsSync(path.join(ROOT, f)));
-/** What a cell shows when a row failed (see core/src/messages.ts). */
+/** What a cell shows when a row failed (the sentences of @igdata/core's userMessage). */
 const ERROR_TEXT = /Not charged|Charged \d+ credit|Not reached|No items|Invalid API key|No API key|has no public data/;
 
 /**

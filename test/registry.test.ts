@@ -3,7 +3,7 @@
 // Reads the *built* products (npm test builds first).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildOpenApi, endpoints } from '../core/src';
+import { buildOpenApi, endpoints } from '@igdata/core';
 import { startSandbox } from '../scripts/sandbox/server';
 import { validInput } from './support/testkit';
 

@@ -9,7 +9,7 @@ import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
 import type { ApiResult } from './response';
 import { parseSuccess, toError } from './response';
 
-export function retryPolicy(config: ClientConfig): RetryPolicy {
+function retryPolicy(config: ClientConfig): RetryPolicy {
   return { ...DEFAULT_RETRY, ...config.retry };
 }
 

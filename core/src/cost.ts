@@ -8,7 +8,7 @@ export interface CostEstimate {
   exact: boolean;
 }
 
-export function costOf(rule: CostRule, params: Params): CostEstimate {
+function costOf(rule: CostRule, params: Params): CostEstimate {
   if (rule.type === 'flat') return { credits: rule.credits, exact: rule.exact };
   const n = Number(params[rule.param]);
   return { credits: rule.base + Math.ceil(n / rule.per) * rule.step, exact: false };

@@ -90,7 +90,7 @@ export const ERROR_CODES = {
 export type KnownErrorCode = keyof typeof ERROR_CODES;
 
 /** The code given to an error status the table does not know, and to a body without a code. */
-export const UNKNOWN_ERROR_CODE = 'http_error';
+const UNKNOWN_ERROR_CODE = 'http_error';
 
 const rows = Object.entries(ERROR_CODES) as [KnownErrorCode, ErrorCodeFacts][];
 

@@ -8,7 +8,7 @@ import type { KnownErrorCode } from './error-codes';
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
 export type ApiErrorCode = KnownErrorCode | 'http_error';
 
-export type IgErrorName = 'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError' | 'IgCreditCapError';
+type IgErrorName = 'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError' | 'IgCreditCapError';
 
 abstract class IgError extends Error {
   abstract readonly name: IgErrorName;

@@ -18,7 +18,7 @@ function label(v: unknown): string {
 }
 
 /** Lists read best in one cell: "a, b, c"; lists of objects by their label ("nasa, natgeo"). */
-export function joinList(list: unknown[]): string {
+function joinList(list: unknown[]): string {
   return list.map(label).join(', ');
 }
 
@@ -48,19 +48,12 @@ export function pick(item: Record<string, unknown>, flat: FlatRow, column: strin
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : (v as Cell);
 }
 
+/** Items as table rows of the given columns (nested fields by dotted path). */
 export function toRows(items: Record<string, unknown>[], columns: string[]): Cell[][] {
   return items.map((item) => {
     const flat = flatten(item);
     return columns.map((c) => pick(item, flat, c));
   });
-}
-
-/** Columns of a table when none were chosen: the endpoint's defaults, else every flattened key seen. */
-export function columnsFor(items: Record<string, unknown>[], defaults: string[]): string[] {
-  if (defaults.length) return defaults;
-  const seen = new Set<string>();
-  for (const item of items) for (const k of Object.keys(flatten(item))) seen.add(k);
-  return [...seen];
 }
 
 /**

@@ -2,17 +2,20 @@
  * @igdata/core: the API once, and the one list of what it offers. Products and tools import from
  * here only (`@igdata/core`), never from a file under core/src. No I/O of its own: operations are
  * generators that yield effects (effects.ts), run by runSync or runAsync.
+ *
+ * In core's comments, §N is a section of the service's specification, ../shared/spec/service-api.md
+ * (read with ../shared/spec/NOTES.md).
  */
 
 // The endpoint registry.
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
-export type { CostRule, EndpointDef, Group, ParamDef, ParamKind } from './registry/types';
+export type { EndpointDef, ParamDef } from './registry/types';
 export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
 export { expectedFor, isBlank, resolveParam } from './resolve';
 export type { AuthStyle, ClientConfig, HttpRequest, Params, RetryPolicy } from './request';
-export { DEFAULT_RETRY, baseUrlOf, buildRequest, normalizeParams, requestKey } from './request';
+export { DEFAULT_RETRY, baseUrlOf, normalizeParams, requestKey } from './request';
 export { closest } from './suggest';
 
 // Effects and their two drivers.
@@ -23,7 +26,6 @@ export { runAsync, runSync } from './effects';
 export type { Call } from './call';
 export { backoffMs, prepare, request, retryAfterMs, send, sendAll } from './call';
 export type { ApiResult, EnvelopeMeta } from './response';
-export { redact } from './response';
 
 // Paging: the one next-page rule, one page, one list, many lists.
 export type { Item, PageLike, PagePlan, PageStep, PagingCap, PagingProgress, PagingResult, StopReason } from './page-rule';
@@ -38,18 +40,18 @@ export type { CreditBudget } from './budget';
 export { CreditLedger } from './budget';
 
 // Errors: the family, the table of the service's codes, the sentences users read.
-export type { AnyIgError, ApiErrorCode, IgErrorName } from './errors';
+export type { AnyIgError, ApiErrorCode } from './errors';
 export {
   IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, isCreditCapError, isIgError, isValidationError, showValue,
 } from './errors';
 export type { ErrorCodeFacts, KnownErrorCode } from './error-codes';
 export { ERROR_CODES, RETRYABLE_STATUSES, SPEC_ERROR_CODES, codeForStatus, docsLink, errorFacts, stopsBulkRun } from './error-codes';
 export type { MessageContext } from './messages';
-export { chargedNote, targetLabel, userMessage } from './messages';
+export { userMessage } from './messages';
 
 // Tables and documents.
-export type { Cell, FlatRow } from './flatten';
-export { fieldPaths, flatten, pick } from './flatten';
+export type { Cell } from './flatten';
+export { fieldPaths, flatten, pick, toRows } from './flatten';
 export { buildOpenApi } from './openapi';
 
 // A promise-based client over fetch, for Node scripts, tests and benchmarks.

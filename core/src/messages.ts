@@ -9,7 +9,6 @@ import type { MessageContext } from './words';
 import { chargedNote, plural, tries } from './words';
 
 export type { MessageContext };
-export { chargedNote, targetLabel } from './words';
 
 export function userMessage(error: AnyIgError, ctx: MessageContext): string {
   switch (error.name) {

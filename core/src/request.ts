@@ -12,7 +12,7 @@ export type AuthStyle = 'bearer' | 'x-api-key';
 export interface ClientConfig {
   apiKey: string;
   baseUrl?: string;
-  /** Both forms are equivalent (§5); bearer is the default. */
+  /** Both forms are equivalent (the spec's §5); bearer is the default. */
   authStyle?: AuthStyle;
   retry?: Partial<RetryPolicy>;
 }
@@ -71,7 +71,7 @@ export function normalizeParams(endpoint: EndpointDef, input: Record<string, unk
 }
 
 /** The query string, in a stable order; every value percent-encoded (cursors may hold anything). */
-export function queryString(params: Params): string {
+function queryString(params: Params): string {
   return Object.keys(params)
     .sort()
     .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(String(params[k]))}`)
@@ -82,7 +82,7 @@ export function baseUrlOf(config: ClientConfig): string {
   return (config.baseUrl?.trim() || DEFAULT_BASE_URL).replace(/\/+$/, '');
 }
 
-export function authHeaders(config: ClientConfig): Record<string, string> {
+function authHeaders(config: ClientConfig): Record<string, string> {
   const key = config.apiKey?.trim();
   if (!key) {
     throw new IgApiError(401, 'missing_api_key', 'No API key is set.', {});

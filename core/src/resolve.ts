@@ -116,7 +116,7 @@ export function resolveLocation(value: unknown, argument = 'id'): string {
   throw fail();
 }
 
-export function resolveInteger(def: ParamDef, value: unknown): number {
+function resolveInteger(def: ParamDef, value: unknown): number {
   const range = def.min !== undefined && def.max !== undefined ? ` from ${def.min} to ${def.max}` : '';
   const expected = `a whole number${range}`;
   let n: number = NaN;
@@ -128,7 +128,7 @@ export function resolveInteger(def: ParamDef, value: unknown): number {
   return n;
 }
 
-export function resolveText(def: ParamDef, value: unknown): string {
+function resolveText(def: ParamDef, value: unknown): string {
   const expected = def.name === 'q' ? 'a search keyword' : 'text';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value !== 'string') throw new IgValidationError(def.name, expected, showValue(value));
@@ -139,7 +139,7 @@ export function resolveText(def: ParamDef, value: unknown): string {
 }
 
 /** Cursors are opaque: passed back byte for byte. Only their type is checked. */
-export function resolveCursor(def: ParamDef, value: unknown): string {
+function resolveCursor(def: ParamDef, value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') throw new IgValidationError(def.name, 'the next_cursor value of the previous page', showValue(value));
   return value;

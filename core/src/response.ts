@@ -20,7 +20,7 @@ export interface ApiResult<T = Record<string, unknown>> {
   meta: EnvelopeMeta;
   /** For lists: the items; for singles: `[data]`, so tables treat both alike. */
   items: Record<string, unknown>[];
-  /** From data.next_cursor, falling back to meta.next_cursor (NOTES.md); null at the end. */
+  /** From data.next_cursor, falling back to meta.next_cursor (../shared/spec/NOTES.md); null at the end. */
   nextCursor: string | null;
   creditsCharged: number;
   /** From meta.credits_remaining, else the x-credits-remaining header. */
@@ -43,7 +43,7 @@ const num = (v: unknown): number | undefined => {
 };
 
 /** Remove a secret from any text that might be shown or logged. */
-export function redact(text: string, secret: string | undefined): string {
+function redact(text: string, secret: string | undefined): string {
   return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 

@@ -55,7 +55,7 @@ describe('posts, tags, locations', () => {
     expect(() => resolveLocation('new york')).toThrow(/^id must be a location id or location URL/);
   });
 
-  it('integers in range, with the message PRODUCT.md shows', () => {
+  it('integers in range, with the message users read', () => {
     const e = endpoints.find((x) => x.id === 'insights/profile/engagement')!;
     expect(normalizeParams(e, { handle: 'nasa', posts: '20' })).toEqual({ handle: 'nasa', posts: 20 });
     expect(normalizeParams(e, { handle: 'nasa' })).toEqual({ handle: 'nasa', posts: 12 });

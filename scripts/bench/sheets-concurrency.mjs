@@ -1,8 +1,9 @@
 // Concurrency rows of `npm run bench:sheets` (issue 8): cells recalculating at the same time, each
 // its own execution, sharing the document cache and lock, in the concurrent Apps Script stand-in
-// (scripts/gas-standin/concurrent) against the sandbox. Three ways side by side in the same run,
-// chosen by the document property IGDATA_CLAIMS: "off" (before issue 8: no coordination), "lock"
-// (an execution holds the document lock around its whole fetch) and claims (what ships).
+// (scripts/gas-standin/concurrent) against the sandbox. Both ways side by side in the same run,
+// chosen by the document property IGDATA_CLAIMS: "off" (before issue 8: no coordination) and
+// claims (what ships). A third way, a lock held around the whole fetch, was measured with commit
+// "bench:sheets: concurrent recalculation rows" and dropped (see sheets-addon/README.md).
 //   side by side: =IGPROFILE(A2:A201,"followers"|"biography"|"following"), 3 executions at once;
 //                 baseline: one of them alone
 //   filled down:  =IGPROFILE(A2,"followers") and =IGPROFILE(A2,"following") over 120 rows holding
@@ -14,7 +15,6 @@ import { join } from 'node:path';
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const MODES = [
   ['off', 'off (before)'],
-  ['lock', 'lock around fetch'],
   ['', 'claims'],
 ];
 

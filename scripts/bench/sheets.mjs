@@ -25,7 +25,8 @@ const ROWS = 1000;
 const UNIQUE = 600;
 const CONCURRENCY = 30;
 const KEY = 'sk_bench_sheets_0123456789';
-const PROD = 'https://api.igdata.dev';
+// The production address, from core (built by npm run build): the stand-in's requests to it go to the sandbox.
+const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
 
 if (!existsSync(join(dist, 'bundle.js')) || !existsSync(join(root, 'dist', 'sandbox.mjs'))) {
   console.error('Build first: npm run build');

@@ -1,5 +1,6 @@
 // The sandbox runs as plain JS (npm run sandbox, npm start, benchmarks): bundle its TypeScript.
 import * as esbuild from 'esbuild';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -10,7 +11,8 @@ export async function build() {
     entryPoints: {
       sandbox: join(root, 'scripts/sandbox/cli.ts'),
       'sandbox-lib': join(root, 'scripts/sandbox/server.ts'),
-      core: join(root, 'core/src/index.ts'),
+      // The workspace package's own entry, as products import it.
+      core: createRequire(import.meta.url).resolve('@igdata/core'),
     },
     outdir: join(root, 'dist'),
     bundle: true,

@@ -5,6 +5,7 @@
 //   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
 // Also refreshes the function reference in sheets-addon/README.md (between markers).
 import * as esbuild from 'esbuild';
+import ts from 'typescript';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -26,6 +27,44 @@ async function importTs(entry) {
   }
 }
 
+/**
+ * Fields of registry entries that nothing in Apps Script reads: n8n's resource and operation, the
+ * docs' group, the agent-facing description and the example field (both for the generated JSDoc,
+ * written at build time from the full registry). The bundle is paid for on every custom-function
+ * call, so its copy of the registry leaves them out (about 5 KB).
+ */
+const BUILD_TIME_FIELDS = new Set(['description', 'group', 'resource', 'operation', 'documented', 'exampleField']);
+
+/** esbuild plugin: core's registry without BUILD_TIME_FIELDS in the entries of `endpoints` (parameters keep theirs). */
+const runtimeRegistry = {
+  name: 'runtime-registry',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]core[\\/]src[\\/]registry[\\/]endpoints\.ts$/ }, (args) => {
+      const source = ts.createSourceFile(args.path, readFileSync(args.path, 'utf8'), ts.ScriptTarget.ES2022, true);
+      let entries = 0;
+      const strip = (context) => (root) => {
+        const visit = (node) => {
+          if (ts.isVariableDeclaration(node) && node.name.getText(source) === 'endpoints' && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
+            const elements = node.initializer.elements.map((e) => {
+              if (!ts.isObjectLiteralExpression(e)) return e;
+              entries++;
+              const kept = e.properties.filter((p) => !(p.name && BUILD_TIME_FIELDS.has(p.name.getText(source))));
+              return context.factory.updateObjectLiteralExpression(e, kept);
+            });
+            return context.factory.updateVariableDeclaration(node, node.name, node.exclamationToken, node.type,
+              context.factory.updateArrayLiteralExpression(node.initializer, elements));
+          }
+          return ts.visitEachChild(node, visit, context);
+        };
+        return ts.visitNode(root, visit);
+      };
+      const out = ts.transform(source, [strip]).transformed[0];
+      if (entries < 10) throw new Error(`runtime-registry: found ${entries} entries in ${args.path}; has the registry's shape changed?`);
+      return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
+    });
+  },
+};
+
 export async function build() {
   mkdirSync(dist, { recursive: true });
 
@@ -44,6 +83,7 @@ export async function build() {
     write: false,
     metafile: true,
     logLevel: 'warning',
+    plugins: [runtimeRegistry],
   });
   const bundle = result.outputFiles[0].text;
   if (/\brequire\(/.test(bundle)) throw new Error('sheets bundle: contains require(); something was not bundled');
@@ -52,12 +92,12 @@ export async function build() {
   const nodeOnly = /(?<![.\w$])(fetch|setTimeout|clearTimeout|AbortController)\((?![\w$,]*\)\{)/.exec(bundle);
   if (nodeOnly) throw new Error(`sheets bundle: uses ${nodeOnly[1]}, which Apps Script does not have`);
   writeFileSync(join(dist, 'bundle.js'), bundle);
+  mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', '.cache', 'igdata-sheets-meta.json'), JSON.stringify(result.metafile));
   // Paid for on every custom-function call: kept within 80 KB.
   const kb = Buffer.byteLength(bundle) / 1024;
   console.log(`sheets bundle.js: ${kb.toFixed(1)} KB (limit 80 KB)`);
   if (kb > 80) throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the 80 KB limit`);
-  mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
-  writeFileSync(join(root, 'node_modules', '.cache', 'igdata-sheets-meta.json'), JSON.stringify(result.metafile));
 
   // 2. The entry file of stubs with their JSDoc, and the README reference, from the registry.
   const codegen = await importTs(join(src, 'codegen.ts'));

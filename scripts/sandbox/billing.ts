@@ -1,8 +1,8 @@
 /** API keys and credit balances of one sandbox (in memory). */
-import { hash32 } from './data';
+import { hash32 } from './world/random';
 
-export const DEMO_BALANCE = 1_000_000;
-export const SIGNUP_CREDITS = 50;
+const DEMO_BALANCE = 1_000_000;
+const SIGNUP_CREDITS = 50;
 const KEY_FORMAT = /^sk_sandbox_[A-Za-z0-9]{8,64}$/;
 
 export class Billing {

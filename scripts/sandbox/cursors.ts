@@ -1,5 +1,5 @@
 /** Opaque paging cursors that a client must pass back unchanged. */
-import { hash32 } from './data';
+import { hash32 } from './world/random';
 import { badParam } from './errors';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

@@ -3,7 +3,7 @@
  * whole sandbox (options, env, POST /_sandbox/faults) or per request (query or headers).
  * Faulted requests are never billed (§7).
  */
-import { prng } from './data';
+import { prng } from './world/random';
 
 export type FaultStatus = 502 | 504;
 
@@ -19,7 +19,7 @@ export interface FaultConfig {
 
 export type Fault = FaultStatus | 'timeout' | null;
 
-export const DEFAULT_FAULTS: FaultConfig = { latencyMs: 0, faultRate: 0, faultStatus: 502, slowMs: 15000 };
+const DEFAULT_FAULTS: FaultConfig = { latencyMs: 0, faultRate: 0, faultStatus: 502, slowMs: 15000 };
 
 const num = (v: unknown): number | undefined => {
   if (v === undefined || v === null || v === '') return undefined;

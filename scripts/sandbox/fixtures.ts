@@ -1,4 +1,4 @@
-import type { Account, Post, World } from './data';
+import type { Account, Post, World } from './world/records';
 import { PAGE_SIZE } from './paging';
 
 /** Handles, tags, locations and posts that are good test targets for a world (also GET /_sandbox/fixtures). */

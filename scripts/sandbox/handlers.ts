@@ -1,43 +1,17 @@
 /**
  * One handler per registry endpoint: how the endpoint reads the world. Everything else about an
- * endpoint (route, parameters, validation, cost) comes from core's registry, so the routes are
- * derived from it and a registry endpoint without a handler stops the sandbox from starting.
+ * endpoint (route, parameters, validation, cost) comes from core's registry (see routes.ts).
  */
-import { endpoints } from '../../core/src/registry/endpoints';
-import type { EndpointDef } from '../../core/src/registry/types';
-import type { Params } from '../../core/src/request';
-import {
-  type Account, type HashtagRec, type LocationRec, type Post, type World,
-  commentsOf, followersOf, followingOf, hash32, highlightsOf, likersOf, MEDIA_HOST, storiesOf, DAY, REFERENCE_TIME,
-} from './data';
+import type { Account, HashtagRec, LocationRec, Post, World } from './world/records';
+import { commentsOf, followersOf, followingOf, highlightsOf, likersOf, storiesOf } from './world/derived';
+import { hash32 } from './world/random';
+import { MEDIA_HOST, DAY, REFERENCE_TIME } from './world/vocabulary';
 import * as insight from './insights';
 import { notFound } from './errors';
 import { list, listOf, locationJson, postJson, postObject } from './json';
 import { PAGE_SIZE, Pager, SEARCH_LIMIT } from './paging';
 import type { Runtime } from './runtime';
-
-export interface Ctx {
-  endpoint: EndpointDef;
-  params: Params;
-}
-
-export type Handler = (ctx: Ctx) => unknown;
-
-export interface Route {
-  endpoint: EndpointDef;
-  handler: Handler;
-}
-
-/** `/v1/<id>` for every registry endpoint; throws if one has no handler. */
-export function routesFor(handlers: Record<string, Handler>): Map<string, Route> {
-  const routes = new Map<string, Route>();
-  for (const e of endpoints) {
-    const handler = handlers[e.id];
-    if (!handler) throw new Error(`The sandbox has no handler for registry endpoint "${e.id}"`);
-    routes.set(`/v1/${e.id}`, { endpoint: e, handler });
-  }
-  return routes;
-}
+import type { Ctx, Handler } from './routes';
 
 function findAccount(world: World, handle: string): Account | undefined {
   return /^[0-9]+$/.test(handle) ? world.byId.get(handle) ?? world.byUsername.get(handle) : world.byUsername.get(handle);

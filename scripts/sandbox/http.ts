@@ -1,6 +1,6 @@
 /** HTTP helpers shared by the router, the API pipeline and the admin routes. */
 import type * as http from 'node:http';
-import { hash32 } from './data';
+import { hash32 } from './world/random';
 
 export function send(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
   if (res.writableEnded || res.destroyed) return;

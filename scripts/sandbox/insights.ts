@@ -3,16 +3,19 @@
  * "AI" results (summary, niche, qualify, similar, caption, dm-opener, image and comment analysis)
  * are deterministic text built from the account's data, and every sentence starts with "[sandbox]".
  */
-import type { Account, CommentRec, HashtagRec, Post, UserSummary, World } from './data';
-import { DEFAULT_AVATAR, HOUR, hash32, Rng, sentimentOf, TOPICS } from './data';
+import type { Account, HashtagRec, Post, UserSummary, World } from './world/records';
+import type { CommentRec } from './world/derived';
+import { DEFAULT_AVATAR, HOUR, TOPICS } from './world/vocabulary';
+import { hash32, Rng } from './world/random';
+import { sentimentOf } from './world/derived';
 
-export const SANDBOX = '[sandbox]';
+const SANDBOX = '[sandbox]';
 const r2 = (n: number) => Math.round(n * 100) / 100;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 const r6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const eng = (p: Post) => p.like_count + p.comment_count;
 const avg = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
-export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 export function engagement(a: Account, posts: Post[]) {
   const avgLikes = avg(posts.map((p) => p.like_count));
@@ -85,9 +88,9 @@ export function stats(a: Account, posts: Post[]) {
   };
 }
 
-export const SIGNALS = ['no profile picture', 'no display name', 'digit-heavy username', 'private and nameless'] as const;
+const SIGNALS = ['no profile picture', 'no display name', 'digit-heavy username', 'private and nameless'] as const;
 
-export function signalsOf(u: UserSummary): string[] {
+function signalsOf(u: UserSummary): string[] {
   const out: string[] = [];
   if (!u.profile_pic_url || u.profile_pic_url === DEFAULT_AVATAR) out.push(SIGNALS[0]);
   if (!u.full_name || !u.full_name.trim()) out.push(SIGNALS[1]);
@@ -97,7 +100,7 @@ export function signalsOf(u: UserSummary): string[] {
   return out;
 }
 
-export function grade(realPct: number): string {
+function grade(realPct: number): string {
   return realPct >= 90 ? 'A' : realPct >= 80 ? 'B' : realPct >= 70 ? 'C' : realPct >= 60 ? 'D' : 'F';
 }
 
@@ -129,7 +132,7 @@ export function audit(a: Account, visibleFollowers: UserSummary[], sample: numbe
 }
 
 /** Most frequent hashtags of a set of posts (ties alphabetical). */
-export function topTags(posts: Post[], n = 5): string[] {
+function topTags(posts: Post[], n = 5): string[] {
   const counts = new Map<string, number>();
   for (const p of posts) for (const t of p.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
   return [...counts.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, n).map(([t]) => t);
@@ -317,5 +320,3 @@ export function hashtagInsights(h: HashtagRec, recent: Post[]) {
     summary: `${SANDBOX} A top post under #${h.name} needs about ${Math.round(avgTop)} likes and comments; about ${velocity} new posts per hour.`,
   };
 }
-
-export { TOPICS, hash32 };

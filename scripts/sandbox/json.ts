@@ -3,7 +3,7 @@
  * serialised once and its string reused; list answers splice those strings together (Raw) instead
  * of serialising the objects again.
  */
-import type { LocationRec, Post } from './data';
+import type { LocationRec, Post } from './world/records';
 
 export const locationJson = (l: LocationRec) => ({
   id: l.id, name: l.name, category: l.category, address: l.address, city: l.city, zip: l.zip, lat: l.lat, lng: l.lng,

@@ -3,7 +3,10 @@
  * apart from the seeded world because that world is shared, read-only, by every sandbox with the
  * same seed.
  */
-import { type Account, type Post, type World, hash32, iso, MEDIA_HOST, Rng, toShortcode } from './data';
+import type { Account, Post, World } from './world/records';
+import { hash32, Rng } from './world/random';
+import { iso, toShortcode } from './world/build';
+import { MEDIA_HOST } from './world/vocabulary';
 import type { PublishedPost } from './types';
 
 export class Overlay {

@@ -1,10 +1,11 @@
 /** How list endpoints cut their answers into pages, and where each page resumes. */
-import { byTimeDesc, type Post } from './data';
+import { byTimeDesc } from './world/build';
+import type { Post } from './world/records';
 import { Cursors } from './cursors';
 import { badParam } from './errors';
 import { list, listOf, postJson, type Raw } from './json';
-import type { Ctx } from './handlers';
-import { getEndpoint } from '../../core/src';
+import type { Ctx } from './routes';
+import { getEndpoint } from '@igdata/core';
 
 /** Page sizes come from the registry (one source of truth with the Sheets cost preview). */
 const sizeOf = (id: string): number => getEndpoint(id).pageSize as number;

@@ -9,7 +9,7 @@ import { type FaultStatus, pickFault } from './faults';
 import { HttpFailure } from './errors';
 import { Raw } from './json';
 import { keyOf, send } from './http';
-import type { Route } from './handlers';
+import type { Route } from './routes';
 import type { Runtime } from './runtime';
 import type { AbortSignalLike } from './timers';
 

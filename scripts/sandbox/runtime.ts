@@ -1,5 +1,5 @@
 /** The state of one running sandbox, shared by the request pipeline, the admin routes and the Sandbox handle. */
-import type { World } from './data';
+import type { World } from './world/records';
 import type { Billing } from './billing';
 import type { FaultConfig, FaultDice } from './faults';
 import type { Overlay } from './overlay';

@@ -1,5 +1,6 @@
 /**
- * The sandbox: a local implementation of the whole API (service-api.md §1-§8) over a seeded
+ * The sandbox: a local implementation of the whole API of the service's specification,
+ * ../shared/spec/service-api.md (§N in the sandbox's comments is a section of it), over a seeded
  * synthetic world. Routes, parameter validation, billing and /openapi.json all come from core's
  * registry (`endpoints`); handlers.ts only says how each endpoint reads the world.
  *
@@ -9,12 +10,12 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endpoints } from '../../core/src/registry/endpoints';
-import { buildOpenApi } from '../../core/src/openapi';
-import { getWorld } from './data';
+import { buildOpenApi, endpoints } from '@igdata/core';
+import { getWorld } from './world/build';
 import { Billing } from './billing';
 import { type FaultConfig, FaultDice, faultsFromEnv, parseFaults } from './faults';
-import { createHandlers, routesFor } from './handlers';
+import { createHandlers } from './handlers';
+import { routesFor } from './routes';
 import { Overlay } from './overlay';
 import { Stats } from './stats';
 import { Timers } from './timers';
@@ -25,9 +26,7 @@ import type { Runtime } from './runtime';
 import type { Sandbox, SandboxOptions } from './types';
 
 export type { PublishedPost, Sandbox, SandboxOptions, SandboxStats } from './types';
-export type { FaultConfig } from './faults';
-export { DEFAULT_FAULTS } from './faults';
-export { PAGE_SIZE, SEARCH_LIMIT } from './paging';
+export { PAGE_SIZE } from './paging';
 export { fixtures } from './fixtures';
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {

@@ -1,5 +1,5 @@
 /** The public types of the sandbox library (re-exported by server.ts). */
-import type { World } from './data';
+import type { World } from './world/records';
 import type { FaultConfig } from './faults';
 
 export interface SandboxOptions {

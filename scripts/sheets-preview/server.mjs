@@ -18,12 +18,13 @@ import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const dist = join(root, 'sheets-addon', 'dist');
-const PROD = 'https://api.igdata.dev';
+// The production address, from core (built by npm run build): the stand-in's requests to it go to the sandbox.
+const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
 const ROWS = 30;
 const COLS = 8;
 const HANDLES = ['handle', 'nasa', '@natgeo', 'https://www.instagram.com/nike/', 'nasa', 'locked_acc', 'starbucks', 'no_such_creator_xyz'];

@@ -9,7 +9,7 @@ import { CLAIM_MS, ClaimStore, heldByOthers, parseClaims, runClaimed, takeClaims
 const answer = (n: number): CachedOutcome => ({ ok: true, data: { n }, next: null, charged: 1, at: n });
 
 function documentWith(opts: { lockBusy?: boolean } = {}) {
-  const doc = { now: 1_000_000, answers: new Map<string, CachedOutcome>(), raw: {} as Record<string, string>, rounds: 0 };
+  const doc = { now: 1_000_000, answers: new Map<string, CachedOutcome>(), raw: undefined as string | undefined, rounds: 0 };
   const onSleep: ((now: number) => void)[] = [];
   const store: ClaimStore = {
     now: () => doc.now,
@@ -21,10 +21,11 @@ function documentWith(opts: { lockBusy?: boolean } = {}) {
       if (opts.lockBusy) return null;
       doc.rounds++;
       const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
-      const r = takeClaims(parseClaims(doc.raw, doc.now), owner, wanted.filter((k) => !answers.has(k)), max, doc.now + CLAIM_MS);
+      const candidates = wanted.filter((k) => !answers.has(k));
+      const r = takeClaims(parseClaims(doc.raw, doc.now), owner, candidates, max, doc.now + CLAIM_MS);
       publish.forEach((v, k) => doc.answers.set(k, v));
-      doc.raw = r.values;
-      return { answers, taken: r.taken, others: r.others };
+      doc.raw = r.text ?? undefined;
+      return { answers, taken: r.taken, others: r.others, full: r.taken.length < Math.min(max, candidates.length - r.others.size) };
     },
     peek(owner, wanted) {
       const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
@@ -34,7 +35,7 @@ function documentWith(opts: { lockBusy?: boolean } = {}) {
   };
   /** Another execution claims `keys` now (as its round would). */
   const claimElsewhere = (keys: string[], owner = 'other') => {
-    doc.raw = takeClaims(parseClaims(doc.raw, doc.now), owner, keys, keys.length, doc.now + CLAIM_MS).values;
+    doc.raw = takeClaims(parseClaims(doc.raw, doc.now), owner, keys, keys.length, doc.now + CLAIM_MS).text ?? undefined;
   };
   return { doc, store, onSleep, claimElsewhere };
 }
@@ -96,7 +97,7 @@ test('nobody waits past its budget: a request still claimed then is late, never 
 
 test('lock busy (a bulk step holds it): others\' claims are still waited for, free requests go unclaimed', () => {
   const { doc, store, onSleep } = documentWith({ lockBusy: true });
-  doc.raw = takeClaims(new Map(), 'other', ['k1'], 1, doc.now + CLAIM_MS).values;
+  doc.raw = takeClaims(new Map(), 'other', ['k1'], 1, doc.now + CLAIM_MS).text ?? undefined;
   onSleep.push(() => doc.answers.set('k1', answer(1)));
   const { sent, send } = sender();
   const run = runClaimed(['k1', 'k2'], { store, batchSize: 50, canStart: () => true, send });
@@ -106,12 +107,31 @@ test('lock busy (a bulk step holds it): others\' claims are still waited for, fr
   expect(doc.answers.has('k2')).toBe(true); // published loose at the end
 });
 
-test('claim items: expired or unreadable entries are no claim; an owner\'s next round drops its old claims', () => {
+test('the claim item: expired or unreadable entries are no claim; an owner\'s next round drops its old claims', () => {
   const now = 5000;
-  const raw = { 'igd1:c:0': JSON.stringify({ a: [now + 10, 'x'], b: [now - 1, 'x'] }), 'igd1:c:1': 'not json', 'igd1:c:2': '{"c":["soon","x"]}' };
-  const table = parseClaims(raw, now);
-  expect([...table.keys()]).toEqual(['a']);
-  const r = takeClaims(table, 'x', ['d'], 5, now + CLAIM_MS);
+  expect([...parseClaims(JSON.stringify({ a: [now + 10, 'x'], b: [now - 1, 'x'], c: ['soon', 'x'], d: [now + 10, 7] }), now).keys()]).toEqual(['a']);
+  expect(parseClaims('not json', now).size).toBe(0);
+  const r = takeClaims(parseClaims(JSON.stringify({ a: [now + 10, 'x'] }), now), 'x', ['d'], 5, now + CLAIM_MS);
   expect(r.taken).toEqual(['d']);
-  expect([...parseClaims(r.values, now).keys()]).toEqual(['d']);
+  expect([...parseClaims(r.text ?? undefined, now).keys()]).toEqual(['d']);
+  expect(takeClaims(parseClaims(r.text ?? undefined, now), 'x', [], 0, now).text).toBeNull(); // the last round leaves no item
+});
+
+test('a round reads a bounded window: requests others hold are asked last, the free ones are still found and claimed', () => {
+  const { doc, store, onSleep, claimElsewhere } = documentWith();
+  const keys = Array.from({ length: 120 }, (_, i) => `k${i}`);
+  claimElsewhere(keys.slice(0, 100));
+  onSleep.push(() => keys.slice(0, 100).forEach((k) => doc.answers.set(k, answer(0))));
+  const windowed: ClaimStore = {
+    ...store,
+    round: (owner, wanted, publish, max) => {
+      const r = store.round(owner, wanted.slice(0, 2 * max), publish, max);
+      return r && { ...r, others: heldByOthers(parseClaims(doc.raw, doc.now), owner, wanted) };
+    },
+  };
+  const { sent, send } = sender();
+  const run = runClaimed(keys, { store: windowed, batchSize: 50, canStart: () => true, send });
+  expect(sent).toEqual([keys.slice(100)]);
+  expect(run.fromOthers.size).toBe(100);
+  expect(run).toMatchObject({ late: [], unclaimed: 0 });
 });

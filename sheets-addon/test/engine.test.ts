@@ -66,13 +66,20 @@ describe('runs against the injected client and store', () => {
     expect([...deps.cache.items.keys()].every((k) => k.startsWith('igd1:') && !k.includes(KEY))).toBe(true);
   });
 
+  test('an empty page with a next cursor is not the end of the list (core\'s paging rule)', () => {
+    const deps = fakeDeps();
+    const out = run(deps, 'profile/posts', 'natgeo', 'shortcode', false, 5) as unknown[][];
+    expect(out.map((r) => r[0])).toEqual(['natgeo0', 'natgeo1', 'natgeo2', 'natgeo3', 'natgeo4']);
+    expect(deps.svc.sent).toEqual(['profile/posts?handle=natgeo', 'profile/posts?cursor=0&handle=natgeo']);
+  });
+
   test('lists page breadth-first: page N of every target in one batch, stopping at the limit', () => {
     const deps = fakeDeps();
     const posts = getEndpoint('profile/posts');
-    const calls = uniqueCalls(['nasa', 'natgeo'].map((h) => planRow(posts, 'handle', {}, h)));
+    const calls = uniqueCalls(['nasa', 'nike'].map((h) => planRow(posts, 'handle', {}, h)));
     const r = runCalls(posts, calls, deps, { deadline: Date.now() + 10000, refresh: false, limit: 20 });
     expect(deps.svc.batches).toEqual([2, 2]);
-    expect(deps.svc.sent).toEqual(['profile/posts?handle=nasa', 'profile/posts?handle=natgeo', 'profile/posts?cursor=12&handle=nasa', 'profile/posts?cursor=12&handle=natgeo']);
+    expect(deps.svc.sent).toEqual(['profile/posts?handle=nasa', 'profile/posts?handle=nike', 'profile/posts?cursor=12&handle=nasa', 'profile/posts?cursor=12&handle=nike']);
     expect([...r.results.values()].map((t) => t.items.length)).toEqual([20, 20]);
     expect(r).toMatchObject({ credits: 8, requests: 4, fromStore: [] });
     // Without a limit: the first page only. With more than the list holds: to its end.

@@ -70,6 +70,8 @@ export function fakeService(): FakeService {
       return json(200, { data: { id: `id_${handle}`, username: handle, followers: PROFILES[handle], following: 82 }, meta: { credits_charged: 1 } });
     }
     const from = Number(url.searchParams.get('cursor') ?? 0);
+    // A list whose first page came back empty (items filtered out) with more behind it.
+    if (handle === 'natgeo' && !url.searchParams.has('cursor')) return json(200, { data: { items: [], next_cursor: '0' }, meta: { credits_charged: 2 } });
     const items = Array.from({ length: Math.max(0, Math.min(12, POSTS - from)) }, (_, i) => ({
       id: `${handle}_${from + i}`, shortcode: `${handle}${from + i}`, type: 'image', taken_at: '2025-06-01T12:00:00Z', like_count: from + i,
     }));

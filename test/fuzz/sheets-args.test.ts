@@ -6,7 +6,7 @@
  * the argument it is about, and the API key appears nowhere.
  */
 import fc from 'fast-check';
-import { endpoints } from '../../core/src';
+import { endpoints } from '@igdata/core';
 import { argLayout } from '../../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { GasScriptError } from '../../scripts/gas-standin/runtime';

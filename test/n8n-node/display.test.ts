@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
-import { endpoints } from '../../core/src';
+import { endpoints } from '@igdata/core';
 import { startSandbox } from '../../scripts/sandbox/server';
 
 const dist = join(__dirname, '..', '..', 'n8n-node', 'dist');
@@ -71,8 +71,9 @@ describe('the credit cap applies by default', () => {
       continueOnFail: () => true,
       addExecutionHints: () => undefined,
       helpers: {
-        httpRequest: async (o: { url: string; method: string; headers: Record<string, string> }) => {
-          const res = await fetch(o.url, { method: o.method, headers: o.headers });
+        // As n8n does for the credential's `authenticate`: the key goes on as one header.
+        httpRequestWithAuthentication: async (_credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
+          const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${sandbox.demoKey}` } });
           const headers: Record<string, string> = {};
           res.headers.forEach((v, k) => (headers[k] = v));
           return { statusCode: res.status, headers, body: await res.text() };

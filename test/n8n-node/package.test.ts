@@ -7,8 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { endpoints } from '../../core/src/registry/endpoints';
-import { DEFAULT_BASE_URL } from '../../core/src/constants';
+import { DEFAULT_BASE_URL, endpoints } from '@igdata/core';
 
 const pkgDir = join(__dirname, '..', '..', 'n8n-node');
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));

@@ -1,8 +1,5 @@
 /** Every registry endpoint answers a valid call, passes core's own parsing and is billed exactly estimateCost. */
-import { endpoints, getEndpoint } from '../../core/src/registry/endpoints';
-import { estimateCost } from '../../core/src/cost';
-import { normalizeParams } from '../../core/src/request';
-import { createClient } from '../../core/src/io/client';
+import { createClient, endpoints, estimateCost, getEndpoint, normalizeParams } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
 import { validInput } from '../support/testkit';
 

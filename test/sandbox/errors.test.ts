@@ -1,5 +1,5 @@
 /** §7: every error code, its body and whether it is billed, asserted against balances. */
-import { createClient } from '../../core/src/io/client';
+import { createClient } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
 
 let sb: Sandbox;

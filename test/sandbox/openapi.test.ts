@@ -3,8 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { endpoints, pathOf } from '../../core/src/registry/endpoints';
-import { buildOpenApi } from '../../core/src/openapi';
+import { buildOpenApi, endpoints, pathOf } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
 
 // The validator is ESM-only; run its CLI in a child process.

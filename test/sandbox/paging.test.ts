@@ -1,7 +1,7 @@
 /** Paging, caps, stories, cursors, the trigger surface (publish/delete), stats, determinism. */
-import { createClient } from '../../core/src/io/client';
+import { createClient } from '@igdata/core';
 import { startSandbox, fixtures, PAGE_SIZE, type Sandbox } from '../../scripts/sandbox/server';
-import { buildWorld } from '../../scripts/sandbox/data';
+import { buildWorld } from '../../scripts/sandbox/world/build';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  * TTL; bucket writes must not lose other executions' answers; with the document lock held
  * elsewhere, answers are still cached (written loose) and still hit.
  */
-import { getWorld } from '../../scripts/sandbox/data';
+import { getWorld } from '../../scripts/sandbox/world/build';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { createConcurrentRuntime, ConcurrentRuntime, ExecSpec } from '../../scripts/gas-standin/concurrent/pool';
-import { getWorld } from '../../scripts/sandbox/data';
+import { getWorld } from '../../scripts/sandbox/world/build';
 import { DIST, PROD, PROP } from './harness';
 
 /**

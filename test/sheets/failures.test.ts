@@ -69,3 +69,17 @@ test('a first bulk run over repeated targets: requests as sent, nothing "from ca
   expect(job).toMatchObject({ status: 'done', written: 120, requests: 0, cached: 60 });
   expect((await sb.stats()).total).toBe(60);
 });
+
+test('rows deleted under a running bulk run: the step pauses with a sentence, not Apps Script\'s range error', () => {
+  const rt = addonRuntime(sb.url);
+  runtimes.push(rt);
+  const sheet = rt.spreadsheet.addSheet('Shrinks');
+  ['nasa', 'natgeo', 'nike'].forEach((h, i) => sheet.set(i + 1, 1, h));
+  rt.spreadsheet.select('Shrinks!A1:A3');
+  const job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
+  sheet.maxRows = 2; // the last target's row is deleted before the first step
+  expect(rt.call('igBulkStep', job.id)).toMatchObject({
+    status: 'paused', next: 0,
+    message: 'The targets go past the last row of "Shrinks" (were rows deleted?). Select the column again and start a new run.',
+  });
+});

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { endpoints, getEndpoint } from '../../core/src/registry/endpoints';
-import type { EndpointDef } from '../../core/src/registry/types';
+import type { EndpointDef } from '@igdata/core';
+import { endpoints, getEndpoint } from '@igdata/core';
 import { argLayout } from '../../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, DIST, PROP, SandboxProcess, addonRuntime, column, startSandbox } from './harness';

@@ -6,12 +6,13 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { buildSync } from 'esbuild';
+import { DEFAULT_BASE_URL } from '@igdata/core';
 import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY } from '../support/sandbox';
 
 export const ROOT = path.join(__dirname, '..', '..');
 export const DIST = path.join(ROOT, 'sheets-addon', 'dist');
-export const PROD = 'https://api.igdata.dev';
+export const PROD = DEFAULT_BASE_URL;
 
 export { startSandbox, DEMO_KEY } from '../support/sandbox';
 export type { SandboxProcess } from '../support/sandbox';

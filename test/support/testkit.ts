@@ -1,6 +1,6 @@
 /** Valid test inputs for every registry endpoint against the default world (seed 42). */
-import type { EndpointDef, ParamDef } from '../../core/src/registry/types';
-import type { World } from '../../scripts/sandbox/data';
+import type { EndpointDef, ParamDef } from '@igdata/core';
+import type { World } from '../../scripts/sandbox/world/records';
 
 export function validValue(def: ParamDef, world: World, endpoint: EndpointDef): string | undefined {
   switch (def.kind) {

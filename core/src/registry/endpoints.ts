@@ -328,7 +328,7 @@ export const endpoints: readonly EndpointDef[] = [
     id: 'credits', group: 'Account', resource: 'Account', operation: 'Get Credits', fn: 'IGCREDITS',
     summary: 'Current credit balance (free)',
     description: 'Get the current credit balance of the API key. Free.',
-    params: [], shape: 'single', paginated: false, cost: flat(0) /* free, as observed (NOTES.md) */, schema: s.anyObject,
+    params: [], shape: 'single', paginated: false, cost: flat(0) /* free, as observed (../shared/spec/NOTES.md) */, schema: s.anyObject,
     columns: ['credits_remaining'], documented: false,
   },
 ];

@@ -22,7 +22,7 @@ export const userSummary = z.looseObject({
   profile_pic_url: optStr,
 });
 
-export const location = z.looseObject({
+const location = z.looseObject({
   id: str,
   name: str,
   category: optStr,

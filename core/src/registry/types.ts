@@ -1,7 +1,7 @@
 import type { ZodMiniType } from 'zod/mini';
 
 /** How a parameter's value is read and normalised before it is sent (see ../resolve.ts). */
-export type ParamKind =
+type ParamKind =
   | 'handle' // account: username, @username, numeric id or profile URL
   | 'post' // post/reel: media id, shortcode or URL
   | 'tag' // hashtag with or without '#', or a tag URL
@@ -23,7 +23,7 @@ export interface ParamDef {
   example?: string | number;
 }
 
-export type Group = 'Profiles' | 'Insights' | 'Posts' | 'Hashtags' | 'Locations' | 'Search' | 'Account';
+type Group = 'Profiles' | 'Insights' | 'Posts' | 'Hashtags' | 'Locations' | 'Search' | 'Account';
 
 /**
  * Credit cost rule. `exact` rules come straight from the spec; `window` and `estimate` rules are our

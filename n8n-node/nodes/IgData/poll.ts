@@ -44,8 +44,8 @@ export interface PollResult {
 	behind: boolean;
 }
 
-export const SEEN_KEEP = 200;
-export const EMITTED_KEEP = 1000;
+const SEEN_KEEP = 200;
+const EMITTED_KEEP = 1000;
 
 const idOf = (p: Post): string => String(p.id ?? '');
 const timeOf = (p: Post): number => {

@@ -8,6 +8,7 @@ import { getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
 import { engineDeps } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
+import { newId } from '../gas/settings';
 import { newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
 import type { BulkJob } from './job';
 import { loadJob, saveJob } from './job';
@@ -36,7 +37,7 @@ export function start(req: BulkRequest): BulkJob {
       writeRow(src, range.getRow() - 1, place.col, p.fields);
     }
     const job: BulkJob = {
-      id: Utilities.getUuid(), endpoint: p.endpoint.id, params: p.params, fields: p.fields,
+      id: newId(), endpoint: p.endpoint.id, params: p.params, fields: p.fields,
       sheet: src.getName(), row: range.getRow(), col: range.getColumn(), rows: range.getNumRows(),
       outSheet, outRow, outCol: place.col, copyTargets: req.output === 'sheet',
       next: 0, written: 0, skipped: 0, credits: 0, requests: 0, cached: 0, status: 'running', startedAt: new Date().toISOString(),
@@ -68,6 +69,12 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
     if (!src || !out) {
       job.status = 'paused';
       job.message = `The sheet "${!src ? job.sheet : job.outSheet}" is gone; start a new run.`;
+      saveJob(job);
+      return job;
+    }
+    if (job.row + job.rows - 1 > src.getMaxRows()) {
+      job.status = 'paused';
+      job.message = `The targets go past the last row of "${job.sheet}" (were rows deleted?). Select the column again and start a new run.`;
       saveJob(job);
       return job;
     }

@@ -11,8 +11,7 @@
  * first row.
  */
 import type { Call, EndpointDef } from '@igdata/core';
-import { baseUrlOf } from '@igdata/core';
-import { stopsBulkRun } from '../engine/error-facts';
+import { baseUrlOf, stopsBulkRun } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
 import type { TargetResult } from '../engine/run';
@@ -119,7 +118,7 @@ export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string
         stopAt = r;
         break;
       }
-      if (stopsBulkRun(res.error)) {
+      if (res.error && stopsBulkRun(res.error)) {
         job.status = 'paused';
         job.message = messageOf(res.error!, res.failedCall ?? row.call);
         stopAt = r;

@@ -1,9 +1,10 @@
 /** Planning a bulk run: reading the request, what the store already holds, and the cost preview. */
 import type { Call, EndpointDef } from '@igdata/core';
-import { baseUrlOf, estimateCost, getEndpoint, isIgError } from '@igdata/core';
+import { PageWalk, baseUrlOf, estimateCost, getEndpoint, isIgError } from '@igdata/core';
 import { parseArgs } from '../engine/args';
 import { readBalance } from '../engine/balance';
 import { keyOf } from '../engine/fetch';
+import { capFor, pageOf } from '../engine/run';
 import { targetParam } from '../engine/layout';
 import { messageOf } from '../engine/messages';
 import type { PlannedRow } from '../engine/rows';
@@ -71,41 +72,29 @@ export const bulkRow = (p: Pick<BulkPlan, 'endpoint' | 'targetName' | 'params'>,
 
 interface CacheWalkState {
   pages: number;
-  items: number;
   /** Every page the run needs is stored (free). */
   complete: boolean;
 }
 
 /**
- * How far each target's list is already stored: follows stored pages the way runCalls would fetch
- * them (same cursors, same stop rule).
+ * How far each target's list is already stored: core's paging rule replayed over stored pages, the
+ * way runCalls would fetch them (same cap, same cursors); a target stops at its first page that is
+ * not stored.
  */
 export function cacheWalk(endpoint: EndpointDef, calls: Map<string, Call>, limit: number | undefined, store: AnswerStore, baseUrl: string): Map<string, CacheWalkState> {
-  const state = new Map<string, CacheWalkState>();
-  for (const k of calls.keys()) state.set(k, { pages: 0, items: 0, complete: false });
-  let pending = new Map(calls);
-  while (pending.size) {
-    const sk = new Map<string, string>();
-    for (const [k, c] of pending) sk.set(k, store.keyFor(baseUrl, keyOf(c)));
-    const hits = store.getMany([...sk.values()]);
-    const next = new Map<string, Call>();
-    for (const [k, c] of pending) {
-      const hit = hits.get(sk.get(k) as string);
-      if (!hit) continue;
-      const st = state.get(k)!;
-      st.pages++;
-      if (!hit.ok) {
-        st.complete = true;
-        continue;
-      }
-      const items = Array.isArray(hit.data.items) ? hit.data.items.length : 0;
-      st.items += items;
-      const cursor = endpoint.paginated ? hit.next : null;
-      if (cursor && limit !== undefined && st.items < limit && items) next.set(k, { endpoint: c.endpoint, params: { ...c.params, cursor } });
-      else st.complete = true;
-    }
-    pending = next;
+  const keys = [...calls.keys()];
+  const walk = new PageWalk([...calls.values()], capFor(endpoint, limit));
+  for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
+    const sk = round.map((p) => store.keyFor(baseUrl, keyOf(p.call)));
+    const hits = store.getMany(sk);
+    round.forEach((p, i) => {
+      const hit = hits.get(sk[i]);
+      if (hit) walk.record(p.index, pageOf(endpoint, hit, true));
+      else walk.unsent(p.index); // not stored: the run fetches from here
+    });
   }
+  const state = new Map<string, CacheWalkState>();
+  walk.results().forEach((r, i) => state.set(keys[i], { pages: r.pages, complete: r.stoppedBy !== 'time' }));
   return state;
 }
 

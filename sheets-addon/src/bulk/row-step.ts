@@ -3,9 +3,8 @@
  * in a new sheet. Units of work hold up to 50 distinct targets not in the store (one full fetchAll).
  */
 import type { Call, EndpointDef } from '@igdata/core';
-import { baseUrlOf } from '@igdata/core';
+import { baseUrlOf, stopsBulkRun } from '@igdata/core';
 import { fetchMany } from '../engine/fetch';
-import { stopsBulkRun } from '../engine/error-facts';
 import { messageOf, messageRow } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
 import type { PlannedRow } from '../engine/rows';

@@ -17,37 +17,25 @@ import type { CachedAnswer as CachedOutcome } from './store';
 /** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
 export const CLAIM_MS = 15000;
 /** How often a waiting execution looks for the answers it waits for. */
-export const POLL_MS = 50;
-/** Claims are packed in this many cache items (a claim is ~70 bytes; 4 x 90 KB hold 5,000). */
-export const CLAIM_ITEMS = 4;
-const CLAIM_PREFIX = 'igd1:c:';
-const CLAIM_ITEM_MAX_BYTES = 90 * 1024;
+const POLL_MS = 50;
+/** All claims live in one cache item; a claim is ~80 bytes, so 1,000 stay under the 100 KB value limit. */
+export const CLAIM_ITEM = 'igd1:c';
+const MAX_CLAIMS = 1000;
 
 /** [claim expires at (epoch ms), owner] by answer key. */
 export type ClaimTable = Map<string, [until: number, owner: string]>;
 
-export const claimItemKeys = (): string[] => Array.from({ length: CLAIM_ITEMS }, (_, i) => CLAIM_PREFIX + i);
-
-function itemOf(key: string): string {
-  let h = 0;
-  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
-  return CLAIM_PREFIX + ((h >>> 0) % CLAIM_ITEMS);
-}
-
-/** The live claims among the raw claim items (anything unreadable or expired is no claim). */
-export function parseClaims(raw: Record<string, string>, now: number): ClaimTable {
+/** The live claims in the claim item's text (anything unreadable or expired is no claim). */
+export function parseClaims(text: string | undefined, now: number): ClaimTable {
   const out: ClaimTable = new Map();
-  for (const item of claimItemKeys()) {
-    let v: unknown;
-    try {
-      v = JSON.parse(raw[item] ?? '{}');
-    } catch {
-      continue;
-    }
-    if (v === null || typeof v !== 'object') continue;
-    for (const [key, c] of Object.entries(v as Record<string, unknown>)) {
-      if (Array.isArray(c) && typeof c[0] === 'number' && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
-    }
+  let v: unknown;
+  try {
+    v = JSON.parse(text || '{}');
+  } catch {
+    return out;
+  }
+  if (v && typeof v === 'object') {
+    for (const [key, c] of Object.entries(v)) if (Array.isArray(c) && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
   }
   return out;
 }
@@ -58,31 +46,20 @@ export const heldByOthers = (table: ClaimTable, owner: string, keys: string[]): 
 
 /**
  * One claim round on the table (the caller holds the lock): drops `owner`'s old claims, takes up
- * to `max` of `wanted` that nobody else holds. Returns what was taken, what others hold, and the
- * claim items to write back.
+ * to `max` of `wanted` that nobody else holds (none past MAX_CLAIMS). Returns what was taken, what
+ * others hold, and the claim item's new text (null: no claim left).
  */
 export function takeClaims(table: ClaimTable, owner: string, wanted: string[], max: number, until: number) {
   for (const [k, [, o]] of table) if (o === owner) table.delete(k);
   const others = heldByOthers(table, owner, wanted);
   const taken: string[] = [];
-  const items = new Map<string, Record<string, [number, string]>>(claimItemKeys().map((i) => [i, {}]));
-  const bytes = new Map<string, number>(claimItemKeys().map((i) => [i, 2]));
-  const add = (k: string, c: [number, string]): boolean => {
-    const item = itemOf(k);
-    const size = (bytes.get(item) as number) + k.length + c[1].length + 24;
-    if (size > CLAIM_ITEM_MAX_BYTES) return false;
-    bytes.set(item, size);
-    (items.get(item) as Record<string, [number, string]>)[k] = c;
-    return true;
-  };
-  for (const [k, c] of table) add(k, c);
   for (const k of wanted) {
-    if (taken.length >= max) break;
-    if (!others.has(k) && add(k, [until, owner])) taken.push(k);
+    if (taken.length >= max || table.size >= MAX_CLAIMS) break;
+    if (others.has(k)) continue;
+    table.set(k, [until, owner]);
+    taken.push(k);
   }
-  const values: Record<string, string> = {};
-  for (const [item, v] of items) values[item] = JSON.stringify(v);
-  return { taken, others, values };
+  return { taken, others, text: table.size ? JSON.stringify(Object.fromEntries(table)) : null };
 }
 
 /** The document cache and lock, as claims need them. */
@@ -90,9 +67,10 @@ export interface ClaimStore {
   now(): number;
   sleep(ms: number): void;
   /**
-   * Under the document lock, one round: reads the answers of `wanted` and the claims, writes
-   * `publish`, drops `owner`'s old claims and takes up to `max` of the unanswered ones. null when
-   * the lock was not obtained.
+   * Under the document lock, one round: reads the claims and the answers of (at least) the first
+   * 2 x `max` of `wanted`, writes `publish`, drops `owner`'s old claims and takes up to `max` of the
+   * unanswered ones nobody holds. `others`: which of all `wanted` others hold. `full`: some could
+   * not be taken (no room for more claims). null when the lock was not obtained.
    */
   round(owner: string, wanted: string[], publish: Map<string, CachedOutcome>, max: number): ClaimRound | null;
   /** Without the lock: the answers present, and which of `wanted` others hold a live claim on. */
@@ -105,6 +83,7 @@ export interface ClaimRound {
   answers: Map<string, CachedOutcome>;
   taken: string[];
   others: Set<string>;
+  full: boolean;
 }
 
 export interface ClaimRun {
@@ -144,9 +123,11 @@ export function runClaimed(
   const absorb = (answers: Map<string, CachedOutcome>) => {
     for (const [k, v] of answers) if (pending.delete(k)) fromOthers.set(k, v);
   };
+  let held = new Set<string>(); // what others held at the last look: asked last, so a round reads the likely-free first
+  const wanted = () => [...pending].sort((a, b) => Number(held.has(a)) - Number(held.has(b)));
   while (pending.size && opts.canStart()) {
     if (needRound) {
-      const r = store.round(owner, [...pending], publish, opts.batchSize);
+      const r = store.round(owner, wanted(), publish, opts.batchSize);
       if (r === null) {
         // The lock is busy beyond a short wait (a bulk step may hold it for long): still wait for
         // what others claimed, send the rest unclaimed rather than stall.
@@ -161,6 +142,7 @@ export function runClaimed(
       }
       publish = new Map();
       absorb(r.answers);
+      held = r.others;
       if (r.taken.length) {
         claimed = true;
         r.taken.forEach((k) => pending.delete(k));
@@ -168,10 +150,11 @@ export function runClaimed(
         continue;
       }
       const free = [...pending].filter((k) => !r.others.has(k));
-      if (free.length) {
-        sendUnclaimed(free.slice(0, opts.batchSize)); // the claim items are full: never stall on that
+      if (r.full) {
+        sendUnclaimed(free.slice(0, opts.batchSize)); // no room for more claims: never stall on that
         continue;
       }
+      if (free.length) continue; // answered by others in the meantime, or not read yet: look again
       needRound = false;
       if (!pending.size) break;
     }

@@ -53,7 +53,7 @@ export interface FetchRun {
 }
 
 /** Rebuilds the error a stored billed failure (a 404) stood for, so its message is the same. */
-function storedError(v: Extract<CachedAnswer, { ok: false }>): IgApiError {
+export function errorFromStore(v: Extract<CachedAnswer, { ok: false }>): IgApiError {
   return new IgApiError(v.status, v.code, v.message, { creditsCharged: v.charged, reason: v.reason });
 }
 
@@ -76,7 +76,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     if (!hit) todo.push(key);
     else {
       stats.cacheHits++;
-      outcomes.set(key, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: storedError(hit), cached: true, fetchedAt: hit.at });
+      outcomes.set(key, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: errorFromStore(hit), cached: true, fetchedAt: hit.at });
     }
   }
 
@@ -130,7 +130,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     const run = runClaimed([...byStoreKey.keys()], { store: deps.claims, batchSize: BATCH_SIZE, canStart, send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)) });
     for (const [sk, hit] of run.fromOthers) {
       stats.cacheHits++;
-      outcomes.set(byStoreKey.get(sk) as string, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: storedError(hit), cached: true, fetchedAt: hit.at });
+      outcomes.set(byStoreKey.get(sk) as string, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: errorFromStore(hit), cached: true, fetchedAt: hit.at });
     }
     for (const sk of run.late) outcomes.set(byStoreKey.get(sk) as string, { kind: 'late' });
     stats.late = run.late.length;

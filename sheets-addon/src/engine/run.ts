@@ -1,19 +1,21 @@
 /**
- * Running the calls of a range against the injected client and store. Single endpoints: one round.
- * List endpoints: page by page, page N of every target in the same fetchAll batches, until each
- * target has `limit` items or its list ends. The engine decides only what is Sheets' own (the
- * store, the deadline); when to ask for a next page is `nextPage`'s rule.
+ * Running the calls of a range against the injected client and store. When to ask for a next page
+ * and when to stop is core's rule (`PageWalk`: page N of every target in one round, caps per
+ * target); the engine keeps only what is Sheets' own: each round is fetched store first, in
+ * fetchAll batches, under the deadline.
  */
-import type { AnyIgError, Call, EndpointDef, Params } from '@igdata/core';
+import type { AnyIgError, Call, EndpointDef, PageAnswer, PagingCap } from '@igdata/core';
+import { PageWalk } from '@igdata/core';
 import type { CallOutcome } from './fetch';
-import { fetchMany, keyOf } from './fetch';
+import { errorFromStore, fetchMany, keyOf } from './fetch';
 import type { EngineDeps } from './ports';
+import type { CachedAnswer } from './store';
 
 /** Everything read for one target: its items, and why it stopped early if it did. */
 export interface TargetResult {
   items: Record<string, unknown>[];
   error?: AnyIgError;
-  /** The first page this run could not start before the deadline. */
+  /** A page this run could not start before the deadline. */
   late?: boolean;
   /** The call that failed (a later page's own request, for the message). */
   failedCall?: Call;
@@ -27,12 +29,15 @@ interface RunTotals {
   fromStore: number[];
 }
 
-/** The next page's call after `page`, or null when the target is done (adapter point for core's rule). */
-function nextPage(endpoint: EndpointDef, call: Call, page: Record<string, unknown>, next: string | null, have: number, limit?: number): Call | null {
-  const items = Array.isArray(page.items) ? page.items.length : 0;
-  const cursor = endpoint.paginated ? next : null;
-  if (!cursor || limit === undefined || have >= limit || !items) return null;
-  return { endpoint: call.endpoint, params: { ...call.params, cursor } as Params };
+/** The walk's cap: `limit` items of a list, else one page (a single answer, or a list's first page). */
+export const capFor = (endpoint: EndpointDef, limit: number | undefined): PagingCap =>
+  endpoint.shape === 'list' && limit !== undefined ? { maxItems: limit } : { maxPages: 1 };
+
+/** A stored or fetched answer as a page of the walk (a stored page costs nothing now). */
+export function pageOf(endpoint: EndpointDef, answer: CachedAnswer, fromStore: boolean): PageAnswer {
+  if (!answer.ok) return errorFromStore(answer);
+  const items = endpoint.shape === 'single' ? [answer.data] : Array.isArray(answer.data.items) ? (answer.data.items as Record<string, unknown>[]) : [];
+  return { items, nextCursor: answer.next, creditsCharged: fromStore ? 0 : answer.charged };
 }
 
 export function runCalls(
@@ -41,41 +46,31 @@ export function runCalls(
   deps: EngineDeps,
   opts: { deadline: number; refresh: boolean; limit?: number; claims?: boolean },
 ): RunTotals {
-  const results = new Map<string, TargetResult>();
-  const totals: RunTotals = { results, credits: 0, requests: 0, fromStore: [] };
-  let pending = new Map(calls); // key of the original call -> call of the next page
-  while (pending.size) {
-    const byPageKey = new Map<string, Call>();
-    const owner = new Map<string, string>();
-    for (const [key, call] of pending) {
-      const pk = keyOf(call);
-      byPageKey.set(pk, call);
-      owner.set(key, pk);
-    }
+  const keys = [...calls.keys()];
+  const walk = new PageWalk([...calls.values()], capFor(endpoint, opts.limit));
+  const totals: RunTotals = { results: new Map(), credits: 0, requests: 0, fromStore: [] };
+  const failed = new Map<number, Call>();
+  for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
+    const pages = new Map(round.map((p) => [keyOf(p.call), p.call]));
     // The balance changes with every paid call and costs nothing: never stored.
-    const run = fetchMany(byPageKey, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits', claims: opts.claims });
+    const run = fetchMany(pages, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits', claims: opts.claims });
     totals.credits += run.stats.credits;
     totals.requests += run.stats.requests;
-    const next = new Map<string, Call>();
-    for (const [key, call] of pending) {
-      const outcome = run.outcomes.get(owner.get(key) as string) as CallOutcome;
-      const acc = results.get(key) ?? { items: [] };
-      results.set(key, acc);
-      if (outcome.kind !== 'late' && outcome.cached) totals.fromStore.push(outcome.fetchedAt);
-      if (outcome.kind === 'late') acc.late = true;
-      else if (outcome.kind === 'error') {
-        acc.error = outcome.error;
-        acc.failedCall = call;
-      } else if (endpoint.shape === 'single') acc.items = [outcome.value.data];
-      else {
-        const items = (outcome.value.data.items as Record<string, unknown>[]) ?? [];
-        acc.items.push(...items);
-        if (opts.limit !== undefined && acc.items.length > opts.limit) acc.items.length = opts.limit;
-        const following = nextPage(endpoint, call, outcome.value.data, outcome.value.next, acc.items.length, opts.limit);
-        if (following) next.set(key, following);
+    for (const p of round) {
+      const outcome = run.outcomes.get(keyOf(p.call)) as CallOutcome;
+      if (outcome.kind === 'late') {
+        walk.unsent(p.index);
+        continue;
       }
+      if (outcome.cached) totals.fromStore.push(outcome.fetchedAt);
+      if (outcome.kind === 'error') {
+        failed.set(p.index, p.call);
+        walk.record(p.index, outcome.error);
+      } else walk.record(p.index, pageOf(endpoint, outcome.value, outcome.cached));
     }
-    pending = next;
   }
+  walk.results().forEach((r, i) => {
+    totals.results.set(keys[i], { items: r.items, error: r.error, late: r.stoppedBy === 'time' || undefined, failedCall: failed.get(i) });
+  });
   return totals;
 }

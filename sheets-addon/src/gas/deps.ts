@@ -40,13 +40,13 @@ export function sheetsClient(): SheetsClient {
   return { config: clientConfig(readSettings()), io: gasIO() };
 }
 
-/** IGDATA_CLAIMS: "off" or "lock" instead of claims, for the benchmark and to see the tests fail. */
+/** IGDATA_CLAIMS: "off" turns claims off, for the benchmark and to see the tests fail. */
 const CLAIMS_PROPERTY = 'IGDATA_CLAIMS';
 
 export function engineDeps(): EngineDeps {
   const client = sheetsClient();
   const claims = createClaimStore(
-    { store: documentStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms), tryLock: tryDocumentLock },
+    { store: documentStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms) },
     PropertiesService.getDocumentProperties()?.getProperty(CLAIMS_PROPERTY),
   );
   return { client, store: documentStore(), now: Date.now, claims };

@@ -86,3 +86,6 @@ export function saveBaseUrl(url: unknown): string {
   else props().setProperty(PROP.baseUrl, clean);
   return clean || DEFAULT_BASE_URL;
 }
+
+/** A new id (bulk jobs). */
+export const newId = (): string => Utilities.getUuid();

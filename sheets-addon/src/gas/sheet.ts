@@ -12,6 +12,10 @@ export function selection(): Range {
   const range = SpreadsheetApp.getActiveRange();
   if (!range) throw new Error('Select the column of targets first (e.g. A2:A801).');
   if (range.getNumColumns() !== 1) throw new Error(`Select one column of targets; the selection ${range.getA1Notation()} has ${range.getNumColumns()} columns.`);
+  // A range kept from before rows were deleted: reading it would fail with Apps Script's own words.
+  if (range.getLastRow() > range.getSheet().getMaxRows()) {
+    throw new Error('The targets go past the last row of their sheet (were rows deleted?). Select the column again, press \u201cuse selection\u201d and preview again.');
+  }
   return range;
 }
 

@@ -22,14 +22,7 @@
     el.className = 'msg' + (kind ? ' ' + kind : '');
   }
   function fmt(n) { return typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–'; }
-  function errText(e) {
-    var text = String(e && e.message || e).replace(/^(Exception|Error): /, '');
-    // Apps Script's own words when a range no longer fits its sheet (rows deleted since it was chosen)
-    if (/coordinates of the range are outside the dimensions of the sheet/i.test(text)) {
-      return 'The targets go past the last row of their sheet (were rows deleted?). Select the column again, press \u201cuse selection\u201d and preview again.';
-    }
-    return text;
-  }
+  function errText(e) { return String(e && e.message || e).replace(/^(Exception|Error): /, ''); }
 
   function showSettings(s) {
     state.settings = s;

@@ -1,0 +1,53 @@
+/** Seeded randomness for the synthetic world: a string hash and a tiny PRNG (no Math.random). */
+import { T } from './vocabulary';
+
+/** 32-bit string hash (FNV-1a followed by a murmur finaliser). */
+export function hash32(...parts: (string | number)[]): number {
+  let h = 0x811c9dc5;
+  const s = parts.join('\u0001');
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Rng {
+  readonly next: () => number;
+  constructor(seed: number) {
+    this.next = prng(seed);
+  }
+  static of(...parts: (string | number)[]): Rng {
+    return new Rng(hash32(...parts));
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.next() * list.length)];
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  /** Log-uniform integer in [lo, hi]. */
+  logInt(lo: number, hi: number): number {
+    return Math.round(Math.exp(Math.log(lo) + this.next() * (Math.log(hi) - Math.log(lo))));
+  }
+}

@@ -1,0 +1,25 @@
+/** The layering rule, checked on the source: only src/gas/ names Apps Script's globals. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SRC = path.join(__dirname, '..', 'src');
+const GLOBALS = /\b(SpreadsheetApp|UrlFetchApp|CacheService|LockService|PropertiesService|HtmlService|Session|Utilities|ScriptApp|GoogleAppsScript)\b/;
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : []));
+}
+
+test('Apps Script globals appear only in the adapters (src/gas/)', () => {
+  const offenders = files(SRC)
+    .filter((f) => !f.startsWith(path.join(SRC, 'gas') + path.sep))
+    .flatMap((f) => withoutComments(fs.readFileSync(f, 'utf8')).split('\n').map((line, i) => [f, i + 1, line] as const))
+    .filter(([, , line]) => GLOBALS.test(line))
+    .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
+  expect(offenders).toEqual([]);
+});
+
+test('the engine imports nothing from the adapters, the bulk runner or the sidebar API', () => {
+  const offenders = files(path.join(SRC, 'engine')).filter((f) => /from '\.\.\/(gas|bulk|sidebar-api)/.test(fs.readFileSync(f, 'utf8')));
+  expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
+});
