@@ -7,6 +7,7 @@ import { evaluateFormula } from './engine/formula';
 import { engineDeps } from './gas/deps';
 import { SIDEBAR_API } from './sidebar-api';
 export { onOpen, showSidebar } from './gas/ui';
+export { keepFromCache as keepAnswers } from './gas/keep-trigger';
 
 /** Entry of every IG... custom function: `IGDATA.fn('profile', [handle, fields, header, refresh])`. */
 export const fn = (endpointId: string, args: unknown[]) => evaluateFormula(endpointId, args, engineDeps);

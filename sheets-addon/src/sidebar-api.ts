@@ -15,7 +15,9 @@ import { targetParam } from './engine/layout';
 import { clientConfig } from './engine/messages';
 import { sheetsClient } from './gas/deps';
 import { gasIO } from './gas/http';
-import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveKey } from './gas/settings';
+import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFreshHours, saveKey } from './gas/settings';
+import { ensureKeepTrigger } from './gas/keep-trigger';
+import { refreshSelection } from './gas/refresh';
 import { activeSelection } from './gas/ui';
 
 interface EndpointInfo {
@@ -59,6 +61,8 @@ function settingsView() {
     defaultBaseUrl: DEFAULT_BASE_URL,
     /** Where keys are created (the sidebar links to it when there is no key or a key is refused). */
     dashboardUrl: DASHBOARD_URL,
+    /** Hours an answer is reused (1-720). */
+    freshHours: s.freshHours,
   };
 }
 
@@ -72,7 +76,17 @@ function testKey(key?: string): { ok: boolean; balance?: number; message: string
 
 /** Server functions by their global name in Code.js (what google.script.run calls). */
 export const SIDEBAR_API = {
-  igSidebarState: () => ({ settings: settingsView(), endpoints: bulkEndpoints(endpoints).map(info), job: loadJob() }),
+  igSidebarState: () => {
+    // Opening the sidebar (a full-authorisation execution) installs the hourly keep trigger once.
+    ensureKeepTrigger();
+    return { settings: settingsView(), endpoints: bulkEndpoints(endpoints).map(info), job: loadJob() };
+  },
+  /** The freshness setting: answers fetched within this many hours are reused (free). */
+  igSetFreshness: (hours: number | string) => {
+    saveFreshHours(hours);
+    return settingsView();
+  },
+  igRefreshSelection: () => refreshSelection(),
   igTestKey: (key?: string) => {
     const { code: _code, ...answer } = testKey(key);
     return answer;

@@ -6,7 +6,7 @@
  */
 import { getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
-import { engineDeps } from '../gas/deps';
+import { engineDeps, keepingAnswers } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
 import { newId } from '../gas/settings';
 import { newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
@@ -79,7 +79,8 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
       return job;
     }
     const run = job.list ? stepList : stepRows;
-    return run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs);
+    // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
+    return keepingAnswers(() => run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs));
   });
 }
 

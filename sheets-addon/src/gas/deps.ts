@@ -2,10 +2,14 @@
 import type { AnswerStore } from '../engine/store';
 import { createAnswerStore } from '../engine/store';
 import type { EngineDeps, SheetsClient } from '../engine/ports';
+import type { KeptAnswers } from '../engine/keep';
+import { createKeptAnswers, freshMs, withKept } from '../engine/keep';
 import { clientConfig } from '../engine/messages';
 import { createClaimStore } from '../engine/claim-store';
 import { gasIO } from './http';
+import { keptGrid } from './kept-sheet';
 import { tryDocumentLock } from './lock';
+import type { Settings } from './settings';
 import { readSettings } from './settings';
 
 function documentCache(): GoogleAppsScript.Cache.Cache {
@@ -17,22 +21,56 @@ function documentCache(): GoogleAppsScript.Cache.Cache {
 const sha256Base64 = (text: string): string =>
   Utilities.base64Encode(Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8));
 
-const documentKeyValues = {
+export const documentKeyValues = {
   getAll: (keys: string[]) => documentCache().getAll(keys),
   putAll: (values: Record<string, string>, ttl: number) => documentCache().putAll(values, ttl),
   removeAll: (keys: string[]) => documentCache().removeAll(keys),
 };
 
-let store: AnswerStore | undefined;
+// Globals live for one execution: settings are read once, the store remembers a busy lock.
+let settings: Settings | undefined;
+let cache: AnswerStore | undefined;
+let kept: KeptAnswers | undefined;
+let keptWritable = false;
 
-/** The answer store over the document cache (one per execution: it remembers a busy lock). */
-export function documentStore(): AnswerStore {
-  return (store ??= createAnswerStore({
+const currentSettings = (): Settings => (settings ??= readSettings());
+
+/** The answer store over the document cache alone, answers older than the freshness setting being misses. */
+export function cacheStore(): AnswerStore {
+  return (cache ??= createAnswerStore({
     cache: documentKeyValues,
     tryLock: tryDocumentLock,
     sha256Base64,
     now: Date.now,
+    maxAgeMs: freshMs(currentSettings().freshHours),
   }));
+}
+
+/** The kept answers (hidden sheet): read-only unless this execution runs inside keepingAnswers. */
+export function keptAnswers(): KeptAnswers {
+  return (kept ??= createKeptAnswers(keptGrid, { now: Date.now, maxAgeMs: freshMs(currentSettings().freshHours), writable: keptWritable }));
+}
+
+/** The cache, then the kept answers for its misses. */
+export const documentStore = (): AnswerStore => withKept(cacheStore(), keptAnswers());
+
+/**
+ * Runs fn as a writer of kept answers (never from a custom function, which may not write a sheet):
+ * the answers it fetches or reads from the cache are written to the hidden sheet at its end, even
+ * when fn fails, so nothing paid for is lost. Writing fetches nothing.
+ */
+export function keepingAnswers<T>(fn: () => T): T {
+  keptWritable = true;
+  kept = undefined;
+  try {
+    return fn();
+  } finally {
+    try {
+      keptAnswers().flush();
+    } catch (e) {
+      console.warn(`IG Data: could not keep answers: ${e instanceof Error ? e.message : e}`);
+    }
+  }
 }
 
 /** The client from the stored key and base URL, over UrlFetchApp (fresh counters each time). */
@@ -45,8 +83,9 @@ const CLAIMS_PROPERTY = 'IGDATA_CLAIMS';
 
 export function engineDeps(): EngineDeps {
   const client = sheetsClient();
+  // Claims run under the lock: they read the cache alone (kept answers were looked up before).
   const claims = createClaimStore(
-    { store: documentStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms) },
+    { store: cacheStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms) },
     PropertiesService.getDocumentProperties()?.getProperty(CLAIMS_PROPERTY),
   );
   return { client, store: documentStore(), now: Date.now, claims };

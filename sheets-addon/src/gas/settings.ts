@@ -4,6 +4,7 @@
  * Every property name the add-on uses is here; the README lists them.
  */
 import { DEFAULT_BASE_URL } from '@igdata/core';
+import { MAX_FRESH_HOURS, MIN_FRESH_HOURS, freshHours } from '../engine/keep';
 
 export const PROP = {
   /** The API key (secret). Never shown back: the sidebar gets only its masked form. */
@@ -16,6 +17,8 @@ export const PROP = {
   baseUrl: 'IGDATA_BASE_URL',
   /** The bulk job (small JSON, see bulk/job.ts). */
   job: 'IGDATA_BULK_JOB',
+  /** Hours an answer is reused (1-720; absent = 168, 7 days): engine/keep.ts. */
+  freshHours: 'IGDATA_FRESH_HOURS',
 } as const;
 
 export function props(): GoogleAppsScript.Properties.Properties {
@@ -29,6 +32,7 @@ export interface Settings {
   baseUrl: string;
   keySetBy: string;
   keySetAt: string;
+  freshHours: number;
 }
 
 export function readSettings(): Settings {
@@ -38,6 +42,7 @@ export function readSettings(): Settings {
     baseUrl: all[PROP.baseUrl] || DEFAULT_BASE_URL,
     keySetBy: all[PROP.keySetBy] || '',
     keySetAt: all[PROP.keySetAt] || '',
+    freshHours: freshHours(all[PROP.freshHours]),
   };
 }
 
@@ -85,6 +90,16 @@ export function saveBaseUrl(url: unknown): string {
   if (!clean || clean === DEFAULT_BASE_URL) props().deleteProperty(PROP.baseUrl);
   else props().setProperty(PROP.baseUrl, clean);
   return clean || DEFAULT_BASE_URL;
+}
+
+/** Saves the freshness setting (hours); a bad value is refused with what is expected. */
+export function saveFreshHours(hours: unknown): number {
+  const n = Number(hours);
+  if (!Number.isInteger(n) || n < MIN_FRESH_HOURS || n > MAX_FRESH_HOURS) {
+    throw new Error(`Reuse answers for must be a whole number of hours from ${MIN_FRESH_HOURS} to ${MAX_FRESH_HOURS} (30 days); got ${JSON.stringify(String(hours ?? '')).slice(0, 40)}.`);
+  }
+  props().setProperty(PROP.freshHours, String(n));
+  return n;
 }
 
 /** A new id (bulk jobs). */

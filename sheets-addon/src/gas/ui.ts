@@ -2,7 +2,7 @@
 const PRODUCT = 'IG Data';
 
 export function onOpen(): void {
-  SpreadsheetApp.getUi().createAddonMenu().addItem('Settings', 'showSidebar').addItem('Bulk lookup', 'showSidebar').addToUi();
+  SpreadsheetApp.getUi().createAddonMenu().addItem('Settings', 'showSidebar').addItem('Bulk lookup', 'showSidebar').addItem('Refresh selected cells', 'igRefreshSelection').addToUi();
 }
 
 export function showSidebar(): void {
