@@ -9,6 +9,7 @@ import { createClaimStore } from '../engine/claim-store';
 import { gasIO } from './http';
 import { keptGrid } from './kept-sheet';
 import { tryDocumentLock } from './lock';
+import { readMarks, refreshedSince } from './refresh';
 import type { Settings } from './settings';
 import { readSettings } from './settings';
 
@@ -32,8 +33,12 @@ let settings: Settings | undefined;
 let cache: AnswerStore | undefined;
 let kept: KeptAnswers | undefined;
 let keptWritable = false;
+/** A custom function in a cell marked by "Refresh selected cells": when it was marked. */
+let markedAt = 0;
 
 const currentSettings = (): Settings => (settings ??= readSettings());
+/** Answers older than the freshness setting, or than the calling cell's refresh mark, are misses. */
+const maxAgeMs = (): number => Math.min(freshMs(currentSettings().freshHours), markedAt ? Date.now() - markedAt : Infinity);
 
 /** The answer store over the document cache alone, answers older than the freshness setting being misses. */
 export function cacheStore(): AnswerStore {
@@ -42,13 +47,13 @@ export function cacheStore(): AnswerStore {
     tryLock: tryDocumentLock,
     sha256Base64,
     now: Date.now,
-    maxAgeMs: freshMs(currentSettings().freshHours),
+    maxAgeMs: maxAgeMs(),
   }));
 }
 
 /** The kept answers (hidden sheet): read-only unless this execution runs inside keepingAnswers. */
 export function keptAnswers(): KeptAnswers {
-  return (kept ??= createKeptAnswers(keptGrid, { now: Date.now, maxAgeMs: freshMs(currentSettings().freshHours), writable: keptWritable }));
+  return (kept ??= createKeptAnswers(keptGrid, { now: Date.now, maxAgeMs: maxAgeMs(), writable: keptWritable }));
 }
 
 /** The cache, then the kept answers for its misses. */
@@ -81,7 +86,13 @@ export function sheetsClient(): SheetsClient {
 /** IGDATA_CLAIMS: "off" turns claims off, for the benchmark and to see the tests fail. */
 const CLAIMS_PROPERTY = 'IGDATA_CLAIMS';
 
-export function engineDeps(): EngineDeps {
+/** `cell`: a custom function's execution, whose active range is its own cell. */
+export function engineDeps(cell = false): EngineDeps {
+  const s = currentSettings();
+  if (cell && s.refreshMarks) {
+    const r = SpreadsheetApp.getActiveRange();
+    if (r) markedAt = refreshedSince(readMarks(s.refreshMarks), r.getSheet().getName(), r.getRow(), r.getColumn());
+  }
   const client = sheetsClient();
   // Claims run under the lock: they read the cache alone (kept answers were looked up before).
   const claims = createClaimStore(

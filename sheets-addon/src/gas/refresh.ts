@@ -1,113 +1,77 @@
 /**
  * Menu action "Refresh selected cells": the IG formulas of the selection fetch again on purpose.
- * Their requests are read from the formula text (engine/formula-text.ts), a large selection shows
- * its cost first, the answers are fetched once each (refresh), cached and kept, and each formula
- * is entered again so Sheets recalculates it from the fresh answers (free).
+ * The selection is marked (document property IGDATA_REFRESH: sheet, rectangle, time) and its
+ * formulas are entered again, so Sheets recalculates them; a formula in a marked cell treats every
+ * answer fetched before the mark as a miss (deps.ts). So each question is fetched once however
+ * many formulas ask it (the second finds the first one's fresh answer), and the next
+ * recalculations are free again. A large selection shows its cost first.
  */
-import type { Call } from '@igdata/core';
-import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
-import { parseArgs } from '../engine/args';
-import { parseFormulaText } from '../engine/formula-text';
-import { planRow, uniqueCalls } from '../engine/rows';
-import { runCalls } from '../engine/run';
-import { engineDeps, keepingAnswers } from './deps';
-import { withDocumentLock } from './lock';
+import { endpoints, estimateCost } from '@igdata/core';
+import { PROP, props } from './settings';
 
-/** Above this many requests the user confirms the cost first. */
+/** Above this many credits (estimated) the user confirms first. */
 const CONFIRM_OVER = 20;
-/** No new batch starts after this (a menu action may run 6 minutes). */
-const BUDGET_MS = 240000;
+/** Marks kept (newest first): older ones have been recalculated long ago. */
+const MAX_MARKS = 20;
+const DAY_MS = 86400000;
+
+/** A marked rectangle: [sheet, row, column, rows, columns, marked at (ms)]. */
+type Mark = [string, number, number, number, number, number];
 
 const byFn = new Map(endpoints.map((e) => [e.fn, e]));
 
-interface Planned {
-  row: number;
-  col: number;
-  formula: string;
-  endpoint: string;
-  calls: Map<string, Call>;
-  limit?: number;
+export function readMarks(text: string | undefined): Mark[] {
+  try {
+    const v = JSON.parse(text || '[]') as Mark[];
+    return Array.isArray(v) ? v.filter((m) => Array.isArray(m) && m.length === 6) : [];
+  } catch {
+    return [];
+  }
 }
 
-export interface RefreshReport {
-  cells: number;
-  requests: number;
-  credits: number;
-  estimate: number;
-  skipped: string[];
-  cancelled?: boolean;
+/** When the calling cell was last marked for refresh (0: never): answers older than that are misses. */
+export function refreshedSince(marks: Mark[], sheet: string, row: number, col: number): number {
+  let at = 0;
+  for (const [s, r, c, nr, nc, t] of marks) if (s === sheet && row >= r && row < r + nr && col >= c && col < c + nc) at = Math.max(at, t);
+  return at;
 }
 
-function readArg(sheet: GoogleAppsScript.Spreadsheet.Sheet, a1: string): unknown {
-  const range = a1.includes('!') ? SpreadsheetApp.getActiveSpreadsheet().getRange(a1) : sheet.getRange(a1);
-  const values = range.getValues();
-  return values.length === 1 && values[0].length === 1 ? values[0][0] : values;
-}
-
-function planCells(range: GoogleAppsScript.Spreadsheet.Range, skipped: string[]): Planned[] {
-  const sheet = range.getSheet();
-  const out: Planned[] = [];
-  range.getFormulas().forEach((cols, r) =>
-    cols.forEach((text, c) => {
-      if (!text) return;
-      const cell = range.getCell(r + 1, c + 1).getA1Notation();
-      const parsed = parseFormulaText(text, (fn) => byFn.has(fn));
-      if (!parsed) return;
-      if ('error' in parsed) return void skipped.push(`${cell}: ${parsed.error}`);
-      const endpoint = getEndpoint(byFn.get(parsed.fn)!.id);
-      const args = parsed.args.map((a) => (a.kind === 'blank' ? '' : a.kind === 'value' ? a.value : readArg(sheet, a.a1)));
-      try {
-        const p = parseArgs(endpoint, args);
-        const calls = uniqueCalls(p.targets.map((t) => planRow(endpoint, p.targetName, p.params, t)));
-        out.push({ row: range.getRow() + r, col: range.getColumn() + c, formula: text, endpoint: endpoint.id, calls, limit: p.limit });
-      } catch (e) {
-        skipped.push(`${cell}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }),
-  );
-  return out;
-}
-
-/** Refreshes the IG formulas of the active range; `confirm` false skips the cost question (sidebar). */
-export function refreshSelection(confirm = true): RefreshReport {
+export function refreshSelection(): { cells: number; estimate: number; cancelled?: boolean } {
   const range = SpreadsheetApp.getActiveRange();
   if (!range) throw new Error('Select the cells whose IG formulas should fetch again.');
-  const skipped: string[] = [];
-  const planned = planCells(range, skipped).filter((p) => p.endpoint !== 'credits');
-  const unique = new Map<string, { call: Call; endpoint: string }>();
-  for (const p of planned) for (const [k, call] of p.calls) unique.set(k, { call, endpoint: p.endpoint });
-  const estimate = [...unique.values()].reduce((n, u) => n + estimateCost(getEndpoint(u.endpoint), u.call.params as never).credits, 0);
-  const report: RefreshReport = { cells: planned.length, requests: 0, credits: 0, estimate, skipped };
-  if (!planned.length) return report;
-  if (confirm && unique.size > CONFIRM_OVER) {
-    const ui = SpreadsheetApp.getUi();
-    const answer = ui.alert('Refresh selected cells', `${planned.length} formulas ask ${unique.size} questions: about ${estimate} credits to fetch them again. Continue?`, ui.ButtonSet.YES_NO);
-    if (answer !== ui.Button.YES) return { ...report, cancelled: true };
-  }
-  const started = Date.now();
-  withDocumentLock(() =>
-    keepingAnswers(() => {
-      const deps = engineDeps();
-      const done = new Set<string>();
-      for (const p of planned) {
-        // A question two formulas share is fetched once: the second reads the fresh answer.
-        const again = new Map([...p.calls].filter(([k]) => !done.has(k)));
-        const known = new Map([...p.calls].filter(([k]) => done.has(k)));
-        for (const [calls, refresh] of [[again, true], [known, false]] as const) {
-          if (!calls.size) continue;
-          const run = runCalls(getEndpoint(p.endpoint), calls, deps, { deadline: started + BUDGET_MS, refresh, limit: p.limit });
-          report.requests += run.requests;
-          report.credits += run.credits;
-        }
-        for (const k of again.keys()) done.add(k);
+  const sheet = range.getSheet();
+  const cells: [number, number, string][] = [];
+  let estimate = 0;
+  range.getFormulas().forEach((cols, r) =>
+    cols.forEach((f, c) => {
+      const m = /^=\s*(IG[A-Z]+)\s*\(\s*([^,;)]*)/i.exec(f);
+      const e = m && byFn.get(m[1].toUpperCase());
+      if (!e) return;
+      cells.push([range.getRow() + r, range.getColumn() + c, f]);
+      // At most one question per non-blank target cell (repeats are asked once).
+      let n = 1;
+      try {
+        if (/^\$?[A-Z]{1,3}\$?\d*(:\$?[A-Z]{1,3}\$?\d*)?$/i.test(m[2].trim())) n = sheet.getRange(m[2].trim()).getValues().flat().filter((v) => v !== '').length;
+      } catch {
+        /* not a plain range: count one */
       }
+      estimate += n * estimateCost(e, {}).credits;
     }),
   );
-  // Entering each formula again makes Sheets recalculate it, now from the fresh answers.
-  const sheet = range.getSheet();
-  for (const p of planned) sheet.getRange(p.row, p.col).setValue('');
+  if (!cells.length) return { cells: 0, estimate: 0 };
+  if (estimate > CONFIRM_OVER) {
+    const ui = SpreadsheetApp.getUi();
+    const ok = ui.alert('Refresh selected cells', `${cells.length} IG formulas will fetch again: up to ~${estimate} credits. Continue?`, ui.ButtonSet.YES_NO);
+    if (ok !== ui.Button.YES) return { cells: cells.length, estimate, cancelled: true };
+  }
+  const now = Date.now();
+  const p = props();
+  const marks = readMarks(p.getProperty(PROP.refresh) ?? undefined).filter((m) => m[5] > now - DAY_MS);
+  marks.unshift([sheet.getName(), range.getRow(), range.getColumn(), range.getNumRows(), range.getNumColumns(), now]);
+  p.setProperty(PROP.refresh, JSON.stringify(marks.slice(0, MAX_MARKS)));
+  // Entering a formula again makes Sheets recalculate it.
+  for (const [r, c] of cells) sheet.getRange(r, c).setValue('');
   SpreadsheetApp.flush();
-  for (const p of planned) sheet.getRange(p.row, p.col).setFormula(p.formula);
-  SpreadsheetApp.getActiveSpreadsheet().toast(`${report.cells} formulas fetched again: ${report.credits} credits.${skipped.length ? ` Not refreshed: ${skipped.join('; ')}` : ''}`, 'IG Data');
-  return report;
+  for (const [r, c, f] of cells) sheet.getRange(r, c).setFormula(f);
+  return { cells: cells.length, estimate };
 }

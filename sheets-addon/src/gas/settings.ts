@@ -19,6 +19,8 @@ export const PROP = {
   job: 'IGDATA_BULK_JOB',
   /** Hours an answer is reused (1-720; absent = 168, 7 days): engine/keep.ts. */
   freshHours: 'IGDATA_FRESH_HOURS',
+  /** Cells marked by "Refresh selected cells" (gas/refresh.ts). */
+  refresh: 'IGDATA_REFRESH',
 } as const;
 
 export function props(): GoogleAppsScript.Properties.Properties {
@@ -33,6 +35,7 @@ export interface Settings {
   keySetBy: string;
   keySetAt: string;
   freshHours: number;
+  refreshMarks: string;
 }
 
 export function readSettings(): Settings {
@@ -43,6 +46,7 @@ export function readSettings(): Settings {
     keySetBy: all[PROP.keySetBy] || '',
     keySetAt: all[PROP.keySetAt] || '',
     freshHours: freshHours(all[PROP.freshHours]),
+    refreshMarks: all[PROP.refresh] || '',
   };
 }
 
