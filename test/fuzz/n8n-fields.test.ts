@@ -36,9 +36,10 @@ function context(params: Record<string, unknown>, counter: { requests: number })
     addExecutionHints: () => undefined,
     getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url }),
     helpers: {
-      httpRequest: async (o: { method: string; url: string; headers: Record<string, string> }) => {
+      // As n8n does with the credential's `authenticate`: the key goes in the Authorization header here.
+      httpRequestWithAuthentication: async (_credential: string, o: { method: string; url: string; headers: Record<string, string> }) => {
         counter.requests++;
-        const res = await fetch(o.url, { method: o.method, headers: o.headers });
+        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, Authorization: `Bearer ${sb.demoKey}` } });
         return { statusCode: res.status, headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]), body: await res.text() };
       },
     },

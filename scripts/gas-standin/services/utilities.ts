@@ -4,7 +4,7 @@ import type { Host } from '../internal/types';
 import { Realm, bytesToBuffer, isByteArray } from '../internal/realm';
 import { BlobImpl, isBlob } from './blob';
 
-export const DigestAlgorithm = Object.freeze({
+const DigestAlgorithm = Object.freeze({
   MD2: 'MD2',
   MD5: 'MD5',
   SHA_1: 'SHA_1',
@@ -12,7 +12,7 @@ export const DigestAlgorithm = Object.freeze({
   SHA_384: 'SHA_384',
   SHA_512: 'SHA_512',
 });
-export const MacAlgorithm = Object.freeze({
+const MacAlgorithm = Object.freeze({
   HMAC_MD5: 'HMAC_MD5',
   HMAC_SHA_1: 'HMAC_SHA_1',
   HMAC_SHA_256: 'HMAC_SHA_256',
