@@ -116,6 +116,9 @@ function igKeepAnswers() {
   return `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`;
 }
 
+/** The sidebar's endpoint list, written into Sidebar.html by the build. */
+export { sidebarEndpoints } from './sidebar-endpoints';
+
 /** Markdown reference of every function, for the README. */
 export function generateReference(list: readonly EndpointDef[] = endpoints): string {
   const rows = list.map((e) => {

@@ -9,7 +9,7 @@ import { createClaimStore } from '../engine/claim-store';
 import { gasIO } from './http';
 import { keptGrid } from './kept-sheet';
 import { tryDocumentLock } from './lock';
-import { readMarks, refreshedSince } from './refresh';
+import { refreshedSince } from './refresh';
 import type { Settings } from './settings';
 import { readSettings } from './settings';
 
@@ -73,7 +73,7 @@ export function keepingAnswers<T>(fn: () => T): T {
     try {
       keptAnswers().flush();
     } catch (e) {
-      console.warn(`IG Data: could not keep answers: ${e instanceof Error ? e.message : e}`);
+      console.warn(`IG Data: answers not kept: ${e}`);
     }
   }
 }
@@ -83,21 +83,15 @@ export function sheetsClient(): SheetsClient {
   return { config: clientConfig(readSettings()), io: gasIO() };
 }
 
-/** IGDATA_CLAIMS: "off" turns claims off, for the benchmark and to see the tests fail. */
-const CLAIMS_PROPERTY = 'IGDATA_CLAIMS';
-
 /** `cell`: a custom function's execution, whose active range is its own cell. */
 export function engineDeps(cell = false): EngineDeps {
   const s = currentSettings();
-  if (cell && s.refreshMarks) {
-    const r = SpreadsheetApp.getActiveRange();
-    if (r) markedAt = refreshedSince(readMarks(s.refreshMarks), r.getSheet().getName(), r.getRow(), r.getColumn());
-  }
+  if (cell && s.refreshMarks) markedAt = refreshedSince(s.refreshMarks, SpreadsheetApp.getActiveRange());
   const client = sheetsClient();
   // Claims run under the lock: they read the cache alone (kept answers were looked up before).
   const claims = createClaimStore(
     { store: cacheStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms) },
-    PropertiesService.getDocumentProperties()?.getProperty(CLAIMS_PROPERTY),
+    s.claims, // IGDATA_CLAIMS
   );
   return { client, store: documentStore(), now: Date.now, claims };
 }

@@ -11,26 +11,21 @@ import { withDocumentLock } from './lock';
 /** The trigger's handler, a top-level function of Code.js. */
 export const KEEP_HANDLER = 'igKeepAnswers';
 
-/** Installs the hourly trigger for this user and document unless there is one; false if it could not. */
-export function ensureKeepTrigger(): boolean {
+/** Installs the hourly trigger for this user and document unless they have one (the add-on's only trigger). */
+export function ensureKeepTrigger(): void {
   try {
-    const ss = SpreadsheetApp.getActiveSpreadsheet();
-    if (ScriptApp.getUserTriggers(ss).some((t) => t.getHandlerFunction() === KEEP_HANDLER)) return true;
-    ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
-    return true;
+    if (!ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).length) ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
   } catch (e) {
-    console.warn(`IG Data: could not install the hourly trigger that keeps answers: ${e instanceof Error ? e.message : e}`);
-    return false;
+    console.warn(`IG Data: no hourly trigger: ${e}`); // answers are still kept by bulk runs and refreshes
   }
 }
 
-/** The trigger: every answer packed in the cache's buckets goes to the sheet (newer ones only). */
-export function keepFromCache(): { kept: number } {
-  return withDocumentLock(() =>
+/** The trigger: every answer packed in the cache's buckets goes to the sheet (newer ones only); how many. */
+export const keepFromCache = (): number =>
+  withDocumentLock(() =>
     keepingAnswers(() => {
       const kept = keptAnswers();
       kept.add(bucketAnswers(documentKeyValues, Date.now()));
-      return { kept: kept.flush() };
+      return kept.flush();
     }),
   );
-}

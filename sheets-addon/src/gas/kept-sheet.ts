@@ -1,45 +1,28 @@
 /**
  * The kept answers' hidden sheet (engine/keep.ts holds the layout and the rules). Custom functions
- * read it; only writers (bulk steps, sidebar and menu actions, the hourly trigger) create and write it.
+ * read it; only writers (bulk steps, sidebar and menu actions, the hourly trigger) create and write
+ * it. A row has at most 6 cells (keep.ts), so a new sheet's 26 columns are always enough.
  */
 import type { KeptGrid } from '../engine/keep';
-import { KEEP_ROWS } from '../engine/keep';
+import { KEEP_ROWS, MAX_CELLS } from '../engine/keep';
 
 export const KEPT_SHEET = 'IG Data answers';
 
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
-const find = (): Sheet | null => SpreadsheetApp.getActiveSpreadsheet()?.getSheetByName(KEPT_SHEET) ?? null;
-
-function create(): Sheet {
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const sheet = ss.insertSheet(KEPT_SHEET, ss.getNumSheets());
-  sheet.hideSheet();
-  return sheet;
-}
-
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const find = () => SpreadsheetApp.getActiveSpreadsheet().getSheetByName(KEPT_SHEET);
 
 export const keptGrid: KeptGrid = {
   read(rows) {
-    const out = new Map<number, string[]>();
     const sheet = find();
-    const width = sheet?.getLastColumn() ?? 0;
-    if (!sheet || width < 1) return out;
-    if (rows && rows.length === 1) {
-      out.set(rows[0], sheet.getRange(rows[0], 1, 1, width).getValues()[0].map(text));
-      return out;
-    }
-    // Several rows: one getValues of the whole block (one call is far cheaper than one per row).
-    sheet.getRange(1, 1, KEEP_ROWS, width).getValues().forEach((r, i) => out.set(i + 1, r.map(text)));
-    return out;
+    const width = sheet?.getLastColumn();
+    // One row for one target; else one getValues of the whole block (far cheaper than one per row).
+    const first = rows ? rows[0] : 1;
+    const values = sheet && width ? sheet.getRange(first, 1, rows ? 1 : KEEP_ROWS, width).getValues() : [];
+    return new Map(values.map((r, i) => [first + i, r.map(String)]));
   },
   write(rows) {
-    const sheet = find() ?? create();
-    const width = Math.max(1, sheet.getLastColumn(), ...[...rows.values()].map((r) => r.length));
-    if (width > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
-    for (const [row, cells] of rows) {
-      sheet.getRange(row, 1, 1, width).setValues([Array.from({ length: width }, (_, i) => cells[i] ?? '')]);
-    }
+    let sheet = find();
+    if (!sheet) (sheet = SpreadsheetApp.getActiveSpreadsheet().insertSheet(KEPT_SHEET)).hideSheet();
+    // Every cell a row may use is written: cells beyond its new end are cleared.
+    for (const [row, cells] of rows) sheet.getRange(row, 1, 1, MAX_CELLS).setValues([Array.from({ length: MAX_CELLS }, (_, i) => cells[i] ?? '')]);
   },
 };

@@ -11,8 +11,7 @@ import { PROP, props } from './settings';
 
 /** Above this many credits (estimated) the user confirms first. */
 const CONFIRM_OVER = 20;
-/** Marks kept (newest first): older ones have been recalculated long ago. */
-const MAX_MARKS = 20;
+/** Marks are kept a day: their formulas have been recalculated long before. */
 const DAY_MS = 86400000;
 
 /** A marked rectangle: [sheet, row, column, rows, columns, marked at (ms)]. */
@@ -20,25 +19,27 @@ type Mark = [string, number, number, number, number, number];
 
 const byFn = new Map(endpoints.map((e) => [e.fn, e]));
 
-export function readMarks(text: string | undefined): Mark[] {
+/** The marks (only this module writes them; anything unreadable is no mark). */
+const readMarks = (text: string | null | undefined): Mark[] => {
   try {
-    const v = JSON.parse(text || '[]') as Mark[];
-    return Array.isArray(v) ? v.filter((m) => Array.isArray(m) && m.length === 6) : [];
+    return JSON.parse(text || '[]') as Mark[];
   } catch {
     return [];
   }
-}
+};
 
 /** When the calling cell was last marked for refresh (0: never): answers older than that are misses. */
-export function refreshedSince(marks: Mark[], sheet: string, row: number, col: number): number {
+export function refreshedSince(text: string, cell: GoogleAppsScript.Spreadsheet.Range | null): number {
   let at = 0;
-  for (const [s, r, c, nr, nc, t] of marks) if (s === sheet && row >= r && row < r + nr && col >= c && col < c + nc) at = Math.max(at, t);
+  const [sheet, row, col] = cell ? [cell.getSheet().getName(), cell.getRow(), cell.getColumn()] : [];
+  for (const [s, r, c, nr, nc, t] of readMarks(text)) if (s === sheet && row! >= r && row! < r + nr && col! >= c && col! < c + nc) at = Math.max(at, t);
   return at;
 }
 
-export function refreshSelection(): { cells: number; estimate: number; cancelled?: boolean } {
+/** The formulas marked, and the credits they may spend (0 formulas: cancelled, or none selected). */
+export function refreshSelection(): { cells: number; estimate: number } {
   const range = SpreadsheetApp.getActiveRange();
-  if (!range) throw new Error('Select the cells whose IG formulas should fetch again.');
+  if (!range) throw new Error('Select the IG formulas to refresh.');
   const sheet = range.getSheet();
   const cells: [number, number, string][] = [];
   let estimate = 0;
@@ -48,27 +49,20 @@ export function refreshSelection(): { cells: number; estimate: number; cancelled
       const e = m && byFn.get(m[1].toUpperCase());
       if (!e) return;
       cells.push([range.getRow() + r, range.getColumn() + c, f]);
-      // At most one question per non-blank target cell (repeats are asked once).
-      let n = 1;
-      try {
-        if (/^\$?[A-Z]{1,3}\$?\d*(:\$?[A-Z]{1,3}\$?\d*)?$/i.test(m[2].trim())) n = sheet.getRange(m[2].trim()).getValues().flat().filter((v) => v !== '').length;
-      } catch {
-        /* not a plain range: count one */
-      }
-      estimate += n * estimateCost(e, {}).credits;
+      // At most one question per non-blank target cell (repeats are asked once); not a range: one.
+      const ref = /^\$?[A-Z]{1,3}\$?\d+(:\$?[A-Z]{1,3}\$?\d+)?$/i.test(m[2].trim()) && sheet.getRange(m[2].trim());
+      estimate += (ref ? ref.getValues().flat().filter((v) => v !== '').length : 1) * estimateCost(e, {}).credits;
     }),
   );
-  if (!cells.length) return { cells: 0, estimate: 0 };
-  if (estimate > CONFIRM_OVER) {
-    const ui = SpreadsheetApp.getUi();
-    const ok = ui.alert('Refresh selected cells', `${cells.length} IG formulas will fetch again: up to ~${estimate} credits. Continue?`, ui.ButtonSet.YES_NO);
-    if (ok !== ui.Button.YES) return { cells: cells.length, estimate, cancelled: true };
+  const ui = estimate > CONFIRM_OVER && SpreadsheetApp.getUi();
+  if (!cells.length || (ui && ui.alert('Refresh selected cells', `${cells.length} formulas fetch again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
+    return { cells: 0, estimate };
   }
   const now = Date.now();
   const p = props();
-  const marks = readMarks(p.getProperty(PROP.refresh) ?? undefined).filter((m) => m[5] > now - DAY_MS);
+  const marks = readMarks(p.getProperty(PROP.refresh)).filter((m) => m[5] > now - DAY_MS);
   marks.unshift([sheet.getName(), range.getRow(), range.getColumn(), range.getNumRows(), range.getNumColumns(), now]);
-  p.setProperty(PROP.refresh, JSON.stringify(marks.slice(0, MAX_MARKS)));
+  p.setProperty(PROP.refresh, JSON.stringify(marks.slice(0, 20))); // 9 KB a property
   // Entering a formula again makes Sheets recalculate it.
   for (const [r, c] of cells) sheet.getRange(r, c).setValue('');
   SpreadsheetApp.flush();

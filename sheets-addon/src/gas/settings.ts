@@ -4,7 +4,7 @@
  * Every property name the add-on uses is here; the README lists them.
  */
 import { DEFAULT_BASE_URL } from '@igdata/core';
-import { MAX_FRESH_HOURS, MIN_FRESH_HOURS, freshHours } from '../engine/keep';
+import { freshHours } from '../engine/keep';
 
 export const PROP = {
   /** The API key (secret). Never shown back: the sidebar gets only its masked form. */
@@ -21,6 +21,8 @@ export const PROP = {
   freshHours: 'IGDATA_FRESH_HOURS',
   /** Cells marked by "Refresh selected cells" (gas/refresh.ts). */
   refresh: 'IGDATA_REFRESH',
+  /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
+  claims: 'IGDATA_CLAIMS',
 } as const;
 
 export function props(): GoogleAppsScript.Properties.Properties {
@@ -36,6 +38,7 @@ export interface Settings {
   keySetAt: string;
   freshHours: number;
   refreshMarks: string;
+  claims: string;
 }
 
 export function readSettings(): Settings {
@@ -47,6 +50,7 @@ export function readSettings(): Settings {
     keySetAt: all[PROP.keySetAt] || '',
     freshHours: freshHours(all[PROP.freshHours]),
     refreshMarks: all[PROP.refresh] || '',
+    claims: all[PROP.claims] || '',
   };
 }
 
@@ -96,15 +100,8 @@ export function saveBaseUrl(url: unknown): string {
   return clean || DEFAULT_BASE_URL;
 }
 
-/** Saves the freshness setting (hours); a bad value is refused with what is expected. */
-export function saveFreshHours(hours: unknown): number {
-  const n = Number(hours);
-  if (!Number.isInteger(n) || n < MIN_FRESH_HOURS || n > MAX_FRESH_HOURS) {
-    throw new Error(`Reuse answers for must be a whole number of hours from ${MIN_FRESH_HOURS} to ${MAX_FRESH_HOURS} (30 days); got ${JSON.stringify(String(hours ?? '')).slice(0, 40)}.`);
-  }
-  props().setProperty(PROP.freshHours, String(n));
-  return n;
-}
+/** Saves the freshness setting (hours; the sidebar offers 1 hour to 30 days, anything else is the default). */
+export const saveFreshHours = (hours: unknown) => props().setProperty(PROP.freshHours, String(freshHours(hours)));
 
 /** A new id (bulk jobs). */
 export const newId = (): string => Utilities.getUuid();

@@ -313,7 +313,7 @@
   };
 
   call('igSidebarState').then(function (s) {
-    state.endpoints = s.endpoints;
+    state.endpoints = IG_ENDPOINTS; // written into Sidebar.html by the build
     showSettings(s.settings);
     showEndpoints();
     showJob(s.job);
