@@ -1,5 +1,5 @@
 // Builds the Google Sheets add-on into sheets-addon/dist/, ready for `clasp push`:
-//   appsscript.json  manifest (V8, three minimal scopes, urlFetchWhitelist for the API host)
+//   appsscript.json  manifest (V8, four minimal scopes, urlFetchWhitelist for the API host)
 //   Code.js          generated top-level stubs with @customfunction JSDoc (from the registry)
 //   bundle.js        the logic: one minified IIFE defining the global IGDATA
 //   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
