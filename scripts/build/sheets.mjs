@@ -36,7 +36,7 @@ async function importTs(entry) {
  */
 const BUILD_TIME_FIELDS = new Set(['description', 'group', 'resource', 'operation', 'documented', 'exampleField', 'summary']);
 
-/** esbuild plugin: core's registry without BUILD_TIME_FIELDS in the entries of `endpoints` (parameters keep theirs). */
+/** esbuild plugin: core's registry without BUILD_TIME_FIELDS in the entries of `endpoints`, nor its parameters' build-time fields. */
 const runtimeRegistry = {
   name: 'runtime-registry',
   setup(b) {
@@ -59,8 +59,25 @@ const runtimeRegistry = {
         };
         return ts.visitNode(root, visit);
       };
-      const out = ts.transform(source, [strip]).transformed[0];
+      // Parameters: `example` is for the generated JSDoc; `description` only for the sidebar (written
+      // into Sidebar.html) except a text parameter's, which core's messages quote ("given (...)").
+      let params = 0;
+      const stripParams = (context) => (root) => {
+        const name = (p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : '');
+        const visit = (node) => {
+          const kind = ts.isObjectLiteralExpression(node) && node.properties.find((p) => name(p) === 'kind');
+          if (kind && ts.isPropertyAssignment(kind) && ts.isStringLiteral(kind.initializer)) {
+            params++;
+            const drop = new Set(kind.initializer.text === 'text' ? ['example'] : ['example', 'description']);
+            node = context.factory.updateObjectLiteralExpression(node, node.properties.filter((p) => !drop.has(name(p))));
+          }
+          return ts.visitEachChild(node, visit, context);
+        };
+        return ts.visitNode(root, visit);
+      };
+      const out = ts.transform(source, [strip, stripParams]).transformed[0];
       if (entries < 10) throw new Error(`runtime-registry: found ${entries} entries in ${args.path}; has the registry's shape changed?`);
+      if (params < 5) throw new Error(`runtime-registry: found ${params} parameters in ${args.path}; has the registry's shape changed?`);
       return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
     });
     // The error table's `summary` (for the OpenAPI document) and `docs` link (sent by the service):

@@ -19,7 +19,7 @@ function documentCache(): GoogleAppsScript.Cache.Cache {
   return c;
 }
 
-const sha256Base64 = (text: string): string =>
+export const sha256Base64 = (text: string): string =>
   Utilities.base64Encode(Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8));
 
 export const documentKeyValues = {

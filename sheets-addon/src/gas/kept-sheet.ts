@@ -21,7 +21,13 @@ export const keptGrid: KeptGrid = {
   },
   write(rows) {
     let sheet = find();
-    if (!sheet) (sheet = SpreadsheetApp.getActiveSpreadsheet().insertSheet(KEPT_SHEET)).hideSheet();
+    if (!sheet) {
+      // insertSheet makes the new sheet the active one: the user's sheet stays in front.
+      const ss = SpreadsheetApp.getActiveSpreadsheet();
+      const active = ss.getActiveSheet();
+      (sheet = ss.insertSheet(KEPT_SHEET, ss.getNumSheets())).hideSheet();
+      active.activate();
+    }
     // Every cell a row may use is written: cells beyond its new end are cleared.
     for (const [row, cells] of rows) sheet.getRange(row, 1, 1, MAX_CELLS).setValues([Array.from({ length: MAX_CELLS }, (_, i) => cells[i] ?? '')]);
   },

@@ -43,6 +43,7 @@
       $('key-owner').hidden = true;
     }
     $('remove-key').disabled = !s.hasKey;
+    $('fresh').value = String(s.freshHours);
     $('base-url').value = s.baseUrl || '';
     $('base-url').placeholder = s.defaultBaseUrl;
     if (!$('key-label').value && s.you) $('key-label').value = s.you;
@@ -244,6 +245,12 @@
       $('balance-at').textContent = '';
       say('key-message', 'The key was removed from this sheet.', 'ok');
     }, fail('key-message'));
+  };
+  $('fresh').onchange = function () {
+    call('igSetFreshness', $('fresh').value).then(function (s) {
+      showSettings(s);
+      say('fresh-message', 'Saved: answers are reused for ' + $('fresh').selectedOptions[0].textContent + '.', 'ok');
+    }, fail('fresh-message'));
   };
   $('save-base-url').onclick = function () {
     call('igSetBaseUrl', $('base-url').value).then(function (s) {
