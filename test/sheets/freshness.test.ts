@@ -98,14 +98,16 @@ describe('reusing answers past the 6-hour cache', () => {
     rt.call('igSidebarState');
     const t0 = rt.now();
     const first = recalc(rt, 'followers,_fetched_at') as unknown[][];
-    const at = first[0][1] as Date;
-    expect(at).toBeInstanceOf(Date);
-    expect(at.getTime()).toBeGreaterThanOrEqual(t0);
-    expect(at.getTime()).toBeLessThan(t0 + 30000);
+    const [a, b] = [first[0][1] as Date, first[1][1] as Date];
+    for (const at of [a, b]) {
+      expect(at).toBeInstanceOf(Date);
+      expect(at.getTime()).toBeGreaterThanOrEqual(t0);
+      expect(at.getTime()).toBeLessThan(t0 + 30000);
+    }
     // locked_acc's row is its message (a billed 404), whatever the fields.
-    expect(first.map((r) => r[1])).toEqual([at, at, '']);
+    expect(first[2][1]).toBe('');
     rt.advance(3 * DAY);
-    expect((recalc(rt, '_fetched_at') as unknown[][]).map((r) => r[0])).toEqual([at, at, expect.stringMatching(/no public data/)]);
+    expect((recalc(rt, '_fetched_at') as unknown[][]).map((r) => r[0])).toEqual([a, b, expect.stringMatching(/no public data/)]);
   });
 });
 

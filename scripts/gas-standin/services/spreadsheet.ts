@@ -403,9 +403,11 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       getUrl: () => model.url,
       getSpreadsheetTimeZone: () => host.timeZone,
       getSpreadsheetLocale: () => 'en_US',
+      // A custom function's active sheet is its cell's; else the active sheet, which insertSheet
+      // changes (the new sheet becomes active, as in Sheets) while the selection stays where it was.
       getActiveSheet: () => {
-        const g = activeCellRange();
-        return sheetFacade(g ? g.sheet : model.activeSheet);
+        const exec = host.current();
+        return sheetFacade(exec.kind === 'custom' && exec.cell ? model.range(exec.cell).sheet : model.activeSheet);
       },
       setActiveSheet(sh: { getName?: () => string }) {
         const s = model.findSheet(String(sh?.getName?.()));
