@@ -96,3 +96,11 @@ test('the sidebar reads the balance and a bulk run writes into the grid', async 
   expect(await cell('G3')).toBe('natgeo');
   expect(Number(await cell('H3'))).toBeGreaterThan(0);
 });
+
+test('the sidebar shows the freshness setting (7 days by default) and saves a new one', async () => {
+  await poll(() => sidebar.locator('#fresh').inputValue()).toBe('168');
+  await sidebar.locator('#fresh').selectOption('720');
+  await poll(() => sidebar.locator('#fresh-message').textContent()).toBe('Saved: answers are reused for 30 days.');
+  await sidebar.locator('#fresh').selectOption('168');
+  await poll(() => sidebar.locator('#fresh-message').textContent()).toBe('Saved: answers are reused for 7 days.');
+});
