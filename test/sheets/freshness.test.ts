@@ -119,6 +119,13 @@ describe('Refresh selected cells', () => {
     rt.spreadsheet.select('Sheet1!B1');
   }
 
+  test('the menu offers it (a NONE-mode onOpen), its handler is a top-level function of the built add-on', () => {
+    const rt = runtime();
+    rt.trigger('onOpen', { authMode: 'NONE' });
+    expect(rt.ui.menus[0].items).toContainEqual({ type: 'item', caption: 'Refresh selected cells', functionName: 'igRefreshSelection' });
+    expect(rt.globalFunctionNames()).toEqual(expect.arrayContaining(['igRefreshSelection', 'igKeepAnswers']));
+  });
+
   test('the selected formulas fetch again once (each question once), later recalculations are free again', async () => {
     const rt = runtime();
     sheetWithFormula(rt, ['nasa', 'natgeo', 'locked_acc']);
