@@ -17,6 +17,8 @@ import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFr
 import { ensureKeepTrigger } from './gas/keep-trigger';
 import { refreshSelection } from './gas/refresh';
 import { activeSelection } from './gas/ui';
+import { withDocumentLock } from './gas/lock';
+import { exportUsage, recordUsage } from './gas/usage';
 
 function settingsView() {
   const s = readSettings();
@@ -60,6 +62,9 @@ export const SIDEBAR_API = {
     return settingsView();
   },
   igRefreshSelection: refreshSelection,
+  /** Credits by day and by what spent them; the sidebar sums the month against the balance. */
+  igUsage: () => withDocumentLock(recordUsage),
+  igExportUsage: exportUsage,
   igTestKey: (key?: string) => {
     const { code: _code, ...answer } = testKey(key);
     return answer;

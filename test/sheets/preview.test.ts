@@ -104,3 +104,13 @@ test('the sidebar shows the freshness setting (7 days by default) and saves a ne
   await sidebar.locator('#fresh').selectOption('168');
   await poll(() => sidebar.locator('#fresh-message').textContent()).toBe('Saved: answers are reused for 7 days.');
 });
+
+test('the sidebar shows where the credits went this month, against the balance', async () => {
+  await sidebar.locator('#usage-refresh').click();
+  await poll(() => sidebar.locator('#usage-month').textContent()).toMatch(/^This month: [1-9][\d,]* credits spent; [\d,]+ left\.$/);
+  // the formulas typed above, by function and cell (the bulk run above reused their answers: free)
+  const what = await sidebar.locator('#usage-days tr.what td:first-child').allTextContents();
+  expect(what).toEqual(expect.arrayContaining(['IGPROFILE B2', 'IGENGAGEMENT D2']));
+  await sidebar.locator('#usage-export').click();
+  await poll(() => sidebar.locator('#usage-message').textContent()).toBe('Written to the sheet \u201cIG Data usage\u201d.');
+});

@@ -8,6 +8,7 @@ import { getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
 import { engineDeps, keepingAnswers } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
+import { recordUsage } from '../gas/usage';
 import { newId } from '../gas/settings';
 import { newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
 import type { BulkJob } from './job';
@@ -80,7 +81,10 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
     }
     const run = job.list ? stepList : stepRows;
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
-    return keepingAnswers(() => run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs));
+    const before = job.credits;
+    const after = keepingAnswers(() => run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs));
+    recordUsage(`Run ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
+    return after;
   });
 }
 

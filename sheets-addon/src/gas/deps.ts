@@ -62,7 +62,9 @@ export const documentStore = (): AnswerStore => withKept(cacheStore(), keptAnswe
 /**
  * Runs fn as a writer of kept answers (never from a custom function, which may not write a sheet):
  * the answers it fetches or reads from the cache are written to the hidden sheet at its end, even
- * when fn fails, so nothing paid for is lost. Writing fetches nothing.
+ * when fn fails, so nothing paid for is lost. Writing fetches nothing. If writing fails, the
+ * execution fails with Apps Script's message (a bulk run pauses and resumes without writing or
+ * billing a row twice; the answers stay in the cache, where the hourly trigger finds them).
  */
 export function keepingAnswers<T>(fn: () => T): T {
   keptWritable = true;
@@ -70,11 +72,7 @@ export function keepingAnswers<T>(fn: () => T): T {
   try {
     return fn();
   } finally {
-    try {
-      keptAnswers().flush();
-    } catch (e) {
-      console.warn(`IG Data: answers not kept: ${e}`);
-    }
+    keptAnswers().flush();
   }
 }
 

@@ -7,6 +7,7 @@
 import { bucketAnswers } from '../engine/store';
 import { documentKeyValues, keepingAnswers, keptAnswers } from './deps';
 import { withDocumentLock } from './lock';
+import { recordUsage } from './usage';
 
 /** The trigger's handler, a top-level function of Code.js. */
 export const KEEP_HANDLER = 'igKeepAnswers';
@@ -16,7 +17,7 @@ export function ensureKeepTrigger(): void {
   try {
     if (!ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).length) ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
   } catch (e) {
-    console.warn(`IG Data: no hourly trigger: ${e}`); // answers are still kept by bulk runs and refreshes
+    console.warn(e); // no hourly trigger: answers are still kept by bulk runs
   }
 }
 
@@ -26,6 +27,7 @@ export const keepFromCache = (): number =>
     keepingAnswers(() => {
       const kept = keptAnswers();
       kept.add(bucketAnswers(documentKeyValues, Date.now()));
+      recordUsage(); // the formulas' usage, before the cache's 6 hours end
       return kept.flush();
     }),
   );

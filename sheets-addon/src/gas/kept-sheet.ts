@@ -25,7 +25,7 @@ export const keptGrid: KeptGrid = {
       // insertSheet makes the new sheet the active one: the user's sheet stays in front.
       const ss = SpreadsheetApp.getActiveSpreadsheet();
       const active = ss.getActiveSheet();
-      (sheet = ss.insertSheet(KEPT_SHEET, ss.getNumSheets())).hideSheet();
+      (sheet = ss.insertSheet(KEPT_SHEET)).hideSheet();
       active.activate();
     }
     // Every cell a row may use is written: cells beyond its new end are cleared.

@@ -8,25 +8,19 @@
  */
 import { endpoints, estimateCost } from '@igdata/core';
 import { PROP, props } from './settings';
+import { REFRESH } from './ui';
 
 /** Above this many credits (estimated) the user confirms first. */
 const CONFIRM_OVER = 20;
-/** Marks are kept a day: their formulas have been recalculated long before. */
-const DAY_MS = 86400000;
+
 
 /** A marked rectangle: [sheet, row, column, rows, columns, marked at (ms)]. */
 type Mark = [string, number, number, number, number, number];
 
 const byFn = new Map(endpoints.map((e) => [e.fn, e]));
 
-/** The marks (only this module writes them; anything unreadable is no mark). */
-const readMarks = (text: string | null | undefined): Mark[] => {
-  try {
-    return JSON.parse(text || '[]') as Mark[];
-  } catch {
-    return [];
-  }
-};
+/** The marks (JSON written by this module only). */
+const readMarks = (text: string | null | undefined): Mark[] => JSON.parse(text || '[]');
 
 /** When the calling cell was last marked for refresh (0: never): answers older than that are misses. */
 export function refreshedSince(text: string, cell: GoogleAppsScript.Spreadsheet.Range | null): number {
@@ -38,8 +32,8 @@ export function refreshedSince(text: string, cell: GoogleAppsScript.Spreadsheet.
 
 /** The formulas marked, and the credits they may spend (0 formulas: cancelled, or none selected). */
 export function refreshSelection(): { cells: number; estimate: number } {
-  const range = SpreadsheetApp.getActiveRange();
-  if (!range) throw new Error('Select the IG formulas to refresh.');
+  // From a menu there is always an active range (at least the cursor's cell).
+  const range = SpreadsheetApp.getActiveRange()!;
   const sheet = range.getSheet();
   const cells: [number, number, string][] = [];
   let estimate = 0;
@@ -55,14 +49,15 @@ export function refreshSelection(): { cells: number; estimate: number } {
     }),
   );
   const ui = estimate > CONFIRM_OVER && SpreadsheetApp.getUi();
-  if (!cells.length || (ui && ui.alert('Refresh selected cells', `${cells.length} formulas fetch again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
+  if (!cells.length || (ui && ui.alert(REFRESH, `${cells.length} formulas fetch again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
     return { cells: 0, estimate };
   }
-  const now = Date.now();
+  // The last 20 marks (9 KB a property). An old mark is harmless: every answer its cells use was
+  // fetched after it (by the recalculation it caused).
   const p = props();
-  const marks = readMarks(p.getProperty(PROP.refresh)).filter((m) => m[5] > now - DAY_MS);
-  marks.unshift([sheet.getName(), range.getRow(), range.getColumn(), range.getNumRows(), range.getNumColumns(), now]);
-  p.setProperty(PROP.refresh, JSON.stringify(marks.slice(0, 20))); // 9 KB a property
+  const marks = readMarks(p.getProperty(PROP.refresh));
+  marks.unshift([sheet.getName(), range.getRow(), range.getColumn(), range.getNumRows(), range.getNumColumns(), Date.now()]);
+  p.setProperty(PROP.refresh, JSON.stringify(marks.slice(0, 20)));
   // Entering a formula again makes Sheets recalculate it.
   for (const [r, c] of cells) sheet.getRange(r, c).setValue('');
   SpreadsheetApp.flush();

@@ -21,6 +21,8 @@ export const PROP = {
   freshHours: 'IGDATA_FRESH_HOURS',
   /** Cells marked by "Refresh selected cells" (gas/refresh.ts). */
   refresh: 'IGDATA_REFRESH',
+  /** Credits by day and by what spent them (engine/usage.ts). */
+  usage: 'IGDATA_USAGE',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
   claims: 'IGDATA_CLAIMS',
 } as const;
