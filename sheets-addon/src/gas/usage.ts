@@ -16,7 +16,7 @@ const pending = () => parseUsage(documentKeyValues.getAll([ITEM])[ITEM]);
 /** A formula spent credits (not recorded when the lock stays busy: a known undercount). */
 export function formulaSpent(fn: string, credits: number): void {
   const r = SpreadsheetApp.getActiveRange();
-  const label = `${fn} ${r?.getA1Notation()}`; // its cell
+  const label = r ? `${fn} ${r.getA1Notation()}` : fn; // its cell
   cacheStore().withLock(() => documentKeyValues.putAll({ [ITEM]: JSON.stringify(addUsage(pending(), label, credits, today())) }, 21600));
 }
 
