@@ -7,9 +7,11 @@
 //       execution in a fresh context, at most 30 at once (30 worker threads, each its own runtime)
 // then a second recalculation of each; plus the bundle's minified size and its eval time; plus
 // concurrent recalculation (sheets-concurrency.mjs): credits, wall time and longest wait of a cell
-// with claims, with a lock around the whole fetch, and without either.
+// with claims, with a lock around the whole fetch, and without either; plus (d) the next-day
+// recalculation of the column from the kept answers (sheets-fresh.mjs).
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { concurrencyRows } from './sheets-concurrency.mjs';
+import { freshnessRows } from './sheets-fresh.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -191,6 +193,7 @@ const c1 = await measure('(c) naive, one execution per cell', naiveRun);
 const c2 = await measure('(c) naive, recalculation', naiveRun);
 for (const w of pool) w.postMessage('close');
 const concurrency = await concurrencyRows({ createConcurrentRuntime, sb, key: KEY, dist, prod: PROD, accounts });
+const freshness = await freshnessRows({ createGasRuntime, sb, key: KEY, dist, prod: PROD, column, root });
 sb.close();
 
 // ---- bundle weight
@@ -227,8 +230,10 @@ const checks = [
   ['bundle <= 80 KB minified', bundle.length <= 80 * 1024, `${(bundle.length / 1024).toFixed(1)} KB`],
   ['bundle eval <= 20 ms (median, fresh context)', evalMs <= 20, `${evalMs.toFixed(2)} ms`],
   ...concurrency.checks,
+  ...freshness.checks,
 ];
 results.concurrency = concurrency.rows;
+results.freshness = freshness.rows;
 console.log(`\nbatching bound: ${UNIQUE} / 50 x ${LATENCY} ms = ${bound} ms`);
 for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${v}`);
 writeFileSync(join(cache, 'sheets-bench.json'), JSON.stringify({ ...results, checks }, null, 2));

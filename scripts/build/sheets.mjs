@@ -1,5 +1,5 @@
 // Builds the Google Sheets add-on into sheets-addon/dist/, ready for `clasp push`:
-//   appsscript.json  manifest (V8, three minimal scopes, urlFetchWhitelist for the API host)
+//   appsscript.json  manifest (V8, four minimal scopes, urlFetchWhitelist for the API host)
 //   Code.js          generated top-level stubs with @customfunction JSDoc (from the registry)
 //   bundle.js        the logic: one minified IIFE defining the global IGDATA
 //   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
@@ -31,11 +31,12 @@ async function importTs(entry) {
  * Fields of registry entries that nothing in Apps Script reads: n8n's resource and operation, the
  * docs' group, the agent-facing description and the example field (both for the generated JSDoc,
  * written at build time from the full registry). The bundle is paid for on every custom-function
- * call, so its copy of the registry leaves them out (about 5 KB).
+ * call, so its copy of the registry leaves them out (about 5 KB). What only the sidebar shows (the
+ * summaries, the endpoint list of the bulk lookup) is written into Sidebar.html instead.
  */
-const BUILD_TIME_FIELDS = new Set(['description', 'group', 'resource', 'operation', 'documented', 'exampleField']);
+const BUILD_TIME_FIELDS = new Set(['description', 'group', 'resource', 'operation', 'documented', 'exampleField', 'summary']);
 
-/** esbuild plugin: core's registry without BUILD_TIME_FIELDS in the entries of `endpoints` (parameters keep theirs). */
+/** esbuild plugin: core's registry without BUILD_TIME_FIELDS in the entries of `endpoints`, nor its parameters' build-time fields. */
 const runtimeRegistry = {
   name: 'runtime-registry',
   setup(b) {
@@ -58,12 +59,52 @@ const runtimeRegistry = {
         };
         return ts.visitNode(root, visit);
       };
-      const out = ts.transform(source, [strip]).transformed[0];
+      // Parameters: `example` is for the generated JSDoc; `description` only for the sidebar (written
+      // into Sidebar.html) except a text parameter's, which core's messages quote ("given (...)").
+      let params = 0;
+      const stripParams = (context) => (root) => {
+        const name = (p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : '');
+        const visit = (node) => {
+          const kind = ts.isObjectLiteralExpression(node) && node.properties.find((p) => name(p) === 'kind');
+          if (kind && ts.isPropertyAssignment(kind) && ts.isStringLiteral(kind.initializer)) {
+            params++;
+            const drop = new Set(kind.initializer.text === 'text' ? ['example'] : ['example', 'description']);
+            node = context.factory.updateObjectLiteralExpression(node, node.properties.filter((p) => !drop.has(name(p))));
+          }
+          return ts.visitEachChild(node, visit, context);
+        };
+        return ts.visitNode(root, visit);
+      };
+      const out = ts.transform(source, [strip, stripParams]).transformed[0];
       if (entries < 10) throw new Error(`runtime-registry: found ${entries} entries in ${args.path}; has the registry's shape changed?`);
+      if (params < 5) throw new Error(`runtime-registry: found ${params} parameters in ${args.path}; has the registry's shape changed?`);
+      return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
+    });
+    // The error table's `summary` (for the OpenAPI document) and `docs` link (sent by the service):
+    // Apps Script reads neither (about 1.3 KB).
+    b.onLoad({ filter: /[\\/]core[\\/]src[\\/]error-codes\.ts$/ }, (args) => {
+      const source = ts.createSourceFile(args.path, readFileSync(args.path, 'utf8'), ts.ScriptTarget.ES2022, true);
+      let dropped = 0;
+      const strip = (context) => (root) => {
+        const visit = (node) => {
+          if (ts.isObjectLiteralExpression(node)) {
+            const kept = node.properties.filter((p) => !(ts.isPropertyAssignment(p) && ERROR_DOC_FIELDS.has(p.name.getText(source)) && ts.isStringLiteralLike(p.initializer)));
+            dropped += node.properties.length - kept.length;
+            return ts.visitEachChild(context.factory.updateObjectLiteralExpression(node, kept), visit, context);
+          }
+          return ts.visitEachChild(node, visit, context);
+        };
+        return ts.visitNode(root, visit);
+      };
+      const out = ts.transform(source, [strip]).transformed[0];
+      if (dropped < 10) throw new Error(`runtime-registry: dropped ${dropped} doc fields in ${args.path}; has the error table's shape changed?`);
       return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
     });
   },
 };
+
+/** Fields of core's error table (error-codes.ts) that only the OpenAPI document and the service read. */
+const ERROR_DOC_FIELDS = new Set(['summary', 'docs']);
 
 export async function build() {
   mkdirSync(dist, { recursive: true });
@@ -122,7 +163,7 @@ export async function build() {
   if (unknown.length) throw new Error(`sidebar.js calls server functions missing from SIDEBAR_API (sheets-addon/src/sidebar-api.ts): ${unknown.join(', ')}`);
   const html = readFileSync(join(src, 'sidebar', 'sidebar.html'), 'utf8')
     .replace('/*CSS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.css'), 'utf8'))
-    .replace('/*JS*/', () => sidebarJs);
+    .replace('/*JS*/', () => `var IG_ENDPOINTS = ${JSON.stringify(codegen.sidebarEndpoints())};\n${sidebarJs}`);
   writeFileSync(join(dist, 'Sidebar.html'), html);
 
   // 4. The manifest, whitelisting the production API host.

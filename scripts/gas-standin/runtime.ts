@@ -38,6 +38,7 @@ import { createHtmlService } from './services/html';
 import { LockRegistry, createLockService } from './services/lock';
 import { PropertyStores, createPropertiesService } from './services/properties';
 import { AuthMode, createScriptApp, createSession } from './services/session';
+import { TriggerRegistry, createTriggerBuilders } from './services/triggers';
 import { SpreadsheetModel, createSpreadsheetApp } from './services/spreadsheet';
 import { UiRecorder } from './services/ui';
 import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
@@ -154,9 +155,9 @@ const TIME_LIMIT_MESSAGE = 'Exceeded maximum execution time';
 /** What each kind of execution may not do (Apps Script's rules, simplified). */
 const DENIED: Record<string, ReadonlySet<Capability>> = {
   script: new Set(),
-  custom: new Set<Capability>(['ui.menu', 'ui.show', 'properties.write', 'sheet.write', 'session.email']),
-  'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch']),
-  'trigger:NONE': new Set<Capability>(['ui.show', 'urlfetch', 'properties.read', 'properties.write', 'cache', 'sheet.read', 'sheet.write', 'session.email', 'lock']),
+  custom: new Set<Capability>(['ui.menu', 'ui.show', 'properties.write', 'sheet.write', 'session.email', 'triggers']),
+  'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch', 'triggers']),
+  'trigger:NONE': new Set<Capability>(['ui.show', 'urlfetch', 'properties.read', 'properties.write', 'cache', 'sheet.read', 'sheet.write', 'session.email', 'lock', 'triggers']),
   'trigger:FULL': new Set(),
 };
 
@@ -168,6 +169,7 @@ const SCOPES: Partial<Record<Capability, string[]>> = {
   'sheet.write': [`${SCOPE}spreadsheets.currentonly`, `${SCOPE}spreadsheets`],
   'ui.show': [`${SCOPE}script.container.ui`],
   'session.email': [`${SCOPE}userinfo.email`],
+  triggers: [`${SCOPE}script.scriptapp`],
 };
 
 const INVOKE = new vm.Script('globalThis.__gasInvoke__()', { filename: 'gas-invoke.js' });
@@ -208,6 +210,8 @@ export class GasRuntime {
   readonly properties = new PropertyStores();
   readonly spreadsheet = new SpreadsheetModel();
   readonly ui = new UiRecorder();
+  /** Installable time-driven triggers; they fire in `advance`. */
+  readonly triggers = new TriggerRegistry();
   readonly locks: LockRegistry;
   /** Every HTTP request made through UrlFetchApp, in order. */
   readonly requests: RequestRecord[];
@@ -298,6 +302,26 @@ export class GasRuntime {
       },
       { kind: 'trigger', authMode, user: opts.user },
     );
+  }
+
+  /**
+   * Time travel: moves the clock forward by `ms`, firing each installable time-driven trigger when
+   * it is due (a 6-minute execution of the user who installed it; a failure is recorded in the
+   * trigger's `runs`, as Apps Script would e-mail it, and does not stop the clock).
+   */
+  advance(ms: number): void {
+    const until = this.clock.now() + ms;
+    for (let t = this.triggers.nextDue(until); t; t = this.triggers.nextDue(until)) {
+      if (t.nextAt > this.clock.now()) this.clock.set(t.nextAt);
+      t.nextAt += t.everyMs;
+      try {
+        this.run(t.handler, [{ authMode: AuthMode.FULL, triggerUid: t.uid }], { kind: 'script', user: t.user });
+        t.runs.push({ at: this.clock.now(), ok: true });
+      } catch (e) {
+        t.runs.push({ at: this.clock.now(), ok: false, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    if (until > this.clock.now()) this.clock.set(until);
   }
 
   /** Runs global function `fnName` with `args` as one execution; returns its result (copied to the host realm). */
@@ -476,7 +500,7 @@ export class GasRuntime {
     g.HtmlService = createHtmlService(realm, this.dir);
     g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
     g.Session = createSession(host, realm);
-    g.ScriptApp = createScriptApp();
+    g.ScriptApp = { ...createScriptApp(), ...createTriggerBuilders(this.host, realm, this.triggers) };
     g.console = this.makeConsole();
     g.Logger = this.makeLogger();
     if (this.opts.virtualDate ?? true) (DATE_PATCH.runInContext(realm.ctx) as (now: () => number) => void)(() => this.clock.now());

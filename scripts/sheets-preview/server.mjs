@@ -217,7 +217,7 @@ function grid() {
   }
   const ar = rt.spreadsheet.activeRange;
   const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
-  return { sheet: sheet.name, sheets: rt.spreadsheet.sheets.map((x) => x.name), maxRows: sheet.maxRows, rows, cols, values, formulas: fx, errors, selection };
+  return { sheet: sheet.name, sheets: rt.spreadsheet.sheets.filter((x) => !x.hidden).map((x) => x.name), maxRows: sheet.maxRows, rows, cols, values, formulas: fx, errors, selection };
 }
 
 /** google.script.run for the sidebar: exposed functions only, results as Apps Script returns them. */

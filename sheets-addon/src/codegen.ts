@@ -57,7 +57,7 @@ function paramDoc(e: EndpointDef, spec: ArgSpec): { type: string; text: string }
     case 'limit':
       return { type: 'number', text: `How many items per target, 1-${MAX_LIMIT} (optional; default the first page). Every page costs credits.` };
     case 'refresh':
-      return { type: 'boolean', text: 'TRUE fetches again instead of using the 6-hour cache (optional; spends credits).' };
+      return { type: 'boolean', text: "TRUE fetches again instead of reusing a recent answer (optional; spends credits)." };
   }
 }
 
@@ -65,7 +65,7 @@ function functionJsDoc(e: EndpointDef): string {
   const target = targetParam(e);
   const lines = [
     `${clean(e.summary)}. ${clean(e.description)}`,
-    `Credits: ${describeCost(e)}${target ? ` for each ${target.name}` : ''}; answers are cached for 6 hours, so recalculating is free.`,
+    `Credits: ${describeCost(e)}${target ? ` for each ${target.name}` : ''}; answers are reused for the sheet's freshness setting (7 days unless changed), so recalculating is free.`,
     `Example: ${exampleFormula(e)}${target ? ` or ${exampleFormula(e, true)}` : ''}`,
     '',
     ...argLayout(e).map((spec) => {
@@ -106,10 +106,18 @@ function onInstall(e) {
 function showSidebar() {
   IGDATA.showSidebar();
 }
+
+/** Hourly time-driven trigger: copies the cached answers to the kept answers' sheet (fetches nothing). */
+function igKeepAnswers() {
+  return IGDATA.keepAnswers();
+}
 `;
   const server = SERVER_FUNCTIONS.map((name) => `function ${name}(...args) {\n  return IGDATA.sidebar.${name}(...args);\n}\n`).join('\n');
   return `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`;
 }
+
+/** The sidebar's endpoint list, written into Sidebar.html by the build. */
+export { sidebarEndpoints } from './sidebar-endpoints';
 
 /** Markdown reference of every function, for the README. */
 export function generateReference(list: readonly EndpointDef[] = endpoints): string {

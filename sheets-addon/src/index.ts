@@ -5,10 +5,12 @@
  */
 import { evaluateFormula } from './engine/formula';
 import { engineDeps } from './gas/deps';
+import { formulaSpent } from './gas/usage';
 import { SIDEBAR_API } from './sidebar-api';
 export { onOpen, showSidebar } from './gas/ui';
+export { keepFromCache as keepAnswers } from './gas/keep-trigger';
 
 /** Entry of every IG... custom function: `IGDATA.fn('profile', [handle, fields, header, refresh])`. */
-export const fn = (endpointId: string, args: unknown[]) => evaluateFormula(endpointId, args, engineDeps);
+export const fn = (endpointId: string, args: unknown[]) => evaluateFormula(endpointId, args, () => engineDeps(true), Date.now, formulaSpent);
 /** The sidebar's server functions, by their name in Code.js. */
 export const sidebar = SIDEBAR_API;

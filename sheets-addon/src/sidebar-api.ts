@@ -4,45 +4,21 @@
  * and the build checks that every name sidebar.js calls is here. Everything the sidebar receives
  * about the key is its masked form.
  */
-import type { EndpointDef } from '@igdata/core';
-import { DASHBOARD_URL, DEFAULT_BASE_URL, describeCost, endpoints, fieldPaths } from '@igdata/core';
+import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 import { cancel, resume, start, step } from './bulk/control';
 import { loadJob } from './bulk/job';
-import { bulkEndpoints, pageSizeOf, preview } from './bulk/plan';
+import { preview } from './bulk/plan';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
-import { targetParam } from './engine/layout';
 import { clientConfig } from './engine/messages';
 import { sheetsClient } from './gas/deps';
 import { gasIO } from './gas/http';
-import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveKey } from './gas/settings';
+import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFreshHours, saveKey } from './gas/settings';
+import { ensureKeepTrigger } from './gas/keep-trigger';
+import { refreshSelection } from './gas/refresh';
 import { activeSelection } from './gas/ui';
-
-interface EndpointInfo {
-  id: string;
-  fn: string;
-  summary: string;
-  target: string;
-  params: { name: string; description: string; required: boolean; min?: number; max?: number; default?: number | string }[];
-  columns: string[];
-  fields: string[];
-  cost: string;
-  /** Bulk runs of list endpoints ask for items per target and write to a new sheet. */
-  shape: 'single' | 'list';
-  paginated: boolean;
-  /** Items per page used for the cost estimate (null: one page). */
-  pageSize: number | null;
-}
-
-const info = (e: EndpointDef): EndpointInfo => {
-  const t = targetParam(e)!;
-  return {
-    id: e.id, fn: e.fn, summary: e.summary, target: t.name,
-    params: e.params.filter((p) => p !== t && p.kind !== 'cursor').map((p) => ({ name: p.name, description: p.description, required: p.required, min: p.min, max: p.max, default: p.default })),
-    columns: e.columns, fields: fieldPaths(e.schema), cost: describeCost(e),
-    shape: e.shape as EndpointInfo['shape'], paginated: e.paginated, pageSize: pageSizeOf(e),
-  };
-};
+import { withDocumentLock } from './gas/lock';
+import { exportUsage, recordUsage } from './gas/usage';
 
 function settingsView() {
   const s = readSettings();
@@ -59,6 +35,8 @@ function settingsView() {
     defaultBaseUrl: DEFAULT_BASE_URL,
     /** Where keys are created (the sidebar links to it when there is no key or a key is refused). */
     dashboardUrl: DASHBOARD_URL,
+    /** Hours an answer is reused (1-720). */
+    freshHours: s.freshHours,
   };
 }
 
@@ -72,7 +50,21 @@ function testKey(key?: string): { ok: boolean; balance?: number; message: string
 
 /** Server functions by their global name in Code.js (what google.script.run calls). */
 export const SIDEBAR_API = {
-  igSidebarState: () => ({ settings: settingsView(), endpoints: bulkEndpoints(endpoints).map(info), job: loadJob() }),
+  igSidebarState: () => {
+    // Opening the sidebar (a full-authorisation execution) installs the hourly keep trigger once.
+    ensureKeepTrigger();
+    // The endpoints the sidebar offers are written into Sidebar.html by the build (sidebar-endpoints.ts).
+    return { settings: settingsView(), job: loadJob() };
+  },
+  /** The freshness setting: answers fetched within this many hours are reused (free). */
+  igSetFreshness: (hours: number | string) => {
+    saveFreshHours(hours);
+    return settingsView();
+  },
+  igRefreshSelection: refreshSelection,
+  /** Credits by day and by what spent them; the sidebar sums the month against the balance. */
+  igUsage: () => withDocumentLock(recordUsage),
+  igExportUsage: exportUsage,
   igTestKey: (key?: string) => {
     const { code: _code, ...answer } = testKey(key);
     return answer;

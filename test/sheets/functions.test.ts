@@ -334,12 +334,13 @@ describe('the built entry file', () => {
     expect(doc).not.toMatch(/\*\//);
   });
 
-  test('the manifest: V8, three minimal scopes, urlFetchWhitelist of the API host', () => {
+  test('the manifest: V8, four minimal scopes (script.scriptapp for the hourly keep trigger), urlFetchWhitelist of the API host', () => {
     const m = JSON.parse(fs.readFileSync(path.join(DIST, 'appsscript.json'), 'utf8'));
     expect(m.runtimeVersion).toBe('V8');
     expect(m.oauthScopes.sort()).toEqual([
       'https://www.googleapis.com/auth/script.container.ui',
       'https://www.googleapis.com/auth/script.external_request',
+      'https://www.googleapis.com/auth/script.scriptapp',
       'https://www.googleapis.com/auth/spreadsheets.currentonly',
     ]);
     expect(m.urlFetchWhitelist).toEqual(['https://api.igdata.dev/']);

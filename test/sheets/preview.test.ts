@@ -96,3 +96,21 @@ test('the sidebar reads the balance and a bulk run writes into the grid', async 
   expect(await cell('G3')).toBe('natgeo');
   expect(Number(await cell('H3'))).toBeGreaterThan(0);
 });
+
+test('the sidebar shows the freshness setting (7 days by default) and saves a new one', async () => {
+  await poll(() => sidebar.locator('#fresh').inputValue()).toBe('168');
+  await sidebar.locator('#fresh').selectOption('720');
+  await poll(() => sidebar.locator('#fresh-message').textContent()).toBe('Saved: answers are reused for 30 days.');
+  await sidebar.locator('#fresh').selectOption('168');
+  await poll(() => sidebar.locator('#fresh-message').textContent()).toBe('Saved: answers are reused for 7 days.');
+});
+
+test('the sidebar shows where the credits went this month, against the balance', async () => {
+  await sidebar.locator('#usage-refresh').click();
+  await poll(() => sidebar.locator('#usage-month').textContent()).toMatch(/^This month: [1-9][\d,]* credits spent; [\d,]+ left\.$/);
+  // the formulas typed above, by function and cell (the bulk run above reused their answers: free)
+  const what = await sidebar.locator('#usage-days tr.what td:first-child').allTextContents();
+  expect(what).toEqual(expect.arrayContaining(['IGPROFILE B2', 'IGENGAGEMENT D2']));
+  await sidebar.locator('#usage-export').click();
+  await poll(() => sidebar.locator('#usage-message').textContent()).toBe('Written to the sheet \u201cIG Data usage\u201d.');
+});

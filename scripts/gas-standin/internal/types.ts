@@ -19,7 +19,8 @@ export type Capability =
   | 'sheet.read'
   | 'sheet.write'
   | 'session.email'
-  | 'lock';
+  | 'lock'
+  | 'triggers'; // ScriptApp.newTrigger, getProjectTriggers, deleteTrigger
 
 export interface Execution {
   id: number;

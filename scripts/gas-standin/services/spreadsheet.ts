@@ -24,9 +24,15 @@ function normalize(v: unknown): CellValue {
   return String(v);
 }
 
+/** Sheets' limit on the characters of one cell. */
+const CELL_MAX_CHARS = 50000;
+
 /** One sheet: a grid of values (1-based). Test helpers grow the grid as needed. */
 export class SheetModel {
   private rows: CellValue[][] = [];
+  /** Formula text by "row,col" (the stand-in does not evaluate them; tests call the functions). */
+  readonly formulas = new Map<string, string>();
+  hidden = false;
 
   constructor(
     public name: string,
@@ -40,6 +46,10 @@ export class SheetModel {
   }
 
   set(row: number, col: number, v: unknown): void {
+    if (typeof v === 'string' && v.length > CELL_MAX_CHARS) {
+      throw Object.assign(new Error(`Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`), { name: 'Exception' });
+    }
+    this.formulas.delete(`${row},${col}`);
     const r = (this.rows[row - 1] ??= []);
     r[col - 1] = normalize(v);
   }
@@ -81,6 +91,13 @@ export class SheetModel {
     );
   }
 
+  /** Test helper: enters a formula (its value stays what the test sets: nothing is evaluated). */
+  setFormula(a1: string, formula: string): void {
+    const ref = parseA1(a1);
+    if (!ref) throw new Error(`bad A1: ${a1}`);
+    this.formulas.set(`${ref.row},${ref.col}`, formula);
+  }
+
   /** Test helper: the values of `a1` (defaults to the data range). */
   getValues(a1?: string): CellValue[][] {
     const g = a1 ? resolveRange(this, a1) : { row: 1, col: 1, numRows: Math.max(1, this.lastRow()), numCols: Math.max(1, this.lastCol()) };
@@ -110,6 +127,8 @@ function resolveRange(sheet: SheetModel, a1: string): GridRange {
 export class SpreadsheetModel {
   readonly sheets: SheetModel[] = [];
   readonly namedRanges = new Map<string, GridRange>();
+  /** Every formula the script entered (setFormula), in order. */
+  readonly formulaWrites: { sheet: string; a1: string; formula: string }[] = [];
   activeSheet: SheetModel;
   activeRange: GridRange | null = null;
   private nextSheetId = 0;
@@ -230,6 +249,20 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       clear() {
         return (self.clearContent as () => unknown)();
       },
+      getFormulas: () => {
+        read('Range.getFormulas');
+        return realm.toRealm(Array.from({ length: numRows }, (_, r) => Array.from({ length: numCols }, (_, c) => sheet.formulas.get(`${row + r},${col + c}`) ?? '')));
+      },
+      getFormula: () => (read('Range.getFormula'), sheet.formulas.get(`${row},${col}`) ?? ''),
+      setFormula(f: unknown) {
+        write('setFormula');
+        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) {
+          sheet.set(row + r, col + c, '');
+          sheet.formulas.set(`${row + r},${col + c}`, String(f));
+        }
+        model.formulaWrites.push({ sheet: sheet.name, a1: toA1(row, col, numRows, numCols), formula: String(f) });
+        return self;
+      },
       setNumberFormat: () => (write('setNumberFormat'), self),
       setNumberFormats: () => (write('setNumberFormats'), self),
       setFontWeight: () => (write('setFontWeight'), self),
@@ -340,6 +373,16 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         return self;
       },
       setFrozenRows: () => (write('setFrozenRows'), undefined),
+      hideSheet: () => (write('Sheet.hideSheet'), (sheet.hidden = true), self),
+      showSheet: () => (write('Sheet.showSheet'), (sheet.hidden = false), self),
+      isSheetHidden: () => sheet.hidden,
+      insertColumnsAfter(after: unknown, howMany: unknown) {
+        write('insertColumnsAfter');
+        const n = Number(howMany);
+        if (!Number.isInteger(n) || n < 1) fail('Invalid argument: howMany');
+        sheet.maxCols += n; // columns are only appended here (after the last), which is all the add-on does
+        return self;
+      },
       autoResizeColumns: () => (write('autoResizeColumns'), self),
       getParent: () => spreadsheetFacade(),
       toString: () => 'Sheet',
@@ -360,9 +403,11 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       getUrl: () => model.url,
       getSpreadsheetTimeZone: () => host.timeZone,
       getSpreadsheetLocale: () => 'en_US',
+      // A custom function's active sheet is its cell's; else the active sheet, which insertSheet
+      // changes (the new sheet becomes active, as in Sheets) while the selection stays where it was.
       getActiveSheet: () => {
-        const g = activeCellRange();
-        return sheetFacade(g ? g.sheet : model.activeSheet);
+        const exec = host.current();
+        return sheetFacade(exec.kind === 'custom' && exec.cell ? model.range(exec.cell).sheet : model.activeSheet);
       },
       setActiveSheet(sh: { getName?: () => string }) {
         const s = model.findSheet(String(sh?.getName?.()));

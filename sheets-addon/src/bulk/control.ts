@@ -6,8 +6,9 @@
  */
 import { getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
-import { engineDeps } from '../gas/deps';
+import { engineDeps, keepingAnswers } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
+import { recordUsage } from '../gas/usage';
 import { newId } from '../gas/settings';
 import { newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
 import type { BulkJob } from './job';
@@ -79,7 +80,11 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
       return job;
     }
     const run = job.list ? stepList : stepRows;
-    return run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs);
+    // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
+    const before = job.credits;
+    const after = keepingAnswers(() => run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs));
+    recordUsage(`Run ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
+    return after;
   });
 }
 

@@ -124,7 +124,7 @@ export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string
         stopAt = r;
         break;
       }
-      for (const item of res.items) values.push([row.label, ...cellsOf(item, job.fields)]);
+      for (const item of res.items) values.push([row.label, ...cellsOf(item, job.fields, res.fetchedAt)]);
       // A failure after some pages: the items read, then the message (as in the custom functions).
       if (res.error) values.push(labelled(row.label, messageOf(res.error, res.failedCall ?? row.call)));
       else if (!res.items.length) values.push(labelled(row.label, 'No items.'));

@@ -71,7 +71,7 @@ export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string
           stopAt = r;
           break;
         }
-        if (o.kind === 'ok') values.push(cellsOf(o.value.data, job.fields));
+        if (o.kind === 'ok') values.push(cellsOf(o.value.data, job.fields, o.value.at));
         else if (o.kind === 'error') values.push(messageRow(messageOf(o.error, row.call), job.fields.length));
         else values.push(null);
       }

@@ -33,9 +33,9 @@ export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<strin
     const r = results.get(row.key) as TargetResult;
     if (r.late) table.push(lead(messageRow(NOT_REACHED, width)));
     else if (r.error) table.push(lead(messageRow(messageOf(r.error, r.failedCall ?? row.call), width)));
-    else if (!list) table.push(cellsOf(r.items[0], fields));
+    else if (!list) table.push(cellsOf(r.items[0], fields, r.fetchedAt));
     else if (!r.items.length) table.push(lead(messageRow('No items.', width)));
-    else for (const item of r.items) table.push(lead(cellsOf(item, fields)));
+    else for (const item of r.items) table.push(lead(cellsOf(item, fields, r.fetchedAt)));
   }
   const head = stacked ? [args.targetName as string, ...fields] : fields;
   if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(head);

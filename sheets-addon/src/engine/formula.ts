@@ -17,7 +17,11 @@ import { runCalls } from './run';
 const CUSTOM_BUDGET_MS = 20000;
 
 /** A custom function: args as Sheets passes them; returns a value or a 2D array, or throws the message. */
-export function evaluateFormula(endpointId: string, args: unknown[], deps: () => EngineDeps, now: () => number = Date.now): SheetValue | SheetValue[][] {
+export function evaluateFormula(
+  endpointId: string, args: unknown[], deps: () => EngineDeps, now: () => number = Date.now,
+  /** Told the credits this formula spent (the usage log). */
+  spent?: (fn: string, credits: number) => void,
+): SheetValue | SheetValue[][] {
   const started = now();
   try {
     const endpoint = getEndpoint(endpointId);
@@ -25,10 +29,11 @@ export function evaluateFormula(endpointId: string, args: unknown[], deps: () =>
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
     // A single bad target fails the formula (a bad argument); in a range it is that row's message.
     if (!parsed.isRangeInput && rows[0].kind === 'error') throw new Error(rows[0].message);
-    const { results } = runCalls(endpoint, uniqueCalls(rows), deps(), {
+    const { results, credits } = runCalls(endpoint, uniqueCalls(rows), deps(), {
       deadline: started + CUSTOM_BUDGET_MS, refresh: parsed.refresh, limit: parsed.limit,
       claims: !parsed.refresh, // other cells recalculating at the same time never pay twice
     });
+    if (credits) spent?.(endpoint.fn, credits);
     return format(parsed, rows, results);
   } catch (e) {
     if (isIgError(e)) throw new Error(messageOf(e));

@@ -19,6 +19,8 @@ export interface TargetResult {
   late?: boolean;
   /** The call that failed (a later page's own request, for the message). */
   failedCall?: Call;
+  /** When its oldest page was fetched (epoch ms): the `_fetched_at` field. */
+  fetchedAt?: number;
 }
 
 interface RunTotals {
@@ -50,6 +52,7 @@ export function runCalls(
   const walk = new PageWalk([...calls.values()], capFor(endpoint, opts.limit));
   const totals: RunTotals = { results: new Map(), credits: 0, requests: 0, fromStore: [] };
   const failed = new Map<number, Call>();
+  const fetchedAt = new Map<number, number>();
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
     const pages = new Map(round.map((p) => [keyOf(p.call), p.call]));
     // The balance changes with every paid call and costs nothing: never stored.
@@ -63,6 +66,7 @@ export function runCalls(
         continue;
       }
       if (outcome.cached) totals.fromStore.push(outcome.fetchedAt);
+      fetchedAt.set(p.index, Math.min(fetchedAt.get(p.index) ?? Infinity, outcome.fetchedAt));
       if (outcome.kind === 'error') {
         failed.set(p.index, p.call);
         walk.record(p.index, outcome.error);
@@ -70,7 +74,7 @@ export function runCalls(
     }
   }
   walk.results().forEach((r, i) => {
-    totals.results.set(keys[i], { items: r.items, error: r.error, late: r.stoppedBy === 'time' || undefined, failedCall: failed.get(i) });
+    totals.results.set(keys[i], { items: r.items, error: r.error, late: r.stoppedBy === 'time' || undefined, failedCall: failed.get(i), fetchedAt: fetchedAt.get(i) });
   });
   return totals;
 }

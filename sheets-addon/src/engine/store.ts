@@ -41,6 +41,8 @@ const CHUNKED = '\u0001chunks:';
 /** Number of bucket items answers are packed into. */
 const BUCKETS = 128;
 const BUCKET_PREFIX = `${CACHE_PREFIX}b:`;
+/** The answer's name inside its bucket (and in the kept answers' sheet). */
+export const nameOf = (key: string): string => (key.startsWith(CACHE_PREFIX) ? key.slice(CACHE_PREFIX.length) : key);
 /** A bucket's value stays under this many UTF-8 bytes (CacheService's limit is 100 KB). */
 export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
@@ -57,16 +59,19 @@ export function fromResult(r: ApiResult, at: number): CachedAnswer {
 
 /** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
 export function bucketOf(key: string): string {
+  return BUCKET_PREFIX + (fnv1a(key) % BUCKETS);
+}
+
+/** FNV-1a of a string, unsigned (also places answers in the kept answers' rows). */
+export function fnv1a(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return BUCKET_PREFIX + ((h >>> 0) % BUCKETS);
+  return h >>> 0;
 }
 
-/** The answer's name inside its bucket. */
-const nameOf = (key: string): string => (key.startsWith(CACHE_PREFIX) ? key.slice(CACHE_PREFIX.length) : key);
 
 /** UTF-8 length of a JSON text (lone surrogates are escaped by JSON.stringify, so pairs are 4). */
 export function utf8Bytes(s: string): number {
@@ -119,7 +124,7 @@ export interface ExtraItems {
  * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
  * Missing or unreadable = absent.
  */
-function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems): Map<string, CachedAnswer> {
+function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems, fetchedAfter = 0): Map<string, CachedAnswer> {
   const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
@@ -133,8 +138,17 @@ function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraIte
     const packed = buckets.get(bucketFor.get(key) as string)?.get(nameOf(key))?.[1];
     const alone = loose.get(key);
     const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
-    if (best) out.set(key, best);
+    if (best && best.at >= fetchedAfter) out.set(key, best); // older than the freshness setting: a miss
   }
+  return out;
+}
+
+/** Every live answer packed in the buckets, by its name (key without `igd1:`): what keep.ts copies to the sheet. */
+export function bucketAnswers(c: KeyValueCache, now: number): Map<string, CachedAnswer> {
+  const out = new Map<string, CachedAnswer>();
+  const names = Array.from({ length: BUCKETS }, (_, i) => BUCKET_PREFIX + i);
+  const found = c.getAll(names);
+  for (const b of names) for (const [name, [, outcome]] of readBucket(found[b], now)) out.set(name, outcome);
   return out;
 }
 
@@ -273,6 +287,8 @@ interface StoreDeps {
   /** base64 of the SHA-256 of a UTF-8 text. */
   sha256Base64: (text: string) => string;
   now: () => number;
+  /** Answers fetched longer ago than this are misses (the document's freshness setting); default: any age. */
+  maxAgeMs?: number;
   warn?: (message: string) => void;
 }
 
@@ -281,7 +297,7 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
   let lockWasBusy = false;
   return {
     keyFor: (baseUrl, requestKey) => CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`),
-    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra),
+    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra, deps.maxAgeMs === undefined ? 0 : deps.now() - deps.maxAgeMs),
     withLock(fn) {
       const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
       if (!release) {

@@ -71,6 +71,7 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
   }
   const known = knownFields(endpoint);
   for (const name of names) {
+    if (name === FETCHED_AT) continue;
     if (known.length && !known.includes(name) && !known.some((k) => name.startsWith(`${k}.`))) {
       const guess = closest(name, known);
       throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`);
@@ -97,10 +98,13 @@ function toCell(field: string, v: unknown): SheetValue {
   return v as SheetValue;
 }
 
+/** The field that shows when an answer was fetched (not the API's: the add-on's own). */
+export const FETCHED_AT = '_fetched_at';
+
 /** The cells of one API item for the fields asked (the same for cells, bulk rows and list rows). */
-export function cellsOf(item: Record<string, unknown>, fields: string[]): SheetValue[] {
+export function cellsOf(item: Record<string, unknown>, fields: string[], fetchedAt?: number): SheetValue[] {
   const flat = flatten(item);
-  return fields.map((f) => toCell(f, pick(item, flat, f)));
+  return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : toCell(f, pick(item, flat, f))));
 }
 
 /** Columns when neither the user nor the registry chose any: every key of the items seen. */

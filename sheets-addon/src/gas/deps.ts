@@ -2,10 +2,15 @@
 import type { AnswerStore } from '../engine/store';
 import { createAnswerStore } from '../engine/store';
 import type { EngineDeps, SheetsClient } from '../engine/ports';
+import type { KeptAnswers } from '../engine/keep';
+import { createKeptAnswers, freshMs, withKept } from '../engine/keep';
 import { clientConfig } from '../engine/messages';
 import { createClaimStore } from '../engine/claim-store';
 import { gasIO } from './http';
+import { keptGrid } from './kept-sheet';
 import { tryDocumentLock } from './lock';
+import { refreshedSince } from './refresh';
+import type { Settings } from './settings';
 import { readSettings } from './settings';
 
 function documentCache(): GoogleAppsScript.Cache.Cache {
@@ -14,25 +19,61 @@ function documentCache(): GoogleAppsScript.Cache.Cache {
   return c;
 }
 
-const sha256Base64 = (text: string): string =>
+export const sha256Base64 = (text: string): string =>
   Utilities.base64Encode(Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8));
 
-const documentKeyValues = {
+export const documentKeyValues = {
   getAll: (keys: string[]) => documentCache().getAll(keys),
   putAll: (values: Record<string, string>, ttl: number) => documentCache().putAll(values, ttl),
   removeAll: (keys: string[]) => documentCache().removeAll(keys),
 };
 
-let store: AnswerStore | undefined;
+// Globals live for one execution: settings are read once, the store remembers a busy lock.
+let settings: Settings | undefined;
+let cache: AnswerStore | undefined;
+let kept: KeptAnswers | undefined;
+let keptWritable = false;
+/** A custom function in a cell marked by "Refresh selected cells": when it was marked. */
+let markedAt = 0;
 
-/** The answer store over the document cache (one per execution: it remembers a busy lock). */
-export function documentStore(): AnswerStore {
-  return (store ??= createAnswerStore({
+const currentSettings = (): Settings => (settings ??= readSettings());
+/** Answers older than the freshness setting, or than the calling cell's refresh mark, are misses. */
+const maxAgeMs = (): number => Math.min(freshMs(currentSettings().freshHours), markedAt ? Date.now() - markedAt : Infinity);
+
+/** The answer store over the document cache alone, answers older than the freshness setting being misses. */
+export function cacheStore(): AnswerStore {
+  return (cache ??= createAnswerStore({
     cache: documentKeyValues,
     tryLock: tryDocumentLock,
     sha256Base64,
     now: Date.now,
+    maxAgeMs: maxAgeMs(),
   }));
+}
+
+/** The kept answers (hidden sheet): read-only unless this execution runs inside keepingAnswers. */
+export function keptAnswers(): KeptAnswers {
+  return (kept ??= createKeptAnswers(keptGrid, { now: Date.now, maxAgeMs: maxAgeMs(), writable: keptWritable }));
+}
+
+/** The cache, then the kept answers for its misses. */
+export const documentStore = (): AnswerStore => withKept(cacheStore(), keptAnswers());
+
+/**
+ * Runs fn as a writer of kept answers (never from a custom function, which may not write a sheet):
+ * the answers it fetches or reads from the cache are written to the hidden sheet at its end, even
+ * when fn fails, so nothing paid for is lost. Writing fetches nothing. If writing fails, the
+ * execution fails with Apps Script's message (a bulk run pauses and resumes without writing or
+ * billing a row twice; the answers stay in the cache, where the hourly trigger finds them).
+ */
+export function keepingAnswers<T>(fn: () => T): T {
+  keptWritable = true;
+  kept = undefined;
+  try {
+    return fn();
+  } finally {
+    keptAnswers().flush();
+  }
 }
 
 /** The client from the stored key and base URL, over UrlFetchApp (fresh counters each time). */
@@ -40,14 +81,15 @@ export function sheetsClient(): SheetsClient {
   return { config: clientConfig(readSettings()), io: gasIO() };
 }
 
-/** IGDATA_CLAIMS: "off" turns claims off, for the benchmark and to see the tests fail. */
-const CLAIMS_PROPERTY = 'IGDATA_CLAIMS';
-
-export function engineDeps(): EngineDeps {
+/** `cell`: a custom function's execution, whose active range is its own cell. */
+export function engineDeps(cell = false): EngineDeps {
+  const s = currentSettings();
+  if (cell && s.refreshMarks) markedAt = refreshedSince(s.refreshMarks, SpreadsheetApp.getActiveRange());
   const client = sheetsClient();
+  // Claims run under the lock: they read the cache alone (kept answers were looked up before).
   const claims = createClaimStore(
-    { store: documentStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms) },
-    PropertiesService.getDocumentProperties()?.getProperty(CLAIMS_PROPERTY),
+    { store: cacheStore(), cache: documentKeyValues, now: Date.now, sleep: (ms) => client.io.sleep(ms) },
+    s.claims, // IGDATA_CLAIMS
   );
   return { client, store: documentStore(), now: Date.now, claims };
 }

@@ -4,6 +4,7 @@
  * Every property name the add-on uses is here; the README lists them.
  */
 import { DEFAULT_BASE_URL } from '@igdata/core';
+import { freshHours } from '../engine/keep';
 
 export const PROP = {
   /** The API key (secret). Never shown back: the sidebar gets only its masked form. */
@@ -16,6 +17,14 @@ export const PROP = {
   baseUrl: 'IGDATA_BASE_URL',
   /** The bulk job (small JSON, see bulk/job.ts). */
   job: 'IGDATA_BULK_JOB',
+  /** Hours an answer is reused (1-720; absent = 168, 7 days): engine/keep.ts. */
+  freshHours: 'IGDATA_FRESH_HOURS',
+  /** Cells marked by "Refresh selected cells" (gas/refresh.ts). */
+  refresh: 'IGDATA_REFRESH',
+  /** Credits by day and by what spent them (engine/usage.ts). */
+  usage: 'IGDATA_USAGE',
+  /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
+  claims: 'IGDATA_CLAIMS',
 } as const;
 
 export function props(): GoogleAppsScript.Properties.Properties {
@@ -29,6 +38,9 @@ export interface Settings {
   baseUrl: string;
   keySetBy: string;
   keySetAt: string;
+  freshHours: number;
+  refreshMarks: string;
+  claims: string;
 }
 
 export function readSettings(): Settings {
@@ -38,6 +50,9 @@ export function readSettings(): Settings {
     baseUrl: all[PROP.baseUrl] || DEFAULT_BASE_URL,
     keySetBy: all[PROP.keySetBy] || '',
     keySetAt: all[PROP.keySetAt] || '',
+    freshHours: freshHours(all[PROP.freshHours]),
+    refreshMarks: all[PROP.refresh] || '',
+    claims: all[PROP.claims] || '',
   };
 }
 
@@ -86,6 +101,9 @@ export function saveBaseUrl(url: unknown): string {
   else props().setProperty(PROP.baseUrl, clean);
   return clean || DEFAULT_BASE_URL;
 }
+
+/** Saves the freshness setting (hours; the sidebar offers 1 hour to 30 days, anything else is the default). */
+export const saveFreshHours = (hours: unknown) => props().setProperty(PROP.freshHours, String(freshHours(hours)));
 
 /** A new id (bulk jobs). */
 export const newId = (): string => Utilities.getUuid();

@@ -1,8 +1,10 @@
 /** The add-on's menu and sidebar, and what the sidebar is told about the selection. */
 const PRODUCT = 'IG Data';
+/** The menu item, and the title of its cost question (gas/refresh.ts). */
+export const REFRESH = 'Refresh selected cells';
 
 export function onOpen(): void {
-  SpreadsheetApp.getUi().createAddonMenu().addItem('Settings', 'showSidebar').addItem('Bulk lookup', 'showSidebar').addToUi();
+  SpreadsheetApp.getUi().createAddonMenu().addItem('Settings', 'showSidebar').addItem('Bulk lookup', 'showSidebar').addItem(REFRESH, 'igRefreshSelection').addToUi();
 }
 
 export function showSidebar(): void {

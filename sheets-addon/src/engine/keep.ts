@@ -1,0 +1,132 @@
+/**
+ * Kept answers: the long-lived store behind the document's freshness setting (1 hour to 30 days).
+ * The cache keeps an answer 6 hours at most; kept answers live in a hidden sheet, which custom
+ * functions may read but not write. So custom functions only read it, and the code allowed to
+ * write (bulk steps, sidebar and menu actions, the hourly time-driven trigger that copies the
+ * cache's buckets here before their 6 hours end) collects its answers and writes them in one go at
+ * its end (`flush`). Writing never fetches, so it never bills.
+ *
+ * Layout (numbers in sheets-addon/README.md): KEEP_ROWS rows; an answer lives in row
+ * 1 + FNV-1a(name) mod KEEP_ROWS; a row is the JSON object {name: answer} split in cells of at most
+ * CELL_CHARS characters (Sheets' limit is 50,000 a cell), each prefixed with `~` so that Sheets
+ * never reads a piece as a number, a date or a formula. One target reads its one row; more read
+ * all rows in one getValues. A row holds at most MAX_CELLS cells: beyond, the oldest answers go
+ * first. Answers older than 30 days (the longest setting) are dropped when their row is rewritten.
+ */
+import type { AnswerStore, CachedAnswer } from './store';
+import { fnv1a, nameOf } from './store';
+
+export const KEEP_ROWS = 128;
+const CELL_CHARS = 45000;
+export const MAX_CELLS = 6;
+const HOUR_MS = 3600000;
+/** The longest freshness setting (30 days): nothing older is used, so nothing older is kept. */
+const MAX_HOURS = 720;
+
+/** The freshness setting in hours: a whole number from 1 to 720; anything else is the default, 168 (7 days). */
+export const freshHours = (v: unknown, n = Number(v)): number => (n >= 1 && n <= MAX_HOURS && n % 1 === 0 ? n : 168);
+export const freshMs = (hours: number): number => hours * HOUR_MS;
+
+/** The rows of the hidden sheet (1-based), as text cells. */
+export interface KeptGrid {
+  /** The cells of the rows asked (all rows when undefined); a missing row is absent. */
+  read(rows?: number[]): Map<number, string[]>;
+  /** Replaces whole rows (cells beyond a row's new end are cleared). */
+  write(rows: Map<number, string[]>): void;
+}
+
+export const rowOf = (key: string): number => 1 + (fnv1a(nameOf(key)) % KEEP_ROWS);
+
+/** A row's answers; an unreadable row is empty (its answers are misses, fetched again). */
+export function parseRow(cells: string[] = []): Map<string, CachedAnswer> {
+  try {
+    const text = cells.map((c) => (c[0] === '~' ? c.slice(1) : '')).join('');
+    return new Map(text ? Object.entries(JSON.parse(text) as Record<string, CachedAnswer>).filter(([, a]) => a?.at > 0) : []);
+  } catch {
+    return new Map();
+  }
+}
+
+/** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days. */
+export function formatRow(answers: Map<string, CachedAnswer>, now: number): string[] {
+  let text = '';
+  for (const [name, a] of [...answers].sort((x, y) => y[1].at - x[1].at)) {
+    const part = `${JSON.stringify(name)}:${JSON.stringify(a)}`;
+    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
+  }
+  text = text && `{${text}}`;
+  const cells: string[] = [];
+  for (let i = 0; i < text.length; i += CELL_CHARS) cells.push(`~${text.slice(i, i + CELL_CHARS)}`);
+  return cells;
+}
+
+export interface KeptAnswers {
+  /** Kept answers of these store keys, fetched within the freshness setting. */
+  getMany(keys: string[]): Map<string, CachedAnswer>;
+  /** Remembers answers to keep (writers only; ignored for readers); written by flush. */
+  add(entries: Map<string, CachedAnswer>): void;
+  /** Writes what was added where it is newer; returns how many answers were written. Never fetches. */
+  flush(): number;
+}
+
+/** One row alone, or all of them in one read. */
+const readRows = (grid: KeptGrid, rows: number[]) => grid.read(rows.length === 1 ? rows : undefined);
+
+export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; maxAgeMs: number; writable: boolean }): KeptAnswers {
+  const pending = new Map<string, CachedAnswer>();
+  return {
+    getMany(keys) {
+      const out = new Map<string, CachedAnswer>();
+      if (!keys.length) return out;
+      const found = readRows(grid, [...new Set(keys.map(rowOf))]);
+      const rows = new Map<number, Map<string, CachedAnswer>>();
+      for (const key of keys) {
+        const row = rowOf(key);
+        if (!rows.has(row)) rows.set(row, parseRow(found.get(row)));
+        const a = rows.get(row)!.get(nameOf(key));
+        if (a && a.at >= opts.now() - opts.maxAgeMs) out.set(key, a);
+      }
+      return out;
+    },
+    add(entries) {
+      if (opts.writable) for (const [key, a] of entries) if (!(pending.get(nameOf(key))?.at! >= a.at)) pending.set(nameOf(key), a);
+    },
+    flush() {
+      const byRow = new Map<number, [string, CachedAnswer][]>();
+      for (const e of pending) byRow.set(rowOf(e[0]), [...(byRow.get(rowOf(e[0])) ?? []), e]);
+      if (!byRow.size) return 0;
+      const current = readRows(grid, [...byRow.keys()]);
+      const changed = new Map<number, string[]>();
+      let written = 0;
+      for (const [row, entries] of byRow) {
+        const answers = parseRow(current.get(row));
+        // The sheet may already hold an answer as new or newer.
+        const newer = entries.filter(([name, a]) => !(answers.get(name)?.at! >= a.at));
+        for (const [name, a] of newer) answers.set(name, a);
+        written += newer.length;
+        if (newer.length) changed.set(row, formatRow(answers, opts.now()));
+      }
+      pending.clear();
+      if (changed.size) grid.write(changed);
+      return written;
+    },
+  };
+}
+
+/**
+ * The answer store with kept answers behind it: the cache first, the kept answers for its misses;
+ * what is stored is also added to the kept answers (a writer flushes them at its end). Claims use
+ * the cache alone (claim-store.ts): their rounds run under the lock and must stay short.
+ */
+export const withKept = (store: AnswerStore, kept: KeptAnswers): AnswerStore => ({
+  ...store,
+  getMany(keys, extra) {
+    const out = store.getMany(keys, extra);
+    for (const [k, a] of kept.getMany(keys.filter((k) => !out.has(k)))) out.set(k, a);
+    return out;
+  },
+  putMany(entries, extra) {
+    store.putMany(entries, extra);
+    kept.add(entries);
+  },
+});

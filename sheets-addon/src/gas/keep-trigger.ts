@@ -1,0 +1,33 @@
+/**
+ * The hourly time-driven trigger that copies the answers custom functions left in the cache (which
+ * they may write) to the kept answers' sheet (which they may not) before the cache's 6 hours end.
+ * An add-on may have one time-driven trigger per user per document, firing at most hourly: one is
+ * enough, since an answer stays 6 hours in the cache and is copied within 1. It fetches nothing.
+ */
+import { bucketAnswers } from '../engine/store';
+import { documentKeyValues, keepingAnswers, keptAnswers } from './deps';
+import { withDocumentLock } from './lock';
+import { recordUsage } from './usage';
+
+/** The trigger's handler, a top-level function of Code.js. */
+export const KEEP_HANDLER = 'igKeepAnswers';
+
+/** Installs the hourly trigger for this user and document unless they have one (the add-on's only trigger). */
+export function ensureKeepTrigger(): void {
+  try {
+    if (!ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).length) ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
+  } catch (e) {
+    console.warn(e); // no hourly trigger: answers are still kept by bulk runs
+  }
+}
+
+/** The trigger: every answer packed in the cache's buckets goes to the sheet (newer ones only); how many. */
+export const keepFromCache = (): number =>
+  withDocumentLock(() =>
+    keepingAnswers(() => {
+      const kept = keptAnswers();
+      kept.add(bucketAnswers(documentKeyValues, Date.now()));
+      recordUsage(); // the formulas' usage, before the cache's 6 hours end
+      return kept.flush();
+    }),
+  );
