@@ -65,15 +65,13 @@ export const SIDEBAR_API = {
   /** Credits by day and by what spent them; the sidebar sums the month against the balance. */
   igUsage: () => withDocumentLock(recordUsage),
   igExportUsage: exportUsage,
-  igTestKey: (key?: string) => {
-    const { code: _code, ...answer } = testKey(key);
-    return answer;
-  },
+  /** The answer carries the service's error code: the sidebar words key problems by it. */
+  igTestKey: testKey,
   /** Saves the key after testing it; a key the service refuses is not stored. */
   igSetKey: (key: string, label?: string) => {
     const clean = String(key ?? '').trim();
-    const { code, ...test } = testKey(clean || '\u0000');
-    if (!test.ok && keyRefused(code)) return { ...test, saved: false, settings: settingsView() };
+    const test = testKey(clean || '\u0000');
+    if (!test.ok && keyRefused(test.code)) return { ...test, saved: false, settings: settingsView() };
     saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
     return { ...test, saved: true, settings: settingsView() };
   },

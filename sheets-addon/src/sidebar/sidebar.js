@@ -226,15 +226,15 @@
   /**
    * The server's key messages end with "Set it in Extensions > IG Data > Settings": right for a
    * cell, wrong here, where the user is in Settings. Here they say what happened to the key and
-   * what to do next.
+   * what to do next, chosen by the service's error code (never by the message's text).
    */
   function keyMessage(r, typed, saving) {
     var where = state.settings && state.settings.dashboardUrl ? ' from your dashboard at ' + state.settings.dashboardUrl.replace(/^https?:\/\//, '') : '';
     var kept = state.settings && state.settings.hasKey ? ' The sheet still uses the key ' + state.settings.masked + '.' : '';
-    if (/^No API key is set/.test(r.message)) {
+    if (r.code === 'missing_api_key') {
       return (saving ? 'Nothing was saved: paste your API key in the box above first.' : 'Paste a key in the box above to test it.') + kept + ' (Not charged.)';
     }
-    if (/^Invalid API key/.test(r.message)) {
+    if (r.code === 'invalid_api_key') {
       return (saving ? 'This key was not saved: the service does not accept it (invalid API key).' : 'The service does not accept this key (invalid API key).') +
         ' Copy the whole key again' + where + ' and paste it above.' + kept + ' (Not charged.)';
     }
