@@ -13,186 +13,41 @@
  * UrlFetchApp blocks the calling thread (see internal/syncHttp.ts): the HTTP server under test
  * must run in another thread or process (scripts/gas-standin/testServer.ts).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import util from 'node:util';
 import vm from 'node:vm';
-import { Clock, blockFor } from './internal/clock';
+import { Clock } from './internal/clock';
+import { createHost } from './internal/host';
+import { createConsole, createLogger } from './internal/logging';
+import { loadManifest } from './internal/manifest';
 import { Realm, fromRealm } from './internal/realm';
-import {
-  AppsScriptManifest,
-  AuthModeName,
-  Capability,
-  DEFAULT_LIMITS,
-  Execution,
-  ExecutionKind,
-  GasLimits,
-  GasStats,
-  Host,
-  LogEntry,
-  RequestRecord,
-  emptyStats,
-} from './internal/types';
-import { CacheStores, TtlOverMax, createCacheService } from './services/cache';
+import { AppsScriptManifest, AuthModeName, DEFAULT_LIMITS, Execution, GasLimits, GasStats, Host, LogEntry, RequestRecord, emptyStats } from './internal/types';
+import { CompiledFile, DATE_PATCH, FUNCTION_NAMES, INVOKE, compileFiles } from './internal/vmScripts';
+import { CallOptions, ExecutionRecord, GasScriptError, TIME_LIMIT_MESSAGE, isCallOptions } from './execution';
+import type { GasRuntimeOptions } from './options';
+import { CacheStores, createCacheService } from './services/cache';
 import { createHtmlService } from './services/html';
 import { LockRegistry, createLockService } from './services/lock';
 import { PropertyStores, createPropertiesService } from './services/properties';
 import { AuthMode, createScriptApp, createSession } from './services/session';
 import { TriggerRegistry, createTriggerBuilders } from './services/triggers';
-import { SpreadsheetModel, createSpreadsheetApp } from './services/spreadsheet';
+import { createSpreadsheetApp } from './services/spreadsheet';
+import { SpreadsheetModel } from './services/spreadsheetModel';
 import { UiRecorder } from './services/ui';
 import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
 import { createUtilities } from './services/utilities';
 import { DocClient, RemoteCacheStore, remoteLock } from './concurrent/remote';
-import type { DocChannel } from './concurrent/shared-doc';
 
 export type { AppsScriptManifest, ExecutionKind, GasLimits, GasStats, LogEntry, RequestRecord, AuthModeName } from './internal/types';
+export type { ScriptFile, GasRuntimeOptions } from './options';
+export type { CallOptions, ExecutionRecord } from './execution';
+export { GasScriptError } from './execution';
 export { DEFAULT_LIMITS } from './internal/types';
 export { Clock } from './internal/clock';
 export { CacheStore, CacheStores } from './services/cache';
 export { PropertyStore, PropertyStores } from './services/properties';
-export { SpreadsheetModel, SheetModel } from './services/spreadsheet';
+export { SpreadsheetModel, SheetModel } from './services/spreadsheetModel';
 export { UiRecorder } from './services/ui';
 export { LockRegistry } from './services/lock';
-
-export type ScriptFile = string | { name: string; code: string };
-
-export interface GasRuntimeOptions {
-  /** JS files in load order (paths, or inline {name, code}). */
-  files: ScriptFile[];
-  /** Folder of the .html files (createHtmlOutputFromFile) and appsscript.json. Default: the first file's folder. */
-  dir?: string;
-  /** Manifest: a path, an object, or null for none. Default: `<dir>/appsscript.json` when present. */
-  manifest?: string | AppsScriptManifest | null;
-  /** Re-evaluate the files for every execution, as Apps Script does (default true). Caches, properties, spreadsheet persist. */
-  freshContextPerCall?: boolean;
-  /** Utilities.sleep (and lock waits): 'virtual' advances the clock (default), 'real' blocks the thread. */
-  sleep?: 'virtual' | 'real';
-  /** Script's `new Date()`/`Date.now()` follow runtime.clock (default true). */
-  virtualDate?: boolean;
-  /** Spreadsheet owner (default owner@example.com). */
-  owner?: string;
-  /** User at the keyboard (default: the owner). */
-  activeUser?: string;
-  /** Script time zone (default: the manifest's, else Etc/UTC). */
-  timeZone?: string;
-  limits?: Partial<GasLimits>;
-  /** Maps the URL the script asked for to the one really requested (e.g. production host -> local sandbox). */
-  rewriteUrl?: (url: string) => string;
-  /** Reject URLs outside the manifest's urlFetchWhitelist (default false). */
-  enforceUrlFetchWhitelist?: boolean;
-  /** Require the manifest's oauthScopes to cover what the script calls (default: true when the manifest lists oauthScopes). */
-  enforceScopes?: boolean;
-  /** Cache put with a TTL over 21600 s: 'throw' (default) or 'clamp'. */
-  cacheTtlOverMax?: TtlOverMax;
-  /** Caption of createAddonMenu() (default 'Add-on'). */
-  addonName?: string;
-  /** Also print the script's console output to the real console (default false). */
-  echoLogs?: boolean;
-  /** User-Agent UrlFetchApp sends when the script sets none. */
-  userAgent?: string;
-  /**
-   * The document cache and document lock live in another thread, shared with other runtimes
-   * (concurrent executions: see concurrent/pool.ts). `thread` names this runtime in lock holders.
-   */
-  sharedDocument?: DocChannel & { thread: string };
-}
-
-export interface CallOptions {
-  /** 'custom' (custom function: 30 s, read-only, anonymous), 'script' (menu/sidebar/editor run: 6 min), 'trigger' (simple trigger: 30 s). */
-  kind?: ExecutionKind;
-  /** Override the time limit (ms). */
-  limitMs?: number;
-  /** User at the keyboard for this execution (default runtime.activeUser). */
-  user?: string;
-  /** Auth mode of a trigger execution (default LIMITED). */
-  authMode?: AuthModeName;
-  /** Calling cell of a custom function ('Sheet1!C2'): becomes the active range. */
-  cell?: string;
-  /** Override freshContextPerCall for this call. */
-  freshContext?: boolean;
-}
-
-export interface ExecutionRecord {
-  id: number;
-  fnName: string;
-  kind: ExecutionKind;
-  user: string;
-  /** Total ms (clock time, virtual sleeps included). */
-  ms: number;
-  /** ms spent creating the global scope and evaluating the files (0 when the context was reused). */
-  loadMs: number;
-  ok: boolean;
-  error?: string;
-  timedOut?: boolean;
-}
-
-/** An execution that failed: the script threw, or Apps Script would have stopped it. */
-export class GasScriptError extends Error {
-  constructor(
-    message: string,
-    /** The script error's name ('Exception' for Apps Script service errors, 'TypeError', ...). */
-    readonly gasName: string,
-    readonly fnName: string,
-    readonly kind: ExecutionKind,
-    readonly executionId: number,
-    readonly timedOut: boolean,
-    /** What the script threw (in the script's realm), if anything. */
-    readonly original?: unknown,
-  ) {
-    super(message);
-    this.name = 'GasScriptError';
-  }
-
-  /** As Apps Script shows it: "Exception: Request failed ...". */
-  get display(): string {
-    return `${this.gasName}: ${this.message}`;
-  }
-}
-
-const TIME_LIMIT_MESSAGE = 'Exceeded maximum execution time';
-
-/** What each kind of execution may not do (Apps Script's rules, simplified). */
-const DENIED: Record<string, ReadonlySet<Capability>> = {
-  script: new Set(),
-  custom: new Set<Capability>(['ui.menu', 'ui.show', 'properties.write', 'sheet.write', 'session.email', 'triggers']),
-  'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch', 'triggers']),
-  'trigger:NONE': new Set<Capability>(['ui.show', 'urlfetch', 'properties.read', 'properties.write', 'cache', 'sheet.read', 'sheet.write', 'session.email', 'lock', 'triggers']),
-  'trigger:FULL': new Set(),
-};
-
-const SCOPE = 'https://www.googleapis.com/auth/';
-/** Scopes that allow a capability (any one of them). */
-const SCOPES: Partial<Record<Capability, string[]>> = {
-  urlfetch: [`${SCOPE}script.external_request`],
-  'sheet.read': [`${SCOPE}spreadsheets.currentonly`, `${SCOPE}spreadsheets`],
-  'sheet.write': [`${SCOPE}spreadsheets.currentonly`, `${SCOPE}spreadsheets`],
-  'ui.show': [`${SCOPE}script.container.ui`],
-  'session.email': [`${SCOPE}userinfo.email`],
-  triggers: [`${SCOPE}script.scriptapp`],
-};
-
-const INVOKE = new vm.Script('globalThis.__gasInvoke__()', { filename: 'gas-invoke.js' });
-const DATE_PATCH = new vm.Script(
-  `(function (now) {
-    var D = Date;
-    globalThis.Date = new Proxy(D, {
-      construct: function (t, args, nt) { return Reflect.construct(t, args.length ? args : [now()], nt); },
-      apply: function () { return new D(now()).toString(); },
-      get: function (t, p, r) { return p === 'now' ? now : Reflect.get(t, p, r); }
-    });
-  })`,
-  { filename: 'gas-date.js' },
-);
-const FUNCTION_NAMES = new vm.Script("Object.keys(globalThis).filter(function (k) { return typeof globalThis[k] === 'function'; })", {
-  filename: 'gas-names.js',
-});
-
-interface CompiledFile {
-  name: string;
-  script: vm.Script;
-  bytes: number;
-}
 
 export class GasRuntime {
   readonly clock = new Clock();
@@ -237,18 +92,14 @@ export class GasRuntime {
     this.activeUser = opts.activeUser ?? this.owner;
     const enforce = opts.enforceScopes ?? Boolean(this.manifest?.oauthScopes);
     this.scopes = enforce ? new Set(this.manifest?.oauthScopes ?? []) : null;
-    this.files = opts.files.map((f) => {
-      const name = typeof f === 'string' ? path.basename(f) : f.name;
-      const code = typeof f === 'string' ? fs.readFileSync(f, 'utf8') : f.code;
-      return { name, script: new vm.Script(code, { filename: name }), bytes: Buffer.byteLength(code) };
-    });
+    this.files = compileFiles(opts.files);
     this.urlFetch = new UrlFetchBackend({
       rewriteUrl: opts.rewriteUrl,
       enforceUrlFetchWhitelist: opts.enforceUrlFetchWhitelist,
       userAgent: opts.userAgent,
     });
     this.requests = this.urlFetch.requests;
-    this.host = this.makeHost();
+    this.host = createHost(this, { execution: () => this.exec, scopes: this.scopes, opts });
     const shared = opts.sharedDocument;
     const doc = shared ? new DocClient(shared) : null;
     this.caches = new CacheStores(this.host, doc ? new RemoteCacheStore(doc, this.host) : undefined);
@@ -501,118 +352,10 @@ export class GasRuntime {
     g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
     g.Session = createSession(host, realm);
     g.ScriptApp = { ...createScriptApp(), ...createTriggerBuilders(this.host, realm, this.triggers) };
-    g.console = this.makeConsole();
-    g.Logger = this.makeLogger();
+    g.console = createConsole(host);
+    g.Logger = createLogger(host, this.logs, () => this.exec?.id);
     if (this.opts.virtualDate ?? true) (DATE_PATCH.runInContext(realm.ctx) as (now: () => number) => void)(() => this.clock.now());
   }
-
-  private makeConsole() {
-    const out = (level: LogEntry['level']) => (...args: unknown[]) => this.host.log(level, util.format(...args));
-    return { log: out('log'), info: out('info'), warn: out('warn'), error: out('error'), debug: out('debug'), toString: () => 'console' };
-  }
-
-  private makeLogger() {
-    const self = {
-      log: (data: unknown, ...values: unknown[]) => {
-        let text: string;
-        if (values.length && typeof data === 'string') {
-          let i = 0;
-          text = data.replace(/%s/g, () => String(values[i++]));
-        } else text = typeof data === 'string' ? data : util.format(data);
-        this.host.log('Logger', text);
-        return self;
-      },
-      getLog: () =>
-        this.logs
-          .filter((l) => l.level === 'Logger' && l.executionId === this.exec?.id)
-          .map((l) => l.message)
-          .join('\n'),
-      clear: () => undefined,
-      toString: () => 'Logger',
-    };
-    return self;
-  }
-
-  private makeHost(): Host {
-    const rt = this;
-    return {
-      get limits() {
-        return rt.limits;
-      },
-      get clock() {
-        return rt.clock;
-      },
-      get stats() {
-        return rt.stats;
-      },
-      get manifest() {
-        return rt.manifest;
-      },
-      get timeZone() {
-        return rt.timeZone;
-      },
-      get owner() {
-        return rt.owner;
-      },
-      current() {
-        if (!rt.exec) throw new Error('stand-in: an Apps Script service was used outside an execution');
-        return rt.exec;
-      },
-      ensure(cap, what, realm) {
-        const exec = this.current();
-        const key = exec.kind === 'trigger' ? `trigger:${exec.authMode}` : exec.kind;
-        if (DENIED[key]?.has(cap)) throw realm.exception(`You do not have permission to call ${what}`);
-        const need = SCOPES[cap];
-        if (rt.scopes && need && !need.some((s) => rt.scopes?.has(s))) {
-          throw realm.exception(`You do not have permission to call ${what}. Required permissions: ${need[0]}`);
-        }
-      },
-      checkDeadline(realm) {
-        const exec = this.current();
-        if (exec.timedOut || rt.clock.now() - exec.startedAt > exec.limitMs) {
-          exec.timedOut = true;
-          throw realm.exception(TIME_LIMIT_MESSAGE);
-        }
-      },
-      remainingMs() {
-        const exec = this.current();
-        return Math.max(0, exec.limitMs - (rt.clock.now() - exec.startedAt));
-      },
-      sleep(ms, realm) {
-        this.checkDeadline(realm);
-        const remaining = this.remainingMs();
-        const wait = Math.min(ms, remaining + 1);
-        rt.stats.sleeps++;
-        rt.stats.sleptMs += wait;
-        if ((rt.opts.sleep ?? 'virtual') === 'real') blockFor(wait);
-        else rt.clock.advance(wait);
-        this.checkDeadline(realm);
-      },
-      log(level, message) {
-        const exec = rt.exec;
-        rt.logs.push({ level, message, executionId: exec?.id ?? null, fnName: exec?.fnName ?? null, at: rt.clock.now() });
-        if (rt.opts.echoLogs) console.log(`[gas ${level}] ${message}`);
-      },
-    };
-  }
-}
-
-function isCallOptions(v: unknown): v is CallOptions {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const keys = Object.keys(v);
-  const allowed = new Set(['kind', 'limitMs', 'user', 'authMode', 'cell', 'freshContext']);
-  return keys.length > 0 && keys.every((k) => allowed.has(k));
-}
-
-function loadManifest(m: GasRuntimeOptions['manifest'], dir: string): AppsScriptManifest | null {
-  if (m === null) return null;
-  if (typeof m === 'object') return m;
-  const file = m ?? path.join(dir, 'appsscript.json');
-  if (!fs.existsSync(file)) {
-    if (m !== undefined) throw new Error(`manifest not found: ${file}`);
-    return null;
-  }
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as AppsScriptManifest;
 }
 
 /** Creates a runtime. See GasRuntimeOptions; call `close()` when done. */

@@ -1,0 +1,250 @@
+/**
+ * Proves the Apps Script stand-in's services (UrlFetchApp, CacheService, PropertiesService,
+ * SpreadsheetApp, UI, HTML, Utilities) on small hand-written files (test/gas-standin/fixtures/basic),
+ * against a real HTTP server running in a worker thread. Executions and the sidebar: runtime.test.ts.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { GasRuntime, GasScriptError, createGasRuntime } from '../../scripts/gas-standin/runtime';
+import { startEchoServer } from '../../scripts/gas-standin/testServer';
+
+const FIX = path.join(__dirname, 'fixtures', 'basic');
+const FILES = [path.join(FIX, 'lib.js'), path.join(FIX, 'Code.js')];
+
+let server: Awaited<ReturnType<typeof startEchoServer>>;
+const runtimes: GasRuntime[] = [];
+
+function rt(opts: Partial<Parameters<typeof createGasRuntime>[0]> = {}): GasRuntime {
+  const r = createGasRuntime({ files: FILES, ...opts });
+  runtimes.push(r);
+  return r;
+}
+
+beforeAll(async () => {
+  server = await startEchoServer();
+});
+
+afterAll(async () => {
+  await Promise.all(runtimes.map((r) => r.close()));
+  await server.close();
+});
+
+describe('UrlFetchApp', () => {
+  test('fetch is synchronous real HTTP; headers, payload and content type are sent', () => {
+    const r = rt();
+    r.properties.user(r.owner).set('API_KEY', 'sekret-key');
+    const [[code, text]] = r.custom('ECHO', server.url, '/echo');
+    expect(code).toBe(200);
+    const echoed = JSON.parse(text);
+    expect(echoed.method).toBe('POST');
+    expect(echoed.body).toBe('{"hello":"world"}');
+    const headers = Object.fromEntries(echoed.headers);
+    expect(headers['X-Api-Key']).toBe('sekret-key');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(headers['User-Agent']).toMatch(/Google-Apps-Script/);
+    expect(r.stats.fetchCalls).toBe(1);
+    expect(r.stats.requests).toBe(1);
+    expect(r.requests[0]).toMatchObject({ method: 'POST', status: 200, batch: null });
+    // the key travelled in a header only: nowhere a secret must not be
+    expect(r.findSecret('sekret-key')).toEqual([]);
+  });
+
+  test('fetchAll runs its requests concurrently and returns them in order', async () => {
+    const r = rt();
+    await server.reset();
+    const n = 8;
+    const t0 = Date.now();
+    const out = r.call('fetchMany', server.url, n, 300);
+    const wall = Date.now() - t0;
+    expect(out.isArray).toBe(true);
+    expect(out.paths).toEqual(Array.from({ length: n }, (_, i) => `/slow?ms=300&i=${i}`));
+    const stats = await server.stats();
+    expect(stats.total).toBe(n);
+    expect(stats.maxInFlight).toBe(n); // the server saw all eight at once
+    expect(wall).toBeLessThan(n * 300); // far below sequential time
+    expect(r.stats.fetchAllCalls).toBe(1);
+    expect(r.stats.maxBatchSize).toBe(n);
+    expect(r.stats.requests).toBe(n);
+    expect(r.maxConcurrentRequests).toBe(n);
+  });
+
+  test('status >= 400 throws like Apps Script unless muteHttpExceptions', () => {
+    const r = rt();
+    const muted = r.call('fetchStatus', `${server.url}/status/404`, true);
+    expect(muted.code).toBe(404);
+    expect(JSON.parse(muted.text).error.code).toBe('status_404');
+
+    let err: GasScriptError | undefined;
+    try {
+      r.call('fetchStatus', `${server.url}/status/404`, false);
+    } catch (e) {
+      err = e as GasScriptError;
+    }
+    expect(err).toBeInstanceOf(GasScriptError);
+    expect(err?.gasName).toBe('Exception');
+    expect(err?.message).toMatch(
+      new RegExp(`^Request failed for http://127\\.0\\.0\\.1:${server.port} returned code 404\\. Truncated server response: \\{"error".{80,}\\.\\.\\. \\(use muteHttpExceptions option to examine full response\\)$`),
+    );
+
+    const caught = r.call('fetchCatch', `${server.url}/status/500?body=oops`);
+    expect(caught).toEqual({
+      name: 'Exception',
+      message: `Request failed for http://127.0.0.1:${server.port} returned code 500. Truncated server response: oops (use muteHttpExceptions option to examine full response)`,
+      str: `Exception: Request failed for http://127.0.0.1:${server.port} returned code 500. Truncated server response: oops (use muteHttpExceptions option to examine full response)`,
+      isError: true,
+    });
+  });
+
+  test('connection failure, bad URLs, redirects, gzip, header case', async () => {
+    const r = rt();
+    // a port nobody listens on
+    const probe = http.createServer();
+    await new Promise<void>((res) => probe.listen(0, '127.0.0.1', () => res()));
+    const deadPort = (probe.address() as { port: number }).port;
+    await new Promise((res) => probe.close(res));
+    expect(r.call('fetchCatch', `http://127.0.0.1:${deadPort}/x`).message).toBe(`Address unavailable: http://127.0.0.1:${deadPort}/x`);
+    expect(r.call('fetchCatch', `${server.url}/echo?q=a b`).message).toBe(`Invalid argument: ${server.url}/echo?q=a b`);
+    expect(r.call('fetchCatch', `${server.url}/echo?q=${'x'.repeat(2100)}`).message).toBe('Limit Exceeded: URLFetch URL Length.');
+
+    expect(JSON.parse(r.call('fetchStatus', `${server.url}/redirect?to=/echo`, false).text).path).toBe('/echo');
+    expect(JSON.parse(r.call('fetchStatus', `${server.url}/gzip`, false).text)).toEqual({ zipped: true });
+
+    const h = r.call('fetchHeaders', `${server.url}/headers`);
+    expect(h.headers['X-Request-Id']).toBe('req-123'); // original case, as Apps Script reports it
+    expect(h.headers['x-request-id']).toBeUndefined();
+    expect(h.headers['Content-Type']).toBe('text/plain');
+    expect(h.all['Set-Cookie']).toEqual(['a=1', 'b=2']);
+    expect(h.blobType).toBe('text/plain');
+  });
+
+  test('a server on the calling thread is reported, not deadlocked', async () => {
+    const r = rt();
+    const same = http.createServer((_q, s) => s.end('never'));
+    await new Promise<void>((res) => same.listen(0, '127.0.0.1', () => res()));
+    try {
+      const port = (same.address() as { port: number }).port;
+      expect(r.call('fetchCatch', `http://127.0.0.1:${port}/`).message).toMatch(/same thread/);
+    } finally {
+      await new Promise((res) => same.close(res));
+    }
+  });
+
+  test('manifest scopes are enforced', () => {
+    const r = rt({ manifest: { oauthScopes: ['https://www.googleapis.com/auth/spreadsheets.currentonly'] } });
+    expect(r.call('fetchCatch', `${server.url}/echo`).message).toBe(
+      'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
+    );
+  });
+
+  test('rewriteUrl sends production URLs to the local server', () => {
+    const r = rt({ rewriteUrl: (u) => u.replace('https://api.example.com', server.url) });
+    const out = r.call('fetchStatus', 'https://api.example.com/echo', false);
+    expect(JSON.parse(out.text).path).toBe('/echo');
+    expect(r.requests[0].requestedUrl).toBe('https://api.example.com/echo');
+  });
+});
+
+describe('CacheService', () => {
+  test('limits throw with Apps Script messages; values become strings', () => {
+    const r = rt();
+    expect(r.call('tryCache', 'k'.repeat(250), 'v')).toBe('ok');
+    expect(r.call('tryCache', 'k'.repeat(251), 'v')).toBe('Exception: Argument too large: key');
+    expect(r.call('tryCache', 'big', 'x'.repeat(100 * 1024))).toBe('ok');
+    expect(r.call('tryCache', 'big2', 'x'.repeat(100 * 1024 + 1))).toBe('Exception: Argument too large: value');
+    expect(r.call('tryCache', 'ttl', 'v', 21600)).toBe('ok');
+    expect(r.call('tryCache', 'ttl2', 'v', 21601)).toBe('Exception: Argument too large: expirationInSeconds');
+    r.call('cachePut', 'num', 42);
+    expect(r.caches.script.peek('num')).toBe('42');
+  });
+
+  test('TTL is honoured against the controllable clock (default 600 s)', () => {
+    const r = rt();
+    r.call('cachePut', 'a', 'A', 60);
+    r.call('cachePut', 'b', 'B'); // default 600 s
+    r.clock.advance(59_000);
+    expect(r.call('cacheGet', 'a')).toBe('A');
+    r.clock.advance(2_000);
+    expect(r.call('cacheGet', 'a')).toBeNull();
+    expect(r.call('cacheGet', 'b')).toBe('B');
+    r.clock.advance(540_000);
+    expect(r.call('cacheGet', 'b')).toBeNull();
+  });
+
+  test('about 1,000 items: the oldest tenth is evicted when full', () => {
+    const r = rt();
+    r.evaluate("for (var i = 0; i < 1000; i++) CacheService.getScriptCache().put('k' + i, 'v')");
+    expect(r.caches.script.size).toBe(1000);
+    r.call('cachePut', 'one-more', 'v');
+    expect(r.caches.script.size).toBe(901);
+    expect(r.caches.script.peek('k0')).toBeNull();
+    expect(r.caches.script.peek('k99')).toBeNull();
+    expect(r.caches.script.peek('k100')).toBe('v');
+    expect(r.stats.cacheEvictions).toBe(100);
+  });
+});
+
+describe('PropertiesService', () => {
+  test('9 KB per value and 500 KB per store', () => {
+    const r = rt();
+    expect(r.call('tryProp', 'a', 'x'.repeat(9 * 1024))).toBe('ok');
+    expect(r.call('tryProp', 'b', 'x'.repeat(9 * 1024 + 1))).toBe('Exception: Argument too large: value');
+    for (let i = 0; r.properties.script.bytes() < 500 * 1024 - 9 * 1024; i++) r.properties.script.set(`fill${i}`, 'x'.repeat(9000));
+    expect(r.call('tryProp', 'last', 'x'.repeat(9 * 1024))).toBe(
+      'Exception: You have exceeded the property storage quota. Please remove some properties and try again.',
+    );
+  });
+
+  test('user properties are per user; a custom function reads the owner\'s and cannot write', () => {
+    const r = rt({ owner: 'owner@x.com' });
+    r.call('propSet', 'user', 'API_KEY', 'owner-key');
+    r.setActiveUser('editor@x.com');
+    expect(r.call('propGet', 'user', 'API_KEY')).toBeNull();
+    r.call('propSet', 'user', 'API_KEY', 'editor-key');
+    expect(r.properties.user('editor@x.com').get('API_KEY')).toBe('editor-key');
+    // custom function executed while the editor is at the keyboard: reads the owner's store
+    expect(r.run('propGet', ['user', 'API_KEY'], { kind: 'custom' })).toBe('owner-key');
+    expect(r.custom('trySetProp')).toBe('Exception: You do not have permission to call setProperty');
+    expect(r.custom('tryUi')).toBe('Exception: You do not have permission to call SpreadsheetApp.getUi');
+    expect(r.custom('whoAmI')).toBe('');
+    expect(r.call('whoAmI')).toBe('editor@x.com');
+  });
+});
+
+describe('spreadsheet, UI, HTML, utilities', () => {
+  test('active range, values, writes, custom functions are read-only', () => {
+    const r = rt();
+    const sheet = r.spreadsheet.addSheet('Data');
+    sheet.setValues('A1', [['handle'], ['nasa'], ['esa']]);
+    r.spreadsheet.select('Data!A2:A3');
+    expect(r.call('selectionInfo')).toEqual({ a1: 'A2:A3', sheet: 'Data', values: [['nasa'], ['esa']], rows: 2 });
+    expect(r.call('writeCells', 'Data!B1:C2', [[1, 2], [3, new Date(0)]])).toBe(3);
+    expect(sheet.getValues('B1:C2')).toEqual([[1, 2], [3, new Date(0)]]);
+    expect(() => r.call('writeCells', 'Data!B1:C2', [[1]])).toThrow(
+      'The number of rows in the data does not match the number of rows in the range. The data has 1 but the range has 2.',
+    );
+    expect(() => r.custom('writeCells', 'Data!B1', [[1]])).toThrow('You do not have permission to call setValues');
+    // a custom function's active range is its own cell
+    expect(r.run('selectionInfo', [], { kind: 'custom', cell: 'Data!A3' }).values).toEqual([['esa']]);
+  });
+
+  test('menus, sidebar, templates, utilities', () => {
+    const r = rt({ addonName: 'IG Data' });
+    expect(r.trigger('onOpen', { authMode: 'NONE' })).toBe('NONE');
+    expect(r.ui.menu('IG Data')?.items).toEqual([
+      { type: 'item', caption: 'Open sidebar', functionName: 'showSidebar' },
+      { type: 'separator' },
+      { type: 'item', caption: 'Refresh', functionName: 'refresh' },
+    ]);
+    r.call('showSidebar');
+    expect(r.ui.lastSidebar?.title).toBe('Test sidebar');
+    expect(r.ui.lastSidebar?.content).toContain('google.script.run');
+    expect(r.call('template')).toBe('<p>Hello &lt;b&gt;Ann&lt;/b&gt; / <b>Ann</b></p>\n<i>0</i><i>1</i>\n');
+    expect(r.call('utils')).toEqual({
+      digest: [-70, 120, 22, -65],
+      b64: 'aMOpbGxv',
+      back: 'héllo',
+      uuid: 36,
+      date: '2024-01-01T22:04:05-05:00 Mon',
+    });
+  });
+});
