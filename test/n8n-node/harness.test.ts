@@ -26,6 +26,14 @@ function chain(...nodes: Node[]) {
   return { name: 'smoke', nodes: all, connections, settings: {} };
 }
 
+// On n8n 2.41.1 the first `execute` after an import has twice (in full `npm test` runs under load,
+// never alone in 6 runs of this file) come back not ok with no error in the run; the assertion in
+// 'Manual Trigger + Set node' prints exit code, status and n8n's last lines. One retry there,
+// logged, so the cause stays visible in the output without failing a run on it.
+if (process.env.IGDATA_N8N_VERSION === require('../../scripts/n8n-harness/versions.cjs').NEWEST) {
+  jest.retryTimes(1, { logErrorsBeforeRetry: true });
+}
+
 beforeAll(async () => {
   await rt.ensureN8n(); // cold: ~4.5 min; CI should run `node scripts/n8n-harness/install.mjs` first
   server = http.createServer((req, res) => {
@@ -75,7 +83,9 @@ test('import several workflows in one call', async () => {
 test('Manual Trigger + Set node', async () => {
   const r = await rt.runWorkflow(home, ids.set);
   expect(r.error).toBeUndefined();
-  expect(r.ok).toBe(true);
+  // what went wrong, if anything, is in the failure message: exit code, status, n8n's last lines
+  expect({ ok: r.ok, exitCode: r.exitCode, status: r.run?.status, tail: r.ok ? '' : (r.stdout + r.stderr).split('\n').slice(-12).join('\n') })
+    .toEqual({ ok: true, exitCode: 0, status: 'success', tail: '' });
   expect(r.data).toEqual([{ greeting: 'hello' }]);
   expect(r.run.status).toBe('success');
   expect(r.run.mode).toBe('cli');
