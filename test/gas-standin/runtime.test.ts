@@ -8,30 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { closeBrowser, openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
-import { GasRuntime, GasScriptError, createGasRuntime } from '../../scripts/gas-standin/runtime';
-import { startEchoServer } from '../../scripts/gas-standin/testServer';
+import { GasScriptError } from '../../scripts/gas-standin/runtime';
+import { basicFixture } from './basic-fixture';
 
-const FIX = path.join(__dirname, 'fixtures', 'basic');
-const FILES = [path.join(FIX, 'lib.js'), path.join(FIX, 'Code.js')];
-
-let server: Awaited<ReturnType<typeof startEchoServer>>;
-const runtimes: GasRuntime[] = [];
-
-function rt(opts: Partial<Parameters<typeof createGasRuntime>[0]> = {}): GasRuntime {
-  const r = createGasRuntime({ files: FILES, ...opts });
-  runtimes.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  server = await startEchoServer();
-});
-
-afterAll(async () => {
-  await closeBrowser();
-  await Promise.all(runtimes.map((r) => r.close()));
-  await server.close();
-});
+const fx = basicFixture(closeBrowser);
+const rt = fx.rt;
 
 describe('executions', () => {
   test('time limit: 30 s for custom functions, 360 s for scripts, limitMs override', () => {
@@ -66,7 +47,7 @@ describe('executions', () => {
 
   test('simple triggers: LIMITED may not fetch, NONE may only build menus', () => {
     const r = rt();
-    expect(r.run('fetchCatch', [`${server.url}/echo`], { kind: 'trigger' }).message).toBe('You do not have permission to call UrlFetchApp.fetch');
+    expect(r.run('fetchCatch', [`${fx.server.url}/echo`], { kind: 'trigger' }).message).toBe('You do not have permission to call UrlFetchApp.fetch');
     expect(r.run('tryCache', ['k', 'v'], { kind: 'trigger', authMode: 'NONE' })).toBe('Exception: You do not have permission to call Cache.put');
     expect(r.trigger('onOpen', { authMode: 'LIMITED' })).toBe('LIMITED');
   });
@@ -74,7 +55,7 @@ describe('executions', () => {
   test('slow HTTP in a custom function hits the limit', () => {
     const r = rt();
     const t0 = Date.now();
-    expect(() => r.run('fetchStatus', [`${server.url}/slow?ms=2000`, false], { kind: 'custom', limitMs: 500 })).toThrow(
+    expect(() => r.run('fetchStatus', [`${fx.server.url}/slow?ms=2000`, false], { kind: 'custom', limitMs: 500 })).toThrow(
       'Exceeded maximum execution time',
     );
     expect(Date.now() - t0).toBeLessThan(1_500);

@@ -4,36 +4,17 @@
  * against a real HTTP server running in a worker thread. Executions and the sidebar: runtime.test.ts.
  */
 import http from 'node:http';
-import path from 'node:path';
-import { GasRuntime, GasScriptError, createGasRuntime } from '../../scripts/gas-standin/runtime';
-import { startEchoServer } from '../../scripts/gas-standin/testServer';
+import { GasScriptError } from '../../scripts/gas-standin/runtime';
+import { basicFixture } from './basic-fixture';
 
-const FIX = path.join(__dirname, 'fixtures', 'basic');
-const FILES = [path.join(FIX, 'lib.js'), path.join(FIX, 'Code.js')];
-
-let server: Awaited<ReturnType<typeof startEchoServer>>;
-const runtimes: GasRuntime[] = [];
-
-function rt(opts: Partial<Parameters<typeof createGasRuntime>[0]> = {}): GasRuntime {
-  const r = createGasRuntime({ files: FILES, ...opts });
-  runtimes.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  server = await startEchoServer();
-});
-
-afterAll(async () => {
-  await Promise.all(runtimes.map((r) => r.close()));
-  await server.close();
-});
+const fx = basicFixture();
+const rt = fx.rt;
 
 describe('UrlFetchApp', () => {
   test('fetch is synchronous real HTTP; headers, payload and content type are sent', () => {
     const r = rt();
     r.properties.user(r.owner).set('API_KEY', 'sekret-key');
-    const [[code, text]] = r.custom('ECHO', server.url, '/echo');
+    const [[code, text]] = r.custom('ECHO', fx.server.url, '/echo');
     expect(code).toBe(200);
     const echoed = JSON.parse(text);
     expect(echoed.method).toBe('POST');
@@ -51,14 +32,14 @@ describe('UrlFetchApp', () => {
 
   test('fetchAll runs its requests concurrently and returns them in order', async () => {
     const r = rt();
-    await server.reset();
+    await fx.server.reset();
     const n = 8;
     const t0 = Date.now();
-    const out = r.call('fetchMany', server.url, n, 300);
+    const out = r.call('fetchMany', fx.server.url, n, 300);
     const wall = Date.now() - t0;
     expect(out.isArray).toBe(true);
     expect(out.paths).toEqual(Array.from({ length: n }, (_, i) => `/slow?ms=300&i=${i}`));
-    const stats = await server.stats();
+    const stats = await fx.server.stats();
     expect(stats.total).toBe(n);
     expect(stats.maxInFlight).toBe(n); // the server saw all eight at once
     expect(wall).toBeLessThan(n * 300); // far below sequential time
@@ -70,27 +51,27 @@ describe('UrlFetchApp', () => {
 
   test('status >= 400 throws like Apps Script unless muteHttpExceptions', () => {
     const r = rt();
-    const muted = r.call('fetchStatus', `${server.url}/status/404`, true);
+    const muted = r.call('fetchStatus', `${fx.server.url}/status/404`, true);
     expect(muted.code).toBe(404);
     expect(JSON.parse(muted.text).error.code).toBe('status_404');
 
     let err: GasScriptError | undefined;
     try {
-      r.call('fetchStatus', `${server.url}/status/404`, false);
+      r.call('fetchStatus', `${fx.server.url}/status/404`, false);
     } catch (e) {
       err = e as GasScriptError;
     }
     expect(err).toBeInstanceOf(GasScriptError);
     expect(err?.gasName).toBe('Exception');
     expect(err?.message).toMatch(
-      new RegExp(`^Request failed for http://127\\.0\\.0\\.1:${server.port} returned code 404\\. Truncated server response: \\{"error".{80,}\\.\\.\\. \\(use muteHttpExceptions option to examine full response\\)$`),
+      new RegExp(`^Request failed for http://127\\.0\\.0\\.1:${fx.server.port} returned code 404\\. Truncated server response: \\{"error".{80,}\\.\\.\\. \\(use muteHttpExceptions option to examine full response\\)$`),
     );
 
-    const caught = r.call('fetchCatch', `${server.url}/status/500?body=oops`);
+    const caught = r.call('fetchCatch', `${fx.server.url}/status/500?body=oops`);
     expect(caught).toEqual({
       name: 'Exception',
-      message: `Request failed for http://127.0.0.1:${server.port} returned code 500. Truncated server response: oops (use muteHttpExceptions option to examine full response)`,
-      str: `Exception: Request failed for http://127.0.0.1:${server.port} returned code 500. Truncated server response: oops (use muteHttpExceptions option to examine full response)`,
+      message: `Request failed for http://127.0.0.1:${fx.server.port} returned code 500. Truncated server response: oops (use muteHttpExceptions option to examine full response)`,
+      str: `Exception: Request failed for http://127.0.0.1:${fx.server.port} returned code 500. Truncated server response: oops (use muteHttpExceptions option to examine full response)`,
       isError: true,
     });
   });
@@ -103,13 +84,13 @@ describe('UrlFetchApp', () => {
     const deadPort = (probe.address() as { port: number }).port;
     await new Promise((res) => probe.close(res));
     expect(r.call('fetchCatch', `http://127.0.0.1:${deadPort}/x`).message).toBe(`Address unavailable: http://127.0.0.1:${deadPort}/x`);
-    expect(r.call('fetchCatch', `${server.url}/echo?q=a b`).message).toBe(`Invalid argument: ${server.url}/echo?q=a b`);
-    expect(r.call('fetchCatch', `${server.url}/echo?q=${'x'.repeat(2100)}`).message).toBe('Limit Exceeded: URLFetch URL Length.');
+    expect(r.call('fetchCatch', `${fx.server.url}/echo?q=a b`).message).toBe(`Invalid argument: ${fx.server.url}/echo?q=a b`);
+    expect(r.call('fetchCatch', `${fx.server.url}/echo?q=${'x'.repeat(2100)}`).message).toBe('Limit Exceeded: URLFetch URL Length.');
 
-    expect(JSON.parse(r.call('fetchStatus', `${server.url}/redirect?to=/echo`, false).text).path).toBe('/echo');
-    expect(JSON.parse(r.call('fetchStatus', `${server.url}/gzip`, false).text)).toEqual({ zipped: true });
+    expect(JSON.parse(r.call('fetchStatus', `${fx.server.url}/redirect?to=/echo`, false).text).path).toBe('/echo');
+    expect(JSON.parse(r.call('fetchStatus', `${fx.server.url}/gzip`, false).text)).toEqual({ zipped: true });
 
-    const h = r.call('fetchHeaders', `${server.url}/headers`);
+    const h = r.call('fetchHeaders', `${fx.server.url}/headers`);
     expect(h.headers['X-Request-Id']).toBe('req-123'); // original case, as Apps Script reports it
     expect(h.headers['x-request-id']).toBeUndefined();
     expect(h.headers['Content-Type']).toBe('text/plain');
@@ -131,13 +112,13 @@ describe('UrlFetchApp', () => {
 
   test('manifest scopes are enforced', () => {
     const r = rt({ manifest: { oauthScopes: ['https://www.googleapis.com/auth/spreadsheets.currentonly'] } });
-    expect(r.call('fetchCatch', `${server.url}/echo`).message).toBe(
+    expect(r.call('fetchCatch', `${fx.server.url}/echo`).message).toBe(
       'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
     );
   });
 
   test('rewriteUrl sends production URLs to the local server', () => {
-    const r = rt({ rewriteUrl: (u) => u.replace('https://api.example.com', server.url) });
+    const r = rt({ rewriteUrl: (u) => u.replace('https://api.example.com', fx.server.url) });
     const out = r.call('fetchStatus', 'https://api.example.com/echo', false);
     expect(JSON.parse(out.text).path).toBe('/echo');
     expect(r.requests[0].requestedUrl).toBe('https://api.example.com/echo');
