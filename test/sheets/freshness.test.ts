@@ -4,29 +4,13 @@
  * time moves with `rt.advance` (the hourly keep trigger fires on the way, as Apps Script would).
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { SandboxProcess, addonRuntime, column, startSandbox } from './harness';
+import { column, sandboxedAddon } from './harness';
 
 const HOUR = 3600000;
 const DAY = 24 * HOUR;
 const KEPT_SHEET = 'IG Data answers';
-let sb: SandboxProcess;
-const runtimes: GasRuntime[] = [];
-const runtime = () => {
-  const rt = addonRuntime(sb.url);
-  runtimes.push(rt);
-  return rt;
-};
-
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(async () => {
-  for (const rt of runtimes) await rt.close();
-  await sb?.close();
-});
-beforeEach(async () => {
-  await sb.reset();
-});
+const env = sandboxedAddon();
+const runtime = env.runtime;
 
 const TARGETS = column(['nasa', 'natgeo', 'locked_acc']);
 /** Sheets recalculating the formula in Sheet1!B1 (a custom-function execution). */
@@ -44,15 +28,15 @@ describe('reusing answers past the 6-hour cache', () => {
   test('the next-day recalculation of a formula costs 0 credits (the hourly trigger kept its answers, billing nothing)', async () => {
     const rt = runtime();
     const first = openAndCalculate(rt);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
     rt.advance(DAY);
     expect(rt.triggers.installed[0].runs).toHaveLength(24);
     expect(rt.triggers.installed[0].runs.every((r) => r.ok)).toBe(true);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 }); // the trigger fetched nothing
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 }); // the trigger fetched nothing
     expect(rt.caches.document.dump().filter((e) => e.key.startsWith('igd1:b:'))).toEqual([]); // the cache's 6 hours are over
     expect(rt.spreadsheet.findSheet(KEPT_SHEET)?.hidden).toBe(true);
     expect(recalc(rt)).toEqual(first);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
   });
 
   test('an 8-day-old answer is fetched again at the default (7 days); at 30 days it is still reused', async () => {
@@ -60,14 +44,14 @@ describe('reusing answers past the 6-hour cache', () => {
     openAndCalculate(rt);
     rt.advance(8 * DAY);
     recalc(rt);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
     const rt30 = runtime();
     rt30.call('igSetFreshness', 720);
     expect(rt30.call('igSidebarState').settings.freshHours).toBe(720);
     openAndCalculate(rt30);
     rt30.advance(8 * DAY);
     recalc(rt30);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 9, creditsBilled: 9 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 9, creditsBilled: 9 });
   });
 
   test('a bulk run the next week spends nothing on targets a formula asked within the setting', async () => {
@@ -82,7 +66,7 @@ describe('reusing answers past the 6-hour cache', () => {
     while (job.status === 'running') job = rt.call('igBulkStep', job.id);
     expect(job).toMatchObject({ status: 'done', credits: 1 });
     // 3 + 1 billed; one more request is the preview's balance (free).
-    await expect(sb.stats()).resolves.toMatchObject({ total: 5, creditsBilled: 4 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 5, creditsBilled: 4 });
   });
 
   test('refresh TRUE fetches again on purpose', async () => {
@@ -90,7 +74,7 @@ describe('reusing answers past the 6-hour cache', () => {
     openAndCalculate(rt);
     rt.advance(2 * DAY);
     recalc(rt, 'followers', 'Sheet1!B1', false, true);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
   });
 
   test('_fetched_at shows when each answer was fetched, also from kept answers days later', () => {
@@ -136,11 +120,11 @@ describe('Refresh selected cells', () => {
     expect(rt.spreadsheet.formulaWrites).toEqual([{ sheet: 'Sheet1', a1: 'B1', formula: '=IGPROFILE(A1:A3,"followers")' }]);
     // Sheets recalculates the formula it was given again: fetched again, once.
     recalc(rt);
-    await expect(sb.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
     recalc(rt);
     // Another formula asking the same questions (not selected) reads the fresh answers.
     recalc(rt, 'followers', 'Sheet1!D1');
-    await expect(sb.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
   });
 
   test('a large selection shows its cost first; "No" changes nothing', async () => {
@@ -151,7 +135,7 @@ describe('Refresh selected cells', () => {
     expect(rt.ui.alerts).toEqual([{ title: 'Refresh selected cells', prompt: '1 formulas fetch again: up to 30 credits.', buttons: 'YES_NO' }]);
     expect(rt.spreadsheet.formulaWrites).toEqual([]);
     expect(rt.properties.document.get('IGDATA_REFRESH')).toBeNull();
-    await expect(sb.stats()).resolves.toMatchObject({ total: 0 });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 0 });
   });
 });
 

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import { buildSync } from 'esbuild';
 import { DEFAULT_BASE_URL } from '@igdata/core';
 import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../../scripts/gas-standin/runtime';
-import { DEMO_KEY } from '../support/sandbox';
+import type { SandboxProcess } from '../support/sandbox';
+import { DEMO_KEY, startSandbox } from '../support/sandbox';
 
 export const ROOT = path.join(__dirname, '..', '..');
 export const DIST = path.join(ROOT, 'sheets-addon', 'dist');
@@ -50,4 +51,31 @@ export function storeProbe(): { name: string; code: string } {
     platform: 'neutral', mainFields: ['module', 'main'], target: 'es2020', write: false, logLevel: 'warning',
   });
   return { name: 'store-probe.js', code: out.outputFiles[0].text };
+}
+
+/**
+ * A sandbox for the test file (reset before each test) and add-on runtimes against it, closed
+ * after the file's tests: `const env = sandboxedAddon(); ... env.runtime(); env.sandbox.stats()`.
+ */
+export function sandboxedAddon() {
+  const runtimes: GasRuntime[] = [];
+  const env = {
+    sandbox: undefined as unknown as SandboxProcess,
+    runtime(): GasRuntime {
+      const rt = addonRuntime(env.sandbox.url);
+      runtimes.push(rt);
+      return rt;
+    },
+  };
+  beforeAll(async () => {
+    env.sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    for (const rt of runtimes) await rt.close();
+    await env.sandbox?.close();
+  });
+  beforeEach(async () => {
+    await env.sandbox.reset();
+  });
+  return env;
 }

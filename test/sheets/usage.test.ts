@@ -4,26 +4,11 @@
  * run), kept past the cache's 6 hours by the hourly trigger, exported to a sheet.
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { SandboxProcess, addonRuntime, column, startSandbox } from './harness';
+import { column, sandboxedAddon } from './harness';
 
 const HOUR = 3600000;
-let sb: SandboxProcess;
-const runtimes: GasRuntime[] = [];
-const runtime = () => {
-  const rt = addonRuntime(sb.url);
-  runtimes.push(rt);
-  return rt;
-};
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(async () => {
-  for (const rt of runtimes) await rt.close();
-  await sb?.close();
-});
-beforeEach(async () => {
-  await sb.reset();
-});
+const env = sandboxedAddon();
+const runtime = env.runtime;
 
 const day = (rt: GasRuntime) => new Date(rt.now()).toISOString().slice(0, 10);
 
@@ -41,7 +26,7 @@ test('a formula\'s credits by function and cell, a bulk run\'s by run; a free re
   expect(job.credits).toBe(1);
   const usage = rt.call('igUsage');
   expect(usage).toEqual({ [day(rt)]: { 'IGPROFILE B1': 3, 'IGABOUT D1': 2, [`Run ${job.startedAt.slice(0, 16)} IGPROFILE`]: 1 } });
-  await expect(sb.stats()).resolves.toMatchObject({ creditsBilled: 6 });
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 6 });
 });
 
 test('the hourly trigger keeps the formulas\' usage past the cache\'s 6 hours; export writes it to a sheet', () => {
