@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GATES_DIR, importScanner, importScannerEslint } from './tools.mjs';
+import { ensureTools, GATES_DIR, importScanner, importScannerEslint } from './tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACKAGE_DIR = join(root, 'n8n-node');
@@ -23,6 +23,8 @@ function sh(cmd, args, cwd) {
 
 /** `npm pack` of n8n-node (what `npm publish` would upload), unpacked into a temp folder. */
 export function packAndUnpack(packageDir = PACKAGE_DIR) {
+  // Installing the tools first also creates GATES_DIR: on a clean checkout .cache/ is empty.
+  ensureTools();
   const work = mkdtempSync(join(GATES_DIR, 'pack-'));
   sh('npm', ['pack', '--silent', '--ignore-scripts', `--pack-destination=${work}`], packageDir);
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
