@@ -106,6 +106,12 @@ const runtimeRegistry = {
 /** Fields of core's error table (error-codes.ts) that only the OpenAPI document and the service read. */
 const ERROR_DOC_FIELDS = new Set(['summary', 'docs']);
 
+/**
+ * The bundle's size limit: 100 KB, the budget issue 10 set for schedules, history and usage (was 80
+ * KB before them). Its evaluation in a fresh context is measured by npm run bench:sheets (<= 3 ms).
+ */
+export const BUNDLE_LIMIT_KB = 100;
+
 export async function build() {
   mkdirSync(dist, { recursive: true });
 
@@ -135,10 +141,10 @@ export async function build() {
   writeFileSync(join(dist, 'bundle.js'), bundle);
   mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
   writeFileSync(join(root, 'node_modules', '.cache', 'igdata-sheets-meta.json'), JSON.stringify(result.metafile));
-  // Paid for on every custom-function call: kept within 80 KB.
+  // Paid for on every custom-function call (Apps Script loads the whole project each time).
   const kb = Buffer.byteLength(bundle) / 1024;
-  console.log(`sheets bundle.js: ${kb.toFixed(1)} KB (limit 80 KB)`);
-  if (kb > 80) throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the 80 KB limit`);
+  console.log(`sheets bundle.js: ${kb.toFixed(1)} KB (limit ${BUNDLE_LIMIT_KB} KB)`);
+  if (kb > BUNDLE_LIMIT_KB) throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the ${BUNDLE_LIMIT_KB} KB limit`);
 
   // 2. The entry file of stubs with their JSDoc, and the README reference, from the registry.
   const codegen = await importTs(join(src, 'codegen.ts'));

@@ -65,6 +65,13 @@ export class GasRuntime {
   readonly properties = new PropertyStores();
   readonly spreadsheet = new SpreadsheetModel();
   readonly ui = new UiRecorder();
+  /**
+   * Tests: when set, the execution dies at the first service call for which it returns true
+   * (`cap`: 'sheet.write', 'properties.write', 'urlfetch'...; `what`: 'setValues'...), before the
+   * call happens, exactly as when the 6-minute limit strikes there: nothing in the script can
+   * catch it. A kill at a chosen moment, instead of one that depends on timing.
+   */
+  killWhen: ((cap: string, what: string) => boolean) | null = null;
   /** Installable time-driven triggers; they fire in `advance`. */
   readonly triggers = new TriggerRegistry();
   readonly locks: LockRegistry;

@@ -107,9 +107,9 @@ function showSidebar() {
   IGDATA.showSidebar();
 }
 
-/** Hourly time-driven trigger: copies the cached answers to the kept answers' sheet (fetches nothing). */
+/** Hourly time-driven trigger: keeps the cached answers, starts scheduled lookups that are due, continues bulk runs in the background. */
 function igKeepAnswers() {
-  return IGDATA.keepAnswers();
+  return IGDATA.hourly();
 }
 `;
   const server = SERVER_FUNCTIONS.map((name) => `function ${name}(...args) {\n  return IGDATA.sidebar.${name}(...args);\n}\n`).join('\n');

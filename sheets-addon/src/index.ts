@@ -5,10 +5,17 @@
  */
 import { evaluateFormula } from './engine/formula';
 import { engineDeps } from './gas/deps';
+import { keepFromCache } from './gas/keep-trigger';
+import { background } from './schedule/background';
 import { formulaSpent } from './gas/usage';
 import { SIDEBAR_API } from './sidebar-api';
 export { onOpen, showSidebar } from './gas/ui';
-export { keepFromCache as keepAnswers } from './gas/keep-trigger';
+
+/** The hourly trigger (igKeepAnswers): keep the cache's answers, then scheduled and background runs. */
+export function hourly(): void {
+  keepFromCache();
+  background();
+}
 
 /** Entry of every IG... custom function: `IGDATA.fn('profile', [handle, fields, header, refresh])`. */
 export const fn = (endpointId: string, args: unknown[]) => evaluateFormula(endpointId, args, () => engineDeps(true), Date.now, formulaSpent);

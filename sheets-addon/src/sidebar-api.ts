@@ -7,7 +7,10 @@
 import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 import { cancel, resume, start, step } from './bulk/control';
 import { loadJob } from './bulk/job';
+import type { BulkRequest } from './bulk/plan';
 import { preview } from './bulk/plan';
+import { growthView, historyChoices } from './gas/growth-sheet';
+import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
 import { clientConfig } from './engine/messages';
@@ -93,5 +96,13 @@ export const SIDEBAR_API = {
   igBulkStep: (jobId: string) => step(jobId),
   igBulkCancel: cancel,
   igBulkResume: resume,
-  igBulkStatus: loadJob,
+  igBulkStatus: () => loadJob(),
+  /** Scheduled lookups: cost per run and per month, save, list (with each one's last run), delete. */
+  igSchedulePreview: previewSchedule,
+  igScheduleSave: (req: BulkRequest, repeat: unknown, cap: unknown) => (saveSchedule(req, repeat, cap), scheduleViews()),
+  igSchedules: scheduleViews,
+  igScheduleDelete: (id: string) => (deleteSchedule(String(id)), scheduleViews()),
+  /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
+  igHistoryChoices: historyChoices,
+  igGrowthView: growthView,
 };

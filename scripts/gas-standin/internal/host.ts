@@ -9,7 +9,7 @@ import { blockFor } from './clock';
 import { checkPermission } from './permissions';
 import type { Execution, Host } from './types';
 
-type RuntimeState = Pick<GasRuntime, 'limits' | 'clock' | 'stats' | 'manifest' | 'timeZone' | 'owner' | 'logs'>;
+type RuntimeState = Pick<GasRuntime, 'limits' | 'clock' | 'stats' | 'manifest' | 'timeZone' | 'owner' | 'logs' | 'killWhen'>;
 
 interface RuntimeInternals {
   /** The running execution (null between executions). */
@@ -47,6 +47,11 @@ export function createHost(rt: RuntimeState, internals: RuntimeInternals): Host 
     },
     ensure(cap, what, realm) {
       checkPermission(this.current(), cap, what, realm, internals.scopes);
+      if (rt.killWhen?.(cap, what)) {
+        // The time limit strikes at this call, before it happens (a test's chosen moment).
+        this.current().timedOut = true;
+        throw realm.exception(TIME_LIMIT_MESSAGE);
+      }
     },
     checkDeadline(realm) {
       const exec = this.current();

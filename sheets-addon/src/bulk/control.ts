@@ -6,60 +6,94 @@
  */
 import { getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
-import { engineDeps, keepingAnswers } from '../gas/deps';
+import { engineDeps, keepingAnswers, withAgeLimit } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
 import { recordUsage } from '../gas/usage';
 import { newId } from '../gas/settings';
-import { newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
+import { historySheet, newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
 import type { BulkJob } from './job';
 import { loadJob, saveJob } from './job';
 import { stepList } from './list-step';
-import type { BulkRequest } from './plan';
+import { stepHistory } from './history-step';
+import type { BulkPlan, BulkRequest } from './plan';
 import { plan } from './plan';
 import { stepRows } from './row-step';
 
 /** Time one step may spend fetching before it reports progress (the limit is 6 minutes). */
 const STEP_BUDGET_MS = 3000;
 
-/** Starts a job on the selection (replacing any earlier job). Writes the header; fetches nothing. */
+/** Where a job reads and writes: its source column and its output's first row and column. */
+export interface JobPlace {
+  sheet: string;
+  row: number;
+  col: number;
+  rows: number;
+  outSheet: string;
+  outRow: number;
+  outCol: number;
+}
+
+/**
+ * Prepares the output of a run on `range` (writes the header; fetches nothing): a new sheet, the
+ * history sheet of the lookup, or the empty columns beside (refused when not empty).
+ */
+export function placeOutput(range: GoogleAppsScript.Spreadsheet.Range, p: BulkPlan, output: BulkRequest['output']): JobPlace & { outNext?: number } {
+  const src = range.getSheet();
+  const at = { sheet: src.getName(), row: range.getRow(), col: range.getColumn(), rows: range.getNumRows() };
+  if (output === 'history') {
+    const h = historySheet(p.endpoint.fn, ['date', p.targetName, ...p.fields]);
+    return { ...at, outSheet: h.name, outRow: 2, outCol: 3, outNext: h.next };
+  }
+  if (output === 'sheet') {
+    // Row r of the source goes to row r + 2 (list rows are added as they come).
+    const name = newOutputSheet(p.endpoint.fn, [p.targetName, ...p.fields], p.list ? 0 : range.getNumRows() + 1);
+    return { ...at, outSheet: name, outRow: 2, outCol: 2, outNext: p.list ? 2 : undefined };
+  }
+  const place = outputPlace(range, p.fields.length, output, true);
+  if (range.getRow() > 1) writeRow(src, range.getRow() - 1, place.col, p.fields);
+  return { ...at, outSheet: place.sheet as string, outRow: place.row, outCol: place.col };
+}
+
+/** A new job (not saved) writing to `place`. */
+export function newJob(p: BulkPlan, place: JobPlace & { outNext?: number }, output: BulkRequest['output']): BulkJob {
+  const job: BulkJob = {
+    id: newId(), endpoint: p.endpoint.id, params: p.params, fields: p.fields,
+    sheet: place.sheet, row: place.row, col: place.col, rows: place.rows,
+    outSheet: place.outSheet, outRow: place.outRow, outCol: place.outCol, copyTargets: output === 'sheet',
+    next: 0, written: 0, skipped: 0, credits: 0, requests: 0, cached: 0, errors: 0, status: 'running', startedAt: new Date().toISOString(),
+  };
+  if (p.list) {
+    // Rows are appended from row 2: column A the target, then the fields (outCol 2).
+    job.list = true;
+    if (p.limit !== undefined) job.limit = p.limit;
+    job.items = 0;
+    job.duplicates = 0;
+  }
+  if (output === 'history') {
+    job.history = true;
+    job.copyTargets = false;
+    job.items = 0;
+    job.duplicates = 0;
+  }
+  if (place.outNext !== undefined) job.outNext = place.outNext;
+  return job;
+}
+
+/** Starts a job on the selection (replacing any earlier sidebar job). Writes the header; fetches nothing. */
 export function start(req: BulkRequest): BulkJob {
   const p = plan(req);
   const range = selection();
   return withDocumentLock(() => {
-    const src = range.getSheet();
-    const place = outputPlace(range, p.fields.length, req.output, true);
-    let outSheet = place.sheet as string;
-    let outRow = place.row;
-    if (req.output === 'sheet') {
-      // Row r of the source goes to row r + 2 (list rows are added as they come).
-      outSheet = newOutputSheet(p.endpoint.fn, [p.targetName, ...p.fields], p.list ? 0 : range.getNumRows() + 1);
-      outRow = 2;
-    } else if (range.getRow() > 1) {
-      writeRow(src, range.getRow() - 1, place.col, p.fields);
-    }
-    const job: BulkJob = {
-      id: newId(), endpoint: p.endpoint.id, params: p.params, fields: p.fields,
-      sheet: src.getName(), row: range.getRow(), col: range.getColumn(), rows: range.getNumRows(),
-      outSheet, outRow, outCol: place.col, copyTargets: req.output === 'sheet',
-      next: 0, written: 0, skipped: 0, credits: 0, requests: 0, cached: 0, status: 'running', startedAt: new Date().toISOString(),
-    };
-    if (p.list) {
-      // Rows are appended from row 2: column A the target, then the fields (outCol 2).
-      job.list = true;
-      if (p.limit !== undefined) job.limit = p.limit;
-      job.outNext = 2;
-      job.items = 0;
-      job.duplicates = 0;
-    }
+    const job = newJob(p, placeOutput(range, p, req.output), req.output);
     saveJob(job);
     return job;
   });
 }
 
 /** One step: rows from `next` until the window ends or the step's time budget is used. */
-export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
+export function step(jobId: string, budgetMs = STEP_BUDGET_MS, slot?: string): BulkJob {
   return withDocumentLock(() => {
-    const job = loadJob();
+    const job = loadJob(slot);
     if (!job || job.id !== jobId) throw new Error('This bulk run was replaced by another one.');
     if (job.status !== 'running') return job;
     const started = Date.now();
@@ -79,11 +113,11 @@ export function step(jobId: string, budgetMs = STEP_BUDGET_MS): BulkJob {
       saveJob(job);
       return job;
     }
-    const run = job.list ? stepList : stepRows;
+    const run = job.list ? stepList : job.history ? stepHistory : stepRows;
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
     const before = job.credits;
-    const after = keepingAnswers(() => run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs));
-    recordUsage(`Run ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
+    const after = withAgeLimit(job.maxAgeMs, () => keepingAnswers(() => run(job, endpoint, targetName, src, out, engineDeps, started, budgetMs)));
+    recordUsage(`${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
     return after;
   });
 }

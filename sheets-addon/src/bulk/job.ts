@@ -33,6 +33,18 @@ export interface BulkJob {
   /** Answers read from the store that were fetched before this run started (not this run's own). */
   cached: number;
   status: 'running' | 'paused' | 'cancelled' | 'done';
+  /** Rows written with a message instead of values (errors), for the run's report. */
+  errors?: number;
+  /** A scheduled run: its schedule's id (its own property); absent = the sidebar's run. */
+  slot?: string;
+  /** Credits this run may spend at most: the step stops before a unit would pass it. */
+  cap?: number;
+  /** Beside output rewrites the rows (a scheduled refresh of its own columns) instead of skipping filled ones. */
+  overwrite?: boolean;
+  /** History output: one dated row per distinct target appended to `outSheet` from `outNext`. */
+  history?: boolean;
+  /** Answers older than this are fetched again (a scheduled run: below its period); absent = the freshness setting. */
+  maxAgeMs?: number;
   message?: string;
   startedAt: string;
   /** List endpoints (new sheet only): rows are appended, one per item, the target in column A. */
@@ -49,11 +61,14 @@ export interface BulkJob {
    * execution dies in between, the next step looks at row `at`: filled = the write happened (apply
    * it), empty = it did not (drop it; the pages are stored, so fetching them again is free).
    */
-  pending?: { at: number; rows: number; next: number; written: number; items: number; duplicates: number };
+  pending?: { at: number; rows: number; next: number; written: number; items: number; duplicates: number; errors?: number };
 }
 
-export function loadJob(): BulkJob | null {
-  const text = props().getProperty(PROP.job);
+/** The property of a job: the sidebar's run, or a schedule's (`slot` = the schedule's id). */
+const jobProp = (slot?: string): string => (slot ? `${PROP.job}:${slot}` : PROP.job);
+
+export function loadJob(slot?: string): BulkJob | null {
+  const text = props().getProperty(jobProp(slot));
   if (!text) return null;
   try {
     return JSON.parse(text) as BulkJob;
@@ -63,7 +78,11 @@ export function loadJob(): BulkJob | null {
 }
 
 export const saveJob = (job: BulkJob): void => {
-  props().setProperty(PROP.job, JSON.stringify(job));
+  props().setProperty(jobProp(job.slot), JSON.stringify(job));
+};
+
+export const deleteJob = (slot: string): void => {
+  props().deleteProperty(jobProp(slot));
 };
 
 /** The end of every step: done when the pointer passed the last row; the state saved either way. */

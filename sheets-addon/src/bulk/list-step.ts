@@ -8,7 +8,7 @@
  * does `next` advance. A target is written only when all its pages are in; a target cut short (out
  * of credits, out of time) is written by a later step, whose fetch of the pages already paid for
  * comes from the store. A target repeated in the column (same request) is written once, at its
- * first row.
+ * first row. Rows are appended as append.ts says (never twice).
  */
 import type { Call, EndpointDef } from '@igdata/core';
 import { baseUrlOf, stopsBulkRun } from '@igdata/core';
@@ -19,10 +19,12 @@ import { runCalls } from '../engine/run';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
 import type { Sheet } from '../gas/sheet';
-import { cellFilled, readColumn, writeBlock } from '../gas/sheet';
+import { readColumn } from '../gas/sheet';
+import { appendRows, settlePending } from './append';
 import type { BulkJob } from './job';
-import { eachUnit, endStep, fromEarlierRuns, saveJob } from './job';
-import { bulkRow, cacheWalk, pagesFor, pagesLeft } from './plan';
+import { eachUnit, endStep, fromEarlierRuns } from './job';
+import { cacheWalk, pagesFor, pagesLeft } from './plan';
+import { distinctRows } from './targets';
 
 /** Rows a list step reads ahead. */
 const WINDOW_ROWS = 200;
@@ -31,25 +33,6 @@ const UNIT_PAGES = 50;
 /** A unit starts no new page after this long (far under the 6-minute limit); the rest waits for the next step. */
 const UNIT_DEADLINE_MS = 240000;
 
-type ListRow = { kind: 'blank' } | { kind: 'dup' } | { kind: 'invalid'; label: SheetValue; message: string } | { kind: 'call'; label: SheetValue; key: string; call: Call };
-
-const labelOf = (cell: unknown): SheetValue => (typeof cell === 'string' ? cell.trim() : (cell as SheetValue));
-
-/** Settles a write that an earlier step began but did not record (see BulkJob.pending). */
-function settlePending(job: BulkJob, out: Sheet): void {
-  const p = job.pending;
-  if (!p) return;
-  if (cellFilled(out, p.at, 1)) {
-    job.next = p.next;
-    job.outNext = p.at + p.rows;
-    job.written += p.written;
-    job.items = (job.items ?? 0) + p.items;
-    job.duplicates = (job.duplicates ?? 0) + p.duplicates;
-  }
-  delete job.pending;
-  saveJob(job);
-}
-
 export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
   settlePending(job, out);
   const n = Math.min(WINDOW_ROWS, job.rows - job.next);
@@ -57,21 +40,7 @@ export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string
   const base = job.next;
   const width = job.fields.length + 1;
   const plan = { endpoint, targetName, params: job.params };
-  // The column up to the end of the window: targets before `next` were written already.
-  const cells = readColumn(src, job.row, job.col, base + n);
-  const seen = new Set<string>();
-  for (let r = 0; r < base; r++) {
-    const c = bulkRow(plan, cells[r]);
-    if (c.kind === 'call') seen.add(c.key);
-  }
-  const rows = cells.slice(base).map((cell): ListRow => {
-    const c = bulkRow(plan, cell);
-    if (c.kind === 'blank') return c;
-    if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message };
-    if (seen.has(c.key)) return { kind: 'dup' };
-    seen.add(c.key);
-    return { kind: 'call', label: labelOf(cell), key: c.key, call: c.call };
-  });
+  const rows = distinctRows(plan, readColumn(src, job.row, job.col, base + n), base);
   const fresh = new Map<string, Call>();
   for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
   const d = deps();
@@ -130,19 +99,7 @@ export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string
       else if (!res.items.length) values.push(labelled(row.label, 'No items.'));
       written++;
     }
-    const at = job.outNext as number;
-    if (values.length) {
-      job.pending = { at, rows: values.length, next: base + stopAt, written, items: values.length, duplicates: dups };
-      saveJob(job);
-      writeBlock(out, at, 1, values); // one write: all or nothing
-      delete job.pending;
-    }
-    job.outNext = at + values.length;
-    job.written += written;
-    job.items = (job.items ?? 0) + values.length;
-    job.duplicates = (job.duplicates ?? 0) + dups;
-    job.next = base + stopAt;
-    saveJob(job); // only after the rows are written
+    appendRows(job, out, values, { next: base + stopAt, written, duplicates: dups });
     return { stopAt, end };
   });
   return endStep(job);

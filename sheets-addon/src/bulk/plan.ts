@@ -20,7 +20,8 @@ export interface BulkRequest {
   params?: Record<string, unknown>;
   /** Comma list; blank = the endpoint's default columns. */
   fields?: string;
-  output: 'beside' | 'sheet';
+  /** beside the column, a new sheet, or dated rows appended to a history sheet (one per target). */
+  output: 'beside' | 'sheet' | 'history';
   /** List endpoints: items per target (1-500); blank = the first page, whatever its size. */
   limit?: number | string | null;
 }
@@ -38,7 +39,7 @@ export function pagesFor(e: EndpointDef, limit: number | undefined): number {
   return size === null || limit === undefined ? 1 : Math.ceil(limit / size);
 }
 
-interface BulkPlan {
+export interface BulkPlan {
   endpoint: EndpointDef;
   targetName: string;
   params: Record<string, unknown>;
@@ -53,6 +54,7 @@ export function plan(req: BulkRequest): BulkPlan {
   if (!bulkEndpoints([endpoint]).length) throw new Error(`${endpoint.fn} takes no target; bulk runs need a column of targets.`);
   const list = endpoint.shape === 'list';
   if (list && req.output !== 'sheet') throw new Error(`${endpoint.fn} returns many rows per target: choose "a new sheet".`);
+  if (!['beside', 'sheet', 'history'].includes(req.output)) throw new Error(`Choose where to write: "beside", "sheet" or "history" (got ${JSON.stringify(req.output)}).`);
   const target = targetParam(endpoint)!;
   // The formula's positional arguments: a blank target cell, the parameters, the fields, and for
   // lists `header` then `limit` (1-500, the same check as the custom functions' argument).
@@ -68,7 +70,9 @@ export function plan(req: BulkRequest): BulkPlan {
 }
 
 /** The planned row of one target cell of a bulk run. */
-export const bulkRow = (p: Pick<BulkPlan, 'endpoint' | 'targetName' | 'params'>, cell: unknown): PlannedRow => planRow(p.endpoint, p.targetName, p.params, cell);
+export type BulkPlanned = Pick<BulkPlan, 'endpoint' | 'targetName' | 'params'>;
+
+export const bulkRow = (p: BulkPlanned, cell: unknown): PlannedRow => planRow(p.endpoint, p.targetName, p.params, cell);
 
 interface CacheWalkState {
   pages: number;

@@ -1,8 +1,8 @@
 /**
  * One step of a bulk run of single endpoints: one output row per source row, beside the column or
- * in a new sheet. Units of work hold up to 50 distinct targets not in the store (one full fetchAll).
+ * in a new sheet. Units of work: unit.ts (up to 50 targets not in the store, within the run's cap).
  */
-import type { Call, EndpointDef } from '@igdata/core';
+import type { EndpointDef } from '@igdata/core';
 import { baseUrlOf, stopsBulkRun } from '@igdata/core';
 import { fetchMany } from '../engine/fetch';
 import { messageOf, messageRow } from '../engine/messages';
@@ -15,18 +15,18 @@ import { filledRows, readColumn, writeRuns } from '../gas/sheet';
 import type { BulkJob } from './job';
 import { eachUnit, endStep, fromEarlierRuns, saveJob } from './job';
 import { bulkRow } from './plan';
+import { capRoom, cutUnit, stopAtCap } from './unit';
 
 /** Rows one step reads ahead. */
 const WINDOW_ROWS = 1000;
-/** Distinct targets not in the store that one unit fetches (one full fetchAll). */
-const UNIT_TARGETS = 50;
 
 export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
   const base = job.next;
   const n = Math.min(WINDOW_ROWS, job.rows - job.next);
   if (n <= 0) return endStep(job);
   const cells = readColumn(src, job.row + base, job.col, n);
-  const filled = filledRows(out, job.outRow + base, job.outCol, n, job.fields.length);
+  // A scheduled refresh rewrites its own columns; any other run never writes a filled row.
+  const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + base, job.outCol, n, job.fields.length);
   const rows: (PlannedRow | null)[] = cells.map((c, i) => (filled[i] ? null : bulkRow({ endpoint, targetName, params: job.params }, c)));
   const d = deps();
   const baseUrl = baseUrlOf(d.client.config);
@@ -36,18 +36,7 @@ export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string
   const answered = new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
 
   eachUnit(job, n, started, budgetMs, (i) => {
-    const unit = new Map<string, Call>();
-    const fresh = new Set<string>();
-    let end = i;
-    for (; end < n; end++) {
-      const r = rows[end];
-      if (r?.kind !== 'call') continue;
-      if (!answered.has(r.key) && !fresh.has(r.key)) {
-        if (fresh.size >= UNIT_TARGETS) break;
-        fresh.add(r.key);
-      }
-      unit.set(r.key, r.call);
-    }
+    const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, endpoint, job.params));
     const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
     job.credits += run.stats.credits;
     job.requests += run.stats.requests;
@@ -62,7 +51,10 @@ export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string
         values.push(null);
         job.skipped++;
       } else if (row.kind === 'blank') values.push(null); // blank target: nothing to write
-      else if (row.kind === 'error') values.push(messageRow(row.message, job.fields.length));
+      else if (row.kind === 'error') {
+        values.push(messageRow(row.message, job.fields.length));
+        job.errors = (job.errors ?? 0) + 1;
+      }
       else {
         const o = run.outcomes.get(row.key)!;
         if (o.kind === 'error' && stopsBulkRun(o.error)) {
@@ -72,13 +64,17 @@ export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string
           break;
         }
         if (o.kind === 'ok') values.push(cellsOf(o.value.data, job.fields, o.value.at));
-        else if (o.kind === 'error') values.push(messageRow(messageOf(o.error, row.call), job.fields.length));
+        else if (o.kind === 'error') {
+          values.push(messageRow(messageOf(o.error, row.call), job.fields.length));
+          job.errors = (job.errors ?? 0) + 1;
+        }
         else values.push(null);
       }
     }
     writeRuns(out, job.outRow + base + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
     job.written += values.filter((v) => v !== null).length;
     job.next = base + stopAt;
+    if (capped && stopAt === end && job.status === 'running') stopAtCap(job);
     saveJob(job); // only after the rows are written
     return { stopAt, end };
   });

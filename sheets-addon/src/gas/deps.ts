@@ -35,10 +35,25 @@ let kept: KeptAnswers | undefined;
 let keptWritable = false;
 /** A custom function in a cell marked by "Refresh selected cells": when it was marked. */
 let markedAt = 0;
+/** A scheduled run's own limit on the age of answers it reuses (withAgeLimit). */
+let ageLimit = Infinity;
 
 const currentSettings = (): Settings => (settings ??= readSettings());
-/** Answers older than the freshness setting, or than the calling cell's refresh mark, are misses. */
-const maxAgeMs = (): number => Math.min(freshMs(currentSettings().freshHours), markedAt ? Date.now() - markedAt : Infinity);
+/** Answers older than the freshness setting, the calling cell's refresh mark or the run's limit are misses. */
+const maxAgeMs = (): number => Math.min(freshMs(currentSettings().freshHours), markedAt ? Date.now() - markedAt : Infinity, ageLimit);
+
+/** Runs fn with answers older than `ms` treated as misses (no limit when undefined): the stores are made anew around it. */
+export function withAgeLimit<T>(ms: number | undefined, fn: () => T): T {
+  if (ms === undefined) return fn();
+  ageLimit = ms;
+  cache = kept = undefined;
+  try {
+    return fn();
+  } finally {
+    ageLimit = Infinity;
+    cache = kept = undefined;
+  }
+}
 
 /** The answer store over the document cache alone, answers older than the freshness setting being misses. */
 export function cacheStore(): AnswerStore {

@@ -2,14 +2,16 @@
  * The hourly time-driven trigger that copies the answers custom functions left in the cache (which
  * they may write) to the kept answers' sheet (which they may not) before the cache's 6 hours end.
  * An add-on may have one time-driven trigger per user per document, firing at most hourly: one is
- * enough, since an answer stays 6 hours in the cache and is copied within 1. It fetches nothing.
+ * enough, since an answer stays 6 hours in the cache and is copied within 1. Keeping fetches
+ * nothing; the same hourly run then starts scheduled lookups and continues bulk runs in the
+ * background (schedule/background.ts).
  */
 import { bucketAnswers } from '../engine/store';
 import { documentKeyValues, keepingAnswers, keptAnswers } from './deps';
 import { withDocumentLock } from './lock';
 import { recordUsage } from './usage';
 
-/** The trigger's handler, a top-level function of Code.js. */
+/** The trigger's handler, a top-level function of Code.js (the name installed triggers already call). */
 export const KEEP_HANDLER = 'igKeepAnswers';
 
 /** Installs the hourly trigger for this user and document unless they have one (the add-on's only trigger). */

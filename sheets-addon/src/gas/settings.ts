@@ -23,6 +23,8 @@ export const PROP = {
   refresh: 'IGDATA_REFRESH',
   /** Credits by day and by what spent them (engine/usage.ts). */
   usage: 'IGDATA_USAGE',
+  /** Scheduled lookups (schedule/schedules.ts); each one's run is in IGDATA_BULK_JOB:<its id>. */
+  schedules: 'IGDATA_SCHEDULES',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
   claims: 'IGDATA_CLAIMS',
 } as const;

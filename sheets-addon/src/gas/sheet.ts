@@ -4,7 +4,7 @@ import type { SheetValue } from '../engine/values';
 type Range = GoogleAppsScript.Spreadsheet.Range;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-const colName = (c: number): string => (c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26)));
+export const colName = (c: number): string => (c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26)));
 const isFilled = (v: unknown) => v !== '' && v !== null;
 
 /** The selected column of targets. */
@@ -35,8 +35,9 @@ interface OutputPlace {
  * Where the values go. "beside": the columns right of the source column, which must be empty (a
  * run never overwrites the user's data); "sheet": a new sheet with the targets in column A.
  */
-export function outputPlace(range: Range, width: number, output: 'beside' | 'sheet', create: boolean): OutputPlace {
+export function outputPlace(range: Range, width: number, output: 'beside' | 'sheet' | 'history', create: boolean): OutputPlace {
   if (output === 'sheet') return { label: 'a new sheet', sheet: null, row: 2, col: 2 };
+  if (output === 'history') return { label: 'dated rows in a history sheet', sheet: null, row: 2, col: 1 };
   const sheet = range.getSheet();
   const row = range.getRow();
   const col = range.getColumn();
@@ -64,6 +65,40 @@ export function newOutputSheet(fn: string, header: string[], rows: number): stri
   ensureRows(sheet, rows);
   sheet.getRange(1, 1, 1, header.length).setValues([header]);
   return name;
+}
+
+const HISTORY = 'IG Data history';
+
+/**
+ * The history sheet of a lookup: the first "IG Data history <fn>" (numbered when taken) whose header
+ * is `header` exactly, so runs of the same lookup append to one sheet; a new one otherwise.
+ */
+export function historySheet(fn: string, header: string[]): { name: string; next: number } {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  for (let i = 1; ; i++) {
+    const name = `${HISTORY} ${fn}${i > 1 ? ` ${i}` : ''}`;
+    const sheet = ss.getSheetByName(name);
+    if (!sheet) {
+      ss.insertSheet(name).getRange(1, 1, 1, header.length).setValues([header]);
+      return { name, next: 2 };
+    }
+    const width = sheet.getMaxColumns();
+    const top = width >= header.length ? sheet.getRange(1, 1, 1, header.length + (width > header.length ? 1 : 0)).getValues()[0] : [];
+    if (top.slice(0, header.length).join('\u0000') === header.join('\u0000') && !isFilled(top[header.length] ?? '')) return { name, next: sheet.getLastRow() + 1 };
+  }
+}
+
+/** Sheets whose name says they hold history (the growth view's choices). */
+export const historySheets = (): string[] =>
+  SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .map((s) => s.getName())
+    .filter((n) => n.startsWith(HISTORY));
+
+/** The spreadsheet's offset from UTC in minutes at `t` (its time zone, daylight saving included). */
+export function zoneOffset(t: number): number {
+  const z = Utilities.formatDate(new Date(t), SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(), 'Z'); // "+0530"
+  return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5)));
 }
 
 export const writeRow = (sheet: Sheet, row: number, col: number, values: SheetValue[]): void => {

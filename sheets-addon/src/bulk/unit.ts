@@ -1,0 +1,46 @@
+/**
+ * What the row and history steps share: cutting a unit of work (up to 50 targets not answered
+ * yet, within the run's credit cap) and stopping a run at its cap before it is passed.
+ */
+import type { Call, EndpointDef } from '@igdata/core';
+import { estimateCost } from '@igdata/core';
+import type { BulkJob } from './job';
+
+/** Distinct targets not in the store that one unit fetches (one full fetchAll). */
+const UNIT_TARGETS = 50;
+
+type UnitRow = { kind: string; key?: string; call?: Call } | null;
+
+/** New targets the cap leaves room for (each costing the endpoint's estimate); unlimited without a cap. */
+export function capRoom(job: BulkJob, endpoint: EndpointDef, params: Record<string, unknown>): number {
+  const each = estimateCost(endpoint, params as never).credits;
+  return job.cap === undefined || each <= 0 ? Infinity : Math.max(0, Math.floor((job.cap - job.credits) / each));
+}
+
+/**
+ * Rows from `i` while the unit holds at most 50 targets not answered yet and no more than the cap
+ * allows; `capped` when the cap, not the window or the batch size, ended it.
+ */
+export function cutUnit(rows: UnitRow[], i: number, n: number, answered: Set<string>, room: number): { unit: Map<string, Call>; end: number; capped: boolean } {
+  const unit = new Map<string, Call>();
+  const fresh = new Set<string>();
+  let end = i;
+  for (; end < n; end++) {
+    const r = rows[end];
+    if (r?.kind !== 'call') continue;
+    const key = r.key as string;
+    if (!answered.has(key) && !fresh.has(key)) {
+      if (fresh.size >= UNIT_TARGETS) break;
+      if (fresh.size >= room) return { unit, end, capped: true };
+      fresh.add(key);
+    }
+    unit.set(key, r.call as Call);
+  }
+  return { unit, end, capped: false };
+}
+
+/** Pauses the run at its cap: what it spent and where it stopped. */
+export function stopAtCap(job: BulkJob): void {
+  job.status = 'paused';
+  job.message = `Stopped at this run's cap of ${job.cap} credits (${job.credits} spent): ${job.rows - job.next} rows were not looked up.`;
+}

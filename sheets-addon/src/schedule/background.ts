@@ -1,0 +1,84 @@
+/**
+ * The work of the hourly trigger beyond keeping answers: starting scheduled lookups that came due,
+ * and continuing every running bulk job (a schedule's, or the sidebar's after the sidebar closed)
+ * in locked steps, until the execution's time budget is used (the limit is 6 minutes; what is left
+ * goes on at the next hourly run). Steps release the document lock between them, so an open
+ * sidebar stepping the same job interleaves with the trigger; each step re-reads the job, so no row
+ * is written or billed twice.
+ */
+import type { BulkJob } from '../bulk/job';
+import { loadJob, saveJob } from '../bulk/job';
+import { newJob, step } from '../bulk/control';
+import { plan } from '../bulk/plan';
+import { withDocumentLock } from '../gas/lock';
+import { sheetByName } from '../gas/sheet';
+import type { Schedule } from './schedules';
+import { loadSchedules, nextRun, saveSchedules } from './schedules';
+import { reuseLimitMs } from './when';
+
+/** Time the trigger spends on jobs (of its 6 minutes; keeping answers comes first). */
+const BACKGROUND_MS = 270000;
+/** One background step holds the lock at most about this long (a sidebar step waits up to 30 s). */
+const STEP_MS = 15000;
+
+/** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). */
+function scheduledJob(s: Schedule, now: number): BulkJob {
+  const p = plan(s.request);
+  const job = newJob(p, s.place, s.request.output);
+  job.slot = s.id;
+  job.cap = s.cap;
+  job.maxAgeMs = reuseLimitMs(s.repeat);
+  const out = sheetByName(s.place.outSheet);
+  if (s.request.output === 'beside') job.overwrite = true;
+  if (!sheetByName(s.place.sheet) || !out) {
+    job.status = 'paused';
+    job.message = `The sheet "${!out ? s.place.outSheet : s.place.sheet}" is gone: delete this schedule and make a new one.`;
+  } else if (s.request.output === 'history') job.outNext = out.getLastRow() + 1;
+  else if (s.place.row > 1 && out.getRange(s.place.row - 1, s.place.outCol, 1, p.fields.length).getValues()[0].join(',') !== p.fields.join(',')) {
+    // The header over the schedule's columns changed: those columns are someone else's now.
+    job.status = 'paused';
+    job.message = `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`;
+  }
+  job.startedAt = new Date(now).toISOString();
+  return job;
+}
+
+/** Starts the schedules that came due (a schedule whose last run is still going skips this time). */
+export function startDue(now = Date.now()): void {
+  withDocumentLock(() => {
+    const list = loadSchedules();
+    let changed = false;
+    for (const s of list) {
+      if (s.nextAt > now) continue;
+      const running = loadJob(s.id)?.status === 'running';
+      if (running) s.skippedAt = new Date(now).toISOString();
+      else {
+        delete s.skippedAt;
+        saveJob(scheduledJob(s, now));
+      }
+      s.nextAt = nextRun(s.repeat, now);
+      changed = true;
+    }
+    if (changed) saveSchedules(list);
+  });
+}
+
+/** The hourly trigger's work on jobs: what came due starts, then everything running goes on. */
+export function background(): void {
+  startDue();
+  continueJobs();
+}
+
+/** Continues every running job until the budget is used; the sidebar's first, then schedules' in order. */
+export function continueJobs(budgetMs = BACKGROUND_MS): void {
+  const until = Date.now() + budgetMs;
+  const slots = [undefined, ...loadSchedules().map((s) => s.id)];
+  for (const slot of slots) {
+    try {
+      let job = loadJob(slot);
+      while (job?.status === 'running' && Date.now() < until) job = step(job.id, Math.min(STEP_MS, until - Date.now()), slot);
+    } catch (e) {
+      console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
+    }
+  }
+}

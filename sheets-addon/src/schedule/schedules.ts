@@ -1,0 +1,140 @@
+/**
+ * Scheduled lookups: a bulk lookup (a column, a function, its fields, beside the column or into a
+ * history sheet) that the hourly trigger starts daily or weekly, with a credit cap per run. The
+ * list lives in one document property (at most 10 schedules); each schedule's run is a bulk job
+ * in its own property (bulk/job.ts, slot = the schedule's id), resumable like any bulk run.
+ */
+import { estimateCost, getEndpoint } from '@igdata/core';
+import { readBalance } from '../engine/balance';
+import type { BulkJob } from '../bulk/job';
+import { deleteJob, loadJob } from '../bulk/job';
+import type { BulkRequest } from '../bulk/plan';
+import { bulkRow, plan } from '../bulk/plan';
+import { placeOutput } from '../bulk/control';
+import type { JobPlace } from '../bulk/control';
+import { uniqueCalls } from '../engine/rows';
+import { sheetsClient } from '../gas/deps';
+import { withDocumentLock } from '../gas/lock';
+import { PROP, currentUserEmail, newId, props } from '../gas/settings';
+import { colName, columnValues, rangeLabel, selection, zoneOffset } from '../gas/sheet';
+import type { Repeat } from './when';
+import { describeRepeat, nextRunAt, readRepeat, runsPerMonth } from './when';
+
+const MAX_SCHEDULES = 10;
+const MAX_CAP = 1000000;
+
+export interface Schedule {
+  id: string;
+  request: BulkRequest & { output: 'beside' | 'history' };
+  place: JobPlace;
+  repeat: Repeat;
+  cap: number;
+  /** Epoch ms of the next run. */
+  nextAt: number;
+  createdBy: string;
+  /** Set when a run came due while the previous one was still going (that run was not started). */
+  skippedAt?: string;
+}
+
+export function loadSchedules(): Schedule[] {
+  try {
+    return JSON.parse(props().getProperty(PROP.schedules) || '[]') as Schedule[];
+  } catch {
+    return [];
+  }
+}
+
+export const saveSchedules = (list: Schedule[]): void => {
+  props().setProperty(PROP.schedules, JSON.stringify(list));
+};
+
+export const nextRun = (r: Repeat, after: number): number => nextRunAt(r, after, zoneOffset);
+
+/** The cap typed in the sidebar: whole credits, 1 to 1,000,000. */
+function readCap(v: unknown): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CAP) throw new Error(`Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')} (got ${JSON.stringify(v)}).`);
+  return n;
+}
+
+function readRequest(req: BulkRequest): Schedule['request'] {
+  if (req.output !== 'beside' && req.output !== 'history') throw new Error('A scheduled lookup writes beside the column (refreshed each run) or to a history sheet (a dated row per run): choose one of those.');
+  return { endpoint: req.endpoint, params: req.params ?? {}, fields: req.fields ?? '', output: req.output };
+}
+
+interface SchedulePreview {
+  range: string;
+  targets: number;
+  creditsEach: number;
+  /** Credits one run spends at most: every target fetched again, never more than the cap. */
+  perRun: number;
+  uncapped: number;
+  perMonth: number;
+  runsPerMonth: number;
+  when: string;
+  nextAt: string;
+  balance?: number;
+}
+
+/** What a schedule on the selection would cost per run and per month (nothing is saved). */
+export function previewSchedule(req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
+  const r = readRepeat((repeat ?? {}) as never);
+  const c = readCap(cap);
+  const p = plan(readRequest(req));
+  if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
+  const range = selection();
+  const calls = uniqueCalls(columnValues(range).map((cell) => bulkRow(p, cell)));
+  const first = calls.values().next().value;
+  const each = estimateCost(p.endpoint, (first ? first.params : p.params) as never).credits;
+  const uncapped = calls.size * each;
+  const perRun = Math.min(uncapped, c);
+  const b = readBalance(sheetsClient());
+  return {
+    range: rangeLabel(range), targets: calls.size, creditsEach: each, perRun, uncapped,
+    runsPerMonth: runsPerMonth(r), perMonth: Math.ceil(perRun * runsPerMonth(r)),
+    when: describeRepeat(r), nextAt: new Date(nextRun(r, Date.now())).toISOString(), balance: b.ok ? b.balance : undefined,
+  };
+}
+
+/** Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its time. */
+export function saveSchedule(req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
+  const r = readRepeat((repeat ?? {}) as never);
+  const c = readCap(cap);
+  const request = readRequest(req);
+  const p = plan(request);
+  if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
+  const range = selection();
+  return withDocumentLock(() => {
+    const list = loadSchedules();
+    if (list.length >= MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules: delete one first.`);
+    const place = placeOutput(range, p, request.output);
+    const s: Schedule = {
+      id: newId(), request: { ...request, fields: p.fields.join(',') }, place, repeat: r, cap: c,
+      nextAt: nextRun(r, Date.now()), createdBy: currentUserEmail(),
+    };
+    list.push(s);
+    saveSchedules(list);
+    return s;
+  });
+}
+
+export function deleteSchedule(id: string): void {
+  withDocumentLock(() => {
+    saveSchedules(loadSchedules().filter((s) => s.id !== id));
+    deleteJob(id);
+  });
+}
+
+/** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
+export function scheduleViews(): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; skippedAt?: string; run: BulkJob | null }[] {
+  return loadSchedules().map((s) => ({
+    id: s.id,
+    what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
+    where: `${s.place.sheet}!${colName(s.place.col)}${s.place.row}:${colName(s.place.col)}${s.place.row + s.place.rows - 1} \u2192 ${s.request.output === 'history' ? s.place.outSheet : 'the columns beside'}`,
+    when: describeRepeat(s.repeat),
+    cap: s.cap,
+    nextAt: new Date(s.nextAt).toISOString(),
+    skippedAt: s.skippedAt,
+    run: loadJob(s.id),
+  }));
+}

@@ -1,0 +1,59 @@
+/**
+ * When a scheduled lookup runs: daily or weekly at an hour of the spreadsheet's time zone. Pure:
+ * the zone comes in as a function giving its UTC offset at an instant (Apps Script's formatDate
+ * 'Z'), so a run stays at 07:00 local across a daylight-saving change.
+ */
+export interface Repeat {
+  every: 'daily' | 'weekly';
+  /** 0 = Sunday ... 6 = Saturday (weekly only). */
+  weekday: number;
+  /** 0-23, local. */
+  hour: number;
+}
+
+const HOUR = 3600000;
+const DAY = 24 * HOUR;
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** Runs in an average month. */
+export const runsPerMonth = (r: Repeat): number => (r.every === 'daily' ? 30 : 4.35);
+
+export const periodMs = (r: Repeat): number => (r.every === 'daily' ? DAY : 7 * DAY);
+
+/**
+ * A scheduled run reuses answers younger than half its period (and the freshness setting): so each
+ * run fetches what the previous run fetched, even if the hourly trigger fired it a little late,
+ * while answers a formula fetched shortly before are still free.
+ */
+export const reuseLimitMs = (r: Repeat): number => periodMs(r) / 2;
+
+/** Reads and checks a schedule's timing from the sidebar (clear messages, nothing saved on a bad value). */
+export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: unknown }): Repeat {
+  const every = String(input.every ?? '');
+  if (every !== 'daily' && every !== 'weekly') throw new Error(`Repeat: choose "daily" or "weekly" (got ${JSON.stringify(every)}).`);
+  const hour = Number(input.hour);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new Error(`Hour: a whole number from 0 to 23 (got ${JSON.stringify(input.hour)}).`);
+  const weekday = every === 'weekly' ? Number(input.weekday) : 1;
+  if (!Number.isInteger(weekday) || weekday < 0 || weekday > 6) throw new Error(`Day: 0 (Sunday) to 6 (Saturday) (got ${JSON.stringify(input.weekday)}).`);
+  return { every, weekday, hour };
+}
+
+/** The first run strictly after `after` (epoch ms); `offsetMin(t)`: the zone's offset from UTC in minutes at t. */
+export function nextRunAt(r: Repeat, after: number, offsetMin: (t: number) => number): number {
+  const localNow = after + offsetMin(after) * 60000;
+  const today = Math.floor(localNow / DAY) * DAY; // local midnight, as if it were UTC
+  for (let d = 0; d <= 8; d++) {
+    const localDay = today + d * DAY;
+    if (r.every === 'weekly' && new Date(localDay).getUTCDay() !== r.weekday) continue;
+    const local = localDay + r.hour * HOUR;
+    // The offset at the run itself (it may differ from now's across a daylight-saving change).
+    const guess = local - offsetMin(after) * 60000;
+    const at = local - offsetMin(guess) * 60000;
+    if (at > after) return at;
+  }
+  throw new Error('No next run found'); // unreachable: a week always holds the weekday
+}
+
+/** "weekly on Monday at 07:00" */
+export const describeRepeat = (r: Repeat): string =>
+  `${r.every === 'daily' ? 'daily' : `weekly on ${WEEKDAYS[r.weekday]}`} at ${String(r.hour).padStart(2, '0')}:00`;
