@@ -31,6 +31,7 @@ import { PropertyStores, createPropertiesService } from './services/properties';
 import { AuthMode, createScriptApp, createSession } from './services/session';
 import { TriggerRegistry, createTriggerBuilders } from './services/triggers';
 import { createSpreadsheetApp } from './services/spreadsheet';
+import { createCharts } from './services/charts';
 import { SpreadsheetModel } from './services/spreadsheetModel';
 import { UiRecorder } from './services/ui';
 import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
@@ -46,6 +47,8 @@ export { Clock } from './internal/clock';
 export { CacheStore, CacheStores } from './services/cache';
 export { PropertyStore, PropertyStores } from './services/properties';
 export { SpreadsheetModel, SheetModel } from './services/spreadsheetModel';
+export { ChartModel } from './services/chartModel';
+export type { ChartView, ChartPosition } from './services/chartModel';
 export { UiRecorder } from './services/ui';
 export { LockRegistry } from './services/lock';
 
@@ -350,6 +353,7 @@ export class GasRuntime {
     g.LockService = createLockService(host, realm, this.locks);
     g.HtmlService = createHtmlService(realm, this.dir);
     g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
+    g.Charts = createCharts();
     g.Session = createSession(host, realm);
     g.ScriptApp = { ...createScriptApp(), ...createTriggerBuilders(this.host, realm, this.triggers) };
     g.console = createConsole(host);
