@@ -10,7 +10,7 @@ import type { GridRange, SheetModel, SpreadsheetModel } from './spreadsheetModel
 
 const enumOf = (...names: string[]) => Object.freeze(Object.fromEntries(names.map((n) => [n, n])));
 
-export const ChartType = enumOf('TIMELINE', 'AREA', 'BAR', 'BUBBLE', 'CANDLESTICK', 'COLUMN', 'COMBO', 'GAUGE', 'GEO', 'HISTOGRAM', 'RADAR', 'LINE', 'ORG', 'PIE', 'SCATTER', 'SPARKLINE', 'STEPPED_AREA', 'TABLE', 'TREEMAP', 'WATERFALL');
+const ChartType = enumOf('TIMELINE', 'AREA', 'BAR', 'BUBBLE', 'CANDLESTICK', 'COLUMN', 'COMBO', 'GAUGE', 'GEO', 'HISTOGRAM', 'RADAR', 'LINE', 'ORG', 'PIE', 'SCATTER', 'SPARKLINE', 'STEPPED_AREA', 'TABLE', 'TREEMAP', 'WATERFALL');
 const Position = enumOf('TOP', 'RIGHT', 'BOTTOM', 'NONE');
 const CurveStyle = enumOf('NORMAL', 'SMOOTH');
 const ChartMergeStrategy = enumOf('MERGE_COLUMNS', 'MERGE_ROWS');
