@@ -205,8 +205,9 @@ export class GasRuntime {
 
   /**
    * Where `secret` shows up where it should not: logs, cache keys and values, request URLs and
-   * bodies, responses' error texts, sheet cells, UI text, execution errors. (Request headers and
-   * property stores are where a key legitimately lives, so they are not searched.)
+   * bodies, responses' error texts, sheet cells, chart options (titles, labels), UI text,
+   * execution errors. (Request headers and property stores are where a key legitimately lives, so
+   * they are not searched.)
    */
   findSecret(secret: string): string[] {
     if (!secret) throw new Error('findSecret: empty secret');
@@ -227,6 +228,7 @@ export class GasRuntime {
       sheet.getValues().forEach((row, r) =>
         row.forEach((v, c) => has(String(v)) && hits.push(`cell ${sheet.name}!R${r + 1}C${c + 1}`)),
       );
+      sheet.charts.forEach((c) => has(JSON.stringify(c.options)) && hits.push(`chart ${sheet.name}#${c.id} options`));
     }
     this.ui.alerts.forEach((a, i) => (has(a.prompt) || has(a.title)) && hits.push(`alert[${i}]`));
     this.ui.toasts.forEach((t, i) => (has(t.message) || has(t.title)) && hits.push(`toast[${i}]`));

@@ -41,6 +41,8 @@ describe('embedded charts', () => {
     r.spreadsheet.sheet('History').setValues('B2', [[777]]);
     expect(chart.view().values[0][1][1]).toBe(777);
     expect(r.spreadsheet.sheet('Sheet1').charts).toEqual([]);
+    // a chart's title and labels are on show like cells: findSecret looks there too
+    expect(r.findSecret('followers over time')).toEqual(['chart History#1 options']);
   });
 
   test('getCharts and EmbeddedChart read back what was built', () => {
