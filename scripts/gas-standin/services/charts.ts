@@ -159,7 +159,6 @@ export function createChartFacades(d: ChartDeps) {
       getNumHeaders: () => c.numHeaders,
       getOptions: () => ({
         get: (key: unknown) => realm.toRealm(c.getOption(String(key))),
-        getOrDefault: (key: unknown) => realm.toRealm(c.getOption(String(key))),
         toString: () => 'ChartOptions',
       }),
       getTransposeRowsAndColumns: () => c.transpose,
