@@ -31,6 +31,7 @@ import { PropertyStores, createPropertiesService } from './services/properties';
 import { AuthMode, createScriptApp, createSession } from './services/session';
 import { TriggerRegistry, createTriggerBuilders } from './services/triggers';
 import { createSpreadsheetApp } from './services/spreadsheet';
+import { createCharts } from './services/charts';
 import { SpreadsheetModel } from './services/spreadsheetModel';
 import { UiRecorder } from './services/ui';
 import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
@@ -46,6 +47,8 @@ export { Clock } from './internal/clock';
 export { CacheStore, CacheStores } from './services/cache';
 export { PropertyStore, PropertyStores } from './services/properties';
 export { SpreadsheetModel, SheetModel } from './services/spreadsheetModel';
+export { ChartModel } from './services/chartModel';
+export type { ChartView, ChartPosition } from './services/chartModel';
 export { UiRecorder } from './services/ui';
 export { LockRegistry } from './services/lock';
 
@@ -209,8 +212,9 @@ export class GasRuntime {
 
   /**
    * Where `secret` shows up where it should not: logs, cache keys and values, request URLs and
-   * bodies, responses' error texts, sheet cells, UI text, execution errors. (Request headers and
-   * property stores are where a key legitimately lives, so they are not searched.)
+   * bodies, responses' error texts, sheet cells, chart options (titles, labels), UI text,
+   * execution errors. (Request headers and property stores are where a key legitimately lives, so
+   * they are not searched.)
    */
   findSecret(secret: string): string[] {
     if (!secret) throw new Error('findSecret: empty secret');
@@ -231,6 +235,7 @@ export class GasRuntime {
       sheet.getValues().forEach((row, r) =>
         row.forEach((v, c) => has(String(v)) && hits.push(`cell ${sheet.name}!R${r + 1}C${c + 1}`)),
       );
+      sheet.charts.forEach((c) => has(JSON.stringify(c.options)) && hits.push(`chart ${sheet.name}#${c.id} options`));
     }
     this.ui.alerts.forEach((a, i) => (has(a.prompt) || has(a.title)) && hits.push(`alert[${i}]`));
     this.ui.toasts.forEach((t, i) => (has(t.message) || has(t.title)) && hits.push(`toast[${i}]`));
@@ -357,6 +362,7 @@ export class GasRuntime {
     g.LockService = createLockService(host, realm, this.locks);
     g.HtmlService = createHtmlService(realm, this.dir);
     g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
+    g.Charts = createCharts();
     g.Session = createSession(host, realm);
     g.ScriptApp = { ...createScriptApp(), ...createTriggerBuilders(this.host, realm, this.triggers) };
     g.console = createConsole(host);

@@ -5,6 +5,8 @@
 import type { Host } from '../internal/types';
 import { Realm, fromRealm, isDate } from '../internal/realm';
 import { parseA1, toA1 } from './a1';
+import { shiftChartsForInsertedRows } from './chartModel';
+import { createChartFacades } from './charts';
 import { GridRange, SheetModel, SpreadsheetModel, resolveRange } from './spreadsheetModel';
 import { UiRecorder, createUi } from './ui';
 
@@ -30,6 +32,18 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       fail('The coordinates of the range are outside the dimensions of the sheet.');
     }
   }
+
+  /** The cells behind each Range object handed out (charts take Ranges as arguments). */
+  const grids = new WeakMap<object, GridRange>();
+  const chartMethods = createChartFacades({
+    realm,
+    model,
+    fail,
+    read,
+    write,
+    rangeFacade: (g) => rangeFacade(g),
+    gridOf: (r) => (r !== null && typeof r === 'object' ? grids.get(r) : undefined),
+  });
 
   function rangeFacade(g: GridRange): Record<string, unknown> {
     const { sheet, row, col, numRows, numCols } = g;
@@ -121,6 +135,7 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       },
       toString: () => 'Range',
     };
+    grids.set(self, g);
     return self;
   }
 
@@ -173,6 +188,7 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         if (!Number.isInteger(after) || after < 1 || after > sheet.maxRows) fail('Those rows are out of bounds.');
         if (!Number.isInteger(n) || n < 1) fail('Invalid argument: howMany');
         sheet.insertRows(after, n);
+        shiftChartsForInsertedRows(model, sheet, after, n);
         return self;
       },
       appendRow(rowContents: unknown) {
@@ -213,6 +229,7 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       },
       autoResizeColumns: () => (write('autoResizeColumns'), self),
       getParent: () => spreadsheetFacade(),
+      ...chartMethods(sheet),
       toString: () => 'Sheet',
     };
     return self;

@@ -1,10 +1,11 @@
 /**
  * The in-memory spreadsheet behind SpreadsheetApp: sheets of values, named ranges, the active
- * sheet and range. Tests read and seed it directly; scripts reach it only through spreadsheet.ts,
+ * sheet and range, embedded charts (chartModel.ts). Tests read and seed it directly; scripts reach it only through spreadsheet.ts,
  * which adds Apps Script's permissions and errors.
  */
 import { isDate } from '../internal/realm';
 import { parseA1 } from './a1';
+import type { ChartModel } from './chartModel';
 
 export type CellValue = string | number | boolean | Date;
 
@@ -31,6 +32,8 @@ export class SheetModel {
   private rows: CellValue[][] = [];
   /** Formula text by "row,col" (the stand-in does not evaluate them; tests call the functions). */
   readonly formulas = new Map<string, string>();
+  /** Embedded charts on this sheet, in insertion order (chartModel.ts). */
+  readonly charts: ChartModel[] = [];
   hidden = false;
 
   constructor(
@@ -131,6 +134,8 @@ export class SpreadsheetModel {
   activeSheet: SheetModel;
   activeRange: GridRange | null = null;
   private nextSheetId = 0;
+  /** The next id insertChart gives. */
+  nextChartId = 1;
 
   constructor(
     public name = 'Untitled spreadsheet',
