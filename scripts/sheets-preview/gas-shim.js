@@ -2,8 +2,19 @@
 // server, which runs it as one 'script' execution of the add-on in the Apps Script stand-in.
 // Asynchronous, success/failure handlers, withUserObject; private functions (ending in _) absent.
 // After each call the page around the sidebar is told to refresh its grid.
+// The sidebar's Date follows the stand-in's clock (the script's), which the page moves on with time
+// travel ({ igdataClock: ms } messages), so "last run" and "this month" agree with the script's.
 (function () {
   var names = __NAMES__;
+  var offset = __CLOCK_OFFSET__;
+  var RealDate = Date;
+  window.Date = class extends RealDate {
+    constructor(...a) { super(...(a.length ? a : [RealDate.now() + offset])); }
+    static now() { return RealDate.now() + offset; }
+  };
+  window.addEventListener('message', function (e) {
+    if (e.data && typeof e.data.igdataClock === 'number') offset = e.data.igdataClock - RealDate.now();
+  });
   var formToObject = function (f) {
     var o = {};
     new FormData(f).forEach(function (v, k) { o[k] = typeof v === 'string' ? v : null; });

@@ -6,10 +6,13 @@
 //   SANDBOX_URL=http://127.0.0.1:4010 IGDATA_API_KEY=<demo key> node scripts/sheets-preview/server.mjs
 //   SHEETS_PREVIEW_PORT (default 4020, 0 = any), SHEETS_PREVIEW_HOST (default 127.0.0.1)
 //
-// HTTP: GET / (the page), GET /formula.js (its formula parser), GET /sidebar (Sidebar.html + a
-// google.script.run shim), GET /grid (the active sheet), POST /run {fn, args} (a sidebar call),
-// POST /cell {a1, input, formula?} (a value or a parsed formula), POST /paste {a1, rows} (values),
-// POST /select {a1}, POST /sheet {name} (show another sheet tab).
+// HTTP: GET / (the page), GET /formula.js (its formula parser), GET /chart.js (its line charts),
+// GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid (the active sheet, its embedded
+// charts and the stand-in's clock), POST /run {fn, args} (a sidebar call), POST /cell {a1, input,
+// formula?} (a value or a parsed formula), POST /paste {a1, rows} (values), POST /select {a1},
+// POST /sheet {name} (show another sheet tab), POST /advance {ms} (time travel: the stand-in's clock
+// moves on and the installed hourly trigger fires on the way, so scheduled lookups run and bulk
+// runs go on in the background, as in Sheets with the sidebar closed).
 //
 // Like Google Sheets, a sheet grows when values are typed or pasted past its last row or column
 // (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
@@ -27,6 +30,11 @@ const dist = join(root, 'sheets-addon', 'dist');
 const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
 const ROWS = 30;
 const COLS = 8;
+/** Columns a chart covers right of its anchor (Sheets' default chart is 600 px wide; cells are 130). */
+const CHART_COLS = 5;
+const HOUR = 3600_000;
+/** Time travel goes forward, by at most a month at a time (each hour runs the trigger once). */
+const MAX_ADVANCE_MS = 31 * 24 * HOUR;
 const HANDLES = ['handle', 'nasa', '@natgeo', 'https://www.instagram.com/nike/', 'nasa', 'locked_acc', 'starbucks', 'no_such_creator_xyz'];
 
 const sandboxUrl = (process.env.SANDBOX_URL ?? '').replace(/\/+$/, '');
@@ -202,10 +210,18 @@ function display(v) {
   return v;
 }
 
+/** The sheet's embedded charts as the page draws them: dates as ISO strings, as in cells. */
+const chartViews = (sheet) =>
+  sheet.charts.map((c) => {
+    const v = c.view();
+    return { ...v, values: v.values.map((g) => g.map((r) => r.map(display))) };
+  });
+
 function grid() {
   const sheet = view();
-  const rows = Math.max(ROWS, sheet.lastRow() + 2);
-  const cols = Math.max(COLS, sheet.lastCol() + 1);
+  const charts = chartViews(sheet);
+  const rows = Math.max(ROWS, sheet.lastRow() + 2, ...charts.map((c) => c.position.row + 18));
+  const cols = Math.max(COLS, sheet.lastCol() + 1, ...charts.map((c) => c.position.col + CHART_COLS));
   const values = [];
   for (let r = 1; r <= rows; r++) values.push(Array.from({ length: cols }, (_, c) => display(sheet.get(r, c + 1))));
   const fx = {};
@@ -217,7 +233,34 @@ function grid() {
   }
   const ar = rt.spreadsheet.activeRange;
   const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
-  return { sheet: sheet.name, sheets: rt.spreadsheet.sheets.filter((x) => !x.hidden).map((x) => x.name), maxRows: sheet.maxRows, rows, cols, values, formulas: fx, errors, selection };
+  return {
+    sheet: sheet.name,
+    sheets: rt.spreadsheet.sheets.filter((x) => !x.hidden).map((x) => x.name),
+    maxRows: sheet.maxRows,
+    rows,
+    cols,
+    values,
+    formulas: fx,
+    errors,
+    selection,
+    charts,
+    clock: { now: new Date(rt.now()).toISOString(), timeZone: rt.timeZone },
+  };
+}
+
+/**
+ * Time travel: the stand-in's clock moves `ms` forward; each installed trigger fires when due on
+ * the way (the add-on's hourly igKeepAnswers, installed when the sidebar first loads). Returns what
+ * ran: trigger executions, how many failed and the last failure's message.
+ */
+function advance(ms) {
+  ms = Number(ms);
+  if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) throw new Error('Move the clock forward by 1 ms to 31 days.');
+  const before = new Map(rt.triggers.installed.map((t) => [t, t.runs.length]));
+  rt.advance(ms);
+  const runs = rt.triggers.installed.flatMap((t) => t.runs.slice(before.get(t) ?? 0));
+  const failed = runs.filter((r) => !r.ok);
+  return { triggers: rt.triggers.installed.length, runs: runs.length, ok: runs.length - failed.length, failed: failed.length, error: failed.length ? failed[failed.length - 1].error : null };
 }
 
 /** google.script.run for the sidebar: exposed functions only, results as Apps Script returns them. */
@@ -234,11 +277,12 @@ function runForSidebar(fn, args) {
 // ---- pages
 const page = readFileSync(join(here, 'index.html'), 'utf8');
 const formulaJs = readFileSync(join(here, 'formula.js'), 'utf8');
+const chartJs = readFileSync(join(here, 'chart.js'), 'utf8');
 const shim = readFileSync(join(here, 'gas-shim.js'), 'utf8').replace('__NAMES__', JSON.stringify(exposed));
 function sidebarHtml() {
   let html = readFileSync(join(dist, 'Sidebar.html'), 'utf8');
   if (/<\?/.test(html)) html = rt.evaluate(`HtmlService.createTemplateFromFile('Sidebar').evaluate().getContent()`);
-  const tag = `<script>${shim}</script>`;
+  const tag = `<script>${shim.replace('__CLOCK_OFFSET__', String(rt.now() - Date.now()))}</script>`;
   return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (m) => m + tag) : tag + html;
 }
 
@@ -261,6 +305,7 @@ const server = createServer(async (req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
     if (req.method === 'GET' && path === '/') return send(200, 'text/html; charset=utf-8', page);
     if (req.method === 'GET' && path === '/formula.js') return send(200, 'text/javascript; charset=utf-8', formulaJs);
+    if (req.method === 'GET' && path === '/chart.js') return send(200, 'text/javascript; charset=utf-8', chartJs);
     if (req.method === 'GET' && path === '/sidebar') return send(200, 'text/html; charset=utf-8', sidebarHtml());
     if (req.method === 'GET' && path === '/grid') return json(grid());
     if (req.method === 'POST' && path === '/run') {
@@ -290,6 +335,11 @@ const server = createServer(async (req, res) => {
       if (!rt.spreadsheet.findSheet(String(name))) return json({ ok: false, error: { name: 'Error', message: `No sheet named ${name}.` } }, 404);
       rt.spreadsheet.select(`${quoteName(String(name))}!A1`);
       return json(grid());
+    }
+    if (req.method === 'POST' && path === '/advance') {
+      const { ms } = await body(req);
+      const advanced = advance(ms);
+      return json({ ...grid(), advanced });
     }
     send(404, 'text/plain', 'not found');
   } catch (e) {

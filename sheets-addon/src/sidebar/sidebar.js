@@ -235,6 +235,16 @@
   setInterval(function () { if (document.visibilityState !== 'hidden') balanceIfStale(BALANCE_EVERY_MS - 1000); }, BALANCE_EVERY_MS);
   window.addEventListener('focus', function () { balanceIfStale(5000); });
   window.addEventListener('message', function (e) { if (e.data && e.data.igdataRefreshBalance) balanceIfStale(0); });
+  // Time moved on around the sidebar (the Sheets preview's clock): the hourly trigger may have run
+  // schedules and background bulk steps, so everything they change is read again.
+  window.addEventListener('message', function (e) {
+    if (!e.data || !e.data.igdataRefresh) return;
+    if (!state.running) call('igBulkStatus').then(showJob, fail('bulk-message'));
+    loadSchedules();
+    loadHistory();
+    loadUsage();
+    balanceIfStale(0);
+  });
 
   /**
    * The server's key messages end with "Set it in Extensions > IG Data > Settings": right for a

@@ -1,0 +1,128 @@
+/**
+ * The Sheets preview (scripts/sheets-preview/server.mjs) shows issue 10's parts: in headless
+ * Chromium, a weekly history lookup is scheduled from the sidebar, the page's clock (the stand-in's)
+ * moves on a week at a time (POST /advance fires the add-on's hourly trigger), the sidebar reports
+ * the scheduled run and its credits, the history sheet gets a tab, and the growth view's embedded
+ * chart is drawn as an SVG with a line per account. Screenshots go to /tmp (for a person to look at).
+ */
+import path from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { launchBrowser } from '../../scripts/gas-standin/browser';
+import { spawnServer } from '../../scripts/gas-standin/testServer';
+import { DEMO_KEY, SandboxProcess, startSandbox } from './harness';
+import { poll } from './sidebar-page';
+
+const ROOT = path.join(__dirname, '..', '..');
+const HISTORY = 'IG Data history IGPROFILE';
+let sb: SandboxProcess;
+let preview: Awaited<ReturnType<typeof spawnServer>>;
+let browser: Browser;
+let page: Page;
+let sidebar: FrameLocator;
+
+const tabs = () => page.locator('#tabs button').allTextContents();
+const grid = (): Promise<{ clock: { now: string }; charts: unknown[] }> => page.evaluate(() => fetch('/grid').then((r) => r.json()));
+const shot = (name: string) => page.screenshot({ path: `/tmp/sheets-preview-${name}.png` });
+
+async function advanceWeek() {
+  const before = Date.parse((await grid()).clock.now);
+  await page.click('#clockbar button:text("+1 week")');
+  // a week is 168 hours: the hourly trigger runs 168 times
+  await poll(() => page.textContent('#advanced'), { timeout: 60_000 }).toBe('Moved 1 week: the hourly trigger ran 168 times, all ok.');
+  const after = Date.parse((await grid()).clock.now);
+  expect(after - before).toBeGreaterThanOrEqual(7 * 24 * 3600_000);
+  expect(after - before).toBeLessThan(7 * 24 * 3600_000 + 60_000);
+}
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  preview = await spawnServer(process.execPath, [path.join(ROOT, 'scripts/sheets-preview/server.mjs')], {
+    env: { SANDBOX_URL: sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0' },
+    portPattern: /sheets-preview listening on http:\/\/[\d.]+:(\d+)/,
+    timeoutMs: 60_000,
+  });
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  await page.goto(preview.url);
+  sidebar = page.frameLocator('#sidebar');
+});
+afterAll(async () => {
+  await browser?.close();
+  await preview?.close();
+  await sb?.close();
+});
+
+test('the clock bar shows the stand-in clock; moving it refuses bad amounts', async () => {
+  await poll(() => page.textContent('#clock')).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} UTC$/);
+  const refused = await page.evaluate(() => fetch('/advance', { method: 'POST', body: JSON.stringify({ ms: -5 }) }).then((r) => r.json()));
+  expect(refused.error.message).toBe('Move the clock forward by 1 ms to 31 days.');
+});
+
+test('a weekly history lookup scheduled in the sidebar runs as the clock moves; the growth view draws its chart', async () => {
+  // the sidebar's first load installed the hourly trigger
+  await poll(() => sidebar.locator('#history-none').textContent()).toMatch(/No history yet/);
+  // targets A2:A5 (nasa, @natgeo, nike's URL, nasa again), selected by dragging
+  await page.hover('td[data-a1="A2"]');
+  await page.mouse.down();
+  await page.hover('td[data-a1="A5"]');
+  await page.mouse.up();
+  await sidebar.locator('#use-selection').click();
+  await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!A2:A5 (4 rows)');
+  await sidebar.locator('#endpoint').selectOption('profile');
+  await sidebar.locator('#fields').fill('followers');
+  await sidebar.locator('#output-history').check();
+  await sidebar.locator('#schedule-box summary').click();
+  await sidebar.locator('#repeat').selectOption('weekly');
+  // tomorrow (the stand-in's clock, UTC), so two weeks hold exactly two runs
+  const day = (new Date((await grid()).clock.now).getUTCDay() + 1) % 7;
+  const dayName = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][day];
+  await sidebar.locator('#weekday').selectOption(String(day));
+  await sidebar.locator('#hour').selectOption('7');
+  await sidebar.locator('#cap').fill('50');
+  await sidebar.locator('#schedule-preview').click();
+  await poll(() => sidebar.locator('#schedule-text').textContent()).toMatch(new RegExp(`^Sheet1!A2:A5, weekly on ${dayName} at 07:00: 3 credits per run at most`));
+  await sidebar.locator('#schedule-save').click();
+  await poll(() => sidebar.locator('#schedule-list').textContent()).toMatch(new RegExp(`weekly on ${dayName} at 07:00, at most 50 credits a run.*No run yet\\.`, 's'));
+  await shot('1-scheduled');
+
+  // The first run is tomorrow at 07:00, in the first week (the trigger runs it within the hour).
+  await advanceWeek();
+  await poll(() => sidebar.locator('#schedule-list').textContent()).toMatch(/Last run .*: done, 3 rows, 3 credits, 0 errors\./);
+  await advanceWeek();
+  await poll(() => sidebar.locator('#schedule-list').textContent()).toMatch(/Last run .*: done, 3 rows, 3 credits, 0 errors\./);
+  // the history sheet the runs wrote has a tab; the add-on's hidden cache sheet still has none
+  const names = await tabs();
+  expect(names).toContain(HISTORY);
+  expect(names).not.toContain('IG Data answers');
+  // usage follows: the scheduled runs' credits, by run
+  const scheduled = /^Scheduled run \d{4}-\d{2}-\d{2}T\d{2}:\d{2} IGPROFILE$/;
+  await poll(() => sidebar.locator('#usage-days tr.what td:first-child').allTextContents().then((t) => t.filter((x) => scheduled.test(x)).length)).toBe(2);
+  await poll(() => sidebar.locator('#history-form').isVisible()).toBe(true);
+  await shot('2-after-two-weeks');
+
+  await page.click(`#tabs button:text("${HISTORY}")`);
+  await poll(() => page.textContent('td[data-a1="A1"]')).toBe('date');
+  await shot('3-history');
+
+  expect(await sidebar.locator('#history-field').inputValue()).toBe('followers');
+  await sidebar.locator('#growth').click();
+  await poll(() => sidebar.locator('#history-message').textContent()).toMatch(/^Written to “IG Data growth”: 3 accounts, 6 snapshots, a chart of 3\.$/);
+  await poll(() => page.locator('#tabs button.on').textContent()).toBe('IG Data growth');
+  const chart = page.locator('#charts svg');
+  await poll(() => chart.count()).toBe(1);
+  // one line per account, named in the legend; the title and axis titles from the chart's options
+  const series = await chart.locator('path.series').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-series')));
+  expect(series.sort()).toEqual(['@natgeo', 'https://www.instagram.com/nike/', 'nasa']);
+  for (const d of await chart.locator('path.series').evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? ''))) expect(d).toMatch(/^M[\d.]+ [\d.]+/);
+  expect(await chart.locator('text.title').textContent()).toBe('followers over time');
+  // x labels are dates such as "30 Nov", not ISO strings
+  for (const t of await chart.locator('text.xtick').allTextContents()) expect(t).toMatch(/^\d{1,2} [A-Z][a-z]{2}( \d{4})?$/);
+  // the chart sits right of the summary table, at its anchor cell, not over the table's values
+  const growth = (await grid()) as unknown as { charts: { position: { row: number; col: number } }[] };
+  const anchor = growth.charts[0].position;
+  const cellBox = (await page.locator(`td[data-a1="${String.fromCharCode(64 + anchor.col)}${anchor.row}"]`).boundingBox())!;
+  const chartBox = (await page.locator('.chart-box').boundingBox())!;
+  expect(Math.round(chartBox.x)).toBe(Math.round(cellBox.x));
+  expect(Math.round(chartBox.y)).toBe(Math.round(cellBox.y));
+  await shot('4-growth');
+}, 120_000);
