@@ -30,8 +30,9 @@ const dist = join(root, 'sheets-addon', 'dist');
 const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
 const ROWS = 30;
 const COLS = 8;
-/** Columns a chart covers right of its anchor (Sheets' default chart is 600 px wide; cells are 130). */
+/** Columns and rows a chart covers from its anchor cell (cells are about 125 x 22 px in the page). */
 const CHART_COLS = 5;
+const CHART_ROWS = 18;
 const HOUR = 3600_000;
 /** Time travel goes forward, by at most a month at a time (each hour runs the trigger once). */
 const MAX_ADVANCE_MS = 31 * 24 * HOUR;
@@ -220,7 +221,8 @@ const chartViews = (sheet) =>
 function grid() {
   const sheet = view();
   const charts = chartViews(sheet);
-  const rows = Math.max(ROWS, sheet.lastRow() + 2, ...charts.map((c) => c.position.row + 18));
+  const rows = Math.max(ROWS, sheet.lastRow() + 2, ...charts.map((c) => c.position.row + CHART_ROWS));
+  // the cells under a chart are in the grid, as in Sheets (a chart is 600 px wide, 371 high)
   const cols = Math.max(COLS, sheet.lastCol() + 1, ...charts.map((c) => c.position.col + CHART_COLS));
   const values = [];
   for (let r = 1; r <= rows; r++) values.push(Array.from({ length: cols }, (_, c) => display(sheet.get(r, c + 1))));

@@ -59,6 +59,7 @@ test('the clock bar shows the stand-in clock; moving it refuses bad amounts', as
 });
 
 test('a weekly history lookup scheduled in the sidebar runs as the clock moves; the growth view draws its chart', async () => {
+  await shot('0-start');
   // the sidebar's first load installed the hourly trigger
   await poll(() => sidebar.locator('#history-none').textContent()).toMatch(/No history yet/);
   // targets A2:A5 (nasa, @natgeo, nike's URL, nasa again), selected by dragging
