@@ -34,10 +34,14 @@
   function compact(n) {
     try { return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n); } catch (e) { return String(n); }
   }
+  /** "7 Dec", or "7 Dec 2026" (en-US month names: "Sep", where en-GB says "Sept"). */
   function dateLabel(ms, timeZone, withYear) {
-    var o = { day: 'numeric', month: 'short', timeZone: timeZone || 'UTC' };
-    if (withYear) o.year = 'numeric';
-    try { return new Intl.DateTimeFormat('en-GB', o).format(new Date(ms)); } catch (e) { return new Date(ms).toISOString().slice(0, 10); }
+    var p = {};
+    try {
+      new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: timeZone || 'UTC' })
+        .formatToParts(new Date(ms)).forEach(function (x) { p[x.type] = x.value; });
+    } catch (e) { return new Date(ms).toISOString().slice(0, 10); }
+    return p.day + ' ' + p.month + (withYear ? ' ' + p.year : '');
   }
 
   /**

@@ -17,6 +17,9 @@
 // Like Google Sheets, a sheet grows when values are typed or pasted past its last row or column
 // (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
 // add-on when it creates one (a bulk run to "a new sheet").
+// Embedded charts (the growth view's line chart) are drawn over the grid at their anchor cell by
+// chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The page
+// shows the stand-in's clock, not the browser's; the sidebar's Date follows it too (gas-shim.js).
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';

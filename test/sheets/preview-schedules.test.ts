@@ -32,6 +32,10 @@ async function advanceWeek() {
   const after = Date.parse((await grid()).clock.now);
   expect(after - before).toBeGreaterThanOrEqual(7 * 24 * 3600_000);
   expect(after - before).toBeLessThan(7 * 24 * 3600_000 + 60_000);
+  // the page shows the stand-in's date (a week after the browser's), not the browser's
+  const d = new Date(after);
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()];
+  expect(await page.textContent('#clock')).toContain(` ${d.getUTCDate()} ${month} ${d.getUTCFullYear()} `);
 }
 
 beforeAll(async () => {
