@@ -8,11 +8,13 @@
 // then a second recalculation of each; plus the bundle's minified size and its eval time; plus
 // concurrent recalculation (sheets-concurrency.mjs): credits, wall time and longest wait of a cell
 // with claims, with a lock around the whole fetch, and without either; plus (d) the next-day
-// recalculation of the column from the kept answers (sheets-fresh.mjs).
+// recalculation of the column from the kept answers (sheets-fresh.mjs); plus (e) a weekly scheduled
+// refresh of the column into a history sheet next to the same lookup run by hand (sheets-schedule.mjs).
 import { BUNDLE_LIMIT_KB } from '../build/sheets.mjs';
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { concurrencyRows } from './sheets-concurrency.mjs';
 import { freshnessRows } from './sheets-fresh.mjs';
+import { scheduleRows } from './sheets-schedule.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -195,6 +197,7 @@ const c2 = await measure('(c) naive, recalculation', naiveRun);
 for (const w of pool) w.postMessage('close');
 const concurrency = await concurrencyRows({ createConcurrentRuntime, sb, key: KEY, dist, prod: PROD, accounts });
 const freshness = await freshnessRows({ createGasRuntime, sb, key: KEY, dist, prod: PROD, column, root });
+const schedule = await scheduleRows({ createGasRuntime, sb, key: KEY, dist, prod: PROD, column });
 sb.close();
 
 // ---- bundle weight
@@ -232,9 +235,11 @@ const checks = [
   ['bundle eval <= 3 ms (median, fresh context)', evalMs <= 3, `${evalMs.toFixed(2)} ms`],
   ...concurrency.checks,
   ...freshness.checks,
+  ...schedule.checks,
 ];
 results.concurrency = concurrency.rows;
 results.freshness = freshness.rows;
+results.schedule = schedule.rows;
 console.log(`\nbatching bound: ${UNIQUE} / 50 x ${LATENCY} ms = ${bound} ms`);
 for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${v}`);
 writeFileSync(join(cache, 'sheets-bench.json'), JSON.stringify({ ...results, checks }, null, 2));

@@ -13,8 +13,11 @@ export { onOpen, showSidebar } from './gas/ui';
 
 /** The hourly trigger (igKeepAnswers): keep the cache's answers, then scheduled and background runs. */
 export function hourly(): void {
-  keepFromCache();
-  background();
+  try {
+    keepFromCache();
+  } finally {
+    background(); // schedules run even when keeping failed this hour
+  }
 }
 
 /** Entry of every IG... custom function: `IGDATA.fn('profile', [handle, fields, header, refresh])`. */

@@ -10,6 +10,7 @@ import { engineDeps, keepingAnswers, withAgeLimit } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
 import { recordUsage } from '../gas/usage';
 import { newId } from '../gas/settings';
+import type { Range } from '../gas/sheet';
 import { historySheet, newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
 import type { BulkJob } from './job';
 import { loadJob, saveJob } from './job';
@@ -37,7 +38,7 @@ export interface JobPlace {
  * Prepares the output of a run on `range` (writes the header; fetches nothing): a new sheet, the
  * history sheet of the lookup, or the empty columns beside (refused when not empty).
  */
-export function placeOutput(range: GoogleAppsScript.Spreadsheet.Range, p: BulkPlan, output: BulkRequest['output']): JobPlace & { outNext?: number } {
+export function placeOutput(range: Range, p: BulkPlan, output: BulkRequest['output']): JobPlace & { outNext?: number } {
   const src = range.getSheet();
   const at = { sheet: src.getName(), row: range.getRow(), col: range.getColumn(), rows: range.getNumRows() };
   if (output === 'history') {

@@ -142,4 +142,4 @@ export function writeRuns(sheet: Sheet, row: number, col: number, values: (Sheet
   }
 }
 
-export type { Sheet };
+export type { Range, Sheet };
