@@ -131,3 +131,23 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   expect(Math.round(chartBox.y)).toBe(Math.round(cellBox.y));
   await shot('4-growth');
 }, 120_000);
+
+test('a bulk run the sidebar is not stepping goes on when the clock passes the hour; the sidebar shows it done', async () => {
+  // a run started, then the page reloaded: nothing steps it but the hourly trigger
+  const started = await page.evaluate(async () => {
+    const post = (path: string, body: unknown) => fetch(path, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+    await post('/sheet', { name: 'Sheet1' });
+    await post('/select', { a1: 'A6:A7' });
+    return post('/run', { fn: 'igBulkStart', args: [{ endpoint: 'profile', params: {}, fields: 'followers', output: 'sheet' }] });
+  });
+  expect(started.value).toMatchObject({ status: 'running', next: 0, rows: 2 });
+  await page.reload();
+  sidebar = page.frameLocator('#sidebar');
+  await poll(() => sidebar.locator('#bulk-message').textContent()).toMatch(/^Going on in the background/);
+  await page.click('#clockbar button:text("+1 hour")');
+  await poll(() => page.textContent('#advanced'), { timeout: 60_000 }).toBe('Moved 1 hour: the hourly trigger ran 1 time, all ok.');
+  await poll(() => sidebar.locator('#progress-text').textContent()).toMatch(/^Done: 2 of 2 rows/);
+  await poll(() => sidebar.locator('#bulk-message').textContent()).toMatch(/^Written to the new sheet “IG Data IGPROFILE”/);
+  expect(await tabs()).toEqual(expect.arrayContaining(['Sheet1', HISTORY, 'IG Data growth', 'IG Data IGPROFILE']));
+  await shot('5-background-run');
+}, 60_000);
