@@ -8,10 +8,15 @@
   var names = __NAMES__;
   var offset = __CLOCK_OFFSET__;
   var RealDate = Date;
-  window.Date = class extends RealDate {
-    constructor(...a) { super(...(a.length ? a : [RealDate.now() + offset])); }
-    static now() { return RealDate.now() + offset; }
+  var StandinDate = function Date() {
+    if (!new.target) return new RealDate(RealDate.now() + offset).toString();
+    return Reflect.construct(RealDate, arguments.length ? arguments : [RealDate.now() + offset], new.target);
   };
+  StandinDate.prototype = RealDate.prototype;
+  StandinDate.now = function () { return RealDate.now() + offset; };
+  StandinDate.parse = RealDate.parse;
+  StandinDate.UTC = RealDate.UTC;
+  window.Date = StandinDate;
   window.addEventListener('message', function (e) {
     if (e.data && typeof e.data.igdataClock === 'number') offset = e.data.igdataClock - RealDate.now();
   });

@@ -95,6 +95,12 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   await poll(() => sidebar.locator('#schedule-list').textContent()).toMatch(/Last run .*: done, 3 rows, 3 credits, 0 errors\./);
   await advanceWeek();
   await poll(() => sidebar.locator('#schedule-list').textContent()).toMatch(/Last run .*: done, 3 rows, 3 credits, 0 errors\./);
+  // the sidebar's Date is the stand-in's clock (two weeks ahead of the browser's), so its times agree
+  const frame = page.frames().find((f) => f.url().endsWith('/sidebar'))!;
+  const [sidebarNow, browserNow] = await Promise.all([frame.evaluate(() => [Date.now(), new Date().getTime()]), page.evaluate(() => Date.now())]);
+  const standinNow = Date.parse((await grid()).clock.now);
+  for (const t of sidebarNow) expect(Math.abs(t - standinNow)).toBeLessThan(60_000);
+  expect(standinNow - browserNow).toBeGreaterThan(14 * 24 * 3600_000 - 60_000);
   // the history sheet the runs wrote has a tab; the add-on's hidden cache sheet still has none
   const names = await tabs();
   expect(names).toContain(HISTORY);
