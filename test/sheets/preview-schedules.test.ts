@@ -109,6 +109,7 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   const scheduled = /^Scheduled run \d{4}-\d{2}-\d{2}T\d{2}:\d{2} IGPROFILE$/;
   await poll(() => sidebar.locator('#usage-days tr.what td:first-child').allTextContents().then((t) => t.filter((x) => scheduled.test(x)).length)).toBe(2);
   await poll(() => sidebar.locator('#history-form').isVisible()).toBe(true);
+  await sidebar.locator('#schedule-list').scrollIntoViewIfNeeded();
   await shot('2-after-two-weeks');
 
   await page.click(`#tabs button:text("${HISTORY}")`);
