@@ -1,7 +1,7 @@
 /**
  * The server functions the sidebar calls (google.script.run), listed once in SIDEBAR_API: the
  * bundle exposes this object, the generated Code.js gets one top-level stub per entry (codegen.ts)
- * and the build checks that every name sidebar.js calls is here. Everything the sidebar receives
+ * and the build checks that every name the sidebar's script calls is here. Everything the sidebar receives
  * about the key is its masked form.
  */
 import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
