@@ -71,7 +71,7 @@ describe('scheduled lookups', () => {
   });
 
   test('two weekly runs append exactly two snapshots per target, each billed once per run, and report themselves', async () => {
-    const rt = sheetWith(['nasa', 'natgeo', 'nasa', 'locked_acc']);
+    const rt = sheetWith(['nasa', 'https://www.instagram.com/natgeo/', '@NASA', 'locked_acc']);
     rt.call('igScheduleSave', profile('history'), weekly, 100);
     passNextRun(rt);
     let [view] = rt.call('igSchedules');
@@ -91,6 +91,8 @@ describe('scheduled lookups', () => {
     expect(dates[1] - dates[0]).toBeGreaterThanOrEqual(7 * DAY - HOUR);
     expect(byTarget('locked_acc')[0][2]).toMatch(/no public data/);
     expect(typeof byTarget('nasa')[0][2]).toBe('number');
+    // Targets as the service reads them: the URL is natgeo, @NASA is nasa (a repeat).
+    expect(new Set(rows.map((r) => r[1]))).toEqual(new Set(['nasa', 'natgeo', 'locked_acc']));
     // The usage log names the scheduled runs.
     const usage = rt.call('igUsage') as Record<string, Record<string, number>>;
     expect(Object.values(usage).flatMap((d) => Object.entries(d)).filter(([k]) => k.startsWith('Scheduled run')).reduce((n, [, v]) => n + v, 0)).toBe(6);

@@ -71,9 +71,11 @@ export function stepHistory(job: BulkJob, endpoint: EndpointDef, targetName: str
         stopAt = r;
         break;
       }
-      if (o.kind === 'ok') values.push(dated(row.label, cellsOf(o.value.data, job.fields, o.value.at)));
+      // The target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.
+      const target = (row.call.params[targetName] as SheetValue) ?? row.label;
+      if (o.kind === 'ok') values.push(dated(target, cellsOf(o.value.data, job.fields, o.value.at)));
       else {
-        values.push(dated(row.label, messageRow(messageOf(o.error, row.call), job.fields.length)));
+        values.push(dated(target, messageRow(messageOf(o.error, row.call), job.fields.length)));
         errors++;
       }
     }
