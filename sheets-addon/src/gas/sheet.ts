@@ -101,6 +101,10 @@ export function zoneOffset(t: number): number {
   return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5)));
 }
 
+/** A time as the spreadsheet's zone shows it ("Mon 30 Nov 07:00 UTC"): schedules are set in that zone. */
+export const sheetTime = (t: number): string =>
+  Utilities.formatDate(new Date(t), SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(), 'EEE d MMM HH:mm z');
+
 export const writeRow = (sheet: Sheet, row: number, col: number, values: SheetValue[]): void => {
   sheet.getRange(row, col, 1, values.length).setValues([values]);
 };

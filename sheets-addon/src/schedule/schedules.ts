@@ -16,7 +16,7 @@ import { uniqueCalls } from '../engine/rows';
 import { sheetsClient } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
 import { PROP, currentUserEmail, newId, props } from '../gas/settings';
-import { colName, columnValues, rangeLabel, selection, zoneOffset } from '../gas/sheet';
+import { colName, columnValues, rangeLabel, selection, sheetTime, zoneOffset } from '../gas/sheet';
 import type { Repeat } from './when';
 import { describeRepeat, nextRunAt, readRepeat, runsPerMonth } from './when';
 
@@ -73,6 +73,8 @@ interface SchedulePreview {
   runsPerMonth: number;
   when: string;
   nextAt: string;
+  /** The first run in the spreadsheet's zone (the zone the hour is in). */
+  nextLabel: string;
   balance?: number;
 }
 
@@ -89,10 +91,11 @@ export function previewSchedule(req: BulkRequest, repeat: unknown, cap: unknown)
   const uncapped = calls.size * each;
   const perRun = Math.min(uncapped, c);
   const b = readBalance(sheetsClient());
+  const next = nextRun(r, Date.now());
   return {
     range: rangeLabel(range), targets: calls.size, creditsEach: each, perRun, uncapped,
     runsPerMonth: runsPerMonth(r), perMonth: Math.ceil(perRun * runsPerMonth(r)),
-    when: describeRepeat(r), nextAt: new Date(nextRun(r, Date.now())).toISOString(), balance: b.ok ? b.balance : undefined,
+    when: describeRepeat(r), nextAt: new Date(next).toISOString(), nextLabel: sheetTime(next), balance: b.ok ? b.balance : undefined,
   };
 }
 
@@ -126,15 +129,20 @@ export function deleteSchedule(id: string): void {
 }
 
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
-export function scheduleViews(): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; skippedAt?: string; run: BulkJob | null }[] {
-  return loadSchedules().map((s) => ({
-    id: s.id,
-    what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
-    where: `${s.place.sheet}!${colName(s.place.col)}${s.place.row}:${colName(s.place.col)}${s.place.row + s.place.rows - 1} \u2192 ${s.request.output === 'history' ? s.place.outSheet : 'the columns beside'}`,
-    when: describeRepeat(s.repeat),
-    cap: s.cap,
-    nextAt: new Date(s.nextAt).toISOString(),
-    skippedAt: s.skippedAt,
-    run: loadJob(s.id),
-  }));
+export function scheduleViews(): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
+  return loadSchedules().map((s) => {
+    const run = loadJob(s.id);
+    return {
+      id: s.id,
+      what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
+      where: `${s.place.sheet}!${colName(s.place.col)}${s.place.row}:${colName(s.place.col)}${s.place.row + s.place.rows - 1} \u2192 ${s.request.output === 'history' ? s.place.outSheet : 'the columns beside'}`,
+      when: describeRepeat(s.repeat),
+      cap: s.cap,
+      nextAt: new Date(s.nextAt).toISOString(),
+      nextLabel: sheetTime(s.nextAt),
+      runLabel: run?.startedAt ? sheetTime(Date.parse(run.startedAt)) : undefined,
+      skippedAt: s.skippedAt && sheetTime(Date.parse(s.skippedAt)),
+      run,
+    };
+  });
 }

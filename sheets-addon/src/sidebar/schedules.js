@@ -3,12 +3,12 @@ var DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'S
 DAYS.forEach(function (d, i) { $('weekday').add(new Option(d, String(i), i === 1, i === 1)); });
 for (var h = 0; h < 24; h++) $('hour').add(new Option((h < 10 ? '0' : '') + h + ':00', String(h), h === 7, h === 7));
 function repeatValue() { return { every: $('repeat').value, weekday: Number($('weekday').value), hour: Number($('hour').value) }; }
-function when(iso) { return iso ? new Date(iso).toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }) : '–'; }
-function lastRun(job) {
+// Times come from the server in the spreadsheet's zone, the zone a schedule's hour is in.
+function lastRun(job, at) {
   if (!job) return 'No run yet.';
   var counts = fmt(job.written) + ' rows, ' + fmt(job.credits) + ' credits, ' + fmt(job.errors || 0) + ' errors';
-  if (job.status === 'running') return 'Running since ' + when(job.startedAt) + ': ' + job.next + ' of ' + job.rows + ' rows so far (' + counts + ').';
-  return 'Last run ' + when(job.startedAt) + ': ' + (job.status === 'done' ? 'done' : job.status) + ', ' + counts + '.' + (job.message ? ' ' + job.message : '');
+  if (job.status === 'running') return 'Running since ' + at + ': ' + job.next + ' of ' + job.rows + ' rows so far (' + counts + ').';
+  return 'Last run ' + at + ': ' + (job.status === 'done' ? 'done' : job.status) + ', ' + counts + '.' + (job.message ? ' ' + job.message : '');
 }
 function showSchedules(list) {
   var box = $('schedule-list');
@@ -17,8 +17,8 @@ function showSchedules(list) {
   list.forEach(function (s) {
     var div = document.createElement('div');
     div.className = 'schedule';
-    [['strong', s.what], ['span', s.where], ['span', s.when + ', at most ' + fmt(s.cap) + ' credits a run. Next: ' + when(s.nextAt) + '.'],
-      ['span', lastRun(s.run) + (s.skippedAt ? ' The run due ' + when(s.skippedAt) + ' was skipped: the one before was still going.' : '')]].forEach(function (x) {
+    [['strong', s.what], ['span', s.where], ['span', s.when + ', at most ' + fmt(s.cap) + ' credits a run. Next: ' + s.nextLabel + '.'],
+      ['span', lastRun(s.run, s.runLabel) + (s.skippedAt ? ' The run due ' + s.skippedAt + ' was skipped: the one before was still going.' : '')]].forEach(function (x) {
       var p = document.createElement('p');
       var el = document.createElement(x[0]);
       el.textContent = x[1];
@@ -45,7 +45,7 @@ $('schedule-preview').onclick = function () {
   call('igSchedulePreview', request(), repeatValue(), $('cap').value).then(function (p) {
     var per = fmt(p.perRun) + ' credits per run at most (' + p.targets + ' target' + (p.targets === 1 ? '' : 's') + ' \u00d7 ' + p.creditsEach +
       (p.uncapped > p.perRun ? ', cut to the cap; ' + fmt(p.uncapped) + ' uncapped' : '') + ')';
-    say('schedule-text', p.range + ', ' + p.when + ': ' + per + ', about ' + fmt(p.perMonth) + ' a month (' + p.runsPerMonth + ' runs). First run: ' + when(p.nextAt) + '.' +
+    say('schedule-text', p.range + ', ' + p.when + ': ' + per + ', about ' + fmt(p.perMonth) + ' a month (' + p.runsPerMonth + ' runs). First run: ' + p.nextLabel + '.' +
       (typeof p.balance === 'number' ? ' You have ' + fmt(p.balance) + '.' : '') + ' Answers younger than the freshness setting and half the period are reused (free).');
     $('schedule-save').disabled = false;
   }, function (e) { $('schedule-save').disabled = true; fail('schedule-text')(e); });
@@ -54,7 +54,7 @@ $('schedule-save').onclick = function () {
   $('schedule-save').disabled = true;
   call('igScheduleSave', request(), repeatValue(), $('cap').value).then(function (l) {
     showSchedules(l);
-    say('schedule-text', 'Saved: it runs in the background from ' + when(l[l.length - 1].nextAt) + ' (listed under Schedules).', 'ok');
+    say('schedule-text', 'Saved: it runs in the background from ' + l[l.length - 1].nextLabel + ' (listed under Schedules).', 'ok');
     loadHistory();
   }, fail('schedule-text'));
 };
