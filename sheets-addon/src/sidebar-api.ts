@@ -10,6 +10,7 @@ import { loadJob } from './bulk/job';
 import type { BulkRequest } from './bulk/plan';
 import { preview } from './bulk/plan';
 import { growthView, historyChoices } from './gas/growth-sheet';
+import { runNow } from './schedule/background';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
@@ -102,6 +103,9 @@ export const SIDEBAR_API = {
   igScheduleSave: (req: BulkRequest, repeat: unknown, cap: unknown) => (saveSchedule(req, repeat, cap), scheduleViews()),
   igSchedules: scheduleViews,
   igScheduleDelete: (id: string) => (deleteSchedule(String(id)), scheduleViews()),
+  /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
+  igScheduleRunNow: (id: string) => runNow(String(id)),
+  igScheduleStep: (id: string, jobId: string) => step(String(jobId), undefined, String(id)),
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

@@ -70,10 +70,17 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
   expect(growth.charts).toHaveLength(1);
   expect(growth.charts[0].view().values[0][0]).toEqual(['date', 'nike', 'natgeo', 'nasa']);
 
+  // Run now: a third run, stepped from the sidebar: 3 more snapshots, free (the last run's answers
+  // are an hour old, younger than half the period).
+  await page.click('#schedule-list button.run-now');
+  await poll(() => text(page, '#schedules-message'), { timeout: 30000 }).toMatch(/^Run now: done, 3 rows, 0 credits, 0 errors\.$/);
+  expect((await sb.stats()).creditsBilled).toBe(6);
+  expect(rt.spreadsheet.sheet('IG Data history IGPROFILE').lastRow()).toBe(10);
   // Deleting asks once more, then the list is empty; what it wrote stays.
-  await page.click('#schedule-list button');
-  expect(await text(page, '#schedule-list button')).toBe('Delete this schedule?');
-  await page.click('#schedule-list button');
+  await poll(() => text(page, '#schedule-list button.delete')).toBe('Delete');
+  await page.click('#schedule-list button.delete');
+  expect(await text(page, '#schedule-list button.delete')).toBe('Delete this schedule?');
+  await page.click('#schedule-list button.delete');
   await poll(() => text(page, '#schedules-message')).toBe('Deleted. What it wrote stays.');
   expect(rt.call('igSchedules')).toEqual([]);
   expect(rt.spreadsheet.findSheet('IG Data history IGPROFILE')).toBeTruthy();

@@ -63,6 +63,19 @@ export function startDue(now = Date.now()): void {
   });
 }
 
+/** "Run now" from the sidebar: a new run of the schedule (the sidebar steps it), or the one still going. */
+export function runNow(id: string): BulkJob {
+  return withDocumentLock(() => {
+    const s = loadSchedules().find((x) => x.id === id);
+    if (!s) throw new Error('This schedule was deleted; reopen the sidebar.');
+    const going = loadJob(s.id);
+    if (going?.status === 'running') return going;
+    const job = scheduledJob(s, Date.now());
+    saveJob(job);
+    return job;
+  });
+}
+
 /** The hourly trigger's work on jobs: what came due starts, then everything running goes on. */
 export function background(): void {
   startDue();

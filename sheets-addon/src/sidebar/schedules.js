@@ -25,15 +25,34 @@ function showSchedules(list) {
       p.appendChild(el);
       div.appendChild(p);
     });
+    var now = document.createElement('button');
+    now.textContent = 'Run now';
+    now.className = 'run-now';
+    now.onclick = function () { runNow(s, now); };
+    div.appendChild(now);
     var del = document.createElement('button');
     del.textContent = 'Delete';
+    del.className = 'delete';
     del.onclick = function () {
-      if (del.textContent === 'Delete') { del.textContent = 'Delete this schedule?'; del.className = 'danger'; return; }
+      if (del.textContent === 'Delete') { del.textContent = 'Delete this schedule?'; del.className = 'delete danger'; return; }
       call('igScheduleDelete', s.id).then(function (l) { showSchedules(l); say('schedules-message', 'Deleted. What it wrote stays.', 'ok'); }, fail('schedules-message'));
     };
     div.appendChild(del);
     box.appendChild(div);
   });
+}
+// A run now, stepped from here like a bulk run; if the sidebar closes, the hourly trigger goes on with it.
+function runNow(s, btn) {
+  btn.disabled = true;
+  say('schedules-message', 'Starting\u2026');
+  var next = function (job) {
+    say('schedules-message', (job.status === 'running' ? 'Running now: ' : 'Run now: ') + lastRun(job, 'now').replace(/^(Running since|Last run) now: /, ''), job.status === 'paused' ? 'error' : job.status === 'done' ? 'ok' : '');
+    if (job.status === 'running') return call('igScheduleStep', s.id, job.id).then(next);
+    loadSchedules();
+    loadHistory();
+    refreshBalance();
+  };
+  call('igScheduleRunNow', s.id).then(next).catch(function (e) { btn.disabled = false; fail('schedules-message')(e); });
 }
 function loadSchedules() { return call('igSchedules').then(showSchedules, fail('schedules-message')); }
 $('repeat').onchange = function () { $('weekday').hidden = $('repeat').value === 'daily'; invalidatePreview(); };
