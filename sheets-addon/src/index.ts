@@ -12,9 +12,10 @@ import { SIDEBAR_API } from './sidebar-api';
 export { onOpen, showSidebar } from './gas/ui';
 
 /** The hourly trigger (igKeepAnswers): keep the cache's answers, then scheduled and background runs. */
-export function hourly(): void {
+/** Returns how many answers it kept (what the keep step wrote). */
+export function hourly(): number {
   try {
-    keepFromCache();
+    return keepFromCache();
   } finally {
     background(); // schedules run even when keeping failed this hour
   }
