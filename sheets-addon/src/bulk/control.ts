@@ -12,7 +12,7 @@ import { recordUsage } from '../gas/usage';
 import { newId } from '../gas/settings';
 import type { Range } from '../gas/sheet';
 import { historySheet, newOutputSheet, outputPlace, selection, sheetByName, writeRow } from '../gas/sheet';
-import type { BulkJob } from './job';
+import type { BulkJob, JobPlace } from './job';
 import { loadJob, saveJob } from './job';
 import { stepList } from './list-step';
 import { stepHistory } from './history-step';
@@ -22,17 +22,6 @@ import { stepRows } from './row-step';
 
 /** Time one step may spend fetching before it reports progress (the limit is 6 minutes). */
 const STEP_BUDGET_MS = 3000;
-
-/** Where a job reads and writes: its source column and its output's first row and column. */
-export interface JobPlace {
-  sheet: string;
-  row: number;
-  col: number;
-  rows: number;
-  outSheet: string;
-  outRow: number;
-  outCol: number;
-}
 
 /**
  * Prepares the output of a run on `range` (writes the header; fetches nothing): a new sheet, the

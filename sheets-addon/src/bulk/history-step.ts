@@ -5,8 +5,7 @@
  * appended as append.ts says (never twice), after the unit's answers are in.
  */
 import type { EndpointDef } from '@igdata/core';
-import { baseUrlOf, stopsBulkRun } from '@igdata/core';
-import { fetchMany } from '../engine/fetch';
+import { stopsBulkRun } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
 import type { SheetValue } from '../engine/values';
@@ -15,9 +14,9 @@ import type { Sheet } from '../gas/sheet';
 import { readColumn } from '../gas/sheet';
 import { appendRows, settlePending } from './append';
 import type { BulkJob } from './job';
-import { eachUnit, endStep, fromEarlierRuns } from './job';
+import { eachUnit, endStep } from './job';
 import { distinctRows } from './targets';
-import { capRoom, cutUnit, stopAtCap } from './unit';
+import { capRoom, cutUnit, fetchUnit, stopAtCap, storedTargets } from './unit';
 
 /** Rows a history step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -29,21 +28,15 @@ export function stepHistory(job: BulkJob, endpoint: EndpointDef, targetName: str
   const base = job.next;
   const rows = distinctRows({ endpoint, targetName, params: job.params }, readColumn(src, job.row, job.col, base + n), base);
   const d = deps();
-  const baseUrl = baseUrlOf(d.client.config);
-  const keys = rows.flatMap((r) => (r.kind === 'call' ? [r.key] : []));
-  const stored = d.store.getMany(keys.map((k) => d.store.keyFor(baseUrl, k)));
-  const answered = new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
+  // Targets answered already (in the store, or fetched by an earlier unit of this step).
+  const answered = storedTargets(rows, d);
   // One date for the whole run: a snapshot is "the accounts as of this run".
   const date = new Date(job.startedAt);
   const dated = (label: SheetValue, cells: SheetValue[]): SheetValue[] => [date, label, ...cells];
 
   eachUnit(job, n, started, budgetMs, (i) => {
     const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, endpoint, job.params));
-    const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
-    job.credits += run.stats.credits;
-    job.requests += run.stats.requests;
-    job.cached += fromEarlierRuns(job, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
-    for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
+    const run = fetchUnit(job, unit, d, answered);
     const values: SheetValue[][] = [];
     let errors = 0;
     let dups = 0;

@@ -6,11 +6,8 @@
  */
 import { PROP, props } from '../gas/settings';
 
-export interface BulkJob {
-  id: string;
-  endpoint: string;
-  params: Record<string, unknown>;
-  fields: string[];
+/** Where a job reads and writes (a schedule keeps one for all its runs). */
+export interface JobPlace {
   /** Source: sheet name, first row and column, row count (one column). */
   sheet: string;
   row: number;
@@ -20,6 +17,13 @@ export interface BulkJob {
   outSheet: string;
   outRow: number;
   outCol: number;
+}
+
+export interface BulkJob extends JobPlace {
+  id: string;
+  endpoint: string;
+  params: Record<string, unknown>;
+  fields: string[];
   /** New-sheet output: the target is copied to column A of each written row. */
   copyTargets: boolean;
   /** Index (0-based) of the next source row to process. */

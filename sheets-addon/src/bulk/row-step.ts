@@ -3,8 +3,7 @@
  * in a new sheet. Units of work: unit.ts (up to 50 targets not in the store, within the run's cap).
  */
 import type { EndpointDef } from '@igdata/core';
-import { baseUrlOf, stopsBulkRun } from '@igdata/core';
-import { fetchMany } from '../engine/fetch';
+import { stopsBulkRun } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
 import type { PlannedRow } from '../engine/rows';
@@ -13,9 +12,9 @@ import { cellsOf } from '../engine/values';
 import type { Sheet } from '../gas/sheet';
 import { filledRows, readColumn, writeRuns } from '../gas/sheet';
 import type { BulkJob } from './job';
-import { eachUnit, endStep, fromEarlierRuns, saveJob } from './job';
+import { eachUnit, endStep, saveJob } from './job';
 import { bulkRow } from './plan';
-import { capRoom, cutUnit, stopAtCap } from './unit';
+import { capRoom, cutUnit, fetchUnit, stopAtCap, storedTargets } from './unit';
 
 /** Rows one step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -29,19 +28,12 @@ export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string
   const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + base, job.outCol, n, job.fields.length);
   const rows: (PlannedRow | null)[] = cells.map((c, i) => (filled[i] ? null : bulkRow({ endpoint, targetName, params: job.params }, c)));
   const d = deps();
-  const baseUrl = baseUrlOf(d.client.config);
-  const keys = [...new Set(rows.flatMap((r) => (r?.kind === 'call' ? [r.key] : [])))];
-  const stored = d.store.getMany(keys.map((k) => d.store.keyFor(baseUrl, k)));
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
-  const answered = new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
+  const answered = storedTargets(rows, d);
 
   eachUnit(job, n, started, budgetMs, (i) => {
     const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, endpoint, job.params));
-    const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
-    job.credits += run.stats.credits;
-    job.requests += run.stats.requests;
-    job.cached += fromEarlierRuns(job, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
-    for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
+    const run = fetchUnit(job, unit, d, answered);
     // Rows to write, in order; a blocking error stops the run before its row.
     const values: (SheetValue[] | null)[] = [];
     let stopAt = end;

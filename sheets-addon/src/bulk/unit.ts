@@ -1,15 +1,38 @@
 /**
- * What the row and history steps share: cutting a unit of work (up to 50 targets not answered
- * yet, within the run's credit cap) and stopping a run at its cap before it is passed.
+ * What the row and history steps share: which targets the store holds, cutting a unit of work
+ * (up to 50 targets not answered yet, within the run's credit cap), fetching it into the job's
+ * counts, and stopping a run at its cap before it is passed.
  */
 import type { Call, EndpointDef } from '@igdata/core';
-import { estimateCost } from '@igdata/core';
+import { baseUrlOf, estimateCost } from '@igdata/core';
+import type { FetchRun } from '../engine/fetch';
+import { fetchMany } from '../engine/fetch';
+import type { EngineDeps } from '../engine/ports';
 import type { BulkJob } from './job';
+import { fromEarlierRuns } from './job';
 
 /** Distinct targets not in the store that one unit fetches (one full fetchAll). */
 const UNIT_TARGETS = 50;
 
 type UnitRow = { kind: string; key?: string; call?: Call } | null;
+
+/** The targets of `rows` the store already holds (one read): the step's units fetch only the others. */
+export function storedTargets(rows: UnitRow[], d: EngineDeps): Set<string> {
+  const baseUrl = baseUrlOf(d.client.config);
+  const keys = [...new Set(rows.flatMap((r) => (r?.kind === 'call' ? [r.key as string] : [])))];
+  const stored = d.store.getMany(keys.map((k) => d.store.keyFor(baseUrl, k)));
+  return new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
+}
+
+/** Fetches a unit (store first), adds it to the job's counts and marks its targets answered. */
+export function fetchUnit(job: BulkJob, unit: Map<string, Call>, d: EngineDeps, answered: Set<string>): FetchRun {
+  const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
+  job.credits += run.stats.credits;
+  job.requests += run.stats.requests;
+  job.cached += fromEarlierRuns(job, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
+  for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
+  return run;
+}
 
 /** New targets the cap leaves room for (each costing the endpoint's estimate); unlimited without a cap. */
 export function capRoom(job: BulkJob, endpoint: EndpointDef, params: Record<string, unknown>): number {

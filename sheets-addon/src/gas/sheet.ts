@@ -95,15 +95,19 @@ export const historySheets = (): string[] =>
     .map((s) => s.getName())
     .filter((n) => n.startsWith(HISTORY));
 
+// Read once per execution (globals live for one): a schedules view formats several times.
+let zone: string | undefined;
+const timeZone = (): string => (zone ??= SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone());
+
 /** The spreadsheet's offset from UTC in minutes at `t` (its time zone, daylight saving included). */
 export function zoneOffset(t: number): number {
-  const z = Utilities.formatDate(new Date(t), SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(), 'Z'); // "+0530"
+  const z = Utilities.formatDate(new Date(t), timeZone(), 'Z'); // "+0530"
   return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5)));
 }
 
 /** A time as the spreadsheet's zone shows it ("Mon 30 Nov 07:00 UTC"): schedules are set in that zone. */
 export const sheetTime = (t: number): string =>
-  Utilities.formatDate(new Date(t), SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(), 'EEE d MMM HH:mm z');
+  Utilities.formatDate(new Date(t), timeZone(), 'EEE d MMM HH:mm z');
 
 export const writeRow = (sheet: Sheet, row: number, col: number, values: SheetValue[]): void => {
   sheet.getRange(row, col, 1, values.length).setValues([values]);

@@ -4,19 +4,15 @@
  * list lives in one document property (at most 10 schedules); each schedule's run is a bulk job
  * in its own property (bulk/job.ts, slot = the schedule's id), resumable like any bulk run.
  */
-import { estimateCost, getEndpoint } from '@igdata/core';
-import { readBalance } from '../engine/balance';
-import type { BulkJob } from '../bulk/job';
+import { getEndpoint } from '@igdata/core';
+import type { BulkJob, JobPlace } from '../bulk/job';
 import { deleteJob, loadJob } from '../bulk/job';
 import type { BulkRequest } from '../bulk/plan';
-import { bulkRow, plan } from '../bulk/plan';
+import { plan, preview } from '../bulk/plan';
 import { placeOutput } from '../bulk/control';
-import type { JobPlace } from '../bulk/control';
-import { uniqueCalls } from '../engine/rows';
-import { sheetsClient } from '../gas/deps';
 import { withDocumentLock } from '../gas/lock';
 import { PROP, currentUserEmail, newId, props } from '../gas/settings';
-import { colName, columnValues, rangeLabel, selection, sheetTime, zoneOffset } from '../gas/sheet';
+import { colName, selection, sheetTime, zoneOffset } from '../gas/sheet';
 import type { Repeat } from './when';
 import { describeRepeat, nextRunAt, readRepeat, runsPerMonth } from './when';
 
@@ -78,34 +74,31 @@ interface SchedulePreview {
   balance?: number;
 }
 
-/** What a schedule on the selection would cost per run and per month (nothing is saved). */
-export function previewSchedule(req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
-  const r = readRepeat((repeat ?? {}) as never);
-  const c = readCap(cap);
-  const p = plan(readRequest(req));
+/** A schedule's parts from the sidebar, checked (a clear message, nothing saved on bad input). */
+function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
+  const request = readRequest(req);
+  const p = plan(request);
   if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
-  const range = selection();
-  const calls = uniqueCalls(columnValues(range).map((cell) => bulkRow(p, cell)));
-  const first = calls.values().next().value;
-  const each = estimateCost(p.endpoint, (first ? first.params : p.params) as never).credits;
-  const uncapped = calls.size * each;
-  const perRun = Math.min(uncapped, c);
-  const b = readBalance(sheetsClient());
-  const next = nextRun(r, Date.now());
+  return { request, plan: p, repeat: readRepeat((repeat ?? {}) as never), cap: readCap(cap) };
+}
+
+/** What a schedule on the selection would cost per run and per month (the bulk preview's counts; nothing is saved). */
+export function previewSchedule(req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
+  const s = readSchedule(req, repeat, cap);
+  const b = preview(s.request);
+  const uncapped = b.unique * b.creditsEach;
+  const perRun = Math.min(uncapped, s.cap);
+  const next = nextRun(s.repeat, Date.now());
   return {
-    range: rangeLabel(range), targets: calls.size, creditsEach: each, perRun, uncapped,
-    runsPerMonth: runsPerMonth(r), perMonth: Math.ceil(perRun * runsPerMonth(r)),
-    when: describeRepeat(r), nextAt: new Date(next).toISOString(), nextLabel: sheetTime(next), balance: b.ok ? b.balance : undefined,
+    range: b.range, targets: b.unique, creditsEach: b.creditsEach, perRun, uncapped,
+    runsPerMonth: runsPerMonth(s.repeat), perMonth: Math.ceil(perRun * runsPerMonth(s.repeat)),
+    when: describeRepeat(s.repeat), nextAt: new Date(next).toISOString(), nextLabel: sheetTime(next), balance: b.balance,
   };
 }
 
 /** Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its time. */
 export function saveSchedule(req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
-  const r = readRepeat((repeat ?? {}) as never);
-  const c = readCap(cap);
-  const request = readRequest(req);
-  const p = plan(request);
-  if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
+  const { request, plan: p, repeat: r, cap: c } = readSchedule(req, repeat, cap);
   const range = selection();
   return withDocumentLock(() => {
     const list = loadSchedules();

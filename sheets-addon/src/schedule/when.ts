@@ -40,14 +40,14 @@ export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: u
 
 /** The first run strictly after `after` (epoch ms); `offsetMin(t)`: the zone's offset from UTC in minutes at t. */
 export function nextRunAt(r: Repeat, after: number, offsetMin: (t: number) => number): number {
-  const localNow = after + offsetMin(after) * 60000;
-  const today = Math.floor(localNow / DAY) * DAY; // local midnight, as if it were UTC
+  const nowOffset = offsetMin(after) * 60000;
+  const today = Math.floor((after + nowOffset) / DAY) * DAY; // local midnight, as if it were UTC
   for (let d = 0; d <= 8; d++) {
     const localDay = today + d * DAY;
     if (r.every === 'weekly' && new Date(localDay).getUTCDay() !== r.weekday) continue;
     const local = localDay + r.hour * HOUR;
     // The offset at the run itself (it may differ from now's across a daylight-saving change).
-    const guess = local - offsetMin(after) * 60000;
+    const guess = local - nowOffset;
     const at = local - offsetMin(guess) * 60000;
     if (at > after) return at;
   }
