@@ -6,24 +6,16 @@
  * written twice or a page billed twice.
  */
 import type { Page } from 'playwright-core';
-import { closeBrowser } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
-import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
+import { DEMO_KEY, PROP, SandboxProcess, addonRuntime } from './harness';
+import { cancelOnFirstProgress, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
+const env = sidebarSuite();
 let sb: SandboxProcess;
 let rt: GasRuntime;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  sb = await startSandbox();
-  rt = addonRuntime(sb.url);
-});
-afterAll(async () => {
-  for (const p of pages) await p.context().close().catch(() => undefined);
-  await closeBrowser();
-  await rt?.close();
-  await sb?.close();
+const pages = env.pages;
+beforeAll(() => {
+  ({ sb, rt } = env);
 });
 
 const open = () => openLoaded(rt, pages);

@@ -6,26 +6,22 @@
  * asking first, and the balance following the credits formulas spend.
  * Set SCREENSHOTS_DIR to keep a screenshot of each step.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchBrowser } from '../../scripts/gas-standin/browser';
-import { spawnServer } from '../../scripts/gas-standin/testServer';
-import { DEMO_KEY, SandboxProcess, startSandbox } from './harness';
+import type { spawnServer } from '../../scripts/gas-standin/testServer';
+import { DEMO_KEY, SandboxProcess } from './harness';
+import { cellText, previewSuite, shot as screenshot } from './preview-page';
 import { poll } from './sidebar-page';
 
-const ROOT = path.join(__dirname, '..', '..');
 let sb: SandboxProcess;
 let preview: Awaited<ReturnType<typeof spawnServer>>;
 let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
+const env = previewSuite();
 
-const cell = (a1: string) => page.textContent(`td[data-a1="${a1}"]`).then((t) => t ?? '');
+const cell = (a1: string) => cellText(page, a1);
 const fmt = (n: number) => n.toLocaleString('en-US');
-const shot = async (name: string, p: Page = page) => {
-  if (process.env.SCREENSHOTS_DIR) await p.screenshot({ path: path.join(process.env.SCREENSHOTS_DIR, `preview-${name}.png`) });
-};
+const shot = (name: string, p: Page = page) => screenshot(p, name);
 const HANDLES = ['nasa', '@natgeo', 'https://www.instagram.com/nike/', 'starbucks', 'NASA', 'locked_acc', 'bbcnews'];
 
 async function type(a1: string, input: string) {
@@ -35,24 +31,9 @@ async function type(a1: string, input: string) {
 }
 
 beforeAll(async () => {
-  if (process.env.SCREENSHOTS_DIR) fs.mkdirSync(process.env.SCREENSHOTS_DIR, { recursive: true });
-  sb = await startSandbox();
-  preview = await spawnServer(process.execPath, [path.join(ROOT, 'scripts/sheets-preview/server.mjs')], {
-    env: { SANDBOX_URL: sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0' },
-    portPattern: /sheets-preview listening on http:\/\/[\d.]+:(\d+)/,
-    timeoutMs: 60_000,
-  });
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await page.goto(preview.url);
-  sidebar = page.frameLocator('#sidebar');
+  ({ sb, preview, browser, page, sidebar } = env);
   await poll(() => cell('A2')).toBe('nasa');
   await poll(() => sidebar.locator('#balance').textContent()).toMatch(/credits$/);
-});
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-  await sb?.close();
 });
 
 test('after a sidebar button, clicking a cell and typing goes into the cell', async () => {

@@ -3,26 +3,26 @@
  * Chromium, a weekly history lookup is scheduled from the sidebar, the page's clock (the stand-in's)
  * moves on a week at a time (POST /advance fires the add-on's hourly trigger), the sidebar reports
  * the scheduled run and its credits, the history sheet gets a tab, and the growth view's embedded
- * chart is drawn as an SVG with a line per account. Screenshots go to /tmp (for a person to look at).
+ * chart is drawn as an SVG with a line per account. Set SCREENSHOTS_DIR to keep a screenshot of each step.
  */
 import path from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchBrowser } from '../../scripts/gas-standin/browser';
-import { spawnServer } from '../../scripts/gas-standin/testServer';
-import { DEMO_KEY, SandboxProcess, startSandbox } from './harness';
+import type { spawnServer } from '../../scripts/gas-standin/testServer';
+import type { SandboxProcess } from './harness';
+import { previewSuite, shot as screenshot } from './preview-page';
 import { poll } from './sidebar-page';
 
-const ROOT = path.join(__dirname, '..', '..');
 const HISTORY = 'IG Data history IGPROFILE';
 let sb: SandboxProcess;
 let preview: Awaited<ReturnType<typeof spawnServer>>;
 let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
+const env = previewSuite();
 
 const tabs = () => page.locator('#tabs button').allTextContents();
 const grid = (): Promise<{ clock: { now: string }; charts: unknown[] }> => page.evaluate(() => fetch('/grid').then((r) => r.json()));
-const shot = (name: string) => page.screenshot({ path: `/tmp/sheets-preview-${name}.png` });
+const shot = (name: string) => screenshot(page, `schedules-${name}`);
 
 async function advanceWeek() {
   const before = Date.parse((await grid()).clock.now);
@@ -39,21 +39,7 @@ async function advanceWeek() {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  preview = await spawnServer(process.execPath, [path.join(ROOT, 'scripts/sheets-preview/server.mjs')], {
-    env: { SANDBOX_URL: sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0' },
-    portPattern: /sheets-preview listening on http:\/\/[\d.]+:(\d+)/,
-    timeoutMs: 60_000,
-  });
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await page.goto(preview.url);
-  sidebar = page.frameLocator('#sidebar');
-});
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-  await sb?.close();
+  ({ sb, preview, browser, page, sidebar } = env);
 });
 
 test('the clock bar shows the stand-in clock; moving it refuses bad amounts', async () => {

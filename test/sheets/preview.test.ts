@@ -4,21 +4,20 @@
  * (child process). In headless Chromium: a range formula spills into the grid; the sidebar reads the
  * balance and runs a bulk job whose values land in the grid.
  */
-import path from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchBrowser } from '../../scripts/gas-standin/browser';
-import { spawnServer } from '../../scripts/gas-standin/testServer';
-import { DEMO_KEY, SandboxProcess, startSandbox } from './harness';
+import type { spawnServer } from '../../scripts/gas-standin/testServer';
+import { DEMO_KEY, SandboxProcess } from './harness';
+import { cellText, previewSuite } from './preview-page';
 import { poll } from './sidebar-page';
 
-const ROOT = path.join(__dirname, '..', '..');
 let sb: SandboxProcess;
 let preview: Awaited<ReturnType<typeof spawnServer>>;
 let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
+const env = previewSuite();
 
-const cell = (a1: string) => page.textContent(`td[data-a1="${a1}"]`).then((t) => t ?? '');
+const cell = (a1: string) => cellText(page, a1);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 async function type(a1: string, input: string) {
@@ -28,21 +27,7 @@ async function type(a1: string, input: string) {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  preview = await spawnServer(process.execPath, [path.join(ROOT, 'scripts/sheets-preview/server.mjs')], {
-    env: { SANDBOX_URL: sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0' },
-    portPattern: /sheets-preview listening on http:\/\/[\d.]+:(\d+)/,
-    timeoutMs: 60_000,
-  });
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await page.goto(preview.url);
-  sidebar = page.frameLocator('#sidebar');
-});
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-  await sb?.close();
+  ({ sb, preview, browser, page, sidebar } = env);
 });
 
 test('the page says what it is and shows the prefilled handles', async () => {

@@ -3,25 +3,16 @@
  * fit their sheet (rows deleted since), Apps Script's raw "coordinates of the range are outside
  * the dimensions of the sheet" becomes a sentence that says what to do.
  */
-import type { Page } from 'playwright-core';
-import { closeBrowser } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { SandboxProcess, addonRuntime, startSandbox } from './harness';
-import { openLoaded, poll, text } from './sidebar-page';
+import type { SandboxProcess } from './harness';
+import { openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
+const env = sidebarSuite();
 let sb: SandboxProcess;
 let rt: GasRuntime;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  sb = await startSandbox();
-  rt = addonRuntime(sb.url);
-});
-afterAll(async () => {
-  for (const p of pages) await p.context().close().catch(() => undefined);
-  await closeBrowser();
-  await rt?.close();
-  await sb?.close();
+const pages = env.pages;
+beforeAll(() => {
+  ({ sb, rt } = env);
 });
 
 test('targets past the last row of the sheet: a clear message, not the raw Apps Script error', async () => {

@@ -1,7 +1,28 @@
 /** Helpers of the sidebar suites: polling assertions and opening the built sidebar for a runtime. */
 import type { Page } from 'playwright-core';
-import { openSidebar } from '../../scripts/gas-standin/browser';
+import { closeBrowser, openSidebar } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
+import type { SandboxProcess } from './harness';
+import { addonRuntime, startSandbox } from './harness';
+
+/**
+ * A sidebar suite's set-up: one sandbox and one add-on runtime for the file (`key: null` starts
+ * without a key), the pages it opens (`env.pages`) and the browser closed after its tests.
+ */
+export function sidebarSuite(opts: { key?: string | null } = {}) {
+  const env = { sb: undefined as unknown as SandboxProcess, rt: undefined as unknown as GasRuntime, pages: [] as Page[] };
+  beforeAll(async () => {
+    env.sb = await startSandbox();
+    env.rt = addonRuntime(env.sb.url, opts);
+  });
+  afterAll(async () => {
+    for (const p of env.pages) await p.context().close().catch(() => undefined);
+    await closeBrowser();
+    await env.rt?.close();
+    await env.sb?.close();
+  });
+  return env;
+}
 
 /** Polls until the value passes, then asserts it (jest has no expect.poll). */
 export function poll<T>(get: () => Promise<T> | T, { timeout = 10000 } = {}) {

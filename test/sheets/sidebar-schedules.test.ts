@@ -5,26 +5,17 @@
  * sidebar is closed (time moved by the test), and the reopened sidebar reports the last run and
  * builds the growth view.
  */
-import type { Page } from 'playwright-core';
-import { closeBrowser } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { SandboxProcess, addonRuntime, startSandbox } from './harness';
-import { openLoaded, poll, text } from './sidebar-page';
+import type { SandboxProcess } from './harness';
+import { openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
 const HOUR = 3600000;
+const env = sidebarSuite();
 let sb: SandboxProcess;
 let rt: GasRuntime;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  sb = await startSandbox();
-  rt = addonRuntime(sb.url);
-});
-afterAll(async () => {
-  for (const p of pages) await p.context().close().catch(() => undefined);
-  await closeBrowser();
-  await rt?.close();
-  await sb?.close();
+const pages = env.pages;
+beforeAll(() => {
+  ({ sb, rt } = env);
 });
 
 test('schedule a weekly lookup into a history sheet, see its runs reported, build the growth view', async () => {

@@ -4,25 +4,17 @@
  * key entry (masked), cost preview, a bulk run to completion, cancel, resume after closing the
  * sidebar and after running out of credits, never writing or billing a row twice.
  */
-import type { Page } from 'playwright-core';
-import { closeBrowser, openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
+import { openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, startSandbox } from './harness';
-import { cancelOnFirstProgress, openLoaded, poll, text } from './sidebar-page';
+import { DEMO_KEY, PROP, SandboxProcess } from './harness';
+import { cancelOnFirstProgress, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
+const env = sidebarSuite({ key: null });
 let sb: SandboxProcess;
 let rt: GasRuntime;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  sb = await startSandbox();
-  rt = addonRuntime(sb.url, { key: null });
-});
-afterAll(async () => {
-  for (const p of pages) await p.context().close().catch(() => undefined);
-  await closeBrowser();
-  await rt?.close();
-  await sb?.close();
+const pages = env.pages;
+beforeAll(() => {
+  ({ sb, rt } = env);
 });
 
 const open = () => openLoaded(rt, pages);

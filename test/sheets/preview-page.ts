@@ -1,0 +1,53 @@
+/**
+ * The Sheets preview for a test file: the sandbox, the preview server (scripts/sheets-preview) in
+ * its own process, headless Chromium on its page; closed after the file's tests.
+ *   const env = previewSuite(); ... env.page, env.sidebar, env.sb, env.browser, env.preview.url
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { launchBrowser } from '../../scripts/gas-standin/browser';
+import { spawnServer } from '../../scripts/gas-standin/testServer';
+import type { SandboxProcess } from './harness';
+import { DEMO_KEY, ROOT, startSandbox } from './harness';
+
+export const VIEWPORT = { width: 1400, height: 900 };
+
+export function previewSuite() {
+  const env = {
+    sb: undefined as unknown as SandboxProcess,
+    preview: undefined as unknown as Awaited<ReturnType<typeof spawnServer>>,
+    browser: undefined as unknown as Browser,
+    page: undefined as unknown as Page,
+    sidebar: undefined as unknown as FrameLocator,
+  };
+  beforeAll(async () => {
+    env.sb = await startSandbox();
+    env.preview = await spawnServer(process.execPath, [path.join(ROOT, 'scripts/sheets-preview/server.mjs')], {
+      env: { SANDBOX_URL: env.sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0' },
+      portPattern: /sheets-preview listening on http:\/\/[\d.]+:(\d+)/,
+      timeoutMs: 60_000,
+    });
+    env.browser = await launchBrowser();
+    env.page = await (await env.browser.newContext({ viewport: VIEWPORT })).newPage();
+    await env.page.goto(env.preview.url);
+    env.sidebar = env.page.frameLocator('#sidebar');
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.preview?.close();
+    await env.sb?.close();
+  });
+  return env;
+}
+
+/** The text a grid cell shows. */
+export const cellText = (page: Page, a1: string) => page.textContent(`td[data-a1="${a1}"]`).then((t) => t ?? '');
+
+/** A screenshot of `page` into SCREENSHOTS_DIR as preview-<name>.png, when that is set (to look at them). */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOTS_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `preview-${name}.png`) });
+}
