@@ -51,3 +51,11 @@ export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `preview-${name}.png`) });
 }
+
+/** Selects the grid cells from `a1` to `to` by dragging, as a user does. */
+export async function dragSelect(page: Page, a1: string, to: string): Promise<void> {
+  await page.hover(`td[data-a1="${a1}"]`);
+  await page.mouse.down();
+  await page.hover(`td[data-a1="${to}"]`);
+  await page.mouse.up();
+}

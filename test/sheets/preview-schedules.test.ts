@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import type { spawnServer } from '../../scripts/gas-standin/testServer';
 import type { SandboxProcess } from './harness';
-import { previewSuite, shot as screenshot } from './preview-page';
+import { dragSelect, previewSuite, shot as screenshot } from './preview-page';
 import { poll } from './sidebar-page';
 
 const HISTORY = 'IG Data history IGPROFILE';
@@ -53,10 +53,7 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   // the sidebar's first load installed the hourly trigger
   await poll(() => sidebar.locator('#history-none').textContent()).toMatch(/No history yet/);
   // targets A2:A5 (nasa, @natgeo, nike's URL, nasa again), selected by dragging
-  await page.hover('td[data-a1="A2"]');
-  await page.mouse.down();
-  await page.hover('td[data-a1="A5"]');
-  await page.mouse.up();
+  await dragSelect(page, 'A2', 'A5');
   await sidebar.locator('#use-selection').click();
   await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!A2:A5 (4 rows)');
   await sidebar.locator('#endpoint').selectOption('profile');

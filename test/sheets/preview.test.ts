@@ -7,7 +7,7 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import type { spawnServer } from '../../scripts/gas-standin/testServer';
 import { DEMO_KEY, SandboxProcess } from './harness';
-import { cellText, previewSuite } from './preview-page';
+import { cellText, dragSelect, previewSuite } from './preview-page';
 import { poll } from './sidebar-page';
 
 let sb: SandboxProcess;
@@ -65,10 +65,7 @@ test('the sidebar reads the balance and a bulk run writes into the grid', async 
   // handles in F2:F3, selected by dragging; the run writes username, followers into G:H
   await type('F2', 'nasa');
   await type('F3', '@natgeo');
-  await page.hover('td[data-a1="F2"]');
-  await page.mouse.down();
-  await page.hover('td[data-a1="F3"]');
-  await page.mouse.up();
+  await dragSelect(page, 'F2', 'F3');
   await sidebar.locator('#use-selection').click();
   await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!F2:F3 (2 rows)');
   await sidebar.locator('#endpoint').selectOption('profile');

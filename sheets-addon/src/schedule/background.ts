@@ -45,6 +45,7 @@ function scheduledJob(s: Schedule, now: number): BulkJob {
 
 /** Starts the schedules that came due (a schedule whose last run is still going skips this time). */
 export function startDue(now = Date.now()): void {
+  if (!loadSchedules().some((s) => s.nextAt <= now)) return; // most hours: nothing due, no lock taken
   withDocumentLock(() => {
     const list = loadSchedules();
     let changed = false;
