@@ -43,3 +43,56 @@ test('runs a month, reuse limit and the words the sidebar shows', () => {
   expect(reuseLimitMs(readRepeat({ every: 'daily', hour: 0 }))).toBe(12 * 3600000);
   expect(describeRepeat(readRepeat({ every: 'weekly', weekday: 5, hour: 9 }))).toBe('weekly on Friday at 09:00');
 });
+
+/** A real zone's offset in minutes at an instant, from the tz database Node ships (as Apps Script's formatDate 'Z'). */
+const zone = (timeZone: string) => {
+  const fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+  return (t: number): number => {
+    const p = Object.fromEntries(fmt.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
+    return Math.round((Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - Math.floor(t / 60000) * 60000) / 60000);
+  };
+};
+/** The runs of a schedule from `from`, one after another, as the hourly trigger would find them. */
+const runs = (r: ReturnType<typeof readRepeat>, from: string, n: number, off: (t: number) => number): string[] => {
+  const out: string[] = [];
+  for (let t = at(from); out.length < n; ) out.push(iso((t = nextRunAt(r, t, off))));
+  return out;
+};
+
+describe('daylight-saving changes of 2026 in America/New_York', () => {
+  const ny = zone('America/New_York');
+  test('spring forward (2026-03-08, 02:00 does not exist): a 02:00 run happens at 03:00 EDT, never at 01:00', () => {
+    const daily2 = readRepeat({ every: 'daily', hour: 2 });
+    expect(runs(daily2, '2026-03-06T12:00:00Z', 4, ny)).toEqual([
+      '2026-03-07T07:00:00.000Z', // 02:00 EST
+      '2026-03-08T07:00:00.000Z', // 03:00 EDT: the first valid time after the skipped 02:00
+      '2026-03-09T06:00:00.000Z', // 02:00 EDT
+      '2026-03-10T06:00:00.000Z',
+    ]);
+    // The hours around the gap are untouched.
+    expect(runs(readRepeat({ every: 'daily', hour: 1 }), '2026-03-07T12:00:00Z', 2, ny)).toEqual(['2026-03-08T06:00:00.000Z', '2026-03-09T05:00:00.000Z']);
+    expect(runs(readRepeat({ every: 'daily', hour: 3 }), '2026-03-07T12:00:00Z', 2, ny)).toEqual(['2026-03-08T07:00:00.000Z', '2026-03-09T07:00:00.000Z']);
+  });
+  test('fall back (2026-11-01, 01:00 happens twice): a 01:00 run happens once, at the first 01:00', () => {
+    const daily1 = readRepeat({ every: 'daily', hour: 1 });
+    expect(runs(daily1, '2026-10-31T12:00:00Z', 3, ny)).toEqual([
+      '2026-11-01T05:00:00.000Z', // 01:00 EDT; not again at 01:00 EST (06:00Z)
+      '2026-11-02T06:00:00.000Z', // 01:00 EST
+      '2026-11-03T06:00:00.000Z',
+    ]);
+    // Weekly on Sunday at 01:00: once that Sunday, then the next.
+    expect(runs(readRepeat({ every: 'weekly', weekday: 0, hour: 1 }), '2026-10-30T12:00:00Z', 2, ny)).toEqual(['2026-11-01T05:00:00.000Z', '2026-11-08T06:00:00.000Z']);
+    // Asked from between the two 01:00s (the trigger ran late), the next run is the next day's.
+    expect(iso(nextRunAt(daily1, at('2026-11-01T05:30:00Z'), ny))).toBe('2026-11-02T06:00:00.000Z');
+  });
+});
+
+test('a zone without daylight saving (Asia/Tokyo, +09:00): every run 24 hours after the last, all year', () => {
+  const tokyo = zone('Asia/Tokyo');
+  const daily2 = readRepeat({ every: 'daily', hour: 2 });
+  for (const from of ['2026-03-06T12:00:00Z', '2026-10-30T12:00:00Z']) {
+    const list = runs(daily2, from, 4, tokyo).map(at);
+    expect(list.map((t) => new Date(t).getUTCHours())).toEqual([17, 17, 17, 17]); // 02:00 JST
+    for (let i = 1; i < list.length; i++) expect(list[i] - list[i - 1]).toBe(24 * 3600000);
+  }
+});

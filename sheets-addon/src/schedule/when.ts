@@ -38,17 +38,28 @@ export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: u
   return { every, weekday, hour };
 }
 
+/**
+ * The instant a local wall time (`local`: epoch ms as if the zone were UTC) happens. A time skipped
+ * by a daylight-saving change (02:00 on the night clocks jump to 03:00) happens at the first valid
+ * time after it, never before: the offset from before the change, which reads as 03:00. A time that
+ * happens twice (clocks going back) is its first occurrence, so a run happens once.
+ */
+export function instantOf(local: number, offsetMin: (t: number) => number): number {
+  // Offsets a day either side cover every change (they happen at most once a day).
+  const before = offsetMin(local - DAY) * 60000;
+  const after = offsetMin(local + DAY) * 60000;
+  const valid = [local - before, local - after].filter((t) => offsetMin(t) * 60000 === local - t);
+  return valid.length ? Math.min(...valid) : local - before;
+}
+
 /** The first run strictly after `after` (epoch ms); `offsetMin(t)`: the zone's offset from UTC in minutes at t. */
 export function nextRunAt(r: Repeat, after: number, offsetMin: (t: number) => number): number {
-  const nowOffset = offsetMin(after) * 60000;
-  const today = Math.floor((after + nowOffset) / DAY) * DAY; // local midnight, as if it were UTC
+  const today = Math.floor((after + offsetMin(after) * 60000) / DAY) * DAY; // local midnight, as if it were UTC
   for (let d = 0; d <= 8; d++) {
     const localDay = today + d * DAY;
     if (r.every === 'weekly' && new Date(localDay).getUTCDay() !== r.weekday) continue;
-    const local = localDay + r.hour * HOUR;
-    // The offset at the run itself (it may differ from now's across a daylight-saving change).
-    const guess = local - nowOffset;
-    const at = local - offsetMin(guess) * 60000;
+    // One instant per local day: a repeated hour's second occurrence never counts as another run.
+    const at = instantOf(localDay + r.hour * HOUR, offsetMin);
     if (at > after) return at;
   }
   throw new Error('No next run found'); // unreachable: a week always holds the weekday
