@@ -20,6 +20,15 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (_id, e) => {
     for (const p of e.params.filter((x) => x.kind !== 'cursor')) expect(doc).toMatch(new RegExp(`@param .*${p.name}`, 'i'));
   });
 
+  it('says how long its answer may be reused, within what the data is (stories live 24 hours)', () => {
+    expect(e.maxReuseHours === null || (Number.isInteger(e.maxReuseHours) && e.maxReuseHours >= 0)).toBe(true);
+    if (e.id === 'profile/stories') expect(e.maxReuseHours).toBeLessThan(24);
+    if (e.id === 'credits') expect(e.maxReuseHours).toBe(0);
+    // The Sheets README's function table lists it.
+    const row = read('sheets-addon/README.md').split('\n').find((l) => l.startsWith(`| \`${e.fn}(`));
+    expect(row).toContain(e.maxReuseHours === null ? '| your setting |' : e.maxReuseHours === 0 ? '| never |' : `| ${e.maxReuseHours} h |`);
+  });
+
   it('is an operation of the built n8n node, valued by its path', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { IgData } = require(join(root, 'n8n-node/dist/nodes/IgData/IgData.node.js'));

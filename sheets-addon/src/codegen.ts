@@ -119,11 +119,15 @@ function igKeepAnswers() {
 /** The sidebar's endpoint list, written into Sidebar.html by the build. */
 export { sidebarEndpoints } from './sidebar-endpoints';
 
+/** The reference's "Reused at most" column: the endpoint's own limit, or the setting's. */
+const reuseText = (e: EndpointDef): string =>
+  e.maxReuseHours === null ? 'your setting' : e.maxReuseHours === 0 ? 'never' : `${e.maxReuseHours} h`;
+
 /** Markdown reference of every function, for the README. */
 export function generateReference(list: readonly EndpointDef[] = endpoints): string {
   const rows = list.map((e) => {
     const args = argLayout(e).map((a) => (a.role === 'target' || a.param?.required ? a.name : `[${a.name}]`));
-    return `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`;
+    return `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} | ${reuseText(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`;
   });
-  return ['| Function | What it returns | Credits | Example |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| Function | What it returns | Credits | Reused at most | Example |', '|---|---|---|---|---|', ...rows].join('\n');
 }

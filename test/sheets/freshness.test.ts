@@ -95,6 +95,40 @@ describe('reusing answers past the 6-hour cache', () => {
   });
 });
 
+describe("each function's own limit (the registry's maxReuseHours) caps the freshness setting", () => {
+  const stories = (rt: GasRuntime) => rt.run('IGSTORIES', ['nasa', 'id'], { kind: 'custom', cell: 'Sheet1!D1' });
+  const recent = (rt: GasRuntime) => rt.run('IGHASHTAGRECENT', ['veganrecipes', 'shortcode'], { kind: 'custom', cell: 'Sheet1!E1' });
+
+  test('stories (a 24-hour life; reused 1 hour at most) are fetched again 25 and 50 hours later, whatever the setting', async () => {
+    const rt = runtime();
+    rt.call('igSetFreshness', 720); // 30 days: the longest setting does not stretch a story's life
+    openAndCalculate(rt);
+    const before = (await env.sandbox.stats()).creditsBilled;
+    stories(rt);
+    rt.advance(30 * 60000);
+    stories(rt); // within its hour: reused
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: before + 2, byEndpoint: { 'profile/stories': 1 } });
+    rt.advance(25 * HOUR);
+    stories(rt);
+    rt.advance(25 * HOUR);
+    stories(rt);
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: before + 6, byEndpoint: { 'profile/stories': 3 } });
+    // The profile answers of the same hours are still reused (the setting alone decides for them).
+    recalc(rt);
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ byEndpoint: { profile: 3 } });
+  });
+
+  test("a hashtag's recent posts 6 days later are fetched again at the default setting; a profile is not", async () => {
+    const rt = runtime();
+    openAndCalculate(rt);
+    recent(rt);
+    rt.advance(6 * DAY);
+    recent(rt);
+    recalc(rt);
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ byEndpoint: { 'hashtag/recent': 2, profile: 3 } });
+  });
+});
+
 describe('Refresh selected cells', () => {
   function sheetWithFormula(rt: GasRuntime, handles: string[]) {
     const sheet = rt.spreadsheet.sheet('Sheet1');

@@ -58,6 +58,13 @@ export interface EndpointDef {
    */
   pageSize?: number;
   cost: CostRule;
+  /**
+   * How long, in hours, an answer may be reused at most, whatever a product's own setting: what the
+   * data is decides it (stories live 24 hours, a hashtag's recent posts change by the minute). null:
+   * nothing in the data is shorter-lived than the longest setting, so the user's setting alone
+   * decides. The numbers and why: core/src/registry/endpoints.ts (REUSE).
+   */
+  maxReuseHours: number | null;
   /** Schema of `data` (single) or of each item (list). */
   schema: ZodMiniType;
   /** Default table columns (dotted paths into the flattened item). */

@@ -14,7 +14,7 @@
  * first. Answers older than 30 days (the longest setting) are dropped when their row is rewritten.
  */
 import type { AnswerStore, CachedAnswer } from './store';
-import { fnv1a, nameOf } from './store';
+import { fnv1a, nameOf, reusable } from './store';
 
 export const KEEP_ROWS = 128;
 const CELL_CHARS = 45000;
@@ -47,12 +47,12 @@ export function parseRow(cells: string[] = []): Map<string, CachedAnswer> {
   }
 }
 
-/** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days. */
+/** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days nor past its own life. */
 export function formatRow(answers: Map<string, CachedAnswer>, now: number): string[] {
   let text = '';
   for (const [name, a] of [...answers].sort((x, y) => y[1].at - x[1].at)) {
     const part = `${JSON.stringify(name)}:${JSON.stringify(a)}`;
-    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
+    if (reusable(a, now, now - freshMs(MAX_HOURS)) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
   }
   text = text && `{${text}}`;
   const cells: string[] = [];
@@ -84,7 +84,7 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
         const row = rowOf(key);
         if (!rows.has(row)) rows.set(row, parseRow(found.get(row)));
         const a = rows.get(row)!.get(nameOf(key));
-        if (a && a.at >= opts.now() - opts.maxAgeMs) out.set(key, a);
+        if (a && reusable(a, opts.now(), opts.now() - opts.maxAgeMs)) out.set(key, a);
       }
       return out;
     },

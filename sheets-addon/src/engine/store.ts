@@ -29,7 +29,7 @@
  * - Anything missing, expired, evicted or unreadable (a bucket, a loose item, one chunk) is a
  *   miss, never a wrong or partial answer.
  */
-import type { ApiResult } from '@igdata/core';
+import type { ApiResult, EndpointDef } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
 
 const CACHE_PREFIX = 'igd1:';
@@ -48,13 +48,24 @@ export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
 const LOCK_WAIT_MS = 500;
 
-/** What is stored for one request: the answer, or a billed failure (a 404). */
+/**
+ * What is stored for one request: the answer, or a billed failure (a 404). `at`: when it was
+ * fetched; `until`: the last instant it may be reused, whatever the freshness setting (the
+ * endpoint's maxReuseHours, a fact of the registry; absent when the setting alone decides).
+ */
 export type CachedAnswer =
-  | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
-  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number };
+  | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number; until?: number }
+  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number; until?: number };
 
-export function fromResult(r: ApiResult, at: number): CachedAnswer {
-  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
+/** The `until` of an answer of `endpoint` fetched at `at`: stored in the answer, so every reader (cache, kept answers, claims) applies it. */
+export const reuseUntil = (endpoint: Pick<EndpointDef, 'maxReuseHours'>, at: number): { until?: number } =>
+  endpoint.maxReuseHours === null ? {} : { until: at + endpoint.maxReuseHours * 3600000 };
+
+/** Whether a stored answer may answer now: fetched after `fetchedAfter` (the freshness setting) and within its own life. */
+export const reusable = (a: CachedAnswer, now: number, fetchedAfter: number): boolean => a.at >= fetchedAfter && (a.until === undefined || a.until > now);
+
+export function fromResult(r: ApiResult, at: number, endpoint: Pick<EndpointDef, 'maxReuseHours'>): CachedAnswer {
+  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at, ...reuseUntil(endpoint, at) };
 }
 
 /** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
@@ -138,7 +149,7 @@ function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraIte
     const packed = buckets.get(bucketFor.get(key) as string)?.get(nameOf(key))?.[1];
     const alone = loose.get(key);
     const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
-    if (best && best.at >= fetchedAfter) out.set(key, best); // older than the freshness setting: a miss
+    if (best && reusable(best, now, fetchedAfter)) out.set(key, best); // older than the freshness setting or past its life: a miss
   }
   return out;
 }
