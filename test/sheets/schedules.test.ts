@@ -65,6 +65,8 @@ describe('scheduled lookups', () => {
     expect(() => rt.call('igScheduleSave', profile('history'), { every: 'monthly', hour: 7 }, 10)).toThrow('Repeat: choose "daily" or "weekly" (got "monthly").');
     expect(() => rt.call('igScheduleSave', profile('history'), { every: 'daily', hour: 24 }, 10)).toThrow('Hour: a whole number from 0 to 23 (got 24).');
     expect(() => rt.call('igScheduleSave', profile('history'), daily, 0)).toThrow('Credit cap per run: a whole number from 1 to 1,000,000 (got 0).');
+    expect(() => rt.call('igScheduleSave', { endpoint: 'insights/profile/audit', fields: 'suspected_fake_pct', output: 'history' }, daily, 3)).toThrow(
+      'Credit cap per run: at least 6, what one IGAUDIT lookup costs (got 3); a lower cap would never look anything up.');
     expect(() => rt.call('igScheduleSave', profile('sheet' as never), daily, 10)).toThrow(/beside the column .* or to a history sheet/);
     expect(() => rt.call('igScheduleSave', { endpoint: 'profile/posts', output: 'history' }, daily, 10)).toThrow(/returns many rows per target/);
     expect(rt.call('igSchedules')).toEqual([]);
@@ -135,9 +137,50 @@ describe('scheduled lookups', () => {
     rt.call('igScheduleSave', profile('history'), daily, 20);
     passNextRun(rt);
     const [view] = rt.call('igSchedules');
-    expect(view.run).toMatchObject({ status: 'paused', credits: 20, written: 20, message: "Stopped at this run's cap of 20 credits (20 spent): 10 rows were not looked up." });
+    expect(view.run).toMatchObject({ status: 'paused', credits: 20, written: 20, message: "Stopped at this run's cap of 20 credits (20 spent): 10 rows were not looked up (rows 22-31); the next run starts with them, so every row is refreshed in turn." });
     await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 20 });
     expect(rowsOf(rt, HISTORY)).toHaveLength(21);
+  });
+
+  test('a capped schedule rotates: 60 rows at a cap of 25 are all refreshed in 3 runs, each starting where the last stopped', async () => {
+    const rt = sheetWith(creators(60));
+    expect(rt.call('igSchedulePreview', profile('beside'), daily, 25)).toMatchObject({ targets: 60, perRun: 25, uncapped: 60, runsForAll: 3 });
+    rt.call('igScheduleSave', profile('beside'), daily, 25);
+    /** The sheet rows (2-61) whose target the sandbox was asked for since the last call. */
+    let seen: Record<string, number> = {};
+    const lookedUp = async () => {
+      const now = (await env.sandbox.stats()).byRequest;
+      const rows = creators(60).flatMap((h, i) => ((now[`profile?handle=${h}`] ?? 0) > (seen[`profile?handle=${h}`] ?? 0) ? [i + 2] : []));
+      seen = now;
+      return rows;
+    };
+    const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    const message = () => rt.call('igSchedules')[0].run.message as string;
+    passNextRun(rt);
+    await expect(lookedUp()).resolves.toEqual(range(2, 26));
+    expect(message()).toBe("Stopped at this run's cap of 25 credits (25 spent): 35 rows were not looked up (rows 27-61); the next run starts with them, so every row is refreshed in turn.");
+    passNextRun(rt);
+    await expect(lookedUp()).resolves.toEqual(range(27, 51));
+    expect(message()).toContain('(rows 52-61 and 2-26)');
+    passNextRun(rt);
+    await expect(lookedUp()).resolves.toEqual([...range(2, 16), ...range(52, 61)]); // every row within ceil(60 / 25) = 3 runs
+    expect(message()).toContain('(rows 17-51)');
+    passNextRun(rt);
+    await expect(lookedUp()).resolves.toEqual(range(17, 41));
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 100 });
+  });
+
+  test('a capped history schedule appends each target once a run and reaches every target in turn', async () => {
+    const rt = sheetWith([...creators(10), 'creator_0', ...creators(5, 10)]); // 15 targets, one repeated
+    rt.call('igScheduleSave', profile('history'), daily, 6);
+    for (let i = 0; i < 3; i++) passNextRun(rt);
+    const rows = rowsOf(rt, HISTORY).slice(1);
+    expect(rows).toHaveLength(18); // 15 targets in 3 runs of 6: the third run wraps to the top of the column
+    const byRun = new Map<number, string[]>();
+    for (const [date, target] of rows) byRun.set((date as Date).getTime(), [...(byRun.get((date as Date).getTime()) ?? []), target as string]);
+    // A repeated target is written at its first row only: creator_0 once a pass, in the run that reaches row 2.
+    expect([...byRun.values()]).toEqual([creators(6), creators(6, 6), [...creators(3, 12), ...creators(3)]]);
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 18 });
   });
 
   test('a schedule whose previous run is still going skips its turn (no second run over the same rows)', async () => {

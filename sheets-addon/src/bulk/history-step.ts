@@ -14,7 +14,7 @@ import type { Sheet } from '../gas/sheet';
 import { readColumn } from '../gas/sheet';
 import { appendRows, settlePending } from './append';
 import type { BulkJob } from './job';
-import { eachUnit, endStep } from './job';
+import { eachUnit, endStep, physical, rowsBeforeWrap, upTo } from './job';
 import { distinctRows } from './targets';
 import { capRoom, cutUnit, fetchUnit, stopAtCap, storedTargets } from './unit';
 
@@ -23,10 +23,13 @@ const WINDOW_ROWS = 1000;
 
 export function stepHistory(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
   settlePending(job, out);
-  const n = Math.min(WINDOW_ROWS, job.rows - job.next);
+  const n = Math.min(WINDOW_ROWS, job.rows - job.next, rowsBeforeWrap(job));
   if (n <= 0) return endStep(job);
   const base = job.next;
-  const rows = distinctRows({ endpoint, targetName, params: job.params }, readColumn(src, job.row, job.col, base + n), base);
+  const at = physical(job, base);
+  // A target is written once a run, at its first row in the column: in a rotated run (started past
+  // row 0) too, so a repeated target is never paid twice in one pass over the column.
+  const rows = distinctRows({ endpoint, targetName, params: job.params }, readColumn(src, job.row, job.col, at + n), at, n, upTo(at));
   const d = deps();
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, d);

@@ -26,8 +26,16 @@ export interface BulkJob extends JobPlace {
   fields: string[];
   /** New-sheet output: the target is copied to column A of each written row. */
   copyTargets: boolean;
-  /** Index (0-based) of the next source row to process. */
+  /**
+   * Index (0-based) of the next source row to process, counted from `offset`: the run handles the
+   * rows `offset` .. last, then 0 .. `offset` - 1 (see `physical`).
+   */
   next: number;
+  /**
+   * A scheduled run continuing where the last one stopped (its cap, an empty balance): the source
+   * row it starts at, so every row is looked up within ceil(rows / rows per run) runs. Absent: 0.
+   */
+  offset?: number;
   /** Rows written with a value or a message; rows skipped because already written. */
   written: number;
   skipped: number;
@@ -66,6 +74,31 @@ export interface BulkJob extends JobPlace {
    * it), empty = it did not (drop it; the pages are stored, so fetching them again is free).
    */
   pending?: { at: number; rows: number; next: number; written: number; items: number; duplicates: number; errors?: number };
+}
+
+/** The source row (0-based, from the job's first) of the run's `i`-th row. */
+export const physical = (job: Pick<BulkJob, 'rows' | 'offset'>, i: number): number => (job.rows ? (i + (job.offset ?? 0)) % job.rows : 0);
+
+/** Rows from the run's current row to its end that stay on one side of the wrap (a step reads them in one range). */
+export const rowsBeforeWrap = (job: Pick<BulkJob, 'rows' | 'offset' | 'next'>): number => job.rows - physical(job, job.next);
+
+/** 0 .. n - 1. */
+export const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+/**
+ * The rows a stopped run did not reach, in sheet row numbers and run order: "rows 27-61" or, past
+ * the wrap, "rows 52-61 and 2-16".
+ */
+export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row'>): string {
+  const parts: string[] = [];
+  let i = job.next;
+  while (i < job.rows) {
+    const first = physical(job, i);
+    const len = Math.min(job.rows - i, job.rows - first);
+    parts.push(len === 1 ? `${job.row + first}` : `${job.row + first}-${job.row + first + len - 1}`);
+    i += len;
+  }
+  return `${parts.length === 1 && !parts[0].includes('-') ? 'row' : 'rows'} ${parts.join(' and ')}`;
 }
 
 /** The property of a job: the sidebar's run, or a schedule's (`slot` = the schedule's id). */

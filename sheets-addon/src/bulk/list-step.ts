@@ -25,6 +25,7 @@ import type { BulkJob } from './job';
 import { eachUnit, endStep, fromEarlierRuns } from './job';
 import { cacheWalk, pagesFor, pagesLeft } from './plan';
 import { distinctRows } from './targets';
+import { upTo } from './job';
 
 /** Rows a list step reads ahead. */
 const WINDOW_ROWS = 200;
@@ -40,7 +41,7 @@ export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string
   const base = job.next;
   const width = job.fields.length + 1;
   const plan = { endpoint, targetName, params: job.params };
-  const rows = distinctRows(plan, readColumn(src, job.row, job.col, base + n), base);
+  const rows = distinctRows(plan, readColumn(src, job.row, job.col, base + n), base, n, upTo(base));
   const fresh = new Map<string, Call>();
   for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
   const d = deps();

@@ -12,7 +12,7 @@ import { cellsOf } from '../engine/values';
 import type { Sheet } from '../gas/sheet';
 import { filledRows, readColumn, writeRuns } from '../gas/sheet';
 import type { BulkJob } from './job';
-import { eachUnit, endStep, saveJob } from './job';
+import { eachUnit, endStep, physical, rowsBeforeWrap, saveJob } from './job';
 import { bulkRow } from './plan';
 import { capRoom, cutUnit, fetchUnit, stopAtCap, storedTargets } from './unit';
 
@@ -21,11 +21,13 @@ const WINDOW_ROWS = 1000;
 
 export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
   const base = job.next;
-  const n = Math.min(WINDOW_ROWS, job.rows - job.next);
+  const n = Math.min(WINDOW_ROWS, job.rows - job.next, rowsBeforeWrap(job));
   if (n <= 0) return endStep(job);
-  const cells = readColumn(src, job.row + base, job.col, n);
+  // The source rows of this window (a rotated scheduled run starts past row 0, job.ts).
+  const at = physical(job, base);
+  const cells = readColumn(src, job.row + at, job.col, n);
   // A scheduled refresh rewrites its own columns; any other run never writes a filled row.
-  const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + base, job.outCol, n, job.fields.length);
+  const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
   const rows: (PlannedRow | null)[] = cells.map((c, i) => (filled[i] ? null : bulkRow({ endpoint, targetName, params: job.params }, c)));
   const d = deps();
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
@@ -63,7 +65,7 @@ export function stepRows(job: BulkJob, endpoint: EndpointDef, targetName: string
         else values.push(null);
       }
     }
-    writeRuns(out, job.outRow + base + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
+    writeRuns(out, job.outRow + at + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
     job.written += values.filter((v) => v !== null).length;
     job.next = base + stopAt;
     if (capped && stopAt === end && job.status === 'running') stopAtCap(job);

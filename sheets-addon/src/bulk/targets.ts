@@ -14,16 +14,16 @@ export type TargetRow =
 const labelOf = (cell: unknown): SheetValue => (typeof cell === 'string' ? cell.trim() : (cell as SheetValue));
 
 /**
- * Rows from `base` of the column `cells` (read from its first row): a target seen in an earlier row,
- * before `base` too (those were written by earlier steps), is a `dup`.
+ * The rows `from` .. `from + n - 1` of the column `cells` (read from its first row): a target seen
+ * in an `earlier` row or earlier in the window is a `dup`.
  */
-export function distinctRows(plan: BulkPlanned, cells: unknown[], base: number): TargetRow[] {
+export function distinctRows(plan: BulkPlanned, cells: unknown[], from: number, n: number, earlier: Iterable<number>): TargetRow[] {
   const seen = new Set<string>();
-  for (let r = 0; r < base; r++) {
+  for (const r of earlier) {
     const c = bulkRow(plan, cells[r]);
     if (c.kind === 'call') seen.add(c.key);
   }
-  return cells.slice(base).map((cell): TargetRow => {
+  return cells.slice(from, from + n).map((cell): TargetRow => {
     const c = bulkRow(plan, cell);
     if (c.kind === 'blank') return c;
     if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message };

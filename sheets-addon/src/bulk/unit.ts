@@ -9,7 +9,7 @@ import type { FetchRun } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
 import type { EngineDeps } from '../engine/ports';
 import type { BulkJob } from './job';
-import { fromEarlierRuns } from './job';
+import { fromEarlierRuns, waitingRows } from './job';
 
 /** Distinct targets not in the store that one unit fetches (one full fetchAll). */
 const UNIT_TARGETS = 50;
@@ -62,8 +62,10 @@ export function cutUnit(rows: UnitRow[], i: number, n: number, answered: Set<str
   return { unit, end, capped: false };
 }
 
-/** Pauses the run at its cap: what it spent and where it stopped. */
+/** Pauses the run at its cap: what it spent, which rows wait and where a schedule's next run starts. */
 export function stopAtCap(job: BulkJob): void {
   job.status = 'paused';
-  job.message = `Stopped at this run's cap of ${job.cap} credits (${job.credits} spent): ${job.rows - job.next} rows were not looked up.`;
+  const waiting = `${job.rows - job.next} rows were not looked up (${waitingRows(job)})`;
+  const next = job.slot ? `; the next run starts with them, so every row is refreshed in turn` : '';
+  job.message = `Stopped at this run's cap of ${job.cap} credits (${job.credits} spent): ${waiting}${next}.`;
 }

@@ -7,7 +7,7 @@
  * is written or billed twice.
  */
 import type { BulkJob } from '../bulk/job';
-import { loadJob, saveJob } from '../bulk/job';
+import { loadJob, physical, saveJob } from '../bulk/job';
 import { newJob, step } from '../bulk/control';
 import { plan } from '../bulk/plan';
 import { withDocumentLock } from '../gas/lock';
@@ -21,12 +21,23 @@ const BACKGROUND_MS = 270000;
 /** One background step holds the lock at most about this long (a sidebar step waits up to 30 s). */
 const STEP_MS = 15000;
 
-/** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). */
-function scheduledJob(s: Schedule, now: number): BulkJob {
+/**
+ * Where a schedule's new run starts: where the last one stopped when it did not reach its last row
+ * (its cap, an empty balance), so a capped schedule refreshes every row in turn instead of the
+ * first rows every time; else at the first row.
+ */
+function startRow(last: BulkJob | null, rows: number): number {
+  return !last || last.status === 'done' || last.rows !== rows ? 0 : physical(last, last.next);
+}
+
+/** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run. */
+function scheduledJob(s: Schedule, now: number, last: BulkJob | null): BulkJob {
   const p = plan(s.request);
   const job = newJob(p, s.place, s.request.output);
   job.slot = s.id;
   job.cap = s.cap;
+  const offset = startRow(last, job.rows);
+  if (offset) job.offset = offset;
   job.maxAgeMs = reuseLimitMs(s.repeat);
   const out = sheetByName(s.place.outSheet);
   if (s.request.output === 'beside') job.overwrite = true;
@@ -51,11 +62,11 @@ export function startDue(now = Date.now()): void {
     let changed = false;
     for (const s of list) {
       if (s.nextAt > now) continue;
-      const running = loadJob(s.id)?.status === 'running';
-      if (running) s.skippedAt = new Date(now).toISOString();
+      const last = loadJob(s.id);
+      if (last?.status === 'running') s.skippedAt = new Date(now).toISOString();
       else {
         delete s.skippedAt;
-        saveJob(scheduledJob(s, now));
+        saveJob(scheduledJob(s, now, last));
       }
       s.nextAt = nextRun(s.repeat, now);
       changed = true;
@@ -71,7 +82,7 @@ export function runNow(id: string): BulkJob {
     if (!s) throw new Error('This schedule was deleted; reopen the sidebar.');
     const going = loadJob(s.id);
     if (going?.status === 'running') return going;
-    const job = scheduledJob(s, Date.now());
+    const job = scheduledJob(s, Date.now(), going);
     saveJob(job);
     return job;
   });

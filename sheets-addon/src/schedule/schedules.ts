@@ -4,7 +4,7 @@
  * list lives in one document property (at most 10 schedules); each schedule's run is a bulk job
  * in its own property (bulk/job.ts, slot = the schedule's id), resumable like any bulk run.
  */
-import { getEndpoint } from '@igdata/core';
+import { estimateCost, getEndpoint } from '@igdata/core';
 import type { BulkJob, JobPlace } from '../bulk/job';
 import { deleteJob, loadJob } from '../bulk/job';
 import type { BulkRequest } from '../bulk/plan';
@@ -64,6 +64,8 @@ interface SchedulePreview {
   creditsEach: number;
   /** Credits one run spends at most: every target fetched again, never more than the cap. */
   perRun: number;
+  /** Runs that refresh every target once: 1, or more when the cap cuts runs (each continues where the last stopped). */
+  runsForAll: number;
   uncapped: number;
   perMonth: number;
   runsPerMonth: number;
@@ -79,7 +81,10 @@ function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
   const request = readRequest(req);
   const p = plan(request);
   if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
-  return { request, plan: p, repeat: readRepeat((repeat ?? {}) as never), cap: readCap(cap) };
+  const c = readCap(cap);
+  const each = estimateCost(p.endpoint, p.params as never).credits;
+  if (c < each) throw new Error(`Credit cap per run: at least ${each}, what one ${p.endpoint.fn} lookup costs (got ${c}); a lower cap would never look anything up.`);
+  return { request, plan: p, repeat: readRepeat((repeat ?? {}) as never), cap: c };
 }
 
 /** What a schedule on the selection would cost per run and per month (the bulk preview's counts; nothing is saved). */
@@ -88,9 +93,11 @@ export function previewSchedule(req: BulkRequest, repeat: unknown, cap: unknown)
   const b = preview(s.request);
   const uncapped = b.unique * b.creditsEach;
   const perRun = Math.min(uncapped, s.cap);
+  const targetsPerRun = b.creditsEach > 0 ? Math.floor(s.cap / b.creditsEach) : b.unique;
   const next = nextRun(s.repeat, Date.now());
   return {
     range: b.range, targets: b.unique, creditsEach: b.creditsEach, perRun, uncapped,
+    runsForAll: b.unique ? Math.ceil(b.unique / targetsPerRun) : 0,
     runsPerMonth: runsPerMonth(s.repeat), perMonth: Math.ceil(perRun * runsPerMonth(s.repeat)),
     when: describeRepeat(s.repeat), nextAt: new Date(next).toISOString(), nextLabel: sheetTime(next), balance: b.balance,
   };

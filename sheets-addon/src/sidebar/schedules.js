@@ -63,7 +63,8 @@ $('schedule-preview').onclick = function () {
   say('schedule-text', 'Counting…');
   call('igSchedulePreview', request(), repeatValue(), $('cap').value).then(function (p) {
     var per = fmt(p.perRun) + ' credits per run at most (' + p.targets + ' target' + (p.targets === 1 ? '' : 's') + ' \u00d7 ' + p.creditsEach +
-      (p.uncapped > p.perRun ? ', cut to the cap; ' + fmt(p.uncapped) + ' uncapped' : '') + ')';
+      (p.uncapped > p.perRun ? ', cut to the cap; ' + fmt(p.uncapped) + ' uncapped' : '') + ')' +
+      (p.runsForAll > 1 ? '; each run continues where the last one stopped, so every target is refreshed once every ' + p.runsForAll + ' runs' : '');
     say('schedule-text', p.range + ', ' + p.when + ': ' + per + ', about ' + fmt(p.perMonth) + ' a month (' + p.runsPerMonth + ' runs). First run: ' + p.nextLabel + '.' +
       (typeof p.balance === 'number' ? ' You have ' + fmt(p.balance) + '.' : '') + ' Answers younger than the freshness setting and half the period are reused (free).');
     $('schedule-save').disabled = false;
