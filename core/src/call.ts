@@ -1,13 +1,11 @@
 /** One call and a batch of calls, with retries. Generators: run them with runSync or runAsync. */
-import type { Effect, Op, RawResponse } from './effects';
 import type { AnyIgError } from './errors';
 import { isIgError } from './errors';
 import { getEndpoint } from './registry/endpoints';
 import type { EndpointDef } from './registry/types';
-import type { ClientConfig, HttpRequest, Params, RetryPolicy } from './request';
 import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
-import type { ApiResult } from './response';
 import { parseSuccess, toError } from './response';
+import type { ApiResult, Call, ClientConfig, Effect, HttpRequest, Op, RawResponse, RetryPolicy } from './types';
 
 function retryPolicy(config: ClientConfig): RetryPolicy {
   return { ...DEFAULT_RETRY, ...config.retry };
@@ -28,11 +26,6 @@ export function backoffMs(policy: RetryPolicy, attempt: number, res?: RawRespons
   if (asked !== undefined && asked <= policy.maxRetryAfterMs) return asked;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-export interface Call {
-  endpoint: EndpointDef;
-  params: Params;
 }
 
 /** Validate the input of a call (throws IgValidationError, nothing is sent). */

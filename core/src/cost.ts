@@ -1,6 +1,6 @@
 /** Credit cost of a planned call, from the registry's cost rules. */
 import type { CostRule, EndpointDef } from './registry/types';
-import type { Params } from './request';
+import type { Params } from './types';
 
 export interface CostEstimate {
   credits: number;

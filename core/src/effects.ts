@@ -3,37 +3,7 @@
  * the outcome back (Babel's gensync pattern). A synchronous driver (Apps Script's UrlFetchApp) and
  * an asynchronous one (fetch, n8n's httpRequest) run the very same generator.
  */
-import type { HttpRequest } from './request';
-
-/** A raw HTTP outcome. `status: 0` means no HTTP answer at all (network failure), with `error`. */
-export interface RawResponse {
-  status: number;
-  /** Header names lower-cased. */
-  headers: Record<string, string>;
-  body: string;
-  error?: string;
-}
-
-export type Effect =
-  | { kind: 'http'; request: HttpRequest }
-  /** Several requests at once (UrlFetchApp.fetchAll); answers come back in the same order. */
-  | { kind: 'httpAll'; requests: HttpRequest[] }
-  | { kind: 'sleep'; ms: number };
-
-export type Op<T> = Generator<Effect, T, unknown>;
-
-export interface SyncIO {
-  fetch(request: HttpRequest): RawResponse;
-  fetchAll(requests: HttpRequest[]): RawResponse[];
-  sleep(ms: number): void;
-}
-
-export interface AsyncIO {
-  fetch(request: HttpRequest): Promise<RawResponse>;
-  /** Optional: defaults to fetching all at once with Promise.all. */
-  fetchAll?(requests: HttpRequest[]): Promise<RawResponse[]>;
-  sleep(ms: number): Promise<void>;
-}
+import type { AsyncIO, Op, RawResponse, SyncIO } from './types';
 
 const failure = (e: unknown): RawResponse => ({
   status: 0,

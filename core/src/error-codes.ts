@@ -6,6 +6,7 @@
  * Nothing anywhere decides on an error's message text.
  */
 import type { AnyIgError, IgApiError } from './errors';
+import type { KnownErrorCode } from './types';
 import type { MessageContext } from './words';
 import { chargedNote, targetLabel, tries } from './words';
 
@@ -85,9 +86,8 @@ export const ERROR_CODES = {
     summary: 'Upstream took too long; safe to retry. Not billed.',
     sentence: (e) => `The data provider timed out after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
   },
-} satisfies Record<string, ErrorCodeFacts>;
+} satisfies Record<KnownErrorCode, ErrorCodeFacts>;
 
-export type KnownErrorCode = keyof typeof ERROR_CODES;
 
 /** The code given to an error status the table does not know, and to a body without a code. */
 const UNKNOWN_ERROR_CODE = 'http_error';

@@ -3,7 +3,7 @@
  * of the core in one process (the n8n package bundles its own) still recognise each other's errors.
  */
 
-import type { KnownErrorCode } from './error-codes';
+import type { KnownErrorCode } from './types';
 
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
 export type ApiErrorCode = KnownErrorCode | 'http_error';

@@ -7,6 +7,11 @@
  * (read with ../shared/spec/NOTES.md).
  */
 
+// The plain types: calls, requests, effects, answers, error codes (the bottom layer).
+export type {
+  ApiResult, AsyncIO, AuthStyle, Call, ClientConfig, Effect, EnvelopeMeta, HttpRequest, KnownErrorCode, Op, Params, RawResponse, RetryPolicy, SyncIO,
+} from './types';
+
 // The endpoint registry.
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
 export type { EndpointDef, ParamDef } from './registry/types';
@@ -14,18 +19,14 @@ export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
 export { expectedFor, isBlank, resolveParam } from './resolve';
-export type { AuthStyle, ClientConfig, HttpRequest, Params, RetryPolicy } from './request';
 export { DEFAULT_RETRY, baseUrlOf, normalizeParams, requestKey } from './request';
 export { closest } from './suggest';
 
 // Effects and their two drivers.
-export type { AsyncIO, Effect, Op, RawResponse, SyncIO } from './effects';
 export { runAsync, runSync } from './effects';
 
 // Calls, with retries.
-export type { Call } from './call';
 export { backoffMs, prepare, request, retryAfterMs, send, sendAll } from './call';
-export type { ApiResult, EnvelopeMeta } from './response';
 
 // Paging: the one next-page rule, one page, one list, many lists.
 export type { Item, PageLike, PagePlan, PageStep, PagingCap, PagingProgress, PagingResult, StopReason } from './page-rule';
@@ -44,7 +45,7 @@ export type { AnyIgError, ApiErrorCode } from './errors';
 export {
   IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, isCreditCapError, isIgError, isValidationError, showValue,
 } from './errors';
-export type { ErrorCodeFacts, KnownErrorCode } from './error-codes';
+export type { ErrorCodeFacts } from './error-codes';
 export { ERROR_CODES, RETRYABLE_STATUSES, SPEC_ERROR_CODES, codeForStatus, docsLink, errorFacts, stopsBulkRun } from './error-codes';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';

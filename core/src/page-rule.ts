@@ -13,10 +13,10 @@
  * answering empty pages could cost is bounded by the mandatory cap, like any other walk.
  */
 import type { CreditBudget } from './budget';
-import type { Call } from './call';
 import { estimateCost } from './cost';
 import type { AnyIgError } from './errors';
 import { IgValidationError } from './errors';
+import type { Call } from './types';
 
 export type Item = Record<string, unknown>;
 

@@ -3,15 +3,12 @@
  * target in one batch, one UrlFetchApp.fetchAll). Every decision about the next page is the rule
  * of page-rule.ts; this file only sends pages, settles the shared budget and keeps the results.
  */
-import type { Call } from './call';
 import { send, sendAll } from './call';
-import type { Op } from './effects';
 import type { AnyIgError } from './errors';
 import { isIgError } from './errors';
 import type { PageLike, PagePlan, PagingCap, PagingProgress, PagingResult } from './page-rule';
 import { NOTHING_READ, afterPage, capBefore, planPaging, withCursor } from './page-rule';
-import type { ClientConfig } from './request';
-import type { ApiResult } from './response';
+import type { ApiResult, Call, ClientConfig, Op } from './types';
 
 /** A page as the walk records it: from the service, or from a cache (then `creditsCharged` is 0). */
 export type PageAnswer = (PageLike & { requestId?: string; creditsRemaining?: number }) | AnyIgError;

@@ -4,41 +4,12 @@ import { IgApiError, IgValidationError, showValue } from './errors';
 import { expectedFor, isBlank, resolveParam } from './resolve';
 import { pathOf } from './registry/endpoints';
 import type { EndpointDef } from './registry/types';
+import type { ClientConfig, HttpRequest, Params, RetryPolicy } from './types';
 
 import { DEFAULT_BASE_URL } from './constants';
 
-export type AuthStyle = 'bearer' | 'x-api-key';
-
-export interface ClientConfig {
-  apiKey: string;
-  baseUrl?: string;
-  /** Both forms are equivalent (the spec's §5); bearer is the default. */
-  authStyle?: AuthStyle;
-  retry?: Partial<RetryPolicy>;
-}
-
-/** Retry policy as plain data (as ky's): which answers are sent again, how often, how long to wait. */
-export interface RetryPolicy {
-  /** Total attempts, first one included. */
-  attempts: number;
-  /** HTTP statuses sent again; 0 stands for no HTTP answer at all (a network failure). */
-  statuses: readonly number[];
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** Longest Retry-After we honour; a longer one fails fast instead of hanging a cell. */
-  maxRetryAfterMs: number;
-}
-
 /** The retried statuses come from the error table; network failures are retried as well. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, statuses: [0, ...RETRYABLE_STATUSES], baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000 };
-
-export interface HttpRequest {
-  method: 'GET';
-  url: string;
-  headers: Record<string, string>;
-}
-
-export type Params = Record<string, string | number>;
 
 const EXTRA_NAME = /^[A-Za-z0-9_.\-[\]]{1,64}$/;
 

@@ -1,33 +1,8 @@
 /** Reading a raw HTTP outcome: envelope unwrapping, schema validation, error mapping. */
 import { codeForStatus } from './error-codes';
 import { IgApiError, IgConnectionError, IgSchemaError } from './errors';
-import type { RawResponse } from './effects';
 import type { EndpointDef } from './registry/types';
-
-/** The `meta` object of the service's envelope (§2.1). */
-export interface EnvelopeMeta {
-  endpoint?: string;
-  request_id?: string;
-  credits_charged?: number;
-  credits_remaining?: number;
-  ms?: number;
-  [extra: string]: unknown;
-}
-
-export interface ApiResult<T = Record<string, unknown>> {
-  /** `data` of the envelope: the object (single) or `{items, next_cursor}` (list). */
-  data: T;
-  meta: EnvelopeMeta;
-  /** For lists: the items; for singles: `[data]`, so tables treat both alike. */
-  items: Record<string, unknown>[];
-  /** From data.next_cursor, falling back to meta.next_cursor (../shared/spec/NOTES.md); null at the end. */
-  nextCursor: string | null;
-  creditsCharged: number;
-  /** From meta.credits_remaining, else the x-credits-remaining header. */
-  creditsRemaining?: number;
-  requestId?: string;
-  attempts: number;
-}
+import type { ApiResult, EnvelopeMeta, RawResponse } from './types';
 
 function parseJson(body: string): unknown {
   try {

@@ -1,5 +1,5 @@
 /** Small pieces of the sentences users read (messages.ts, error-codes.ts): counts, tries, charges, targets. */
-import type { Call } from './call';
+import type { Call } from './types';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const tries = (n = 1): string => (n === 1 ? '1 try' : `${n} tries`);

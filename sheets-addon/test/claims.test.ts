@@ -3,8 +3,8 @@
  * "other executions" acting while this one sleeps. The cross-execution behaviour over real threads
  * and HTTP is in test/sheets/concurrency.test.ts.
  */
-import type { CachedAnswer as CachedOutcome } from '../src/engine/store';
-import { CLAIM_MS, ClaimStore, heldByOthers, parseClaims, runClaimed, takeClaims } from '../src/engine/claims';
+import type { CachedAnswer as CachedOutcome, ClaimStore } from '../src/engine/types';
+import { CLAIM_MS, heldByOthers, parseClaims, runClaimed, takeClaims } from '../src/engine/claims';
 
 const answer = (n: number): CachedOutcome => ({ ok: true, data: { n }, next: null, charged: 1, at: n });
 

@@ -1,11 +1,9 @@
 /** A small promise-based client over the generators, for Node scripts, tests and benchmarks. */
-import type { Call } from '../call';
 import { prepare, request, send, sendAll } from '../call';
-import type { AsyncIO } from '../effects';
 import { runAsync } from '../effects';
 import type { PagingCap } from '../page-rule';
 import { paginate } from '../paginate';
-import type { ClientConfig } from '../request';
+import type { AsyncIO, Call, ClientConfig } from '../types';
 import { fetchIO } from './fetch-io';
 
 export function createClient(config: ClientConfig, io: AsyncIO = fetchIO()) {

@@ -1,6 +1,5 @@
 /** An AsyncIO over the platform's `fetch` (Node 20, browsers). Used by scripts, tests and benchmarks. */
-import type { AsyncIO, RawResponse } from '../effects';
-import type { HttpRequest } from '../request';
+import type { AsyncIO, HttpRequest, RawResponse } from '../types';
 
 export interface FetchIOOptions {
   /** Give up on one attempt after this long (the retry policy then decides). */

@@ -8,8 +8,7 @@
  * filled-down cells, see sheets-addon/README.md; it is not shipped.)
  */
 import type { KeyValueCache } from './ports';
-import type { AnswerStore, CachedAnswer } from './store';
-import type { ClaimStore } from './claims';
+import type { AnswerStore, CachedAnswer, ClaimStore } from './types';
 import { CLAIM_ITEM, CLAIM_MS, heldByOthers, parseClaims, takeClaims } from './claims';
 
 export interface ClaimDeps {

@@ -12,7 +12,7 @@
  *
  * Pure: the cache and lock are behind ClaimStore (claim-store.ts, over the answer store).
  */
-import type { CachedAnswer as CachedOutcome } from './store';
+import type { CachedAnswer as CachedOutcome, ClaimStore } from './types';
 
 /** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
 export const CLAIM_MS = 15000;
@@ -60,30 +60,6 @@ export function takeClaims(table: ClaimTable, owner: string, wanted: string[], m
     taken.push(k);
   }
   return { taken, others, text: table.size ? JSON.stringify(Object.fromEntries(table)) : null };
-}
-
-/** The document cache and lock, as claims need them. */
-export interface ClaimStore {
-  now(): number;
-  sleep(ms: number): void;
-  /**
-   * Under the document lock, one round: reads the claims and the answers of (at least) the first
-   * 2 x `max` of `wanted`, writes `publish`, drops `owner`'s old claims and takes up to `max` of the
-   * unanswered ones nobody holds. `others`: which of all `wanted` others hold. `full`: some could
-   * not be taken (no room for more claims). null when the lock was not obtained.
-   */
-  round(owner: string, wanted: string[], publish: Map<string, CachedOutcome>, max: number): ClaimRound | null;
-  /** Without the lock: the answers present, and which of `wanted` others hold a live claim on. */
-  peek(owner: string, wanted: string[]): { answers: Map<string, CachedOutcome>; others: Set<string> };
-  /** Writes answers without claims (when the lock could not be had): loose items, safe without it. */
-  publishLoose(publish: Map<string, CachedOutcome>): void;
-}
-
-export interface ClaimRound {
-  answers: Map<string, CachedOutcome>;
-  taken: string[];
-  others: Set<string>;
-  full: boolean;
 }
 
 export interface ClaimRun {

@@ -6,8 +6,8 @@
 import type { AnyIgError, Call } from '@igdata/core';
 import { IgApiError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
 import type { EngineDeps } from './ports';
-import type { CachedAnswer } from './store';
 import { fromResult, reuseUntil } from './store';
+import type { CachedAnswer } from './types';
 import { runClaimed } from './claims';
 
 const BATCH_SIZE = 50;

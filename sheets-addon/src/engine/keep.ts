@@ -13,8 +13,8 @@
  * all rows in one getValues. A row holds at most MAX_CELLS cells: beyond, the oldest answers go
  * first. Answers older than 30 days (the longest setting) are dropped when their row is rewritten.
  */
-import type { AnswerStore, CachedAnswer } from './store';
 import { fnv1a, nameOf, reusable } from './store';
+import type { AnswerStore, CachedAnswer } from './types';
 
 export const KEEP_ROWS = 128;
 const CELL_CHARS = 45000;

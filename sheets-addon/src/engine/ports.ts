@@ -4,7 +4,7 @@
  * them in memory. Nothing in engine/ touches an Apps Script global.
  */
 import type { ClientConfig, SyncIO } from '@igdata/core';
-import type { AnswerStore } from './store';
+import type { AnswerStore, ClaimStore } from './types';
 
 /** A key-value cache with Apps Script CacheService's batch calls (and its limits, in real life). */
 export interface KeyValueCache {
@@ -28,5 +28,5 @@ export interface EngineDeps {
   store: AnswerStore;
   now: () => number;
   /** Other executions of the document (cells recalculating at once) coordinate through claims; null: off. */
-  claims?: import('./claims').ClaimStore | null;
+  claims?: ClaimStore | null;
 }

@@ -31,6 +31,10 @@
  */
 import type { ApiResult, EndpointDef } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
+import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
+
+// Named here by the callers of the store (bulk/, gas/, run/); the types live in the engine's leaf.
+export type { AnswerStore, CachedAnswer };
 
 const CACHE_PREFIX = 'igd1:';
 /** CacheService's maximum TTL (6 hours). */
@@ -47,15 +51,6 @@ export const nameOf = (key: string): string => (key.startsWith(CACHE_PREFIX) ? k
 export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
 const LOCK_WAIT_MS = 500;
-
-/**
- * What is stored for one request: the answer, or a billed failure (a 404). `at`: when it was
- * fetched; `until`: the last instant it may be reused, whatever the freshness setting (the
- * endpoint's maxReuseHours, a fact of the registry; absent when the setting alone decides).
- */
-export type CachedAnswer =
-  | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number; until?: number }
-  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number; until?: number };
 
 /** The `until` of an answer of `endpoint` fetched at `at`: stored in the answer, so every reader (cache, kept answers, claims) applies it. */
 export const reuseUntil = (endpoint: Pick<EndpointDef, 'maxReuseHours'>, at: number): { until?: number } =>
@@ -123,12 +118,6 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
     if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'number' && e[0] > now && isOutcome(e[1])) out.set(name, e as BucketEntry);
   }
   return out;
-}
-
-/** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
-export interface ExtraItems {
-  keys: string[];
-  out: Record<string, string>;
 }
 
 /**
@@ -277,18 +266,6 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
     values[b] = `{${[...kept.values()].join(',')}}`;
   }
   return looseValues(spill, values);
-}
-
-/** The store of answers the engine reads and writes; keys come from `keyFor` (never the API key). */
-export interface AnswerStore {
-  /** The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). */
-  keyFor(baseUrl: string, requestKey: string): string;
-  /** `extra` (claims.ts): raw items read in the same getAll. */
-  getMany(keys: string[], extra?: ExtraItems): Map<string, CachedAnswer>;
-  /** Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only under the lock. */
-  putMany(entries: Map<string, CachedAnswer>, extra?: Record<string, string>): void;
-  /** Runs fn under the document lock (the store's short wait, none once it was busy); null when not obtained. */
-  withLock<T>(fn: () => T): T | null;
 }
 
 interface StoreDeps {

@@ -1,0 +1,61 @@
+// Layers without circles: `npm run lint:cycles` (dependency-cruiser, .dependency-cruiser.cjs) passes
+// on the real tree and fails on a copy of it with a circle planted in each checked tree (type-only
+// imports, the kind that compiles away) and a types.ts that imports a module.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const script = pkg.scripts['lint:cycles'];
+const bin = join(root, 'node_modules', '.bin', 'depcruise');
+
+/** Runs the `lint:cycles` script's command line in `cwd`. */
+function lintCycles(cwd: string) {
+  const [cmd, ...args] = script.split(/\s+/);
+  expect(cmd).toBe('depcruise');
+  const r = spawnSync(bin, args, { cwd, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes'];
+
+it('lint:cycles checks core, the add-on and the n8n nodes, and is part of npm test', () => {
+  for (const tree of TREES) expect(script).toContain(` ${tree}`);
+  expect(pkg.scripts.test).toMatch(/npm run lint:cycles/);
+});
+
+it('passes on the real tree', () => {
+  const r = lintCycles(root);
+  expect(r.out).toMatch(/no dependency violations found/);
+  expect(r.status).toBe(0);
+});
+
+describe('on a copy with planted circles', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'igdata-layers-'));
+    for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs']) cpSync(join(root, f), join(dir, f), { recursive: true });
+    // A type-only circle of two modules in a folder of each tree.
+    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
+      writeFileSync(join(dir, folder, 'planted-a.ts'), "import type { B } from './planted-b';\nexport type A = { b?: B };\n");
+      writeFileSync(join(dir, folder, 'planted-b.ts'), "import type { A } from './planted-a';\nexport type B = { a?: A };\n");
+    }
+    // A leaf that is not one: core's plain types importing a module above them.
+    appendFileSync(join(dir, 'core/src/types.ts'), "\nimport type { DEFAULT_BASE_URL } from './constants';\nexport type Planted = typeof DEFAULT_BASE_URL;\n");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails, naming each circle and the leaf that imports', () => {
+    const r = lintCycles(dir);
+    expect(r.status).not.toBe(0);
+    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
+      expect(r.out).toMatch(new RegExp(`no-circular: ${folder}/planted-[ab]\\.ts`));
+    }
+    expect(r.out).toMatch(/types-are-leaves: core\/src\/types\.ts → core\/src\/constants\.ts/);
+    // Nothing but what was planted.
+    const violations = r.out.split('\n').filter((l) => /^\s*error /.test(l));
+    expect(violations).toHaveLength(4);
+  });
+});
