@@ -6,23 +6,23 @@
  */
 import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 import { cancel, resume, start, step } from './bulk/control';
-import { loadJob } from './bulk/job';
+import { jobStore } from './bulk/job';
 import type { BulkRequest } from './bulk/plan';
 import { preview } from './bulk/plan';
-import { growthView, historyChoices } from './gas/growth-sheet';
-import { runNow } from './schedule/background';
-import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
 import { clientConfig } from './engine/messages';
-import { sheetsClient } from './gas/deps';
+import { gasContext } from './gas/context';
+import { growthView, historyChoices } from './gas/growth-sheet';
 import { gasIO } from './gas/http';
-import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFreshHours, saveKey } from './gas/settings';
 import { ensureKeepTrigger } from './gas/keep-trigger';
 import { refreshSelection } from './gas/refresh';
+import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFreshHours, saveKey } from './gas/settings';
 import { activeSelection } from './gas/ui';
-import { withDocumentLock } from './gas/lock';
-import { exportUsage, recordUsage } from './gas/usage';
+import { exportUsage } from './gas/usage';
+import { recordUsage } from './run/usage-log';
+import { runNow } from './schedule/background';
+import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 
 function settingsView() {
   const s = readSettings();
@@ -58,7 +58,7 @@ export const SIDEBAR_API = {
     // Opening the sidebar (a full-authorisation execution) installs the hourly keep trigger once.
     ensureKeepTrigger();
     // The endpoints the sidebar offers are written into Sidebar.html by the build (sidebar-endpoints.ts).
-    return { settings: settingsView(), job: loadJob() };
+    return { settings: settingsView(), job: jobStore(gasContext().props).load() };
   },
   /** The freshness setting: answers fetched within this many hours are reused (free). */
   igSetFreshness: (hours: number | string) => {
@@ -67,7 +67,10 @@ export const SIDEBAR_API = {
   },
   igRefreshSelection: refreshSelection,
   /** Credits by day and by what spent them; the sidebar sums the month against the balance. */
-  igUsage: () => withDocumentLock(recordUsage),
+  igUsage: () => {
+    const ctx = gasContext();
+    return ctx.lock.withLock(() => recordUsage(ctx));
+  },
   igExportUsage: exportUsage,
   /** The answer carries the service's error code: the sidebar words key problems by it. */
   igTestKey: testKey,
@@ -88,24 +91,32 @@ export const SIDEBAR_API = {
     return settingsView();
   },
   igGetBalance: () => {
-    const b = readBalance(sheetsClient());
+    const b = readBalance(gasContext().client);
     return b.ok ? { balance: b.balance } : { message: b.message };
   },
   igSelectionInfo: activeSelection,
-  igBulkPreview: preview,
-  igBulkStart: start,
-  igBulkStep: (jobId: string) => step(jobId),
-  igBulkCancel: cancel,
-  igBulkResume: resume,
-  igBulkStatus: () => loadJob(),
+  igBulkPreview: (req: BulkRequest) => preview(gasContext(), req),
+  igBulkStart: (req: BulkRequest) => start(gasContext(), req),
+  igBulkStep: (jobId: string) => step(gasContext(), jobId),
+  igBulkCancel: (jobId: string) => cancel(gasContext(), jobId),
+  igBulkResume: (jobId: string) => resume(gasContext(), jobId),
+  igBulkStatus: () => jobStore(gasContext().props).load(),
   /** Scheduled lookups: cost per run and per month, save, list (with each one's last run), delete. */
-  igSchedulePreview: previewSchedule,
-  igScheduleSave: (req: BulkRequest, repeat: unknown, cap: unknown) => (saveSchedule(req, repeat, cap), scheduleViews()),
-  igSchedules: scheduleViews,
-  igScheduleDelete: (id: string) => (deleteSchedule(String(id)), scheduleViews()),
+  igSchedulePreview: (req: BulkRequest, repeat: unknown, cap: unknown) => previewSchedule(gasContext(), req, repeat, cap),
+  igScheduleSave: (req: BulkRequest, repeat: unknown, cap: unknown) => {
+    const ctx = gasContext();
+    saveSchedule(ctx, req, repeat, cap);
+    return scheduleViews(ctx);
+  },
+  igSchedules: () => scheduleViews(gasContext()),
+  igScheduleDelete: (id: string) => {
+    const ctx = gasContext();
+    deleteSchedule(ctx, String(id));
+    return scheduleViews(ctx);
+  },
   /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
-  igScheduleRunNow: (id: string) => runNow(String(id)),
-  igScheduleStep: (id: string, jobId: string) => step(String(jobId), undefined, String(id)),
+  igScheduleRunNow: (id: string) => runNow(gasContext(), String(id)),
+  igScheduleStep: (id: string, jobId: string) => step(gasContext(), String(jobId), undefined, String(id)),
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

@@ -61,13 +61,14 @@ export function fakeService(): FakeService {
     if (svc.unreachable?.test(r.url)) throw new Error(`Address unavailable: ${r.url}`);
     if (r.headers.authorization !== `Bearer ${KEY}`) return json(401, { error: { code: 'invalid_api_key', message: 'Invalid API key.' }, meta: { credits_charged: 0 } });
     const handle = url.searchParams.get('handle') ?? '';
-    const known = handle in PROFILES;
+    // acct_<n>: any number of made-up accounts (schedules over long columns).
+    const known = handle in PROFILES || /^acct_\d+$/.test(handle);
     const path = url.pathname.replace(/^\/v1\//, '');
     const price = path === 'profile' ? 1 : 2;
     svc.credits += price;
     if (!known) return json(404, { error: { code: 'not_found', message: 'No public data.' }, meta: { credits_charged: price } });
     if (path === 'profile') {
-      return json(200, { data: { id: `id_${handle}`, username: handle, followers: PROFILES[handle], following: 82 }, meta: { credits_charged: 1 } });
+      return json(200, { data: { id: `id_${handle}`, username: handle, followers: PROFILES[handle] ?? 1000 + svc.credits, following: 82 }, meta: { credits_charged: 1 } });
     }
     const from = Number(url.searchParams.get('cursor') ?? 0);
     // A list whose first page came back empty (items filtered out) with more behind it.

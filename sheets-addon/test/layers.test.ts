@@ -23,3 +23,19 @@ test('the engine imports nothing from the adapters, the bulk runner or the sideb
   const offenders = files(path.join(SRC, 'engine')).filter((f) => /from '\.\.\/(gas|bulk|sidebar-api)/.test(fs.readFileSync(f, 'utf8')));
   expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
 });
+
+test('bulk runs, schedules and the run context reach Apps Script only through the run context (no import of the adapters)', () => {
+  const offenders = ['bulk', 'schedule', 'run']
+    .flatMap((d) => files(path.join(SRC, d)))
+    .filter((f) => /from '\.\.\/gas\//.test(fs.readFileSync(f, 'utf8')));
+  expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
+});
+
+test('no module-level mutable state outside the sidebar page: what lives for one execution lives in its run context', () => {
+  const offenders = files(SRC)
+    .filter((f) => !f.startsWith(path.join(SRC, 'sidebar') + path.sep))
+    .flatMap((f) => withoutComments(fs.readFileSync(f, 'utf8')).split('\n').map((line, i) => [f, i + 1, line] as const))
+    .filter(([, , line]) => /^(export )?(let|var) /.test(line))
+    .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
+  expect(offenders).toEqual([]);
+});

@@ -7,11 +7,15 @@
  */
 import { createAnswerStore } from '../../sheets-addon/src/engine/store';
 import type { CachedAnswer } from '../../sheets-addon/src/engine/store';
-import { documentKeyValues, sha256Base64 } from '../../sheets-addon/src/gas/deps';
-import { tryDocumentLock } from '../../sheets-addon/src/gas/lock';
+import { gasContext } from '../../sheets-addon/src/gas/context';
 
+/** One store for the probe's execution (a script of its own: its module state is the test's). */
 let store: ReturnType<typeof createAnswerStore> | undefined;
-const cacheStore = () => (store ??= createAnswerStore({ cache: documentKeyValues, tryLock: tryDocumentLock, sha256Base64, now: Date.now }));
+function cacheStore() {
+  if (store) return store;
+  const ctx = gasContext();
+  return (store = createAnswerStore({ cache: ctx.places.cache, tryLock: ctx.lock.tryLock, sha256Base64: ctx.places.sha256Base64, now: Date.now }));
+}
 
 export const getMany = (keys: string[]) => cacheStore().getMany(keys);
 export const putMany = (entries: Map<string, CachedAnswer>) => cacheStore().putMany(entries);

@@ -4,80 +4,65 @@
  * target and a growth view can compare them. Units of work as in row-step (unit.ts); rows are
  * appended as append.ts says (never twice), after the unit's answers are in.
  */
-import type { EndpointDef } from '@igdata/core';
-import { stopsBulkRun } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
-import type { EngineDeps } from '../engine/ports';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
-import type { Sheet } from '../gas/sheet';
-import { readColumn } from '../gas/sheet';
 import { appendRows, settlePending } from './append';
-import type { BulkJob } from './job';
-import { eachUnit, endStep, physical, rowsBeforeWrap, upTo } from './job';
+import { readColumn } from './grid';
+import type { HistoryJob } from './job';
+import { physical, rowsBeforeWrap, upTo } from './job';
+import type { Step } from './step';
+import { eachUnit, endStep, settleRows } from './step';
 import { distinctRows } from './targets';
 import { capRoom, cutUnit, fetchUnit, stopAtCap, storedTargets } from './unit';
 
 /** Rows a history step reads ahead. */
 const WINDOW_ROWS = 1000;
 
-export function stepHistory(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
-  settlePending(job, out);
+export function stepHistory(s: Step<HistoryJob>): HistoryJob {
+  settlePending(s);
+  const { job, endpoint, targetName, deps: d } = s;
   const n = Math.min(WINDOW_ROWS, job.rows - job.next, rowsBeforeWrap(job));
-  if (n <= 0) return endStep(job);
+  if (n <= 0) return endStep(s);
   const base = job.next;
   const at = physical(job, base);
   // A target is written once a run, at its first row in the column: in a rotated run (started past
   // row 0) too, so a repeated target is never paid twice in one pass over the column.
-  const rows = distinctRows({ endpoint, targetName, params: job.params }, readColumn(src, job.row, job.col, at + n), at, n, upTo(at));
-  const d = deps();
+  const rows = distinctRows({ endpoint, targetName, params: job.params }, readColumn(s.src, job.row, job.col, at + n), at, n, upTo(at));
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, d);
   // One date for the whole run: a snapshot is "the accounts as of this run".
   const date = new Date(job.startedAt);
   const dated = (label: SheetValue, cells: SheetValue[]): SheetValue[] => [date, label, ...cells];
 
-  eachUnit(job, n, started, budgetMs, (i) => {
+  eachUnit(s, n, (i) => {
     const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, endpoint, job.params));
     const run = fetchUnit(job, unit, d, answered);
+    const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
+      const o = run.outcomes.get(row.key)!;
+      return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };
+    });
     const values: SheetValue[][] = [];
     let errors = 0;
     let dups = 0;
-    let stopAt = end;
-    for (let r = i; r < end; r++) {
-      const row = rows[r];
-      if (row.kind === 'blank') continue;
-      if (row.kind === 'dup') {
-        dups++;
-        continue;
-      }
-      if (row.kind === 'invalid') {
-        values.push(dated(row.label, messageRow(row.message, job.fields.length)));
+    for (const x of settled) {
+      if (x.kind === 'dup') dups++;
+      else if (x.kind === 'invalid') {
+        values.push(dated(x.label, messageRow(x.message, job.fields.length)));
         errors++;
-        continue;
-      }
-      const o = run.outcomes.get(row.key)!;
-      if (o.kind === 'late') {
-        stopAt = r;
-        break;
-      }
-      if (o.kind === 'error' && stopsBulkRun(o.error)) {
-        job.status = 'paused';
-        job.message = messageOf(o.error, row.call);
-        stopAt = r;
-        break;
-      }
-      // The target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.
-      const target = (row.call.params[targetName] as SheetValue) ?? row.label;
-      if (o.kind === 'ok') values.push(dated(target, cellsOf(o.value.data, job.fields, o.value.at)));
-      else {
-        values.push(dated(target, messageRow(messageOf(o.error, row.call), job.fields.length)));
-        errors++;
+      } else if (x.kind === 'answer') {
+        // The target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.
+        const target = (x.row.call.params[targetName] as SheetValue) ?? x.row.label;
+        if (x.value) values.push(dated(target, cellsOf(x.value.data, job.fields, x.value.at)));
+        else {
+          values.push(dated(target, messageRow(messageOf(x.error!, x.row.call), job.fields.length)));
+          errors++;
+        }
       }
     }
-    appendRows(job, out, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });
+    appendRows(s, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });
     if (capped && stopAt === end && job.status === 'running') stopAtCap(job);
     return { stopAt, end };
   });
-  return endStep(job);
+  return endStep(s);
 }

@@ -2,9 +2,12 @@
  * A bulk run's state, kept in one small document property so it survives the sidebar closing, an
  * error or a timeout. Each step reads the next rows, skips rows whose output is already filled,
  * fetches (store first), writes, and only then advances `next`: a resume never writes a row twice
- * nor bills a done row again.
+ * nor bills a done row again. Three kinds: `rows` (one row out per row in, beside the column or in
+ * a new sheet), `list` (many rows per target, appended to a new sheet), `history` (one dated row
+ * per distinct target, appended to a history sheet).
  */
-import { PROP, props } from '../gas/settings';
+import type { PropertyStore } from '../run/ports';
+import { PROP } from '../run/property-names';
 
 /** Where a job reads and writes (a schedule keeps one for all its runs). */
 export interface JobPlace {
@@ -19,13 +22,11 @@ export interface JobPlace {
   outCol: number;
 }
 
-export interface BulkJob extends JobPlace {
+interface JobBase extends JobPlace {
   id: string;
   endpoint: string;
   params: Record<string, unknown>;
   fields: string[];
-  /** New-sheet output: the target is copied to column A of each written row. */
-  copyTargets: boolean;
   /**
    * Index (0-based) of the next source row to process, counted from `offset`: the run handles the
    * rows `offset` .. last, then 0 .. `offset` - 1 (see `physical`).
@@ -51,30 +52,91 @@ export interface BulkJob extends JobPlace {
   slot?: string;
   /** Credits this run may spend at most: the step stops before a unit would pass it. */
   cap?: number;
-  /** Beside output rewrites the rows (a scheduled refresh of its own columns) instead of skipping filled ones. */
-  overwrite?: boolean;
-  /** History output: one dated row per distinct target appended to `outSheet` from `outNext`. */
-  history?: boolean;
-  /** Answers older than this are fetched again (a scheduled run: below its period); absent = the freshness setting. */
+  /** A scheduled run's reuse limit (half its period): answers older are fetched again. Absent: the freshness setting alone. */
   maxAgeMs?: number;
   message?: string;
   startedAt: string;
-  /** List endpoints (new sheet only): rows are appended, one per item, the target in column A. */
-  list?: boolean;
+}
+
+/** One output row per source row, at the same offset: beside the column, or in a new sheet. */
+export interface RowsJob extends JobBase {
+  kind: 'rows';
+  /** New-sheet output: the target is copied to column A of each written row. */
+  copyTargets: boolean;
+  /** Rewrites the rows (a scheduled refresh of its own columns) instead of skipping filled ones. */
+  overwrite?: boolean;
+}
+
+/** A write in progress, saved before the rows are written (append.ts). */
+export interface PendingWrite {
+  at: number;
+  rows: number;
+  next: number;
+  written: number;
+  items: number;
+  duplicates: number;
+  errors?: number;
+}
+
+/** Runs that append rows to their output sheet, each distinct target once. */
+interface Appending {
+  /** The next free output row. */
+  outNext: number;
+  /** Rows appended (items and messages); source rows skipped as repeats of an earlier target. */
+  items: number;
+  duplicates: number;
+  /**
+   * A write in progress. If the execution dies between saving it and recording it, the next step
+   * looks at row `at`: filled = the write happened (record it), empty = it did not (drop it; the
+   * answers are stored, so fetching them again is free).
+   */
+  pending?: PendingWrite;
+}
+
+/** A list endpoint: one row per item, the target in column A, into a new sheet. */
+export interface ListJob extends JobBase, Appending {
+  kind: 'list';
   /** Items per target; absent = the first page. */
   limit?: number;
-  /** List jobs: the next free output row. */
-  outNext?: number;
-  /** List jobs: rows written to the output sheet (items and messages); source rows skipped as repeats of an earlier target. */
-  items?: number;
-  duplicates?: number;
-  /**
-   * List jobs: a write in progress. Saved before the rows are written and applied after; if the
-   * execution dies in between, the next step looks at row `at`: filled = the write happened (apply
-   * it), empty = it did not (drop it; the pages are stored, so fetching them again is free).
-   */
-  pending?: { at: number; rows: number; next: number; written: number; items: number; duplicates: number; errors?: number };
 }
+
+/** One dated row per distinct target appended to a history sheet. */
+export interface HistoryJob extends JobBase, Appending {
+  kind: 'history';
+}
+
+export type BulkJob = RowsJob | ListJob | HistoryJob;
+
+/** The property of a job: the sidebar's run, or a schedule's (`slot` = the schedule's id). */
+const jobProp = (slot?: string): string => (slot ? `${PROP.job}:${slot}` : PROP.job);
+
+/** A job saved before jobs had a kind (two booleans told list and history runs apart). */
+function withKind(job: Record<string, unknown>): BulkJob {
+  if (job.kind) return job as unknown as BulkJob;
+  const { list, history, ...rest } = job;
+  return { ...rest, kind: list ? 'list' : history ? 'history' : 'rows' } as unknown as BulkJob;
+}
+
+/** The job stored in the document's properties. */
+export interface JobStore {
+  load(slot?: string): BulkJob | null;
+  save(job: BulkJob): void;
+  delete(slot: string): void;
+}
+
+export const jobStore = (props: PropertyStore): JobStore => ({
+  load(slot) {
+    const text = props.get(jobProp(slot));
+    if (!text) return null;
+    try {
+      return withKind(JSON.parse(text));
+    } catch {
+      return null;
+    }
+  },
+  save: (job) => props.set(jobProp(job.slot), JSON.stringify(job)),
+  delete: (slot) => props.delete(jobProp(slot)),
+});
 
 /** The source row (0-based, from the job's first) of the run's `i`-th row. */
 export const physical = (job: Pick<BulkJob, 'rows' | 'offset'>, i: number): number => (job.rows ? (i + (job.offset ?? 0)) % job.rows : 0);
@@ -101,51 +163,8 @@ export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row
   return `${parts.length === 1 && !parts[0].includes('-') ? 'row' : 'rows'} ${parts.join(' and ')}`;
 }
 
-/** The property of a job: the sidebar's run, or a schedule's (`slot` = the schedule's id). */
-const jobProp = (slot?: string): string => (slot ? `${PROP.job}:${slot}` : PROP.job);
-
-export function loadJob(slot?: string): BulkJob | null {
-  const text = props().getProperty(jobProp(slot));
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as BulkJob;
-  } catch {
-    return null;
-  }
-}
-
-export const saveJob = (job: BulkJob): void => {
-  props().setProperty(jobProp(job.slot), JSON.stringify(job));
-};
-
-export const deleteJob = (slot: string): void => {
-  props().deleteProperty(jobProp(slot));
-};
-
-/** The end of every step: done when the pointer passed the last row; the state saved either way. */
-export function endStep(job: BulkJob): BulkJob {
-  if (job.status === 'running' && job.next >= job.rows) job.status = 'done';
-  saveJob(job);
-  return job;
-}
-
 /** Answers fetched before the run started, among the fetch times of answers read from the store. */
 export const fromEarlierRuns = (job: BulkJob, fetchedAt: number[]): number => {
   const start = Date.parse(job.startedAt);
   return fetchedAt.filter((at) => at < start).length;
 };
-
-/**
- * Runs a step's units of work from row 0 of its window: each unit handles rows from `from` and
- * says where it stopped and where its rows ended; a unit that stopped short, the window's end, the
- * job leaving `running` or the step's time budget ends the step.
- */
-export function eachUnit(job: BulkJob, rows: number, started: number, budgetMs: number, unit: (from: number) => { stopAt: number; end: number }): void {
-  let i = 0;
-  while (i < rows && job.status === 'running') {
-    if (i > 0 && Date.now() - started > budgetMs) break;
-    const { stopAt, end } = unit(i);
-    i = stopAt;
-    if (stopAt < end) break;
-  }
-}

@@ -1,31 +1,31 @@
 /**
- * One step of a bulk run of list endpoints (new sheet only, one row per item, the target in
- * column A). The unit of work is a group of targets whose pages (estimated from the page size,
- * less what is stored) fit UNIT_PAGES; one target is a unit of its own when it needs more (500
- * posts = 42 pages). A unit is fetched by the custom functions' engine (runCalls: page N of every
- * target in one fetchAll, each page stored as soon as it is paid for, stopping at `limit` items or
- * the end of the list). Then its targets' rows are written in order, all at once, and only then
- * does `next` advance. A target is written only when all its pages are in; a target cut short (out
- * of credits, out of time) is written by a later step, whose fetch of the pages already paid for
- * comes from the store. A target repeated in the column (same request) is written once, at its
- * first row. Rows are appended as append.ts says (never twice).
+ * One step of a list run (new sheet only, one row per item, the target in column A). The unit of
+ * work is a group of targets whose pages (estimated from the page size, less what is stored) fit
+ * UNIT_PAGES; one target is a unit of its own when it needs more (500 posts = 42 pages). A unit is
+ * fetched by the custom functions' engine (runCalls: page N of every target in one fetchAll, each
+ * page stored as soon as it is paid for, stopping at `limit` items or the end of the list). Then
+ * its targets' rows are written in order, all at once, and only then does `next` advance. A target
+ * is written only when all its pages are in; a target cut short (out of credits, out of time) is
+ * written by a later step, whose fetch of the pages already paid for comes from the store. A
+ * target repeated in the column (same request) is written once, at its first row. Rows are
+ * appended as append.ts says (never twice).
  */
-import type { Call, EndpointDef } from '@igdata/core';
-import { baseUrlOf, stopsBulkRun } from '@igdata/core';
+import type { Call } from '@igdata/core';
+import { baseUrlOf } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
-import type { EngineDeps } from '../engine/ports';
 import type { TargetResult } from '../engine/run';
 import { runCalls } from '../engine/run';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
-import type { Sheet } from '../gas/sheet';
-import { readColumn } from '../gas/sheet';
 import { appendRows, settlePending } from './append';
-import type { BulkJob } from './job';
-import { eachUnit, endStep, fromEarlierRuns } from './job';
+import { readColumn } from './grid';
+import type { ListJob } from './job';
+import { fromEarlierRuns, upTo } from './job';
 import { cacheWalk, pagesFor, pagesLeft } from './plan';
+import type { Step } from './step';
+import { eachUnit, endStep, settleRows } from './step';
 import { distinctRows } from './targets';
-import { upTo } from './job';
+import { UNIT_TARGETS } from './unit';
 
 /** Rows a list step reads ahead. */
 const WINDOW_ROWS = 200;
@@ -34,22 +34,21 @@ const UNIT_PAGES = 50;
 /** A unit starts no new page after this long (far under the 6-minute limit); the rest waits for the next step. */
 const UNIT_DEADLINE_MS = 240000;
 
-export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string, src: Sheet, out: Sheet, deps: () => EngineDeps, started: number, budgetMs: number): BulkJob {
-  settlePending(job, out);
+export function stepList(s: Step<ListJob>): ListJob {
+  settlePending(s);
+  const { job, endpoint, deps: d } = s;
   const n = Math.min(WINDOW_ROWS, job.rows - job.next);
-  if (n <= 0) return endStep(job);
+  if (n <= 0) return endStep(s);
   const base = job.next;
   const width = job.fields.length + 1;
-  const plan = { endpoint, targetName, params: job.params };
-  const rows = distinctRows(plan, readColumn(src, job.row, job.col, base + n), base, n, upTo(base));
+  const rows = distinctRows({ endpoint, targetName: s.targetName, params: job.params }, readColumn(s.src, job.row, job.col, base + n), base, n, upTo(base));
   const fresh = new Map<string, Call>();
   for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
-  const d = deps();
   const walk = cacheWalk(endpoint, fresh, job.limit, d.store, baseUrlOf(d.client.config));
   const each = pagesFor(endpoint, job.limit);
   const labelled = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, width - 1)];
 
-  eachUnit(job, n, started, budgetMs, (i) => {
+  eachUnit(s, n, (i) => {
     // Cut a unit: targets until their pages not in the store would pass UNIT_PAGES (at least one).
     const unit = new Map<string, Call>();
     let pages = 0;
@@ -58,50 +57,36 @@ export function stepList(job: BulkJob, endpoint: EndpointDef, targetName: string
       const r = rows[end];
       if (r.kind !== 'call') continue;
       const left = pagesLeft(walk.get(r.key)!, each);
-      if (unit.size && (pages + left > UNIT_PAGES || unit.size >= 50)) break;
+      if (unit.size && (pages + left > UNIT_PAGES || unit.size >= UNIT_TARGETS)) break;
       pages += left;
       unit.set(r.key, r.call);
     }
-    const run = runCalls(endpoint, unit, d, { deadline: started + UNIT_DEADLINE_MS, refresh: false, limit: job.limit });
+    const run = runCalls(endpoint, unit, d, { deadline: s.started + UNIT_DEADLINE_MS, refresh: false, limit: job.limit });
     job.credits += run.credits;
     job.requests += run.requests;
     job.cached += fromEarlierRuns(job, run.fromStore);
-    // The rows of the unit's targets, in order; a blocking error or a late target stops before its row.
+    const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
+      const res = run.results.get(row.key) as TargetResult;
+      return res.late ? { late: true } : { value: res, error: res.error, failedCall: res.failedCall };
+    });
+    // The rows of the unit's targets, in order.
     const values: SheetValue[][] = [];
     let written = 0;
     let dups = 0;
-    let stopAt = end;
-    for (let r = i; r < end; r++) {
-      const row = rows[r];
-      if (row.kind === 'blank') continue;
-      if (row.kind === 'dup') {
-        dups++;
-        continue;
+    for (const x of settled) {
+      if (x.kind === 'dup') dups++;
+      if (x.kind === 'invalid') values.push(labelled(x.label, x.message));
+      if (x.kind === 'answer') {
+        const res = x.value!;
+        for (const item of res.items) values.push([x.row.label, ...cellsOf(item, job.fields, res.fetchedAt)]);
+        // A failure after some pages: the items read, then the message (as in the custom functions).
+        if (x.error) values.push(labelled(x.row.label, messageOf(x.error, x.failedCall ?? x.row.call)));
+        else if (!res.items.length) values.push(labelled(x.row.label, 'No items.'));
       }
-      if (row.kind === 'invalid') {
-        values.push(labelled(row.label, row.message));
-        written++;
-        continue;
-      }
-      const res = run.results.get(row.key) as TargetResult;
-      if (res.late) {
-        stopAt = r;
-        break;
-      }
-      if (res.error && stopsBulkRun(res.error)) {
-        job.status = 'paused';
-        job.message = messageOf(res.error!, res.failedCall ?? row.call);
-        stopAt = r;
-        break;
-      }
-      for (const item of res.items) values.push([row.label, ...cellsOf(item, job.fields, res.fetchedAt)]);
-      // A failure after some pages: the items read, then the message (as in the custom functions).
-      if (res.error) values.push(labelled(row.label, messageOf(res.error, res.failedCall ?? row.call)));
-      else if (!res.items.length) values.push(labelled(row.label, 'No items.'));
-      written++;
+      if (x.kind === 'invalid' || x.kind === 'answer') written++;
     }
-    appendRows(job, out, values, { next: base + stopAt, written, duplicates: dups });
+    appendRows(s, values, { next: base + stopAt, written, duplicates: dups });
     return { stopAt, end };
   });
-  return endStep(job);
+  return endStep(s);
 }

@@ -7,12 +7,14 @@ import { keyOf } from '../engine/fetch';
 import { capFor, pageOf } from '../engine/run';
 import { targetParam } from '../engine/layout';
 import { messageOf } from '../engine/messages';
-import type { PlannedRow } from '../engine/rows';
-import { planRow, uniqueCalls } from '../engine/rows';
+import { uniqueCalls } from '../engine/rows';
 import type { AnswerStore } from '../engine/store';
 import { columnsSeen } from '../engine/values';
-import { documentStore, sheetsClient } from '../gas/deps';
-import { columnValues, outputPlace, rangeLabel, selection } from '../gas/sheet';
+import { answersFor } from '../run/answers';
+import type { RunContext } from '../run/ports';
+import { settingRule } from '../run/reuse';
+import { columnValues, outputPlace, rangeLabel, selection } from './grid';
+import { bulkRow } from './targets';
 
 export interface BulkRequest {
   endpoint: string;
@@ -69,10 +71,6 @@ export function plan(req: BulkRequest): BulkPlan {
   }
 }
 
-/** The planned row of one target cell of a bulk run. */
-export type BulkPlanned = Pick<BulkPlan, 'endpoint' | 'targetName' | 'params'>;
-
-export const bulkRow = (p: BulkPlanned, cell: unknown): PlannedRow => planRow(p.endpoint, p.targetName, p.params, cell);
 
 interface CacheWalkState {
   pages: number;
@@ -133,14 +131,14 @@ interface Preview {
 }
 
 /** What a run would cost: unique targets not in the store times the cost, against the balance. */
-export function preview(req: BulkRequest): Preview {
+export function preview(ctx: RunContext, req: BulkRequest): Preview {
   const p = plan(req);
-  const range = selection();
-  const rows = columnValues(range).map((cell) => bulkRow(p, cell));
+  const range = selection(ctx.book);
+  const rows = columnValues(ctx.book, range).map((cell) => bulkRow(p, cell));
   const calls = uniqueCalls(rows);
   const valid = rows.filter((r) => r.kind === 'call').length;
-  const store = documentStore();
-  const client = sheetsClient();
+  const store = answersFor(ctx, settingRule(ctx.settings), false).deps.store;
+  const client = ctx.client;
   const baseUrl = baseUrlOf(client.config);
   const b = readBalance(client);
   const counts = {
@@ -172,6 +170,6 @@ export function preview(req: BulkRequest): Preview {
   const toFetch = calls.size - hits;
   return {
     ...counts, cached: hits, toFetch, creditsEach: cost.credits, credits: toFetch * cost.credits, exact: cost.exact,
-    enough: enough(toFetch * cost.credits), output: outputPlace(range, p.fields.length, req.output, false).label,
+    enough: enough(toFetch * cost.credits), output: outputPlace(ctx.book, range, p.fields.length, req.output, false).label,
   };
 }

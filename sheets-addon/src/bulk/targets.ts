@@ -1,11 +1,22 @@
-/** The target rows of runs that write each distinct target once (list and history runs). */
-import type { Call } from '@igdata/core';
+/** The target rows of a bulk run: each source cell as a blank, a bad target, a repeat or a call. */
+import type { Call, EndpointDef } from '@igdata/core';
+import type { PlannedRow } from '../engine/rows';
+import { planRow } from '../engine/rows';
 import type { SheetValue } from '../engine/values';
-import type { BulkPlanned } from './plan';
-import { bulkRow } from './plan';
+
+/** What a run needs to plan a target cell: the endpoint, its target parameter and the other parameters. */
+export interface BulkPlanned {
+  endpoint: EndpointDef;
+  targetName: string;
+  params: Record<string, unknown>;
+}
+
+export const bulkRow = (p: BulkPlanned, cell: unknown): PlannedRow => planRow(p.endpoint, p.targetName, p.params, cell);
 
 export type TargetRow =
   | { kind: 'blank' }
+  /** Its output row already holds something: a run never overwrites it (rows runs). */
+  | { kind: 'filled' }
   | { kind: 'dup' }
   | { kind: 'invalid'; label: SheetValue; message: string }
   | { kind: 'call'; label: SheetValue; key: string; call: Call };
@@ -13,22 +24,32 @@ export type TargetRow =
 /** The cell as written beside its values: text trimmed, anything else as it is. */
 const labelOf = (cell: unknown): SheetValue => (typeof cell === 'string' ? cell.trim() : (cell as SheetValue));
 
+function targetRow(p: BulkPlanned, cell: unknown): Exclude<TargetRow, { kind: 'filled' | 'dup' }> {
+  const c = bulkRow(p, cell);
+  if (c.kind === 'blank') return c;
+  if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message };
+  return { kind: 'call', label: labelOf(cell), key: c.key, call: c.call };
+}
+
+/** Rows runs: every cell its own row; `filled[i]` = its output is already written. */
+export const eachRow = (p: BulkPlanned, cells: unknown[], filled: boolean[]): TargetRow[] =>
+  cells.map((cell, i) => (filled[i] ? { kind: 'filled' } : targetRow(p, cell)));
+
 /**
  * The rows `from` .. `from + n - 1` of the column `cells` (read from its first row): a target seen
  * in an `earlier` row or earlier in the window is a `dup`.
  */
-export function distinctRows(plan: BulkPlanned, cells: unknown[], from: number, n: number, earlier: Iterable<number>): TargetRow[] {
+export function distinctRows(p: BulkPlanned, cells: unknown[], from: number, n: number, earlier: Iterable<number>): TargetRow[] {
   const seen = new Set<string>();
   for (const r of earlier) {
-    const c = bulkRow(plan, cells[r]);
+    const c = bulkRow(p, cells[r]);
     if (c.kind === 'call') seen.add(c.key);
   }
   return cells.slice(from, from + n).map((cell): TargetRow => {
-    const c = bulkRow(plan, cell);
-    if (c.kind === 'blank') return c;
-    if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message };
-    if (seen.has(c.key)) return { kind: 'dup' };
-    seen.add(c.key);
-    return { kind: 'call', label: labelOf(cell), key: c.key, call: c.call };
+    const row = targetRow(p, cell);
+    if (row.kind !== 'call') return row;
+    if (seen.has(row.key)) return { kind: 'dup' };
+    seen.add(row.key);
+    return row;
   });
 }

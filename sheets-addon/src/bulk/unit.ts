@@ -10,16 +10,17 @@ import { fetchMany } from '../engine/fetch';
 import type { EngineDeps } from '../engine/ports';
 import type { BulkJob } from './job';
 import { fromEarlierRuns, waitingRows } from './job';
+import type { TargetRow } from './targets';
 
 /** Distinct targets not in the store that one unit fetches (one full fetchAll). */
-const UNIT_TARGETS = 50;
+export const UNIT_TARGETS = 50;
 
-type UnitRow = { kind: string; key?: string; call?: Call } | null;
+type UnitRow = TargetRow;
 
 /** The targets of `rows` the store already holds (one read): the step's units fetch only the others. */
 export function storedTargets(rows: UnitRow[], d: EngineDeps): Set<string> {
   const baseUrl = baseUrlOf(d.client.config);
-  const keys = [...new Set(rows.flatMap((r) => (r?.kind === 'call' ? [r.key as string] : [])))];
+  const keys = [...new Set(rows.flatMap((r) => (r.kind === 'call' ? [r.key] : [])))];
   const stored = d.store.getMany(keys.map((k) => d.store.keyFor(baseUrl, k)));
   return new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
 }
@@ -50,14 +51,14 @@ export function cutUnit(rows: UnitRow[], i: number, n: number, answered: Set<str
   let end = i;
   for (; end < n; end++) {
     const r = rows[end];
-    if (r?.kind !== 'call') continue;
-    const key = r.key as string;
+    if (r.kind !== 'call') continue;
+    const key = r.key;
     if (!answered.has(key) && !fresh.has(key)) {
       if (fresh.size >= UNIT_TARGETS) break;
       if (fresh.size >= room) return { unit, end, capped: true };
       fresh.add(key);
     }
-    unit.set(key, r.call as Call);
+    unit.set(key, r.call);
   }
   return { unit, end, capped: false };
 }

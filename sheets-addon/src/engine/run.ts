@@ -55,8 +55,8 @@ export function runCalls(
   const fetchedAt = new Map<number, number>();
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
     const pages = new Map(round.map((p) => [keyOf(p.call), p.call]));
-    // The balance changes with every paid call and costs nothing: never stored.
-    const run = fetchMany(pages, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.id === 'credits', claims: opts.claims });
+    // An answer never reused (the balance: maxReuseHours 0) is never stored either.
+    const run = fetchMany(pages, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.maxReuseHours === 0, claims: opts.claims });
     totals.credits += run.stats.credits;
     totals.requests += run.stats.requests;
     for (const p of round) {

@@ -3,20 +3,23 @@
  * with Sheets' own embedded line chart of one field over time, so it updates like any chart and
  * can be restyled, moved or copied by the user.
  */
+import { historySheets } from '../bulk/grid';
 import { growth, historyFields } from '../engine/growth';
-import { historySheets, sheetByName } from './sheet';
+import { gasBook } from './book';
 
 const GROWTH_SHEET = 'IG Data growth';
 
 /** History sheets and the fields each one holds (the sidebar's choices). */
-export const historyChoices = (): { name: string; fields: string[] }[] =>
-  historySheets().map((name) => {
-    const sheet = sheetByName(name)!;
-    return { name, fields: historyFields(sheet.getRange(1, 1, 1, sheet.getMaxColumns()).getValues()[0]) };
+export function historyChoices(): { name: string; fields: string[] }[] {
+  const book = gasBook();
+  return historySheets(book).map((name) => {
+    const sheet = book.sheet(name)!;
+    return { name, fields: historyFields(sheet.read(1, 1, 1, sheet.maxColumns())[0]) };
   });
+}
 
 export function growthView(req: { sheet: string; field: string; accounts?: string }): { sheet: string; accounts: number; snapshots: number; charted: number } {
-  const history = sheetByName(String(req.sheet ?? ''));
+  const history = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(String(req.sheet ?? ''));
   if (!history) throw new Error(`There is no sheet named "${req.sheet}": choose a history sheet (made by a lookup writing to "a history sheet").`);
   const g = growth(history.getDataRange().getValues(), String(req.field ?? ''), String(req.accounts ?? '').split(',').filter((a) => a.trim()));
   if (g.summary.length < 2) throw new Error(`"${req.sheet}" has no numbers in "${g.field}" yet: run the lookup first.`);

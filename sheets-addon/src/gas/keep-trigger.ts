@@ -7,9 +7,10 @@
  * background (schedule/background.ts).
  */
 import { bucketAnswers } from '../engine/store';
-import { documentKeyValues, keepingAnswers, keptAnswers } from './deps';
-import { withDocumentLock } from './lock';
-import { recordUsage } from './usage';
+import { keeping } from '../run/answers';
+import type { RunContext } from '../run/ports';
+import { settingRule } from '../run/reuse';
+import { recordUsage } from '../run/usage-log';
 
 /** The trigger's handler, a top-level function of Code.js (the name installed triggers already call). */
 export const KEEP_HANDLER = 'igKeepAnswers';
@@ -24,12 +25,11 @@ export function ensureKeepTrigger(): void {
 }
 
 /** The trigger: every answer packed in the cache's buckets goes to the sheet (newer ones only); how many. */
-export const keepFromCache = (): number =>
-  withDocumentLock(() =>
-    keepingAnswers(() => {
-      const kept = keptAnswers();
-      kept.add(bucketAnswers(documentKeyValues, Date.now()));
-      recordUsage(); // the formulas' usage, before the cache's 6 hours end
+export const keepFromCache = (ctx: RunContext): number =>
+  ctx.lock.withLock(() =>
+    keeping(ctx, settingRule(ctx.settings), ({ kept }) => {
+      kept.add(bucketAnswers(ctx.places.cache, ctx.now()));
+      recordUsage(ctx); // the formulas' usage, before the cache's 6 hours end
       return kept.flush();
     }),
   );

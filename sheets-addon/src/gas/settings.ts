@@ -5,29 +5,10 @@
  */
 import { DEFAULT_BASE_URL } from '@igdata/core';
 import { freshHours } from '../engine/keep';
+import type { PropertyStore, Settings } from '../run/ports';
+import { PROP } from '../run/property-names';
 
-export const PROP = {
-  /** The API key (secret). Never shown back: the sidebar gets only its masked form. */
-  apiKey: 'IGDATA_API_KEY',
-  /** Email (or label) of who set the key: an editor is told whose credits the sheet spends. */
-  keySetBy: 'IGDATA_KEY_SET_BY',
-  /** ISO time when the key was set. */
-  keySetAt: 'IGDATA_KEY_SET_AT',
-  /** Base URL override; absent = the production address. */
-  baseUrl: 'IGDATA_BASE_URL',
-  /** The bulk job (small JSON, see bulk/job.ts). */
-  job: 'IGDATA_BULK_JOB',
-  /** Hours an answer is reused (1-720; absent = 168, 7 days): engine/keep.ts. */
-  freshHours: 'IGDATA_FRESH_HOURS',
-  /** Cells marked by "Refresh selected cells" (gas/refresh.ts). */
-  refresh: 'IGDATA_REFRESH',
-  /** Credits by day and by what spent them (engine/usage.ts). */
-  usage: 'IGDATA_USAGE',
-  /** Scheduled lookups (schedule/schedules.ts); each one's run is in IGDATA_BULK_JOB:<its id>. */
-  schedules: 'IGDATA_SCHEDULES',
-  /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
-  claims: 'IGDATA_CLAIMS',
-} as const;
+export { PROP };
 
 export function props(): GoogleAppsScript.Properties.Properties {
   const p = PropertiesService.getDocumentProperties();
@@ -35,15 +16,16 @@ export function props(): GoogleAppsScript.Properties.Properties {
   return p;
 }
 
-export interface Settings {
-  apiKey: string;
-  baseUrl: string;
-  keySetBy: string;
-  keySetAt: string;
-  freshHours: number;
-  refreshMarks: string;
-  claims: string;
-}
+/** The document's properties as the PropertyStore port. */
+export const documentProps = (): PropertyStore => ({
+  get: (key) => props().getProperty(key),
+  set: (key, value) => {
+    props().setProperty(key, value);
+  },
+  delete: (key) => {
+    props().deleteProperty(key);
+  },
+});
 
 export function readSettings(): Settings {
   const all = props().getProperties();
@@ -107,5 +89,3 @@ export function saveBaseUrl(url: unknown): string {
 /** Saves the freshness setting (hours; the sidebar offers 1 hour to 30 days, anything else is the default). */
 export const saveFreshHours = (hours: unknown) => props().setProperty(PROP.freshHours, String(freshHours(hours)));
 
-/** A new id (bulk jobs). */
-export const newId = (): string => Utilities.getUuid();

@@ -6,12 +6,11 @@
  * sidebar stepping the same job interleaves with the trigger; each step re-reads the job, so no row
  * is written or billed twice.
  */
-import type { BulkJob } from '../bulk/job';
-import { loadJob, physical, saveJob } from '../bulk/job';
 import { newJob, step } from '../bulk/control';
+import type { BulkJob } from '../bulk/job';
+import { jobStore, physical } from '../bulk/job';
 import { plan } from '../bulk/plan';
-import { withDocumentLock } from '../gas/lock';
-import { sheetByName } from '../gas/sheet';
+import type { RunContext } from '../run/ports';
 import type { Schedule } from './schedules';
 import { loadSchedules, nextRun, saveSchedules } from './schedules';
 import { reuseLimitMs } from './when';
@@ -31,77 +30,80 @@ function startRow(last: BulkJob | null, rows: number): number {
 }
 
 /** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run. */
-function scheduledJob(s: Schedule, now: number, last: BulkJob | null): BulkJob {
+function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null): BulkJob {
   const p = plan(s.request);
-  const job = newJob(p, s.place, s.request.output);
+  const job = newJob(ctx, p, s.place, s.request.output);
   job.slot = s.id;
   job.cap = s.cap;
   const offset = startRow(last, job.rows);
   if (offset) job.offset = offset;
   job.maxAgeMs = reuseLimitMs(s.repeat);
-  const out = sheetByName(s.place.outSheet);
-  if (s.request.output === 'beside') job.overwrite = true;
-  if (!sheetByName(s.place.sheet) || !out) {
+  const out = ctx.book.sheet(s.place.outSheet);
+  if (job.kind === 'rows') job.overwrite = true;
+  if (!ctx.book.sheet(s.place.sheet) || !out) {
     job.status = 'paused';
     job.message = `The sheet "${!out ? s.place.outSheet : s.place.sheet}" is gone: delete this schedule and make a new one.`;
-  } else if (s.request.output === 'history') job.outNext = out.getLastRow() + 1;
-  else if (s.place.row > 1 && out.getRange(s.place.row - 1, s.place.outCol, 1, p.fields.length).getValues()[0].join(',') !== p.fields.join(',')) {
+  } else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
+  else if (s.place.row > 1 && out.read(s.place.row - 1, s.place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
     // The header over the schedule's columns changed: those columns are someone else's now.
     job.status = 'paused';
     job.message = `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`;
   }
-  job.startedAt = new Date(now).toISOString();
   return job;
 }
 
 /** Starts the schedules that came due (a schedule whose last run is still going skips this time). */
-export function startDue(now = Date.now()): void {
-  if (!loadSchedules().some((s) => s.nextAt <= now)) return; // most hours: nothing due, no lock taken
-  withDocumentLock(() => {
-    const list = loadSchedules();
+export function startDue(ctx: RunContext): void {
+  const now = ctx.now();
+  if (!loadSchedules(ctx.props).some((s) => s.nextAt <= now)) return; // most hours: nothing due, no lock taken
+  ctx.lock.withLock(() => {
+    const jobs = jobStore(ctx.props);
+    const list = loadSchedules(ctx.props);
     let changed = false;
     for (const s of list) {
       if (s.nextAt > now) continue;
-      const last = loadJob(s.id);
+      const last = jobs.load(s.id);
       if (last?.status === 'running') s.skippedAt = new Date(now).toISOString();
       else {
         delete s.skippedAt;
-        saveJob(scheduledJob(s, now, last));
+        jobs.save(scheduledJob(ctx, s, last));
       }
-      s.nextAt = nextRun(s.repeat, now);
+      s.nextAt = nextRun(ctx.book, s.repeat, now);
       changed = true;
     }
-    if (changed) saveSchedules(list);
+    if (changed) saveSchedules(ctx.props, list);
   });
 }
 
 /** "Run now" from the sidebar: a new run of the schedule (the sidebar steps it), or the one still going. */
-export function runNow(id: string): BulkJob {
-  return withDocumentLock(() => {
-    const s = loadSchedules().find((x) => x.id === id);
+export function runNow(ctx: RunContext, id: string): BulkJob {
+  return ctx.lock.withLock(() => {
+    const s = loadSchedules(ctx.props).find((x) => x.id === id);
     if (!s) throw new Error('This schedule was deleted; reopen the sidebar.');
-    const going = loadJob(s.id);
+    const jobs = jobStore(ctx.props);
+    const going = jobs.load(s.id);
     if (going?.status === 'running') return going;
-    const job = scheduledJob(s, Date.now(), going);
-    saveJob(job);
+    const job = scheduledJob(ctx, s, going);
+    jobs.save(job);
     return job;
   });
 }
 
 /** The hourly trigger's work on jobs: what came due starts, then everything running goes on. */
-export function background(): void {
-  startDue();
-  continueJobs();
+export function background(ctx: RunContext, budgetMs = BACKGROUND_MS): void {
+  startDue(ctx);
+  continueJobs(ctx, budgetMs);
 }
 
 /** Continues every running job until the budget is used; the sidebar's first, then schedules' in order. */
-export function continueJobs(budgetMs = BACKGROUND_MS): void {
-  const until = Date.now() + budgetMs;
-  const slots = [undefined, ...loadSchedules().map((s) => s.id)];
+export function continueJobs(ctx: RunContext, budgetMs = BACKGROUND_MS): void {
+  const until = ctx.now() + budgetMs;
+  const jobs = jobStore(ctx.props);
+  const slots = [undefined, ...loadSchedules(ctx.props).map((s) => s.id)];
   for (const slot of slots) {
     try {
-      let job = loadJob(slot);
-      while (job?.status === 'running' && Date.now() < until) job = step(job.id, Math.min(STEP_MS, until - Date.now()), slot);
+      let job = jobs.load(slot);
+      while (job?.status === 'running' && ctx.now() < until) job = step(ctx, job.id, Math.min(STEP_MS, until - ctx.now()), slot);
     } catch (e) {
       console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
     }

@@ -5,14 +5,14 @@
  * in its own property (bulk/job.ts, slot = the schedule's id), resumable like any bulk run.
  */
 import { estimateCost, getEndpoint } from '@igdata/core';
+import { placeOutput } from '../bulk/control';
+import { colName, selection } from '../bulk/grid';
 import type { BulkJob, JobPlace } from '../bulk/job';
-import { deleteJob, loadJob } from '../bulk/job';
+import { jobStore } from '../bulk/job';
 import type { BulkRequest } from '../bulk/plan';
 import { plan, preview } from '../bulk/plan';
-import { placeOutput } from '../bulk/control';
-import { withDocumentLock } from '../gas/lock';
-import { PROP, currentUserEmail, newId, props } from '../gas/settings';
-import { colName, selection, sheetTime, zoneOffset } from '../gas/sheet';
+import type { Book, PropertyStore, RunContext } from '../run/ports';
+import { PROP } from '../run/property-names';
 import type { Repeat } from './when';
 import { describeRepeat, nextRunAt, readRepeat, runsPerMonth } from './when';
 
@@ -32,19 +32,18 @@ export interface Schedule {
   skippedAt?: string;
 }
 
-export function loadSchedules(): Schedule[] {
+export function loadSchedules(props: PropertyStore): Schedule[] {
   try {
-    return JSON.parse(props().getProperty(PROP.schedules) || '[]') as Schedule[];
+    return JSON.parse(props.get(PROP.schedules) || '[]') as Schedule[];
   } catch {
     return [];
   }
 }
 
-export const saveSchedules = (list: Schedule[]): void => {
-  props().setProperty(PROP.schedules, JSON.stringify(list));
-};
+export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => props.set(PROP.schedules, JSON.stringify(list));
 
-export const nextRun = (r: Repeat, after: number): number => nextRunAt(r, after, zoneOffset);
+/** The next run after `after` in the spreadsheet's zone. */
+export const nextRun = (book: Book, r: Repeat, after: number): number => nextRunAt(r, after, (t) => book.zoneOffset(t));
 
 /** The cap typed in the sidebar: whole credits, 1 to 1,000,000. */
 function readCap(v: unknown): number {
@@ -88,50 +87,51 @@ function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
 }
 
 /** What a schedule on the selection would cost per run and per month (the bulk preview's counts; nothing is saved). */
-export function previewSchedule(req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
+export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
   const s = readSchedule(req, repeat, cap);
-  const b = preview(s.request);
+  const b = preview(ctx, s.request);
   const uncapped = b.unique * b.creditsEach;
   const perRun = Math.min(uncapped, s.cap);
   const targetsPerRun = b.creditsEach > 0 ? Math.floor(s.cap / b.creditsEach) : b.unique;
-  const next = nextRun(s.repeat, Date.now());
+  const next = nextRun(ctx.book, s.repeat, ctx.now());
   return {
     range: b.range, targets: b.unique, creditsEach: b.creditsEach, perRun, uncapped,
     runsForAll: b.unique ? Math.ceil(b.unique / targetsPerRun) : 0,
     runsPerMonth: runsPerMonth(s.repeat), perMonth: Math.ceil(perRun * runsPerMonth(s.repeat)),
-    when: describeRepeat(s.repeat), nextAt: new Date(next).toISOString(), nextLabel: sheetTime(next), balance: b.balance,
+    when: describeRepeat(s.repeat), nextAt: new Date(next).toISOString(), nextLabel: ctx.book.formatTime(next), balance: b.balance,
   };
 }
 
 /** Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its time. */
-export function saveSchedule(req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
+export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
   const { request, plan: p, repeat: r, cap: c } = readSchedule(req, repeat, cap);
-  const range = selection();
-  return withDocumentLock(() => {
-    const list = loadSchedules();
+  const range = selection(ctx.book);
+  return ctx.lock.withLock(() => {
+    const list = loadSchedules(ctx.props);
     if (list.length >= MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules: delete one first.`);
-    const place = placeOutput(range, p, request.output);
+    const { outNext: _, ...place } = placeOutput(ctx.book, range, p, request.output);
     const s: Schedule = {
-      id: newId(), request: { ...request, fields: p.fields.join(',') }, place, repeat: r, cap: c,
-      nextAt: nextRun(r, Date.now()), createdBy: currentUserEmail(),
+      id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, repeat: r, cap: c,
+      nextAt: nextRun(ctx.book, r, ctx.now()), createdBy: ctx.userEmail(),
     };
     list.push(s);
-    saveSchedules(list);
+    saveSchedules(ctx.props, list);
     return s;
   });
 }
 
-export function deleteSchedule(id: string): void {
-  withDocumentLock(() => {
-    saveSchedules(loadSchedules().filter((s) => s.id !== id));
-    deleteJob(id);
+export function deleteSchedule(ctx: RunContext, id: string): void {
+  ctx.lock.withLock(() => {
+    saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => s.id !== id));
+    jobStore(ctx.props).delete(id);
   });
 }
 
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
-export function scheduleViews(): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
-  return loadSchedules().map((s) => {
-    const run = loadJob(s.id);
+export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
+  const jobs = jobStore(ctx.props);
+  return loadSchedules(ctx.props).map((s) => {
+    const run = jobs.load(s.id);
     return {
       id: s.id,
       what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
@@ -139,9 +139,9 @@ export function scheduleViews(): { id: string; what: string; where: string; when
       when: describeRepeat(s.repeat),
       cap: s.cap,
       nextAt: new Date(s.nextAt).toISOString(),
-      nextLabel: sheetTime(s.nextAt),
-      runLabel: run?.startedAt ? sheetTime(Date.parse(run.startedAt)) : undefined,
-      skippedAt: s.skippedAt && sheetTime(Date.parse(s.skippedAt)),
+      nextLabel: ctx.book.formatTime(s.nextAt),
+      runLabel: run?.startedAt ? ctx.book.formatTime(Date.parse(run.startedAt)) : undefined,
+      skippedAt: s.skippedAt && ctx.book.formatTime(Date.parse(s.skippedAt)),
       run,
     };
   });

@@ -1,0 +1,124 @@
+/**
+ * Spreadsheet I/O of bulk runs and schedules over the Book port (run/ports.ts): the selection,
+ * where output goes, reading targets, writing rows without overwriting the user's cells.
+ */
+import type { SheetValue } from '../engine/values';
+import type { Book, Grid, Rect } from '../run/ports';
+
+export const colName = (c: number): string => (c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26)));
+const isFilled = (v: unknown) => v !== '' && v !== null;
+
+/** The selected column of targets, checked. */
+export function selection(book: Book): Rect {
+  const r = book.selection();
+  if (!r) throw new Error('Select the column of targets first (e.g. A2:A801).');
+  if (r.cols !== 1) throw new Error(`Select one column of targets; the selection ${r.a1} has ${r.cols} columns.`);
+  // A range kept from before rows were deleted: reading it would fail with Apps Script's own words.
+  if (r.row + r.rows - 1 > (book.sheet(r.sheet)?.maxRows() ?? 0)) {
+    throw new Error('The targets go past the last row of their sheet (were rows deleted?). Select the column again, press \u201cuse selection\u201d and preview again.');
+  }
+  return r;
+}
+
+export const rangeLabel = (r: Rect): string => `${r.sheet}!${r.a1}`;
+
+/** The cells of a one-column rectangle. */
+export const columnValues = (book: Book, r: Rect): unknown[] => readColumn(book.sheet(r.sheet)!, r.row, r.col, r.rows);
+
+interface OutputPlace {
+  label: string;
+  sheet: string | null;
+  row: number;
+  col: number;
+}
+
+/**
+ * Where the values go. "beside": the columns right of the source column, which must be empty (a
+ * run never overwrites the user's data); "sheet": a new sheet with the targets in column A.
+ */
+export function outputPlace(book: Book, r: Rect, width: number, output: 'beside' | 'sheet' | 'history', create: boolean): OutputPlace {
+  if (output === 'sheet') return { label: 'a new sheet', sheet: null, row: 2, col: 2 };
+  if (output === 'history') return { label: 'dated rows in a history sheet', sheet: null, row: 2, col: 1 };
+  const sheet = book.sheet(r.sheet)!;
+  const headerRow = r.row > 1 ? r.row - 1 : r.row;
+  const height = r.rows + (r.row > 1 ? 1 : 0);
+  if (r.col + width > sheet.maxColumns()) throw new Error(`Not enough columns right of ${colName(r.col)}: choose "New sheet".`);
+  const busy = sheet.read(headerRow, r.col + 1, height, width).some((row) => row.some(isFilled));
+  const label = `columns ${colName(r.col + 1)}:${colName(r.col + width)} of ${r.sheet}`;
+  if (busy && create) throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
+  return { label: busy ? `${label} (not empty: choose "New sheet")` : label, sheet: r.sheet, row: r.row, col: r.col + 1 };
+}
+
+/** Adds rows at the end so that row `lastRow` exists. */
+function ensureRows(sheet: Grid, lastRow: number): void {
+  const need = lastRow - sheet.maxRows();
+  if (need > 0) sheet.insertRowsAfter(sheet.maxRows(), need);
+}
+
+/** A new sheet named after the function (numbered when taken), with `rows` rows and a header. */
+export function newOutputSheet(book: Book, fn: string, header: string[], rows: number): string {
+  let name = `IG Data ${fn}`;
+  for (let i = 2; book.sheet(name); i++) name = `IG Data ${fn} ${i}`;
+  const sheet = book.insertSheet(name);
+  ensureRows(sheet, rows);
+  sheet.write(1, 1, [header]);
+  return name;
+}
+
+const HISTORY = 'IG Data history';
+
+/**
+ * The history sheet of a lookup: the first "IG Data history <fn>" (numbered when taken) whose header
+ * is `header` exactly, so runs of the same lookup append to one sheet; a new one otherwise.
+ */
+export function historySheet(book: Book, fn: string, header: string[]): { name: string; next: number } {
+  for (let i = 1; ; i++) {
+    const name = `${HISTORY} ${fn}${i > 1 ? ` ${i}` : ''}`;
+    const sheet = book.sheet(name);
+    if (!sheet) {
+      book.insertSheet(name).write(1, 1, [header]);
+      return { name, next: 2 };
+    }
+    const width = sheet.maxColumns();
+    const top = width >= header.length ? sheet.read(1, 1, 1, header.length + (width > header.length ? 1 : 0))[0] : [];
+    if (top.slice(0, header.length).join('\u0000') === header.join('\u0000') && !isFilled(top[header.length] ?? '')) return { name, next: sheet.lastRow() + 1 };
+  }
+}
+
+/** Sheets whose name says they hold history (the growth view's choices). */
+export const historySheets = (book: Book): string[] => book.sheetNames().filter((n) => n.startsWith(HISTORY));
+
+export const writeRow = (sheet: Grid, row: number, col: number, values: SheetValue[]): void => sheet.write(row, col, [values]);
+
+/** `rows` cells of one column from row `row`. */
+export const readColumn = (sheet: Grid, row: number, col: number, rows: number): unknown[] => sheet.read(row, col, rows, 1).map((r) => r[0]);
+
+/** Which of `rows` rows already hold something in `width` columns from `col`. */
+export const filledRows = (sheet: Grid, row: number, col: number, rows: number, width: number): boolean[] =>
+  sheet.read(row, col, rows, width).map((r) => r.some(isFilled));
+
+/** Whether a cell holds something (a cell past the sheet's end holds nothing). */
+export const cellFilled = (sheet: Grid, row: number, col: number): boolean => sheet.maxRows() >= row && isFilled(sheet.read(row, col, 1, 1)[0][0]);
+
+/** Writes a block of rows at `row` in one call (all or nothing), adding rows at the end when needed. */
+export function writeBlock(sheet: Grid, row: number, col: number, values: SheetValue[][]): void {
+  if (!values.length) return;
+  ensureRows(sheet, row + values.length - 1);
+  sheet.write(row, col, values);
+}
+
+/** Writes contiguous runs of non-null rows from `row` (never touching the rows left null). */
+export function writeRuns(sheet: Grid, row: number, col: number, values: (SheetValue[] | null)[], copyTargets: unknown[] | null): void {
+  let r = 0;
+  while (r < values.length) {
+    if (values[r] === null) {
+      r++;
+      continue;
+    }
+    let e = r;
+    while (e < values.length && values[e] !== null) e++;
+    writeBlock(sheet, row + r, col, values.slice(r, e) as SheetValue[][]);
+    if (copyTargets) writeBlock(sheet, row + r, 1, copyTargets.slice(r, e).map((c) => [c as SheetValue]));
+    r = e;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * What every kind of bulk step shares: its one argument (the job and everything it works with),
+ * the loop over units of work, and the one row loop that decides what each row of a unit became
+ * once the unit was fetched (the kinds differ only in the rows they write for it).
+ */
+import type { AnyIgError, Call, EndpointDef } from '@igdata/core';
+import { stopsBulkRun } from '@igdata/core';
+import { messageOf } from '../engine/messages';
+import type { EngineDeps } from '../engine/ports';
+import type { SheetValue } from '../engine/values';
+import type { Grid } from '../run/ports';
+import type { BulkJob } from './job';
+import type { TargetRow } from './targets';
+
+/** One step of a job of kind J: everything it reads, writes and spends. */
+export interface Step<J extends BulkJob = BulkJob> {
+  job: J;
+  endpoint: EndpointDef;
+  /** The endpoint's target parameter (`handle`, `post`...). */
+  targetName: string;
+  src: Grid;
+  out: Grid;
+  deps: EngineDeps;
+  /** Saves the job (after rows are written; before, for an announced append). */
+  save(job: J): void;
+  /** When the step started, and how long it may fetch before reporting progress (epoch ms, ms). */
+  started: number;
+  budgetMs: number;
+}
+
+/** The end of every step: done when the pointer passed the last row; the state saved either way. */
+export function endStep<J extends BulkJob>(s: Step<J>): J {
+  if (s.job.status === 'running' && s.job.next >= s.job.rows) s.job.status = 'done';
+  s.save(s.job);
+  return s.job;
+}
+
+/**
+ * Runs a step's units of work from row 0 of its window: each unit handles rows from `from` and
+ * says where it stopped and where its rows ended; a unit that stopped short, the window's end, the
+ * job leaving `running` or the step's time budget ends the step.
+ */
+export function eachUnit(s: Step, rows: number, unit: (from: number) => { stopAt: number; end: number }): void {
+  let i = 0;
+  while (i < rows && s.job.status === 'running') {
+    if (i > 0 && s.deps.now() - s.started > s.budgetMs) break;
+    const { stopAt, end } = unit(i);
+    i = stopAt;
+    if (stopAt < end) break;
+  }
+}
+
+/** What a unit's fetch gave a target: not reached in time, or its answer and/or the error that ended it. */
+export type Answer<A> = { late: true } | { late?: false; value?: A; error?: AnyIgError; failedCall?: Call };
+
+/** What one row of a unit became. */
+export type Settled<A> =
+  | { kind: 'skip' } // a blank target
+  | { kind: 'filled' } // its output is already written (rows runs)
+  | { kind: 'dup' } // a target seen in an earlier row (runs writing each target once)
+  | { kind: 'invalid'; label: SheetValue; message: string }
+  | { kind: 'answer'; row: Extract<TargetRow, { kind: 'call' }>; value?: A; error?: AnyIgError; failedCall?: Call };
+
+/**
+ * The one row loop: the rows from..end of a unit, in order. It stops before a row whose target was
+ * not reached in time, or whose error stops the whole run (a bad key, an empty balance: the job is
+ * paused with the error's sentence). Returns what each row before the stop became, and the stop.
+ */
+export function settleRows<A>(job: BulkJob, rows: TargetRow[], from: number, end: number, answerOf: (row: Extract<TargetRow, { kind: 'call' }>) => Answer<A>): { settled: Settled<A>[]; stopAt: number } {
+  const settled: Settled<A>[] = [];
+  for (let r = from; r < end; r++) {
+    const row = rows[r];
+    if (row.kind === 'blank' || row.kind === 'filled' || row.kind === 'dup') settled.push({ kind: row.kind === 'blank' ? 'skip' : row.kind });
+    else if (row.kind === 'invalid') settled.push({ kind: 'invalid', label: row.label, message: row.message });
+    else {
+      const a = answerOf(row);
+      if (a.late) return { settled, stopAt: r };
+      if (a.error && stopsBulkRun(a.error)) {
+        job.status = 'paused';
+        job.message = messageOf(a.error, a.failedCall ?? row.call);
+        return { settled, stopAt: r };
+      }
+      settled.push({ kind: 'answer', row, value: a.value, error: a.error, failedCall: a.failedCall });
+    }
+  }
+  return { settled, stopAt: end };
+}

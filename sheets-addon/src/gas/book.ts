@@ -1,0 +1,42 @@
+/** The spreadsheet (run/ports.ts Book and Grid) over SpreadsheetApp. */
+import type { Book, Grid, Rect } from '../run/ports';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+const gridOf = (sheet: Sheet): Grid => ({
+  name: sheet.getName(),
+  maxRows: () => sheet.getMaxRows(),
+  maxColumns: () => sheet.getMaxColumns(),
+  lastRow: () => sheet.getLastRow(),
+  read: (row, col, rows, cols) => sheet.getRange(row, col, rows, cols).getValues(),
+  write: (row, col, values) => {
+    if (values.length) sheet.getRange(row, col, values.length, values[0].length).setValues(values);
+  },
+  insertRowsAfter: (after, count) => {
+    sheet.insertRowsAfter(after, count);
+  },
+});
+
+export function gasBook(): Book {
+  const ss = () => SpreadsheetApp.getActiveSpreadsheet();
+  // Read once per entry point: a schedules view formats several times.
+  let zone: string | undefined;
+  const timeZone = (): string => (zone ??= ss().getSpreadsheetTimeZone());
+  return {
+    sheet: (name) => {
+      const s = ss().getSheetByName(name);
+      return s ? gridOf(s) : null;
+    },
+    insertSheet: (name) => gridOf(ss().insertSheet(name)),
+    sheetNames: () => ss().getSheets().map((s) => s.getName()),
+    selection: (): Rect | null => {
+      const r = SpreadsheetApp.getActiveRange();
+      return r && { sheet: r.getSheet().getName(), row: r.getRow(), col: r.getColumn(), rows: r.getNumRows(), cols: r.getNumColumns(), a1: r.getA1Notation() };
+    },
+    zoneOffset(t) {
+      const z = Utilities.formatDate(new Date(t), timeZone(), 'Z'); // "+0530"
+      return (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5)));
+    },
+    formatTime: (t) => Utilities.formatDate(new Date(t), timeZone(), 'EEE d MMM HH:mm z'),
+  };
+}

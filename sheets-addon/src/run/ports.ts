@@ -1,0 +1,99 @@
+/**
+ * What a run of the add-on needs from its platform, as interfaces: the spreadsheet, the document's
+ * properties, the document lock, the places answers are stored, the clock. Each entry point (a
+ * custom function, a sidebar call, the hourly trigger) builds one RunContext over Apps Script
+ * (../gas/context.ts) and passes it down; in-process tests build one in memory
+ * (../../test/run-fakes.ts). Plain types only: nothing here imports code.
+ */
+import type { KeptGrid } from '../engine/keep';
+import type { KeyValueCache, SheetsClient, TryLock } from '../engine/ports';
+import type { SheetValue } from '../engine/values';
+
+/** The document's settings (document properties, read once per entry point). */
+export interface Settings {
+  apiKey: string;
+  baseUrl: string;
+  keySetBy: string;
+  keySetAt: string;
+  /** Hours an answer is reused (1-720). */
+  freshHours: number;
+  /** Cells marked by "Refresh selected cells" (JSON, gas/refresh.ts). */
+  refreshMarks: string;
+  /** "off" turns claims off (engine/claim-store.ts). */
+  claims: string;
+}
+
+/** One sheet, as runs read and write it. */
+export interface Grid {
+  readonly name: string;
+  maxRows(): number;
+  maxColumns(): number;
+  lastRow(): number;
+  /** The values of `rows` x `cols` cells from (row, col). */
+  read(row: number, col: number, rows: number, cols: number): unknown[][];
+  /** Writes a rectangle in one call (all or nothing); the rows must exist. */
+  write(row: number, col: number, values: SheetValue[][]): void;
+  insertRowsAfter(after: number, count: number): void;
+}
+
+/** Where a selection is (not its values): a sheet and a rectangle. */
+export interface Rect {
+  sheet: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+  /** "A2:A61". */
+  a1: string;
+}
+
+/** The spreadsheet. */
+export interface Book {
+  sheet(name: string): Grid | null;
+  /** A new sheet (Sheets shows it: a run's output comes to the front). */
+  insertSheet(name: string): Grid;
+  sheetNames(): string[];
+  /** The user's selection, or null. */
+  selection(): Rect | null;
+  /** The spreadsheet's offset from UTC in minutes at `t` (its time zone, daylight saving included). */
+  zoneOffset(t: number): number;
+  /** `t` as the spreadsheet's zone shows it ("Mon 30 Nov 07:00 UTC"). */
+  formatTime(t: number): string;
+}
+
+/** The document's properties (one value at most 9 KB, 500 KB in all, in real life). */
+export interface PropertyStore {
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+  delete(key: string): void;
+}
+
+/**
+ * The document lock as this execution holds it: `withLock` waits up to 30 s and sections nest;
+ * `tryLock` is the answer store's brief lock, which does not lock again inside a held section.
+ */
+export interface DocumentLock {
+  withLock<T>(fn: () => T): T;
+  tryLock: TryLock;
+}
+
+/** Where answers are stored: the document cache, and the kept answers' hidden sheet. */
+export interface AnswerPlaces {
+  cache: KeyValueCache;
+  kept: KeptGrid;
+  /** base64 of the SHA-256 of a UTF-8 text (store keys). */
+  sha256Base64(text: string): string;
+}
+
+/** Everything one entry point's run needs, built once by the entry point and passed down. */
+export interface RunContext {
+  now(): number;
+  settings: Settings;
+  client: SheetsClient;
+  props: PropertyStore;
+  book: Book;
+  lock: DocumentLock;
+  places: AnswerPlaces;
+  newId(): string;
+  userEmail(): string;
+}

@@ -1,0 +1,34 @@
+/**
+ * Recording usage (engine/usage.ts holds the log's shape). Custom functions may not write
+ * properties, so a formula adds its credits to a cache item under the document lock; runs holding
+ * the document lock (the hourly trigger, the sidebar, a bulk step) move it into the property
+ * IGDATA_USAGE, with their own credits.
+ */
+import type { AnswerStore } from '../engine/store';
+import type { Usage } from '../engine/usage';
+import { addUsage, mergeUsage, parseUsage } from '../engine/usage';
+import type { RunContext } from './ports';
+import { PROP } from './property-names';
+
+/** The cache item holding what formulas spent since the last move into the property. */
+const ITEM = 'igd1:usage';
+/** CacheService's longest life: the hourly trigger moves the item long before. */
+const ITEM_TTL_SECONDS = 21600;
+
+type UsageContext = Pick<RunContext, 'props' | 'places' | 'now'>;
+
+const today = (ctx: UsageContext) => new Date(ctx.now()).toISOString().slice(0, 10);
+const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM])[ITEM]);
+
+/** A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount). */
+export function formulaSpent(ctx: UsageContext, store: AnswerStore, label: string, credits: number): void {
+  store.withLock(() => ctx.places.cache.putAll({ [ITEM]: JSON.stringify(addUsage(pending(ctx), label, credits, today(ctx))) }, ITEM_TTL_SECONDS));
+}
+
+/** Under the document lock: the formulas' usage, and a run's credits under `label`, into the property; all of it. */
+export function recordUsage(ctx: UsageContext, label?: string, credits = 0): Usage {
+  const u = mergeUsage(parseUsage(ctx.props.get(PROP.usage)), credits ? addUsage(pending(ctx), label!, credits, today(ctx)) : pending(ctx));
+  ctx.props.set(PROP.usage, JSON.stringify(u));
+  ctx.places.cache.removeAll?.([ITEM]);
+  return u;
+}
