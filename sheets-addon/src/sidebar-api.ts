@@ -21,8 +21,10 @@ import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFr
 import { activeSelection } from './gas/ui';
 import { exportUsage } from './gas/usage';
 import { recordUsage } from './run/usage-log';
-import { runNow } from './schedule/background';
+import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
+import type { TrackerRequest } from './tracker/trackers';
+import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
 
 function settingsView() {
   const s = readSettings();
@@ -117,6 +119,17 @@ export const SIDEBAR_API = {
   /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
   igScheduleRunNow: (id: string) => runNow(gasContext(), String(id)),
   igScheduleStep: (id: string, jobId: string) => step(gasContext(), String(jobId), undefined, String(id)),
+  /** Track these accounts: the fields offered, the cost preview, create (first run stepped by the sidebar), step, list, delete. */
+  igTrackerChoices: () => ({ fields: trackableFields(), defaults: DEFAULT_FIELDS }),
+  igTrackerPreview: (req: TrackerRequest) => previewTracker(gasContext(), req),
+  igTrackerCreate: (req: TrackerRequest) => createTracker(gasContext(), req),
+  igTrackerStep: (id: string) => stepTracker(gasContext(), String(id)),
+  igTrackers: () => trackerViews(gasContext()),
+  igTrackerDelete: (id: string) => {
+    const ctx = gasContext();
+    deleteTracker(ctx, String(id));
+    return trackerViews(ctx);
+  },
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

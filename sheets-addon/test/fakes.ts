@@ -25,6 +25,8 @@ export interface FakeService {
   credits: number;
   /** When set, a fetchAll containing a matching URL throws the way UrlFetchApp does (naming the first). */
   unreachable?: RegExp;
+  /** Account ids by handle (default `id_<handle>`): an account renamed keeps its id. */
+  ids?: Record<string, string>;
 }
 
 const json = (status: number, body: unknown): RawResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -60,6 +62,8 @@ export function fakeService(): FakeService {
     svc.sent.push(url.pathname.replace(/^\/v1\//, '') + url.search);
     if (svc.unreachable?.test(r.url)) throw new Error(`Address unavailable: ${r.url}`);
     if (r.headers.authorization !== `Bearer ${KEY}`) return json(401, { error: { code: 'invalid_api_key', message: 'Invalid API key.' }, meta: { credits_charged: 0 } });
+    // The balance is free (as the service's credits endpoint is).
+    if (url.pathname === '/v1/credits') return json(200, { data: { credits_remaining: 100000 }, meta: { credits_charged: 0 } });
     const handle = url.searchParams.get('handle') ?? '';
     // acct_<n>: any number of made-up accounts (schedules over long columns).
     const known = handle in PROFILES || /^acct_\d+$/.test(handle);
@@ -68,7 +72,7 @@ export function fakeService(): FakeService {
     svc.credits += price;
     if (!known) return json(404, { error: { code: 'not_found', message: 'No public data.' }, meta: { credits_charged: price } });
     if (path === 'profile') {
-      return json(200, { data: { id: `id_${handle}`, username: handle, followers: PROFILES[handle] ?? 1000 + svc.credits, following: 82 }, meta: { credits_charged: 1 } });
+      return json(200, { data: { id: svc.ids?.[handle] ?? `id_${handle}`, username: handle, followers: PROFILES[handle] ?? 1000 + svc.credits, following: 82, posts: 10 }, meta: { credits_charged: 1 } });
     }
     const from = Number(url.searchParams.get('cursor') ?? 0);
     // A list whose first page came back empty (items filtered out) with more behind it.

@@ -18,6 +18,9 @@ export type PortCall = 'grid.write' | 'props.set';
 
 class MemoryGrid implements Grid {
   cells: SheetValue[][] = [];
+  /** Formulas by "row,col" (not calculated: tests read the text). */
+  formulas = new Map<string, string>();
+  formats = new Map<string, string>();
   constructor(readonly name: string, private rows = 1000, private cols = 26) {}
   maxRows = () => this.rows;
   maxColumns = () => this.cols;
@@ -35,6 +38,16 @@ class MemoryGrid implements Grid {
   }
   insertRowsAfter(_after: number, count: number): void {
     this.rows += count;
+  }
+  writeFormulas(row: number, col: number, formulas: (string | null)[][]): void {
+    formulas.forEach((cells, r) => cells.forEach((f, c) => f !== null && this.formulas.set(`${row + r},${col + c}`, f)));
+  }
+  setNumberFormat(row: number, col: number, rows: number, cols: number, format: string): void {
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) this.formats.set(`${row + r},${col + c}`, format);
+  }
+  clear(): void {
+    this.cells = [];
+    this.formulas.clear();
   }
   /** Sheets refuses a range outside the sheet. */
   private inside(lastRow: number, lastCol: number): void {
@@ -99,6 +112,9 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
             read: (row, col, rows, cols) => g.read(row, col, rows, cols),
             write: (row, col, v) => (guard('grid.write'), g.write(row, col, v)),
             insertRowsAfter: (after, count) => g.insertRowsAfter(after, count),
+            writeFormulas: (row, col, f) => (guard('grid.write'), g.writeFormulas(row, col, f)),
+            setNumberFormat: (row, col, rows, cols, format) => g.setNumberFormat(row, col, rows, cols, format),
+            clear: () => (guard('grid.write'), g.clear()),
           });
         }
         return grids.get(g.name)!;

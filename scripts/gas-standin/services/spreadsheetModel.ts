@@ -77,7 +77,9 @@ export class SheetModel {
   }
 
   clear(): void {
+    // Sheets' clear and clearContents empty formulas too.
     this.rows = [];
+    this.formulas.clear();
   }
 
   /** Test helper: writes a 2D array at `a1` (top-left or a whole range), growing the sheet. */

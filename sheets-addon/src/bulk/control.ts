@@ -116,7 +116,7 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
     const after = keeping(ctx, jobRule(ctx, job), (a) =>
       runStep({ job, endpoint, targetName: targetParam(endpoint)!.name, src, out, deps: a.deps, save: jobs.save, started, budgetMs }),
     );
-    recordUsage(ctx, `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
+    recordUsage(ctx, job.label ?? `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
     return after;
   });
 }

@@ -56,6 +56,8 @@ interface JobBase extends JobPlace {
   maxAgeMs?: number;
   message?: string;
   startedAt: string;
+  /** What its credits are recorded under in Usage (a tracker's name); absent: "Run" or "Scheduled run" + start + function. */
+  label?: string;
 }
 
 /** One output row per source row, at the same offset: beside the column, or in a new sheet. */

@@ -15,6 +15,16 @@ const gridOf = (sheet: Sheet): Grid => ({
   insertRowsAfter: (after, count) => {
     sheet.insertRowsAfter(after, count);
   },
+  writeFormulas: (row, col, formulas) =>
+    formulas.forEach((cells, r) => cells.forEach((f, c) => {
+      if (f !== null) sheet.getRange(row + r, col + c).setFormula(f);
+    })),
+  setNumberFormat: (row, col, rows, cols, format) => {
+    if (rows > 0 && cols > 0) sheet.getRange(row, col, rows, cols).setNumberFormat(format);
+  },
+  clear: () => {
+    sheet.clearContents();
+  },
 });
 
 export function gasBook(): Book {

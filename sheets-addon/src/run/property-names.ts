@@ -22,6 +22,8 @@ export const PROP = {
   usage: 'IGDATA_USAGE',
   /** Scheduled lookups (schedule/schedules.ts); each one's run is in IGDATA_BULK_JOB:<its id>. */
   schedules: 'IGDATA_SCHEDULES',
+  /** Trackers (tracker/trackers.ts): each one's schedules, fields and view sheet. */
+  trackers: 'IGDATA_TRACKERS',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
   claims: 'IGDATA_CLAIMS',
 } as const;

@@ -30,6 +30,12 @@ export interface Schedule {
   createdBy: string;
   /** Set when a run came due while the previous one was still going (that run was not started). */
   skippedAt?: string;
+  /** Its runs cover the column from its first row down to its last filled cell (a tracker's: accounts added join the next run). */
+  grow?: boolean;
+  /** Usage label of its runs (a tracker's name). */
+  label?: string;
+  /** The tracker it belongs to (tracker/trackers.ts): its view is rebuilt when a run ends. */
+  tracker?: string;
 }
 
 export function loadSchedules(props: PropertyStore): Schedule[] {
@@ -46,7 +52,7 @@ export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => p
 export const nextRun = (book: Book, r: Repeat, after: number): number => nextRunAt(r, after, (t) => book.zoneOffset(t));
 
 /** The cap typed in the sidebar: whole credits, 1 to 1,000,000. */
-function readCap(v: unknown): number {
+export function readCap(v: unknown): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > MAX_CAP) throw new Error(`Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')} (got ${JSON.stringify(v)}).`);
   return n;

@@ -1,0 +1,98 @@
+/**
+ * Starting a schedule's runs: the ones that came due (the hourly trigger), and Run now (the
+ * sidebar). Each run is a bulk job in the schedule's own property, resumable like any bulk run.
+ */
+import { newJob } from '../bulk/control';
+import { readColumn } from '../bulk/grid';
+import type { BulkJob } from '../bulk/job';
+import { jobStore, physical } from '../bulk/job';
+import { plan } from '../bulk/plan';
+import type { RunContext } from '../run/ports';
+import type { Schedule } from './schedules';
+import { loadSchedules, nextRun, saveSchedules } from './schedules';
+import { reuseLimitMs } from './when';
+
+/**
+ * Where a schedule's new run starts: where the last one stopped when it did not reach its last row
+ * (its cap, an empty balance), so a capped schedule refreshes every row in turn instead of the
+ * first rows every time; else at the first row.
+ */
+function startRow(last: BulkJob | null, rows: number): number {
+  return !last || last.status === 'done' || last.rows !== rows ? 0 : physical(last, last.next);
+}
+
+/**
+ * The rows a run covers: the schedule's, or for a growing one (a tracker's column) every row from
+ * its first down to the column's last filled cell, so accounts added below join the next run.
+ */
+function rowsNow(ctx: RunContext, s: Schedule): number {
+  const src = s.grow ? ctx.book.sheet(s.place.sheet) : null;
+  if (!src) return s.place.rows;
+  const below = Math.max(0, src.lastRow() - s.place.row + 1);
+  const cells = below ? readColumn(src, s.place.row, s.place.col, below) : [];
+  let n = cells.length;
+  while (n > 0 && (cells[n - 1] === '' || cells[n - 1] === null)) n--;
+  return Math.max(1, n);
+}
+
+/** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run. */
+export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null): BulkJob {
+  const p = plan(s.request);
+  const job = newJob(ctx, p, { ...s.place, rows: rowsNow(ctx, s) }, s.request.output);
+  if (s.label) job.label = s.label;
+  job.slot = s.id;
+  job.cap = s.cap;
+  const offset = startRow(last, job.rows);
+  if (offset) job.offset = offset;
+  job.maxAgeMs = reuseLimitMs(s.repeat);
+  const out = ctx.book.sheet(s.place.outSheet);
+  if (job.kind === 'rows') job.overwrite = true;
+  if (!ctx.book.sheet(s.place.sheet) || !out) {
+    job.status = 'paused';
+    job.message = `The sheet "${!out ? s.place.outSheet : s.place.sheet}" is gone: delete this schedule and make a new one.`;
+  } else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
+  else if (s.place.row > 1 && out.read(s.place.row - 1, s.place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
+    // The header over the schedule's columns changed: those columns are someone else's now.
+    job.status = 'paused';
+    job.message = `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`;
+  }
+  return job;
+}
+
+/** Starts the schedules that came due (a schedule whose last run is still going skips this time). */
+export function startDue(ctx: RunContext): void {
+  const now = ctx.now();
+  if (!loadSchedules(ctx.props).some((s) => s.nextAt <= now)) return; // most hours: nothing due, no lock taken
+  ctx.lock.withLock(() => {
+    const jobs = jobStore(ctx.props);
+    const list = loadSchedules(ctx.props);
+    let changed = false;
+    for (const s of list) {
+      if (s.nextAt > now) continue;
+      const last = jobs.load(s.id);
+      if (last?.status === 'running') s.skippedAt = new Date(now).toISOString();
+      else {
+        delete s.skippedAt;
+        jobs.save(scheduledJob(ctx, s, last));
+      }
+      s.nextAt = nextRun(ctx.book, s.repeat, now);
+      changed = true;
+    }
+    if (changed) saveSchedules(ctx.props, list);
+  });
+}
+
+/** "Run now" from the sidebar: a new run of the schedule (the sidebar steps it), or the one still going. */
+export function runNow(ctx: RunContext, id: string): BulkJob {
+  return ctx.lock.withLock(() => {
+    const s = loadSchedules(ctx.props).find((x) => x.id === id);
+    if (!s) throw new Error('This schedule was deleted; reopen the sidebar.');
+    const jobs = jobStore(ctx.props);
+    const going = jobs.load(s.id);
+    if (going?.status === 'running') return going;
+    const job = scheduledJob(ctx, s, going);
+    jobs.save(job);
+    return job;
+  });
+}
+

@@ -1,0 +1,250 @@
+/**
+ * "Track these accounts": a column of accounts, some fields, how often and a credit cap become, in
+ * one step, history schedules (one per endpoint the fields come from, over the column as it grows),
+ * a first run now, and a tracker view sheet (view.ts) rebuilt whenever a run ends. Trackers live in
+ * one document property; their schedules are ordinary schedules (schedule/), marked as theirs.
+ */
+import type { EndpointDef } from '@igdata/core';
+import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
+import { step } from '../bulk/control';
+import { placeOutput } from '../bulk/control';
+import { readColumn, selection } from '../bulk/grid';
+import { jobStore } from '../bulk/job';
+import type { BulkJob } from '../bulk/job';
+import { plan } from '../bulk/plan';
+import { bulkRow } from '../bulk/targets';
+import { readBalance } from '../engine/balance';
+import type { Grid, RunContext } from '../run/ports';
+import { PROP } from '../run/property-names';
+import type { Schedule } from '../schedule/schedules';
+import { loadSchedules, nextRun, readCap, saveSchedules } from '../schedule/schedules';
+import { scheduledJob } from '../schedule/start';
+import type { Repeat } from '../schedule/when';
+import { describeRepeat, readRepeat, reuseLimitMs, runsPerMonth } from '../schedule/when';
+import { trackerView } from './view';
+
+/** The endpoints a tracker takes fields from, in the order a field is looked for (a profile's followers before an insight's). */
+const TRACKABLE = ['profile', 'insights/profile/engagement', 'insights/profile/stats', 'insights/profile/audit'];
+export const DEFAULT_FIELDS = ['followers', 'posts', 'engagement_rate_pct'];
+const MAX_TRACKERS = 5;
+
+export interface Tracker {
+  id: string;
+  name: string;
+  /** The tracked column: its sheet, first row and column (it grows downwards). */
+  source: { sheet: string; row: number; col: number };
+  fields: string[];
+  sortBy: string;
+  repeat: Repeat;
+  cap: number;
+  /** One schedule per endpoint the fields come from. */
+  parts: { scheduleId: string; endpoint: string; fields: string[]; history: string }[];
+  view: string;
+  createdAt: string;
+}
+
+export interface TrackerRequest {
+  fields?: string;
+  every?: unknown;
+  weekday?: unknown;
+  hour?: unknown;
+  cap?: unknown;
+  name?: string;
+  sortBy?: string;
+}
+
+/** The fields a tracker offers, each with the function it comes from and what that costs an account. */
+export function trackableFields(): { field: string; fn: string; credits: number }[] {
+  const seen = new Set<string>();
+  return TRACKABLE.map((id) => getEndpoint(id)).flatMap((e) =>
+    e.columns.filter((c) => c !== 'username' && !seen.has(c) && seen.add(c)).map((field) => ({ field, fn: e.fn, credits: estimateCost(e, {}).credits })),
+  );
+}
+
+const endpointOf = (field: string): EndpointDef | undefined => TRACKABLE.map((id) => getEndpoint(id)).find((e) => e.columns.includes(field) && field !== 'username');
+
+/** A tracker's parts from the sidebar, checked (a clear message naming the field, nothing saved on bad input). */
+function readTracker(req: TrackerRequest) {
+  const fields = String(req.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const chosen = fields.length ? [...new Set(fields)] : DEFAULT_FIELDS;
+  const byEndpoint = new Map<string, string[]>();
+  for (const f of chosen) {
+    const e = endpointOf(f);
+    if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. Choose from: ${trackableFields().map((x) => x.field).join(', ')}.`);
+    byEndpoint.set(e.id, [...(byEndpoint.get(e.id) ?? []), f]);
+  }
+  // The profile's id links the lines of an account that changed its username.
+  const parts = [...byEndpoint].map(([endpoint, f]) => ({ endpoint, fields: endpoint === 'profile' ? [...f, 'id'] : f }));
+  const each = parts.reduce((n, p) => n + estimateCost(getEndpoint(p.endpoint), {}).credits, 0);
+  const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 });
+  const cap = readCap(req.cap);
+  if (cap < each) throw new Error(`Credit cap per run: at least ${each}, what one account costs with these fields (got ${cap}).`);
+  const sortBy = String(req.sortBy ?? '').trim() || chosen[0];
+  if (!chosen.includes(sortBy)) throw new Error(`Sort by: one of the chosen fields (${chosen.join(', ')}); got "${sortBy}".`);
+  return { fields: chosen, parts, each, repeat, cap, sortBy, name: String(req.name ?? '').trim().slice(0, 60) };
+}
+
+export function loadTrackers(ctx: Pick<RunContext, 'props'>): Tracker[] {
+  try {
+    return JSON.parse(ctx.props.get(PROP.trackers) || '[]') as Tracker[];
+  } catch {
+    return [];
+  }
+}
+
+const saveTrackers = (ctx: Pick<RunContext, 'props'>, list: Tracker[]) => ctx.props.set(PROP.trackers, JSON.stringify(list));
+
+/** The column's distinct accounts now, as the service reads them (from the first row down to the last filled cell). */
+function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
+  const sheet = ctx.book.sheet(source.sheet);
+  if (!sheet) return [];
+  const n = Math.max(0, sheet.lastRow() - source.row + 1);
+  const p = { endpoint: getEndpoint('profile'), targetName: 'handle', params: {} };
+  const out = new Set<string>();
+  for (const cell of n ? readColumn(sheet, source.row, source.col, n) : []) {
+    const r = bulkRow(p, cell);
+    if (r.kind === 'call') out.add(String(r.call.params.handle));
+  }
+  return [...out];
+}
+
+/** What tracking the selection would cost per run and per month, and when it runs (nothing is saved). */
+export function previewTracker(ctx: RunContext, req: TrackerRequest) {
+  const t = readTracker(req);
+  const r = selection(ctx.book);
+  const accounts = accountsIn(ctx, r).length;
+  const uncapped = accounts * t.each;
+  const perRun = Math.min(uncapped, t.cap);
+  const b = readBalance(ctx.client);
+  return {
+    range: `${r.sheet}!${r.a1}`, accounts, fields: t.fields, creditsEach: t.each, perRun, uncapped,
+    runsForAll: accounts ? Math.ceil(accounts / Math.floor(t.cap / t.each)) : 0,
+    perMonth: Math.ceil(perRun * runsPerMonth(t.repeat)), runsPerMonth: runsPerMonth(t.repeat), when: describeRepeat(t.repeat),
+    firstRun: 'now', nextLabel: ctx.book.formatTime(nextRun(ctx.book, t.repeat, ctx.now() + reuseLimitMs(t.repeat))),
+    balance: b.ok ? b.balance : undefined,
+    functions: t.parts.map((p) => getEndpoint(p.endpoint).fn),
+  };
+}
+
+/** Creates a tracker on the selection: its schedules, a first run now (the sidebar steps it) and its view sheet. */
+export function createTracker(ctx: RunContext, req: TrackerRequest): { tracker: Tracker; jobs: BulkJob[] } {
+  const t = readTracker(req);
+  const r = selection(ctx.book);
+  return ctx.lock.withLock(() => {
+    const trackers = loadTrackers(ctx);
+    if (trackers.length >= MAX_TRACKERS) throw new Error(`A sheet holds at most ${MAX_TRACKERS} trackers: delete one first.`);
+    const schedules = loadSchedules(ctx.props);
+    if (schedules.length + t.parts.length > 10) throw new Error('A sheet holds at most 10 schedules (a tracker uses one per kind of field): delete one first.');
+    const id = ctx.newId();
+    const name = t.name || `Tracker ${trackers.length + 1}`;
+    const label = `Tracker ${name}`;
+    const jobs = jobStore(ctx.props);
+    const parts: Tracker['parts'] = [];
+    const started: BulkJob[] = [];
+    for (const part of t.parts) {
+      const p = plan({ endpoint: part.endpoint, fields: part.fields.join(','), output: 'history' });
+      const { outNext: _next, ...place } = placeOutput(ctx.book, r, p, 'history');
+      // Each part gets its share of the cap (each account costs all parts).
+      const cost = estimateCost(p.endpoint, {}).credits;
+      const s: Schedule = {
+        id: ctx.newId(), request: { endpoint: part.endpoint, params: {}, fields: p.fields.join(','), output: 'history' }, place,
+        // The first run is now: the next comes at the schedule's time at least half a period later (not an hour later).
+        repeat: t.repeat, cap: Math.max(cost, Math.floor((t.cap * cost) / t.each)), nextAt: nextRun(ctx.book, t.repeat, ctx.now() + reuseLimitMs(t.repeat)),
+        createdBy: ctx.userEmail(), grow: true, label, tracker: id,
+      };
+      schedules.push(s);
+      parts.push({ scheduleId: s.id, endpoint: part.endpoint, fields: p.fields, history: place.outSheet });
+      const job = scheduledJob(ctx, s, null);
+      jobs.save(job);
+      started.push(job);
+    }
+    const tracker: Tracker = {
+      id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, fields: t.fields, sortBy: t.sortBy, repeat: t.repeat, cap: t.cap,
+      parts, view: viewName(ctx, name), createdAt: new Date(ctx.now()).toISOString(),
+    };
+    saveSchedules(ctx.props, schedules);
+    saveTrackers(ctx, [...trackers, tracker]);
+    refreshView(ctx, tracker);
+    return { tracker, jobs: started };
+  });
+}
+
+/** The view sheet's name: "IG Data tracker <name>", numbered when taken. */
+function viewName(ctx: RunContext, name: string): string {
+  let view = `IG Data tracker ${name}`;
+  for (let i = 2; ctx.book.sheet(view); i++) view = `IG Data tracker ${name} ${i}`;
+  return view;
+}
+
+/** Rewrites the tracker's view from its history sheets and the column as it is now. */
+export function refreshView(ctx: RunContext, t: Tracker): void {
+  const histories = t.parts.map((p) => {
+    const sheet = ctx.book.sheet(p.history);
+    const rows = sheet ? sheet.lastRow() : 0;
+    return { name: p.history, fields: p.fields, values: sheet && rows ? sheet.read(1, 1, rows, p.fields.length + 2) : [] };
+  });
+  const view = trackerView(accountsIn(ctx, t.source), histories, t.sortBy);
+  const sheet: Grid = ctx.book.sheet(t.view) ?? ctx.book.insertSheet(t.view);
+  sheet.clear();
+  const need = view.rows.length + 1;
+  if (sheet.maxRows() < need) sheet.insertRowsAfter(sheet.maxRows(), need - sheet.maxRows());
+  sheet.write(1, 1, [view.header, ...view.rows]);
+  if (view.rows.length) {
+    sheet.writeFormulas(2, 1, view.formulas);
+    for (const c of view.percentCols) sheet.setNumberFormat(2, c, view.rows.length, 1, '0.0%');
+  }
+}
+
+/** The trackers' runs still going (first run, or a scheduled one). */
+const running = (ctx: RunContext, t: Tracker): BulkJob[] =>
+  t.parts.flatMap((p) => {
+    const job = jobStore(ctx.props).load(p.scheduleId);
+    return job?.status === 'running' ? [job] : [];
+  });
+
+/** One step of a tracker's run from the sidebar; when its runs are over, its view is rebuilt. */
+export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jobs: BulkJob[]; done: boolean } {
+  const t = loadTrackers(ctx).find((x) => x.id === id);
+  if (!t) throw new Error('This tracker was deleted; reopen the sidebar.');
+  const [job] = running(ctx, t);
+  if (job) step(ctx, job.id, undefined, job.slot);
+  const done = !running(ctx, t).length;
+  if (done && job) ctx.lock.withLock(() => refreshView(ctx, t));
+  return { tracker: t, jobs: t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId)!).filter(Boolean), done };
+}
+
+/** After a background step of a schedule's job: a tracker's view is rebuilt once its runs are over. */
+export function afterBackgroundStep(ctx: RunContext, scheduleId: string | undefined): void {
+  const s = scheduleId && loadSchedules(ctx.props).find((x) => x.id === scheduleId);
+  const t = s && s.tracker ? loadTrackers(ctx).find((x) => x.id === s.tracker) : undefined;
+  if (t && !running(ctx, t).length) ctx.lock.withLock(() => refreshView(ctx, t));
+}
+
+/** The sidebar's list: each tracker, its schedules' next run, and its runs. */
+export function trackerViews(ctx: RunContext) {
+  const schedules = loadSchedules(ctx.props);
+  return loadTrackers(ctx).map((t) => {
+    const next = Math.min(...t.parts.map((p) => schedules.find((s) => s.id === p.scheduleId)?.nextAt ?? Infinity));
+    return {
+      id: t.id, name: t.name, view: t.view, fields: t.fields, when: describeRepeat(t.repeat), cap: t.cap,
+      source: `${t.source.sheet}!${t.source.row}`, accounts: accountsIn(ctx, t.source).length,
+      nextLabel: Number.isFinite(next) ? ctx.book.formatTime(next) : '',
+      runs: t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId)),
+    };
+  });
+}
+
+/** Deletes a tracker and its schedules; its history and view sheets stay (the sidebar asks first). */
+export function deleteTracker(ctx: RunContext, id: string): void {
+  ctx.lock.withLock(() => {
+    const t = loadTrackers(ctx).find((x) => x.id === id);
+    if (!t) return;
+    const mine = new Set(t.parts.map((p) => p.scheduleId));
+    saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => !mine.has(s.id)));
+    for (const sid of mine) jobStore(ctx.props).delete(sid);
+    saveTrackers(ctx, loadTrackers(ctx).filter((x) => x.id !== id));
+  });
+}
+
+/** Every endpoint a tracker can use exists in the registry (a renamed endpoint fails the build's tests, not a user). */
+export const trackerEndpoints = (): string[] => TRACKABLE.filter((id) => endpoints.some((e) => e.id === id));

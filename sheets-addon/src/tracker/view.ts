@@ -1,0 +1,87 @@
+/**
+ * The tracker view (pure): one line per account of the tracked column with, for each field, the
+ * latest value, the change since the previous snapshot (absolute and %), and a trend: Sheets' own
+ * SPARKLINE over the account's rows of the history sheet, so it redraws itself when a run appends
+ * snapshots. An account renamed since (same id in the profile history) keeps its line: its rows
+ * under the old name count as its own. A private or deleted account shows why, once, in `note`.
+ */
+import type { SheetValue } from '../engine/values';
+import { colName } from '../bulk/grid';
+
+/** A history sheet of a tracker: `values` read whole, header first (date, target, fields...). */
+export interface TrackedHistory {
+  name: string;
+  fields: string[];
+  values: unknown[][];
+}
+
+export interface TrackerView {
+  header: string[];
+  /** Values of each line; a trend cell is blank here and a formula in `formulas`. */
+  rows: SheetValue[][];
+  formulas: (string | null)[][];
+  /** Columns (1-based) holding a change in % (formatted 0.0%). */
+  percentCols: number[];
+}
+
+const timeOf = (v: unknown): number => (v instanceof Date ? v.getTime() : new Date(String(v)).getTime());
+const quote = (sheet: string) => `'${sheet.replace(/'/g, "''")}'`;
+const text = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** The SPARKLINE of one field of the accounts named `aliases` in a history sheet: its numbers, in date order. */
+export function sparklineFormula(history: string, fieldCol: number, aliases: string[]): string {
+  const values = `${quote(history)}!${colName(fieldCol)}2:${colName(fieldCol)}`;
+  const names = aliases.map((a) => `(${quote(history)}!B2:B=${text(a)})`).join('+');
+  return `=IFERROR(SPARKLINE(FILTER(${values},ISNUMBER(${values}),${names})),"")`;
+}
+
+interface Row {
+  t: number;
+  target: string;
+  cells: unknown[];
+}
+
+/** `accounts`: the column's distinct targets as the service reads them, in order; `sortBy`: a field (latest value, largest first). */
+export function trackerView(accounts: string[], histories: TrackedHistory[], sortBy: string): TrackerView {
+  const parsed = histories.map((h) => ({
+    ...h,
+    rows: h.values.slice(1).flatMap((r): Row[] => (Number.isNaN(timeOf(r[0])) || !r[1] ? [] : [{ t: timeOf(r[0]), target: String(r[1]), cells: r.slice(2) }])),
+  }));
+  // Renames: the profile history's `id` column links every name an account had.
+  const withId = parsed.find((h) => h.fields.includes('id'));
+  const idCol = withId ? withId.fields.indexOf('id') : -1;
+  const aliasesOf = (account: string): string[] => {
+    if (!withId) return [account];
+    const mine = withId.rows.filter((r) => r.target === account && r.cells[idCol]);
+    const id = mine.length ? mine[mine.length - 1].cells[idCol] : undefined;
+    if (!id) return [account];
+    return [...new Set([account, ...withId.rows.filter((r) => r.cells[idCol] === id).map((r) => r.target)])];
+  };
+  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== 'id').map((f) => ({ h, f, col: h.fields.indexOf(f) })));
+  const header = ['account', 'fetched', ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]), 'note'];
+  const lines = accounts.map((account) => {
+    const aliases = aliasesOf(account);
+    let fetched = 0;
+    let note = '';
+    const cells: SheetValue[] = [];
+    const formulas: (string | null)[] = [null, null];
+    let sortValue = -Infinity;
+    for (const { h, f, col } of fields) {
+      const rows = h.rows.filter((r) => aliases.includes(r.target)).sort((a, b) => a.t - b.t);
+      const last = rows[rows.length - 1];
+      if (last) fetched = Math.max(fetched, last.t);
+      // A message row (private, deleted...) has its sentence in the first field: said once, in note.
+      if (last && typeof last.cells[0] === 'string' && last.cells[0] && !note && typeof last.cells[col] !== 'number') note = last.cells[0];
+      const points = rows.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
+      const latest = points[points.length - 1];
+      const prev = points[points.length - 2];
+      if (f === sortBy && latest !== undefined) sortValue = latest;
+      cells.push(latest ?? '', prev === undefined || latest === undefined ? '' : latest - prev, prev ? (latest! - prev) / prev : '', '');
+      formulas.push(null, null, null, sparklineFormula(h.name, col + 3, aliases));
+    }
+    return { sortValue, row: [account, fetched ? new Date(fetched) : '', ...cells, note] as SheetValue[], formulas: [...formulas, null] };
+  });
+  lines.sort((a, b) => (b.sortValue === a.sortValue ? 0 : b.sortValue > a.sortValue ? 1 : -1));
+  const percentCols = fields.map((_, i) => 3 + i * 4 + 2);
+  return { header, rows: lines.map((l) => l.row), formulas: lines.map((l) => l.formulas), percentCols };
+}

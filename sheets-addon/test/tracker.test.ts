@@ -1,0 +1,117 @@
+/**
+ * "Track these accounts" in-process (run-fakes.ts: no build, no stand-in): one call sets up the
+ * history schedule, runs it once, and builds the tracker view; three weekly runs give each account
+ * its latest value, the change since last week and a trend of three points, at credits = distinct
+ * accounts per run. The list can change: added accounts join, removed ones stop, a renamed one
+ * (same id) keeps its line, a deleted one says why once.
+ */
+import { background } from '../src/schedule/background';
+import { loadSchedules } from '../src/schedule/schedules';
+import { createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
+import type { World } from './run-fakes';
+import { world } from './run-fakes';
+// The evaluator of the preview page: the trend's numbers, as Sheets would draw them.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { sparklinePoints } = require('../../scripts/sheets-preview/sparkline.js') as { sparklinePoints: (f: string, rowsOf: (s: string) => unknown[][]) => number[] | null };
+
+const accounts = (n: number) => Array.from({ length: n }, (_, i) => `acct_${i}`);
+const weekly = { every: 'weekly', weekday: 1, hour: 7 };
+
+/** The first run, stepped as the sidebar does after the confirmation. */
+function track(w: World, req: Record<string, unknown>) {
+  const { tracker } = createTracker(w.execution(), req);
+  for (let i = 0; i < 50 && !stepTracker(w.execution(), tracker.id).done; i++);
+  return tracker;
+}
+
+/** The next weekly run, done by the hourly trigger. */
+function nextWeek(w: World) {
+  const next = Math.min(...loadSchedules(w.execution().props).map((s) => s.nextAt));
+  w.clock.t = next + 10 * 60000;
+  background(w.execution());
+}
+
+function view(w: World, name: string) {
+  const sheet = w.sheet(name);
+  const rows = sheet.read(1, 1, sheet.lastRow(), sheet.maxColumns());
+  const header = rows[0].map(String).filter(Boolean);
+  const trend = (r: number, field: string) => sparklinePoints(sheet.formulas.get(`${r + 1},${header.indexOf(`${field} trend`) + 1}`) ?? '', (s) => w.sheet(s).read(1, 1, w.sheet(s).lastRow(), 12));
+  return { header, lines: rows.slice(1).filter((r) => r[0] !== '').map((r) => r.slice(0, header.length)), trend, formats: sheet.formats };
+}
+
+test('from a column of 40 accounts, one confirmation gives a tracker; after three weekly runs each line has the latest value, the change and a trend of three points', () => {
+  const w = world();
+  w.column(accounts(40));
+  const preview = previewTracker(w.execution(), { fields: 'followers', ...weekly, cap: 100 });
+  expect(preview).toMatchObject({ accounts: 40, creditsEach: 1, perRun: 40, perMonth: 174, runsForAll: 1, firstRun: 'now', functions: ['IGPROFILE'] });
+  const t = track(w, { fields: 'followers', ...weekly, cap: 100, name: 'Creators' });
+  expect(w.svc.credits).toBe(40);
+  nextWeek(w);
+  expect(w.svc.credits).toBe(80);
+  nextWeek(w);
+  expect(w.svc.credits).toBe(120); // credits = distinct accounts per run
+  const v = view(w, t.view);
+  expect(v.header).toEqual(['account', 'fetched', 'followers', 'followers change', 'followers change %', 'followers trend', 'note']);
+  expect(v.lines).toHaveLength(40);
+  for (let r = 0; r < 40; r++) {
+    const [account, fetched, latest, change, pct] = v.lines[r];
+    const points = v.trend(r + 1, 'followers')!;
+    expect(points).toHaveLength(3);
+    expect(latest).toBe(points[2]);
+    expect(change).toBe(points[2] - points[1]);
+    expect(pct).toBeCloseTo((points[2] - points[1]) / points[1]);
+    expect(fetched).toBeInstanceOf(Date);
+    expect(String(account)).toMatch(/^acct_\d+$/);
+  }
+  // Sorted by the field, largest first; the change in % formatted as one.
+  const latest = v.lines.map((l) => l[2] as number);
+  expect([...latest].sort((a, b) => b - a)).toEqual(latest);
+  expect(v.formats.get('2,5')).toBe('0.0%');
+  expect(JSON.parse(w.props.get('IGDATA_USAGE')!)).toEqual(expect.objectContaining({}));
+  expect(Object.values(JSON.parse(w.props.get('IGDATA_USAGE')!) as Record<string, Record<string, number>>).reduce((n, day) => n + (day['Tracker Creators'] ?? 0), 0)).toBe(120);
+});
+
+test('the default fields (followers, posts, engagement rate) cost 3 credits an account: a profile and an engagement insight', () => {
+  const w = world();
+  w.column(accounts(5));
+  expect(previewTracker(w.execution(), { ...weekly, cap: 100 })).toMatchObject({ fields: ['followers', 'posts', 'engagement_rate_pct'], creditsEach: 3, perRun: 15, functions: ['IGPROFILE', 'IGENGAGEMENT'] });
+});
+
+test('the list changes: an added account joins the next run, a removed one stops being fetched and keeps its history, a renamed one keeps its line, a deleted one says why once', () => {
+  const w = world();
+  w.column(['acct_1', 'acct_2', 'acct_3']);
+  const t = track(w, { fields: 'followers,posts', ...weekly, cap: 100 });
+  const src = w.sheet('Sheet1');
+  // acct_2 renames to acct_22 (same id); acct_3 is removed; acct_4 is added; gone_1 (no public data) is added.
+  w.svc.ids = { acct_22: 'id_acct_2' };
+  src.write(3, 1, [['acct_22'], ['acct_4'], ['gone_1']]);
+  w.svc.sent.length = 0;
+  nextWeek(w);
+  expect(w.svc.sent.map((p) => /handle=(\w+)/.exec(p)![1]).sort()).toEqual(['acct_1', 'acct_22', 'acct_4', 'gone_1']);
+  const v = view(w, t.view);
+  const line = (a: string) => v.lines.find((l) => l[0] === a)!;
+  expect(v.lines.map((l) => l[0]).sort()).toEqual(['acct_1', 'acct_22', 'acct_4', 'gone_1']);
+  const at = v.lines.indexOf(line('acct_22'));
+  expect(v.trend(at + 1, 'followers')).toHaveLength(2); // its rows under the old name count
+  expect(line('acct_22')[3]).not.toBe('');
+  expect(line('acct_4')[3]).toBe(''); // no previous snapshot yet
+  expect(line('gone_1').at(-1)).toMatch(/no public data/i);
+  expect(line('gone_1').slice(2, -1).every((c) => c === '')).toBe(true);
+  // acct_3's history stays in the history sheet.
+  const history = w.sheet(t.parts[0].history);
+  expect(history.read(2, 2, history.lastRow() - 1, 1).flat()).toContain('acct_3');
+  // Deleting the tracker deletes its schedule; the history and view sheets stay.
+  deleteTracker(w.execution(), t.id);
+  expect(loadSchedules(w.execution().props)).toEqual([]);
+  expect(loadTrackers(w.execution())).toEqual([]);
+  expect(w.sheets.has(t.parts[0].history) && w.sheets.has(t.view)).toBe(true);
+});
+
+test('bad input names the field and what to choose; nothing is saved', () => {
+  const w = world();
+  w.column(accounts(3));
+  expect(() => createTracker(w.execution(), { fields: 'followers,likes', ...weekly, cap: 10 })).toThrow('Fields: "likes" is not a field of a profile or its insights. Choose from: ');
+  expect(() => createTracker(w.execution(), { fields: 'followers,engagement_rate_pct', ...weekly, cap: 2 })).toThrow('Credit cap per run: at least 3, what one account costs with these fields (got 2).');
+  expect(() => createTracker(w.execution(), { fields: 'followers', ...weekly, cap: 10, sortBy: 'posts' })).toThrow('Sort by: one of the chosen fields (followers); got "posts".');
+  expect(w.props.size).toBe(0);
+});
