@@ -21,6 +21,10 @@ console.log(`${line}\nIG Data sandbox: the whole API, offline, with synthetic da
 console.log(`API base URL   ${sandbox.url}`);
 console.log(`Demo API key   ${sandbox.demoKey}   (1,000,000 credits)`);
 console.log(`OpenAPI        ${sandbox.url}/openapi.json`);
+console.log(`MCP server     ${sandbox.mcpUrl}   (Streamable HTTP, one tool per endpoint, the same key and credits)`);
+// What MCP clients that take a JSON config (e.g. a project's .mcp.json) need, on one line to paste.
+const mcpConfig = { mcpServers: { 'igdata-sandbox': { type: 'http', url: sandbox.mcpUrl, headers: { Authorization: `Bearer ${sandbox.demoKey}` } } } };
+console.log(`MCP config     ${JSON.stringify(mcpConfig)}`);
 console.log(`Stats          ${sandbox.url}/_sandbox/stats      (requests and credits so far, by endpoint)`);
 console.log(`Test accounts  ${sandbox.url}/_sandbox/fixtures   (handles, private and renamed accounts, tags, locations, posts)`);
 console.log(`\nTry:`);

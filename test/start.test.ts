@@ -1,8 +1,10 @@
 // `npm start` as a user runs it (n8n left out here: test/n8n-node/editor.test.ts covers the editor):
-// the sandbox comes up, prints its URL, demo key and example requests that work, the Sheets preview
-// answers, and Ctrl+C stops it all.
+// the sandbox comes up, prints its URL, demo key, example requests and an MCP client config that
+// work, the Sheets preview answers, and Ctrl+C stops it all.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
   const child = spawn(process.execPath, [join(__dirname, '..', 'scripts', 'start.mjs'), '--no-n8n'], {
@@ -39,6 +41,18 @@ it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
     expect(keyCmd).toBeTruthy();
     const fresh = await (await fetch(keyCmd as string, { method: 'POST' })).json();
     expect(fresh).toEqual({ key: expect.any(String), balance: 50 });
+    // The MCP address and the one-line client config, used as printed by the MCP SDK's own client.
+    expect(/MCP server\s+(\S+)/.exec(out)?.[1]).toBe(`${url}/mcp`);
+    const config = JSON.parse(/MCP config\s+(\{.*\})\s*$/m.exec(out)?.[1] ?? 'null');
+    const server = config.mcpServers['igdata-sandbox'];
+    const mcp = new Client({ name: 'start-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
+    try {
+      const answer = await mcp.callTool({ name: 'profile', arguments: { handle: 'nasa' } });
+      expect(answer.structuredContent).toMatchObject({ data: { username: 'nasa' }, meta: { credits_charged: 1 } });
+    } finally {
+      await mcp.close();
+    }
     // The Sheets preview: the built add-on in the stand-in, served next to the sandbox.
     const preview = /Sheets preview (\S+)/.exec(out)?.[1];
     expect(preview).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);

@@ -1,8 +1,8 @@
 /**
  * `npm run sandbox`: start the sandbox on PORT (default 4010) and print how to use it.
  * Environment: PORT, HOST, SANDBOX_SEED, SANDBOX_DEMO_KEY, SANDBOX_LATENCY_MS, SANDBOX_FAULT_RATE,
- * SANDBOX_FAULT_STATUS, SANDBOX_SLOW_MS. This file starts a server when loaded; import server.ts
- * for the library.
+ * SANDBOX_FAULT_STATUS, SANDBOX_SLOW_MS, SANDBOX_MEDIA_TTL_SECONDS. This file starts a server when
+ * loaded; import server.ts for the library.
  */
 import { startSandbox } from './server';
 
@@ -14,6 +14,8 @@ export async function main(env: Record<string, string | undefined> = process.env
     `IG Data sandbox (seed ${sandbox.seed}) listening on ${url}`,
     `Demo API key (1,000,000 credits): ${demoKey}`,
     `OpenAPI document: ${url}/openapi.json    Stats: ${url}/_sandbox/stats    Test targets: ${url}/_sandbox/fixtures`,
+    `MCP server (Streamable HTTP, the same key as a bearer token): ${sandbox.mcpUrl}`,
+    `MCP client config: ${JSON.stringify({ mcpServers: { 'igdata-sandbox': { type: 'http', url: sandbox.mcpUrl, headers: { Authorization: `Bearer ${demoKey}` } } } })}`,
     '',
     'Try:',
     `  curl -s -H "Authorization: Bearer ${demoKey}" "${url}/v1/profile?handle=nasa"`,

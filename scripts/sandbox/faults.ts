@@ -1,7 +1,8 @@
 /**
  * Fault injection: extra latency, 502/504 answers and hanging requests ("timeout"), set for the
  * whole sandbox (options, env, POST /_sandbox/faults) or per request (query or headers).
- * Faulted requests are never billed (§7).
+ * Faulted requests are never billed (§7). Also how long media links live, so that expired links
+ * (what users of a real CDN meet days later) can be shown in seconds.
  */
 import { prng } from './world/random';
 
@@ -15,11 +16,15 @@ export interface FaultConfig {
   faultStatus: FaultStatus;
   /** How long a "timeout" fault hangs before answering 504. */
   slowMs: number;
+  /** Media links in answers expire at least this long, at most twice this long, after the answer (media/links.ts). */
+  mediaTtlSeconds: number;
 }
 
 export type Fault = FaultStatus | 'timeout' | null;
 
-const DEFAULT_FAULTS: FaultConfig = { latencyMs: 0, faultRate: 0, faultStatus: 502, slowMs: 15000 };
+/** Signed links of real CDNs last days; a week here. */
+const WEEK_S = 7 * 24 * 3600;
+const DEFAULT_FAULTS: FaultConfig = { latencyMs: 0, faultRate: 0, faultStatus: 502, slowMs: 15000, mediaTtlSeconds: WEEK_S };
 
 const num = (v: unknown): number | undefined => {
   if (v === undefined || v === null || v === '') return undefined;
@@ -50,6 +55,11 @@ export function parseFaults(input: Record<string, unknown>, base: FaultConfig = 
     if (slow < 0 || slow > 600000) throw new Error('slowMs must be from 0 to 600000');
     out.slowMs = slow;
   }
+  const ttl = num(input.mediaTtlSeconds);
+  if (ttl !== undefined) {
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > 52 * WEEK_S) throw new Error(`mediaTtlSeconds must be a whole number from 1 to ${52 * WEEK_S} (a year)`);
+    out.mediaTtlSeconds = ttl;
+  }
   return out;
 }
 
@@ -59,6 +69,7 @@ export function faultsFromEnv(env: Record<string, string | undefined>): Partial<
   if (env.SANDBOX_FAULT_RATE) out.faultRate = env.SANDBOX_FAULT_RATE;
   if (env.SANDBOX_FAULT_STATUS) out.faultStatus = env.SANDBOX_FAULT_STATUS;
   if (env.SANDBOX_SLOW_MS) out.slowMs = env.SANDBOX_SLOW_MS;
+  if (env.SANDBOX_MEDIA_TTL_SECONDS) out.mediaTtlSeconds = env.SANDBOX_MEDIA_TTL_SECONDS;
   return out as Partial<FaultConfig>;
 }
 

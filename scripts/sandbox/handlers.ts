@@ -5,7 +5,8 @@
 import type { Account, HashtagRec, LocationRec, Post, World } from './world/records';
 import { commentsOf, followersOf, followingOf, highlightsOf, likersOf, storiesOf } from './world/derived';
 import { hash32 } from './world/random';
-import { MEDIA_HOST, DAY, REFERENCE_TIME } from './world/vocabulary';
+import { DAY, REFERENCE_TIME } from './world/vocabulary';
+import { imageRef, videoRef } from './world/media';
 import * as insight from './insights';
 import { notFound } from './errors';
 import { list, listOf, locationJson, postJson, postObject } from './json';
@@ -149,8 +150,8 @@ export function createHandlers({ seed, world, overlay, startedAt }: Pick<Runtime
           return {
             id: `${p.id}${k + 1}`,
             type: video ? 'video' : 'photo',
-            image_url: `${MEDIA_HOST}/p/${p.shortcode}_${k + 1}.jpg`,
-            video_url: video ? `${MEDIA_HOST}/v/${p.shortcode}_${k + 1}.mp4` : null,
+            image_url: imageRef('p', `${p.shortcode}_${k + 1}`),
+            video_url: video ? videoRef('v', `${p.shortcode}_${k + 1}`) : null,
           };
         });
       }

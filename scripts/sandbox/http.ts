@@ -23,6 +23,19 @@ export function keyOf(req: http.IncomingMessage): string | undefined {
   return typeof x === 'string' ? x.trim() : undefined;
 }
 
+// host, host:port, [v6]:port; anything else (a forged Host) is not echoed into links.
+const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/**
+ * The sandbox's base URL as this client reaches it (its Host header: 127.0.0.1, localhost, a name
+ * in a container network), so that links in answers work from where the client is; `fallback`
+ * (the address the sandbox listens on) when the header is missing or not a host.
+ */
+export function originOf(req: http.IncomingMessage, fallback: string): string {
+  const host = req.headers.host;
+  return typeof host === 'string' && HOST.test(host) ? `http://${host}` : fallback;
+}
+
 export function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = '';

@@ -5,7 +5,8 @@
  */
 import type { Account, HashtagRec, Post, UserSummary, World } from './world/records';
 import type { CommentRec } from './world/derived';
-import { DEFAULT_AVATAR, HOUR, TOPICS } from './world/vocabulary';
+import { HOUR, TOPICS } from './world/vocabulary';
+import { DEFAULT_AVATAR } from './world/media';
 import { hash32, Rng } from './world/random';
 import { sentimentOf } from './world/derived';
 

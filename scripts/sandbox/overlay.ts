@@ -6,7 +6,7 @@
 import type { Account, Post, World } from './world/records';
 import { hash32, Rng } from './world/random';
 import { iso, toShortcode } from './world/build';
-import { MEDIA_HOST } from './world/vocabulary';
+import { imageRef } from './world/media';
 import type { PublishedPost } from './types';
 
 export class Overlay {
@@ -71,7 +71,7 @@ export class Overlay {
       const p: Post = {
         id, shortcode, type: 'photo', product_type: 'feed', url: `https://www.instagram.com/p/${shortcode}/`,
         caption: `Fresh post ${c} #${tag}`, taken_at: iso(t), t, like_count: likes, comment_count: rng.int(0, 3), view_count: null,
-        image_url: `${MEDIA_HOST}/p/${shortcode}.jpg`, video_url: null, video_duration: null, location: null, author, tags: [tag], childCount: 0,
+        image_url: imageRef('p', shortcode), video_url: null, video_duration: null, location: null, author, tags: [tag], childCount: 0,
       };
       this.byId.set(id, p);
       this.byShortcode.set(shortcode, p);

@@ -1,48 +1,96 @@
 /**
  * One API request, in the order the real service checks it: latency, authentication, parameters,
  * balance, injected faults, then the handler, billing and the answer. Only answers from the
- * platform (data or 404) are billed (§7).
+ * platform (data or 404) are billed (§7). REST routes (serveApi) and MCP tool calls (mcp.ts) both
+ * go through callApi, so they are validated, faulted, billed and counted alike.
  */
 import type * as http from 'node:http';
 import { docsLink, estimateCost, isValidationError, normalizeParams, requestKey, type Params } from '@igdata/core';
 import { type FaultStatus, pickFault } from './faults';
 import { HttpFailure } from './errors';
 import { Raw } from './json';
-import { keyOf, send } from './http';
+import { keyOf, originOf, send } from './http';
 import type { Route } from './routes';
 import type { Runtime } from './runtime';
 import type { AbortSignalLike } from './timers';
 
-export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse, url: URL, route: Route) {
+/** One call of an endpoint, whichever way it came in. */
+export interface ApiCall {
+  /** The key as presented: undefined if none, '' if an Authorization header is not a Bearer token. */
+  key: string | undefined;
+  /** Inputs by name: a REST call's query parameters, an MCP tool call's arguments. */
+  input: Record<string, unknown>;
+  /** Headers of the HTTP request, for the per-request switches x-sandbox-fault and x-sandbox-latency. */
+  headers: http.IncomingHttpHeaders;
+  /** Where the client reaches the sandbox (http://host:port): media links in the answer point there. */
+  origin: string;
+  /** Set when the client goes away, so that waits on its behalf end early. */
+  aborted: AbortSignalLike;
+}
+
+export interface ApiAnswer {
+  status: number;
+  /** JSON: `{data, meta}` or `{error, meta}`. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A call counted in the stats and answered; null when the client went away before the answer. */
+export async function callApi(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnswer | null> {
+  rt.stats.countRequest(route.endpoint.id);
+  rt.stats.enter();
+  try {
+    return await answer(rt, route, call);
+  } finally {
+    rt.stats.leave();
+  }
+}
+
+/** A REST request to an endpoint's route (GET /v1/<id>?...). */
+export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse, url: URL, route: Route, baseUrl: string) {
+  const aborted: AbortSignalLike = { aborted: false, onAbort: undefined };
+  res.on('close', () => {
+    aborted.aborted = true;
+    aborted.onAbort?.();
+  });
+  const input: Record<string, unknown> = {};
+  for (const name of url.searchParams.keys()) input[name] ??= url.searchParams.get(name);
+  const out = await callApi(rt, route, { key: keyOf(req), input, headers: req.headers, origin: originOf(req, baseUrl), aborted });
+  if (out) send(res, out.status, out.body, out.headers);
+}
+
+const given = (v: unknown): v is string | number | boolean => v !== undefined && v !== null && typeof v !== 'object';
+
+async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnswer | null> {
   const { billing, stats } = rt;
   const t0 = Date.now();
   const { endpoint } = route;
+  const { input, headers, aborted } = call;
   const requestId = rt.nextRequestId();
   let key: string | undefined;
-  const fail = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, charged = 0) => {
+  const fail = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, charged = 0): ApiAnswer => {
     stats.countStatus(status);
     const known = key !== undefined && billing.knows(key);
     const remaining = known ? billing.balance(key as string) : undefined;
     const meta: Record<string, unknown> = { request_id: requestId, endpoint: endpoint.id, credits_charged: charged };
     if (remaining !== undefined) meta.credits_remaining = remaining;
     meta.ms = Date.now() - t0;
-    const headers: Record<string, string> = { 'x-request-id': requestId };
-    if (remaining !== undefined) headers['x-credits-remaining'] = String(remaining);
-    send(res, status, JSON.stringify({ error: { code, message, docs: docsLink(code), ...extra }, meta }), headers);
+    const out: Record<string, string> = { 'x-request-id': requestId };
+    if (remaining !== undefined) out['x-credits-remaining'] = String(remaining);
+    return { status, body: JSON.stringify({ error: { code, message, docs: docsLink(code), ...extra }, meta }), headers: out };
+  };
+  const gone = () => {
+    stats.countStatus(499);
+    return null;
   };
 
   // 1. latency (sandbox-wide, or per request)
-  const latency = Number(req.headers['x-sandbox-latency'] ?? url.searchParams.get('sandbox_latency') ?? rt.faults.latencyMs);
-  const aborted: AbortSignalLike = { aborted: false, onAbort: undefined };
-  res.on('close', () => {
-    aborted.aborted = true;
-    aborted.onAbort?.();
-  });
+  const latency = Number(headers['x-sandbox-latency'] ?? (given(input.sandbox_latency) ? input.sandbox_latency : rt.faults.latencyMs));
   if (Number.isFinite(latency) && latency > 0) await rt.timers.sleep(Math.min(latency, 600000), aborted);
-  if (aborted.aborted) return stats.countStatus(499);
+  if (aborted.aborted) return gone();
 
   // 2. authentication (never billed)
-  key = keyOf(req);
+  key = call.key;
   if (!billing.knows(key)) {
     const msg = key ? 'The API key is malformed, unknown or revoked.' : 'No API key: send Authorization: Bearer <key> or x-api-key: <key>.';
     key = undefined;
@@ -50,17 +98,14 @@ export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http
   }
 
   // 3. parameters, through core's own validation (never billed)
-  const input: Record<string, unknown> = {};
+  const values: Record<string, unknown> = {};
   for (const def of endpoint.params) {
-    const v = url.searchParams.get(def.name);
-    if (v !== null) input[def.name] = v;
+    if (input[def.name] !== undefined && input[def.name] !== null) values[def.name] = input[def.name];
   }
-  if (input.post === undefined && endpoint.params.some((p) => p.name === 'post') && url.searchParams.has('url')) {
-    input.post = url.searchParams.get('url');
-  }
+  if (values.post === undefined && endpoint.params.some((p) => p.name === 'post') && given(input.url)) values.post = input.url;
   let params: Params;
   try {
-    params = normalizeParams(endpoint, input);
+    params = normalizeParams(endpoint, values);
   } catch (e) {
     if (isValidationError(e)) return fail(400, 'missing_parameter', e.message, { parameter: e.argument });
     throw e;
@@ -75,13 +120,13 @@ export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http
   }
 
   // 5. injected upstream faults (never billed)
-  const override = (req.headers['x-sandbox-fault'] as string | undefined) ?? url.searchParams.get('sandbox_fault') ?? undefined;
+  const override = (headers['x-sandbox-fault'] as string | undefined) ?? (given(input.sandbox_fault) ? String(input.sandbox_fault) : undefined);
   const fault = pickFault(override, rt.faults, rt.dice);
   if (fault !== null) {
     stats.countFault();
     if (fault === 'timeout') {
       await rt.timers.sleep(rt.faults.slowMs, aborted);
-      if (aborted.aborted) return stats.countStatus(499);
+      if (aborted.aborted) return gone();
       return fail(504, 'upstream_timeout', 'The data provider took too long. Safe to retry (not charged).');
     }
     const status: FaultStatus = fault;
@@ -110,6 +155,6 @@ export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http
   if (endpoint.id === 'credits') data = { credits_remaining: remaining };
   stats.countStatus(200);
   const meta = JSON.stringify({ endpoint: endpoint.id, request_id: requestId, credits_charged: cost, credits_remaining: remaining, ms: Date.now() - t0 });
-  const dataJson = data instanceof Raw ? data.json : JSON.stringify(data);
-  send(res, 200, `{"data":${dataJson},"meta":${meta}}`, { 'x-request-id': requestId, 'x-credits-remaining': String(remaining) });
+  const dataJson = rt.media.signAll(data instanceof Raw ? data.json : JSON.stringify(data), call.origin, Date.now(), rt.faults.mediaTtlSeconds);
+  return { status: 200, body: `{"data":${dataJson},"meta":${meta}}`, headers: { 'x-request-id': requestId, 'x-credits-remaining': String(remaining) } };
 }

@@ -5,6 +5,7 @@ import type { FaultConfig, FaultDice } from './faults';
 import type { Overlay } from './overlay';
 import type { Stats } from './stats';
 import type { Timers } from './timers';
+import type { MediaLinks } from './media/links';
 
 export interface Runtime {
   readonly seed: number;
@@ -18,6 +19,8 @@ export interface Runtime {
   readonly dice: FaultDice;
   readonly timers: Timers;
   readonly nextRequestId: () => string;
+  /** Signs the media links of answers and checks them when they are fetched. */
+  readonly media: MediaLinks;
   /** Changed at run time (setFaults, POST /_sandbox/faults): read it per request, never keep a copy. */
   faults: FaultConfig;
 }

@@ -1,8 +1,9 @@
 /**
  * The sandbox: a local implementation of the whole API of the service's specification,
  * ../shared/spec/service-api.md (§N in the sandbox's comments is a section of it), over a seeded
- * synthetic world. Routes, parameter validation, billing and /openapi.json all come from core's
- * registry (`endpoints`); handlers.ts only says how each endpoint reads the world.
+ * synthetic world. Routes, MCP tools (/mcp), parameter validation, billing and /openapi.json all
+ * come from core's registry (`endpoints`); handlers.ts only says how each endpoint reads the world.
+ * Media links in answers point back here (/media/...).
  *
  * Importable and side-effect free: nothing starts until startSandbox() is called (see cli.ts).
  * This file wires the parts together and is the library's entry point (dist/sandbox-lib.mjs), so
@@ -22,6 +23,9 @@ import { Timers } from './timers';
 import { requestIds, send } from './http';
 import { serveApi } from './pipeline';
 import { serveAdmin } from './admin';
+import { MediaLinks, MEDIA_PREFIX } from './media/links';
+import { serveMedia } from './media/serve';
+import { createMcpHandler, MCP_PATH } from './mcp/serve';
 import type { Runtime } from './runtime';
 import type { Sandbox, SandboxOptions } from './types';
 
@@ -37,7 +41,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const world = getWorld(seed);
   const billing = new Billing(seed, opts.demoKey ?? env.SANDBOX_DEMO_KEY);
   let faults = parseFaults({ ...faultsFromEnv(env) });
-  faults = parseFaults({ latencyMs: opts.latencyMs, faultRate: opts.faultRate, faultStatus: opts.faultStatus, slowMs: opts.slowMs }, faults);
+  faults = parseFaults({ latencyMs: opts.latencyMs, faultRate: opts.faultRate, faultStatus: opts.faultStatus, slowMs: opts.slowMs, mediaTtlSeconds: opts.mediaTtlSeconds }, faults);
   const startedAt = Date.now();
   const rt: Runtime = {
     seed,
@@ -50,12 +54,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     dice: new FaultDice(seed),
     timers: new Timers(),
     nextRequestId: requestIds(seed, startedAt),
+    media: new MediaLinks(`sandbox-media-${seed}`, startedAt),
     faults,
   };
   const routes = routesFor(createHandlers(rt));
   const { stats } = rt;
   let baseUrl = '';
   let openapiJson: string | null = null;
+  const serveMcp = createMcpHandler(rt, routes, () => baseUrl);
 
   const server = http.createServer((req, res) => {
     let url: URL;
@@ -69,12 +75,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       serveAdmin(rt, req, res, url).catch((e) => send(res, 500, JSON.stringify({ error: { code: 'internal', message: String(e) } })));
       return;
     }
+    if (path.startsWith(`${MEDIA_PREFIX}/`)) return serveMedia(rt, req, res, url);
+    if (path === MCP_PATH) {
+      serveMcp(req, res).catch((e) => {
+        if (!quiet) console.error(e);
+        if (!res.headersSent) send(res, 500, JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: String((e as Error)?.message ?? e) }, id: null }));
+      });
+      return;
+    }
     if (path === '/openapi.json') {
       openapiJson ??= JSON.stringify(buildOpenApi(baseUrl));
       return send(res, 200, openapiJson, { 'access-control-allow-origin': '*' });
     }
     if (path === '/' || path === '/health') {
-      return send(res, 200, JSON.stringify({ name: 'IG Data sandbox', seed, openapi: `${baseUrl}/openapi.json`, endpoints: endpoints.length }));
+      return send(res, 200, JSON.stringify({ name: 'IG Data sandbox', seed, openapi: `${baseUrl}/openapi.json`, mcp: `${baseUrl}${MCP_PATH}`, endpoints: endpoints.length }));
     }
     const route = routes.get(path.length > 4 ? path.replace(/\/+$/, '') : path);
     if (!route) {
@@ -86,18 +100,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         meta: { request_id: requestId, credits_charged: 0 },
       }), { 'x-request-id': requestId });
     }
-    stats.countRequest(route.endpoint.id);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
+      stats.countRequest(route.endpoint.id);
       stats.countStatus(405);
       return send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Every endpoint is GET.', docs: '/docs/errors' }, meta: { request_id: rt.nextRequestId() } }), { allow: 'GET' });
     }
-    stats.enter();
-    serveApi(rt, req, res, url, route)
-      .catch((e) => {
-        if (!quiet) console.error(e);
-        send(res, 500, JSON.stringify({ error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' }, meta: {} }));
-      })
-      .finally(() => stats.leave());
+    serveApi(rt, req, res, url, route, baseUrl).catch((e) => {
+      if (!quiet) console.error(e);
+      send(res, 500, JSON.stringify({ error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' }, meta: {} }));
+    });
   });
   server.keepAliveTimeout = 5000;
 
@@ -115,6 +126,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   return {
     url: baseUrl,
+    mcpUrl: `${baseUrl}${MCP_PATH}`,
     port,
     demoKey: billing.demoKey,
     seed,

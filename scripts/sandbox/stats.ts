@@ -1,7 +1,10 @@
 /** The request counters behind GET /_sandbox/stats and Sandbox.stats(). */
 import type { SandboxStats } from './types';
 
-const emptyStats = (): SandboxStats => ({ total: 0, byEndpoint: {}, byRequest: {}, byStatus: {}, creditsBilled: 0, faults: 0, inFlight: 0, maxInFlight: 0 });
+const emptyStats = (): SandboxStats => ({
+  total: 0, byEndpoint: {}, byRequest: {}, byStatus: {}, creditsBilled: 0, faults: 0, mcpCalls: 0,
+  media: { requests: 0, bytes: 0, byStatus: {} }, inFlight: 0, maxInFlight: 0,
+});
 
 export class Stats {
   private counts = emptyStats();
@@ -30,6 +33,18 @@ export class Stats {
     this.counts.faults++;
   }
 
+  countMcpCall(): void {
+    this.counts.mcpCalls++;
+  }
+
+  /** A media link fetched: its status and the bytes sent. */
+  countMedia(status: number, bytes: number): void {
+    const m = this.counts.media;
+    m.requests++;
+    m.bytes += bytes;
+    m.byStatus[status] = (m.byStatus[status] ?? 0) + 1;
+  }
+
   enter(): void {
     this.inFlight++;
     if (this.inFlight > this.counts.maxInFlight) this.counts.maxInFlight = this.inFlight;
@@ -47,6 +62,7 @@ export class Stats {
       byEndpoint: { ...c.byEndpoint },
       byRequest: { ...c.byRequest },
       byStatus: { ...c.byStatus },
+      media: { ...c.media, byStatus: { ...c.media.byStatus } },
       inFlight: this.inFlight,
       maxInFlight: c.maxInFlight,
     };

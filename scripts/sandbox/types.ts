@@ -12,6 +12,8 @@ export interface SandboxOptions {
   faultStatus?: 502 | 504;
   /** How long a "timeout" fault hangs before its 504. */
   slowMs?: number;
+  /** How long media links in answers live (seconds; default a week). Also SANDBOX_MEDIA_TTL_SECONDS, POST /_sandbox/faults. */
+  mediaTtlSeconds?: number;
   /** No log lines (default true in-process; the CLI logs). */
   quiet?: boolean;
   /** Demo key; defaults to env SANDBOX_DEMO_KEY, else derived from the seed. */
@@ -33,6 +35,10 @@ export interface SandboxStats {
   creditsBilled: number;
   /** Injected 502/504/timeouts. */
   faults: number;
+  /** Of `total`, the tool calls made through the MCP server at /mcp (billed and counted as REST calls are). */
+  mcpCalls: number;
+  /** Media links fetched (/media/...): free, so counted apart from the API requests above. */
+  media: { requests: number; bytes: number; byStatus: Record<string, number> };
   inFlight: number;
   maxInFlight: number;
 }
@@ -47,6 +53,8 @@ export interface PublishedPost {
 
 export interface Sandbox {
   url: string;
+  /** The MCP server (Streamable HTTP): `${url}/mcp`. */
+  mcpUrl: string;
   port: number;
   demoKey: string;
   seed: number;

@@ -4,7 +4,8 @@
  */
 import { Rng, hash32 } from './random';
 import type { TopicKey } from './vocabulary';
-import { COUNTRIES, DAY, DEFAULT_AVATAR, FIRST, GENERIC, HOUR, LAST, LOCATION_SEED, MEDIA_HOST, REFERENCE_TIME, THINGS, TOPICS, TOPIC_LOCATIONS } from './vocabulary';
+import { COUNTRIES, DAY, FIRST, GENERIC, HOUR, LAST, LOCATION_SEED, REFERENCE_TIME, THINGS, TOPICS, TOPIC_LOCATIONS } from './vocabulary';
+import { DEFAULT_AVATAR, imageRef, videoRef } from './media';
 import type { Account, LocationRec, Post, UserSummary, World } from './records';
 import { TOP_LIMIT } from './records';
 
@@ -88,7 +89,7 @@ function makeAccount(world: World, idx: number, seed: number, spec: Partial<Spec
     followers,
     following: Math.min(spec.following ?? 0, N_ACCOUNTS - 1),
     external_url: spec.url ?? null,
-    profile_pic_url: `${MEDIA_HOST}/avatars/${id}.jpg`,
+    profile_pic_url: imageRef('avatars', id),
     public_email: spec.business ? `hello@${spec.username.replace(/[._]/g, '')}.example` : null,
     public_phone_number: spec.business && rng.chance(0.4) ? `+1 555 01${String(rng.int(0, 99)).padStart(2, '0')}` : null,
     created_year: spec.created?.[0] ?? rng.int(2012, 2024),
@@ -207,8 +208,8 @@ function buildPosts(world: World, a: Account, seed: number): void {
       like_count,
       comment_count,
       view_count: type === 'video' ? Math.round(like_count * (8 + rng.next() * 25)) + rng.int(10, 500) : null,
-      image_url: `${MEDIA_HOST}/p/${shortcode}.jpg`,
-      video_url: type === 'video' ? `${MEDIA_HOST}/v/${shortcode}.mp4` : null,
+      image_url: imageRef('p', shortcode),
+      video_url: type === 'video' ? videoRef('v', shortcode) : null,
       video_duration,
       location,
       author: a,

@@ -1,10 +1,11 @@
 /** Lists derived from the world on demand and memoised per world: followers, comments, likers, stories, highlights. */
 import { Rng, hash32 } from './random';
 import type { Sentiment } from './vocabulary';
-import { COMMENTS_NEG, COMMENTS_NEU, COMMENTS_POS, DAY, HOUR, MEDIA_HOST, REFERENCE_TIME, T } from './vocabulary';
+import { COMMENTS_NEG, COMMENTS_NEU, COMMENTS_POS, DAY, HOUR, REFERENCE_TIME, T } from './vocabulary';
 import type { Account, Post, UserSummary, World } from './records';
 import { COMMENT_CAP, FOLLOWER_CAP, LIKER_CAP } from './records';
 import { iso, toShortcode } from './build';
+import { imageRef, videoRef } from './media';
 
 function memo<T>(world: World, key: string, make: () => T): T {
   if (world.memo.has(key)) return world.memo.get(key) as T;
@@ -93,8 +94,8 @@ export function storiesOf(world: World, a: Account, startedAt: number): StoryRec
     const shortcode = toShortcode(id);
     out.push({
       id, shortcode, type: video ? 'video' : 'photo', taken_at: iso(t), t,
-      image_url: `${MEDIA_HOST}/s/${shortcode}.jpg`,
-      video_url: video ? `${MEDIA_HOST}/s/${shortcode}.mp4` : null,
+      image_url: imageRef('s', shortcode),
+      video_url: video ? videoRef('s', shortcode) : null,
       video_duration: video ? rng.int(30, 150) / 10 : null,
     });
   }
@@ -122,7 +123,7 @@ export function highlightsOf(world: World, a: Account): HighlightRec[] {
         title: title[0].toUpperCase() + title.slice(1),
         media_count: rng.int(1, 60),
         created_at: iso(REFERENCE_TIME - rng.int(10, 900) * DAY),
-        cover_image_url: `${MEDIA_HOST}/h/${id}.jpg`,
+        cover_image_url: imageRef('h', id),
       });
     }
     return out;

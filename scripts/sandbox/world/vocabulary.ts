@@ -2,8 +2,6 @@
 
 /** The fixed reference clock: every post, comment and highlight is dated before it. */
 export const REFERENCE_TIME = Date.UTC(2025, 5, 1, 12, 0, 0); // 2025-06-01T12:00:00Z
-export const MEDIA_HOST = 'https://media.sandbox.igdata.dev';
-export const DEFAULT_AVATAR = `${MEDIA_HOST}/avatars/default-avatar.jpg`;
 export const HOUR = 3600_000;
 export const DAY = 24 * HOUR;
 
