@@ -18,19 +18,24 @@
 // (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
 // add-on when it creates one (a bulk run to "a new sheet").
 // Embedded charts (the growth view's line chart) are drawn over the grid at their anchor cell by
-// chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The page
+// chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The
+// tracker view's SPARKLINE cells are drawn as small lines (sparkline.js evaluates that one formula
+// shape; the preview is no Sheets formula engine). The page
 // shows the stand-in's clock, not the browser's; the sidebar's Date follows it too (gas-shim.js).
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const dist = join(root, 'sheets-addon', 'dist');
 // The production address, from core (built by npm run build): the stand-in's requests to it go to the sandbox.
 const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
+// The tracker view's trends: SPARKLINE formulas the add-on entered, evaluated to their points.
+const { sparklinePoints } = createRequire(import.meta.url)('./sparkline.js');
 const ROWS = 30;
 const COLS = 8;
 /** Columns and rows a chart covers from its anchor cell (cells are about 125 x 22 px in the page). */
@@ -236,6 +241,15 @@ function grid() {
     fx[f.anchor] = f.input;
     if (f.error) errors[f.anchor] = f.error;
   }
+  // Formulas the add-on entered (setFormula): shown in the bar; a SPARKLINE is drawn from its points.
+  const sparklines = {};
+  for (const [key, f] of sheet.formulas) {
+    const [r, c] = key.split(',').map(Number);
+    const at = a1Of(r, c);
+    fx[at] ??= f;
+    const points = sparklinePoints(f, (name) => rt.spreadsheet.findSheet(name)?.getValues());
+    if (points) sparklines[at] = points;
+  }
   const ar = rt.spreadsheet.activeRange;
   const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
   return {
@@ -249,6 +263,7 @@ function grid() {
     errors,
     selection,
     charts,
+    sparklines,
     clock: { now: new Date(rt.now()).toISOString(), timeZone: rt.timeZone },
   };
 }
