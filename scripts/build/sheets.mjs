@@ -112,8 +112,11 @@ const ERROR_DOC_FIELDS = new Set(['summary', 'docs']);
  */
 export const BUNDLE_LIMIT_KB = 100;
 
-/** The sidebar's script, in the order the build joins it (sheets-addon/src/sidebar/). */
-const SIDEBAR_PARTS = ['base.js', 'settings.js', 'bulk.js', 'usage.js', 'schedules.js', 'main.js'];
+/**
+ * Apps Script's server services, which the sidebar's script (in the browser) must not use: its type
+ * check has their types, for the server functions' signatures. A use of the global: `SpreadsheetApp.get...`.
+ */
+const SERVER_SERVICES = /(?<![.\w$])(SpreadsheetApp|UrlFetchApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Session|Utilities|Logger)\.[a-z]/;
 
 export async function build() {
   mkdirSync(dist, { recursive: true });
@@ -165,16 +168,45 @@ export async function build() {
     }
   }
 
-  // 3. The sidebar: one HTML file with its CSS and JS inlined. The server functions it calls
-  // must be the ones listed in sidebar-api.ts (the stubs above come from that list).
-  // Its script is in parts (helpers first, loading last), joined in one function scope.
-  const sidebarJs = `(function () {\n'use strict';\n${SIDEBAR_PARTS.map((f) => readFileSync(join(src, 'sidebar', f), 'utf8')).join('\n')}})();\n`;
-  const unknown = [...sidebarJs.matchAll(/\bcall\('(\w+)'/g)].map((m) => m[1]).filter((n) => !codegen.SERVER_FUNCTIONS.includes(n));
-  if (unknown.length) throw new Error(`the sidebar calls server functions missing from SIDEBAR_API (sheets-addon/src/sidebar-api.ts): ${unknown.join(', ')}`);
-  const html = readFileSync(join(src, 'sidebar', 'sidebar.html'), 'utf8')
+  // 3. The sidebar: one HTML file with its CSS and JS inlined (HtmlService serves one file). Its
+  // script is TypeScript modules (src/sidebar/, entry main.ts) bundled into one IIFE for the
+  // browsers Sheets supports. It calls the server functions through call() (api.ts), typed by
+  // SIDEBAR_API's own signatures in the sidebar's type check (src/sidebar/tsconfig.json, part of
+  // `npm run typecheck`): a type-only import, so no server code may be among the bundle's inputs.
+  const sidebar = await esbuild.build({
+    entryPoints: [join(src, 'sidebar', 'main.ts')],
+    absWorkingDir: root,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+    // The bulk lookup's endpoint list (summaries, parameter descriptions) exists only here.
+    define: { IG_ENDPOINTS: JSON.stringify(codegen.sidebarEndpoints()) },
+  });
+  const sidebarJs = sidebar.outputFiles[0].text;
+  const foreign = Object.keys(sidebar.metafile.inputs).filter((f) => !f.startsWith('sheets-addon/src/sidebar/') && f !== '<define:IG_ENDPOINTS>');
+  if (foreign.length) throw new Error(`the sidebar's bundle contains code from outside sheets-addon/src/sidebar (import types only from there): ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ''}`);
+  const service = SERVER_SERVICES.exec(sidebarJs);
+  if (service) throw new Error(`the sidebar's bundle uses ${service[1]}, which only the server has (call a server function instead)`);
+  // Inlined in <script>: the HTML parser would end it at "</script", and the stand-in and the
+  // preview evaluate a file with "<?" as an Apps Script template.
+  if (/<\/script|<\?/i.test(sidebarJs)) throw new Error('the sidebar\'s bundle contains "</script" or "<?", which break the page it is inlined in');
+  const sidebarHtml = readFileSync(join(src, 'sidebar', 'sidebar.html'), 'utf8');
+  // $() (src/sidebar/base.ts) is typed by ELEMENTS: each must be in sidebar.html, on an element of that tag.
+  const { ELEMENTS } = await importTs(join(src, 'sidebar', 'elements.ts'));
+  const tags = new Map([...sidebarHtml.matchAll(/<([a-z][a-z0-9]*)\b[^>]*\sid="([^"]+)"/gi)].map((m) => [m[2], m[1].toLowerCase()]));
+  const wrong = Object.entries(ELEMENTS).filter(([id, tag]) => tags.get(id) !== tag).map(([id, tag]) => `#${id} (<${tag}> in elements.ts, ${tags.has(id) ? `<${tags.get(id)}>` : 'absent'} in sidebar.html)`);
+  if (wrong.length) throw new Error(`sheets-addon/src/sidebar/elements.ts does not match sidebar.html: ${wrong.join(', ')}`);
+  const html = sidebarHtml
     .replace('/*CSS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.css'), 'utf8'))
-    .replace('/*JS*/', () => `var IG_ENDPOINTS = ${JSON.stringify(codegen.sidebarEndpoints())};\n${sidebarJs}`);
+    .replace('/*JS*/', () => sidebarJs);
   writeFileSync(join(dist, 'Sidebar.html'), html);
+  console.log(`sheets Sidebar.html: ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB (its script ${(Buffer.byteLength(sidebarJs) / 1024).toFixed(1)} KB)`);
 
   // 4. The manifest, whitelisting the production API host.
   const { DEFAULT_BASE_URL } = await importTs(join(root, 'core', 'src', 'constants.ts'));

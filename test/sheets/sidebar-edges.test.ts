@@ -29,3 +29,33 @@ test('targets past the last row of the sheet: a clear message, not the raw Apps 
   );
   expect(await page.isEnabled('#run')).toBe(false);
 });
+
+test('after a list run and a history run the sidebar names the sheet each wrote, and History lists the new history sheet', async () => {
+  // (the sidebar tells a job's output by its kind: rows, list or history)
+  const sheet = rt.spreadsheet.addSheet('Kinds');
+  ['nasa', 'natgeo', 'nasa'].forEach((h, i) => sheet.set(i + 1, 1, h));
+  rt.spreadsheet.select('Kinds!A1:A3');
+  const page = await openLoaded(rt, pages);
+  await page.click('#use-selection');
+  await poll(() => text(page, '#selection')).toBe('Kinds!A1:A3 (3 rows)');
+
+  await page.selectOption('#endpoint', 'profile/posts');
+  await page.click('#preview');
+  await poll(() => page.isEnabled('#run')).toBe(true);
+  await page.click('#run');
+  await poll(() => text(page, '#progress-text')).toMatch(/^Done: 3 of 3 rows \(100%\), [1-9]\d* rows written, .*, 1 repeated target skipped\.$/);
+  expect(await text(page, '#bulk-message')).toMatch(/^Written to the new sheet \u201cIG Data IGPOSTS[^\u201d]*\u201d \(its tab is at the bottom of the window\)\.$/);
+
+  expect(await page.isVisible('#history-none')).toBe(true);
+  await page.selectOption('#endpoint', 'profile');
+  await page.fill('#fields', 'followers');
+  await page.check('#output-history');
+  await page.click('#preview');
+  await poll(() => page.isEnabled('#run')).toBe(true);
+  await page.click('#run');
+  await poll(() => text(page, '#bulk-message')).toMatch(/^Written to the history sheet \u201cIG Data history IGPROFILE[^\u201d]*\u201d \(a dated row per target\)\.$/);
+  await poll(() => page.isHidden('#history-none')).toBe(true);
+  expect(await page.locator('#history-sheet option').allTextContents()).toContain(
+    rt.spreadsheet.sheets.map((s) => s.name).find((n) => n.startsWith('IG Data history IGPROFILE')),
+  );
+});

@@ -1,0 +1,41 @@
+// The sidebar's entry (scripts/build/sheets.mjs bundles it into Sidebar.html): wires the sections
+// in the page's order, loads what the server knows, and reads again what time changed around it.
+import { call } from './api';
+import { fail, state, type Endpoint } from './base';
+import { refreshSelection, showEndpoints, showJob, wireBulk } from './bulk';
+import { loadHistory, wireHistory } from './history';
+import { loadSchedules, wireSchedules } from './schedules';
+import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './settings';
+import { loadUsage, wireUsage } from './usage';
+
+/** The bulk lookup's endpoints: the build writes them in (esbuild `define`, from sidebar-endpoints.ts). */
+declare const IG_ENDPOINTS: Endpoint[];
+
+wireSettings();
+wireBulk();
+wireUsage();
+wireSchedules();
+wireHistory();
+
+// Time moved on around the sidebar (the Sheets preview's clock): the hourly trigger may have run
+// schedules and background bulk steps, so everything they change is read again.
+window.addEventListener('message', (e) => {
+  if (!e.data || !e.data.igdataRefresh) return;
+  if (!state.running) call('igBulkStatus').then(showJob, fail('bulk-message'));
+  loadSchedules();
+  loadHistory();
+  loadUsage();
+  balanceIfStale(0);
+});
+
+call('igSidebarState').then((s) => {
+  state.endpoints = IG_ENDPOINTS;
+  showSettings(s.settings);
+  showEndpoints();
+  showJob(s.job);
+  if (s.settings.hasKey) refreshBalance();
+  refreshSelection();
+  loadUsage();
+  loadSchedules();
+  loadHistory();
+}, fail('key-message'));
