@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'sandbox'], { stdio: 'ignore' });
-const { endpoints, describeCost } = await import(pathToFileURL(join(root, 'dist/core.mjs')).href);
+// Each endpoint's runtime facts joined to its docs (core/src/registry/docs.ts): names, summary, documented or not.
+const { documentedEndpoints: endpoints, describeCost } = await import(pathToFileURL(join(root, 'dist/core.mjs')).href);
 
 export function referenceTable() {
   const rows = endpoints.map((e) => {

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createClient, endpoints } from '@igdata/core';
+import { createClient, documentedParam, endpoints } from '@igdata/core';
 import type { EndpointDef } from '@igdata/core';
 import { argLayout } from '../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../scripts/gas-standin/runtime';
@@ -164,7 +164,7 @@ describe('every n8n field placeholder works for every operation that shows it', 
     const e = endpoints.find((x) => x.id === op)!;
     const input: Record<string, unknown> = { [name]: value };
     // other required parameters of the operation take their own registry example
-    for (const p of e.params) if (p.required && p.name !== name) input[p.name] = p.example;
+    for (const p of e.params) if (p.required && p.name !== name) input[p.name] = documentedParam(p).example;
     const client = createClient({ apiKey: sb.demoKey, baseUrl: sb.url, retry: { attempts: 1 } });
     const r = await client.call(op, input);
     expect(r.creditsCharged).toBeGreaterThanOrEqual(0);

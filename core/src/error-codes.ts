@@ -1,9 +1,10 @@
 /**
  * The service's error codes, once, as data: status, whether to retry, whether it is billed,
- * whether it stops a bulk run, the docs link and the sentence users read. Everything else is
- * derived from this table: status to code (response.ts), retried statuses (request.ts), the
- * OpenAPI error responses (openapi.ts), the sandbox's `docs` links and the messages (messages.ts).
- * Nothing anywhere decides on an error's message text.
+ * whether it stops a bulk run and the sentence users read. Everything else is derived from this
+ * table: status to code (response.ts), retried statuses (request.ts), the messages (messages.ts).
+ * Nothing anywhere decides on an error's message text. Each code's documentation (its docs link
+ * and its summary, for the OpenAPI error responses and the sandbox's `docs` links) is in
+ * error-docs.ts: nothing at run time reads it, so the Sheets bundle leaves it out.
  */
 import type { AnyIgError, IgApiError } from './errors';
 import type { KnownErrorCode } from './types';
@@ -24,10 +25,6 @@ export interface ErrorCodeFacts {
   billed: boolean;
   /** Whether a bulk run stops at it: every further request would fail the same way. */
   stopsBulk: boolean;
-  /** The relative `error.docs` link the service sends. */
-  docs: string;
-  /** What it means, for the OpenAPI document. */
-  summary: string;
   /** The sentence users read in a cell, the sidebar or an n8n item. */
   sentence: (error: IgApiError, ctx: MessageContext) => string;
 }
@@ -36,40 +33,33 @@ const notCharged = '(Not charged.)';
 
 export const ERROR_CODES = {
   missing_parameter: {
-    status: 400, source: 'spec', retryable: false, billed: false, stopsBulk: false, docs: '/docs/errors#missing_parameter',
-    summary: 'A required parameter is absent or invalid (the message names it). Not billed.',
+    status: 400, source: 'spec', retryable: false, billed: false, stopsBulk: false,
     sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e.charged)}`,
   },
   invalid_api_key: {
-    status: 401, source: 'spec', retryable: false, billed: false, stopsBulk: true, docs: '/docs/errors#invalid_api_key',
-    summary: 'Missing, malformed or revoked key. Not billed.',
+    status: 401, source: 'spec', retryable: false, billed: false, stopsBulk: true,
     sentence: (_e, ctx) => `Invalid API key. Set it in ${ctx.keyWhere}. ${notCharged}`,
   },
   missing_api_key: {
-    status: 401, source: 'observed', retryable: false, billed: false, stopsBulk: true, docs: '/docs/errors#invalid_api_key',
-    summary: 'No key was sent. Not billed.',
+    status: 401, source: 'observed', retryable: false, billed: false, stopsBulk: true,
     sentence: (_e, ctx) => `No API key is set. Set it in ${ctx.keyWhere}. ${notCharged}`,
   },
   insufficient_credits: {
-    status: 402, source: 'spec', retryable: false, billed: false, stopsBulk: true, docs: '/docs/errors#insufficient_credits',
-    summary: 'The balance does not cover the request. Not billed.',
+    status: 402, source: 'spec', retryable: false, billed: false, stopsBulk: true,
     sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${notCharged}`,
   },
   not_found: {
-    status: 404, source: 'spec', retryable: false, billed: true, stopsBulk: false, docs: '/docs/errors#not_found',
-    summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost.",
+    status: 404, source: 'spec', retryable: false, billed: true, stopsBulk: false,
     sentence: (e, ctx) => `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e.charged)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.
   rate_limited: {
-    status: 429, source: 'client', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors',
-    summary: 'Too many requests; retried after the time the service asks for.',
+    status: 429, source: 'client', retryable: true, billed: false, stopsBulk: false,
     sentence: (e) => `Too many requests: the service asked to slow down (${tries(e.details.attempts)}). Try again in a minute. ${chargedNote(e.charged)}`,
   },
   upstream_error: {
-    status: 502, source: 'spec', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors#upstream_error',
-    summary: 'Data provider error; safe to retry. Not billed.',
+    status: 502, source: 'spec', retryable: true, billed: false, stopsBulk: false,
     sentence: (e) => `The data provider failed after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
   },
   // Not in the spec's table, so the service itself never answers 503: it comes from what stands in
@@ -77,13 +67,11 @@ export const ERROR_CODES = {
   // billing rule (§7: only requests that reach the platform are billed) it is not billed, and HTTP
   // defines it as temporary (RFC 9110 §15.6.4), so retrying a GET is safe and cannot bill twice.
   service_unavailable: {
-    status: 503, source: 'client', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors',
-    summary: 'The service is temporarily unavailable; retried. Not billed.',
+    status: 503, source: 'client', retryable: true, billed: false, stopsBulk: false,
     sentence: (e) => `The service was unavailable after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
   },
   upstream_timeout: {
-    status: 504, source: 'spec', retryable: true, billed: false, stopsBulk: false, docs: '/docs/errors#upstream_timeout',
-    summary: 'Upstream took too long; safe to retry. Not billed.',
+    status: 504, source: 'spec', retryable: true, billed: false, stopsBulk: false,
     sentence: (e) => `The data provider timed out after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
   },
 } satisfies Record<KnownErrorCode, ErrorCodeFacts>;
@@ -106,12 +94,6 @@ export function codeForStatus(status: number): string {
 
 /** The HTTP statuses worth sending again, from the table. */
 export const RETRYABLE_STATUSES: readonly number[] = [...new Set(rows.filter(([, f]) => f.retryable).map(([, f]) => f.status))];
-
-/** The codes the service's own OpenAPI document lists (the spec's table, §7), with their status and summary. */
-export const SPEC_ERROR_CODES = rows.filter(([, f]) => f.source === 'spec').map(([code, f]) => ({ code, status: f.status, summary: f.summary }));
-
-/** The `error.docs` link of a code. */
-export const docsLink = (code: string): string => errorFacts(code)?.docs ?? '/docs/errors';
 
 /** Whether a bulk run should stop at this error (a bad key or an empty balance fails every later request too). */
 export function stopsBulkRun(error: AnyIgError): boolean {

@@ -12,9 +12,11 @@ export type {
   ApiResult, AsyncIO, AuthStyle, Call, ClientConfig, Effect, EnvelopeMeta, HttpRequest, KnownErrorCode, Op, Params, RawResponse, RetryPolicy, SyncIO,
 } from './types';
 
-// The endpoint registry.
+// The endpoint registry: runtime facts, and apart from them the documentation (which the Sheets
+// bundle, importing only the first, leaves out).
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
-export type { EndpointDef, ParamDef } from './registry/types';
+export { documented, documentedEndpoints, documentedParam, endpointDocs } from './registry/docs';
+export type { DocumentedEndpoint, DocumentedParam, EndpointDef, EndpointDoc, ParamDef } from './registry/types';
 export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
@@ -46,7 +48,8 @@ export {
   IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, isCreditCapError, isIgError, isValidationError, showValue,
 } from './errors';
 export type { ErrorCodeFacts } from './error-codes';
-export { ERROR_CODES, RETRYABLE_STATUSES, SPEC_ERROR_CODES, codeForStatus, docsLink, errorFacts, stopsBulkRun } from './error-codes';
+export { ERROR_CODES, RETRYABLE_STATUSES, codeForStatus, errorFacts, stopsBulkRun } from './error-codes';
+export { SPEC_ERROR_CODES, docsLink } from './error-docs';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';
 

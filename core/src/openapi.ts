@@ -1,13 +1,14 @@
 /**
- * The OpenAPI 3.1 document of the service, generated from the registry (one path per endpoint,
- * parameters from its ParamDefs, response schemas from its zod schemas). Served by the sandbox at
+ * The OpenAPI 3.1 document of the service, generated from the registry and its docs (one path per
+ * endpoint, parameters from its ParamDefs, response schemas from its zod schemas). Served by the sandbox at
  * /openapi.json; usable for docs. Pure: no I/O.
  */
 import { toJSONSchema } from 'zod/mini';
-import { endpoints, pathOf } from './registry/endpoints';
+import { documentedEndpoints as endpoints } from './registry/docs';
+import { pathOf } from './registry/endpoints';
 import type { EndpointDef, ParamDef } from './registry/types';
 import { describeCost } from './cost';
-import { SPEC_ERROR_CODES, docsLink } from './error-codes';
+import { SPEC_ERROR_CODES, docsLink } from './error-docs';
 
 type Json = Record<string, unknown>;
 

@@ -167,6 +167,12 @@ export function resolveParam(def: ParamDef, value: unknown): string | number {
   }
 }
 
+/** A text parameter's description (the registry's, a runtime fact) as a phrase: "plain-language description of ...". */
+const describe = (def: ParamDef): string => {
+  const d = def.description ?? def.name;
+  return `${d.charAt(0).toLowerCase()}${d.slice(1)}`;
+};
+
 /** What a parameter expects, as a phrase for "X must be <phrase>; got Y." */
 export function expectedFor(def: ParamDef): string {
   switch (def.kind) {
@@ -181,7 +187,7 @@ export function expectedFor(def: ParamDef): string {
     case 'integer':
       return def.min !== undefined && def.max !== undefined ? `a whole number from ${def.min} to ${def.max}` : 'a whole number';
     case 'text':
-      return def.name === 'q' ? 'a search keyword' : `given (${def.description.charAt(0).toLowerCase()}${def.description.slice(1)})`;
+      return def.name === 'q' ? 'a search keyword' : `given (${describe(def)})`;
     case 'cursor':
       return 'the next_cursor value of the previous page';
   }

@@ -5,7 +5,6 @@
 //   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
 // Also refreshes the function reference in sheets-addon/README.md (between markers).
 import * as esbuild from 'esbuild';
-import ts from 'typescript';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -28,89 +27,13 @@ async function importTs(entry) {
 }
 
 /**
- * Fields of registry entries that nothing in Apps Script reads: n8n's resource and operation, the
- * docs' group, the agent-facing description and the example field (both for the generated JSDoc,
- * written at build time from the full registry). The bundle is paid for on every custom-function
- * call, so its copy of the registry leaves them out (about 5 KB). What only the sidebar shows (the
- * summaries, the endpoint list of the bulk lookup) is written into Sidebar.html instead.
- */
-const BUILD_TIME_FIELDS = new Set(['description', 'group', 'resource', 'operation', 'documented', 'exampleField', 'summary']);
-
-/** esbuild plugin: core's registry without BUILD_TIME_FIELDS in the entries of `endpoints`, nor its parameters' build-time fields. */
-const runtimeRegistry = {
-  name: 'runtime-registry',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]core[\\/]src[\\/]registry[\\/]endpoints\.ts$/ }, (args) => {
-      const source = ts.createSourceFile(args.path, readFileSync(args.path, 'utf8'), ts.ScriptTarget.ES2022, true);
-      let entries = 0;
-      const strip = (context) => (root) => {
-        const visit = (node) => {
-          if (ts.isVariableDeclaration(node) && node.name.getText(source) === 'endpoints' && node.initializer && ts.isArrayLiteralExpression(node.initializer)) {
-            const elements = node.initializer.elements.map((e) => {
-              if (!ts.isObjectLiteralExpression(e)) return e;
-              entries++;
-              const kept = e.properties.filter((p) => !(p.name && BUILD_TIME_FIELDS.has(p.name.getText(source))));
-              return context.factory.updateObjectLiteralExpression(e, kept);
-            });
-            return context.factory.updateVariableDeclaration(node, node.name, node.exclamationToken, node.type,
-              context.factory.updateArrayLiteralExpression(node.initializer, elements));
-          }
-          return ts.visitEachChild(node, visit, context);
-        };
-        return ts.visitNode(root, visit);
-      };
-      // Parameters: `example` is for the generated JSDoc; `description` only for the sidebar (written
-      // into Sidebar.html) except a text parameter's, which core's messages quote ("given (...)").
-      let params = 0;
-      const stripParams = (context) => (root) => {
-        const name = (p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : '');
-        const visit = (node) => {
-          const kind = ts.isObjectLiteralExpression(node) && node.properties.find((p) => name(p) === 'kind');
-          if (kind && ts.isPropertyAssignment(kind) && ts.isStringLiteral(kind.initializer)) {
-            params++;
-            const drop = new Set(kind.initializer.text === 'text' ? ['example'] : ['example', 'description']);
-            node = context.factory.updateObjectLiteralExpression(node, node.properties.filter((p) => !drop.has(name(p))));
-          }
-          return ts.visitEachChild(node, visit, context);
-        };
-        return ts.visitNode(root, visit);
-      };
-      const out = ts.transform(source, [strip, stripParams]).transformed[0];
-      if (entries < 10) throw new Error(`runtime-registry: found ${entries} entries in ${args.path}; has the registry's shape changed?`);
-      if (params < 5) throw new Error(`runtime-registry: found ${params} parameters in ${args.path}; has the registry's shape changed?`);
-      return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
-    });
-    // The error table's `summary` (for the OpenAPI document) and `docs` link (sent by the service):
-    // Apps Script reads neither (about 1.3 KB).
-    b.onLoad({ filter: /[\\/]core[\\/]src[\\/]error-codes\.ts$/ }, (args) => {
-      const source = ts.createSourceFile(args.path, readFileSync(args.path, 'utf8'), ts.ScriptTarget.ES2022, true);
-      let dropped = 0;
-      const strip = (context) => (root) => {
-        const visit = (node) => {
-          if (ts.isObjectLiteralExpression(node)) {
-            const kept = node.properties.filter((p) => !(ts.isPropertyAssignment(p) && ERROR_DOC_FIELDS.has(p.name.getText(source)) && ts.isStringLiteralLike(p.initializer)));
-            dropped += node.properties.length - kept.length;
-            return ts.visitEachChild(context.factory.updateObjectLiteralExpression(node, kept), visit, context);
-          }
-          return ts.visitEachChild(node, visit, context);
-        };
-        return ts.visitNode(root, visit);
-      };
-      const out = ts.transform(source, [strip]).transformed[0];
-      if (dropped < 10) throw new Error(`runtime-registry: dropped ${dropped} doc fields in ${args.path}; has the error table's shape changed?`);
-      return { contents: ts.createPrinter().printFile(out), loader: 'ts' };
-    });
-  },
-};
-
-/** Fields of core's error table (error-codes.ts) that only the OpenAPI document and the service read. */
-const ERROR_DOC_FIELDS = new Set(['summary', 'docs']);
-
-/**
  * The bundle's size limit: 100 KB, the budget issue 10 set for schedules, history and usage (was 80
  * KB before them). Its evaluation in a fresh context is measured by npm run bench:sheets (<= 3 ms).
  */
 export const BUNDLE_LIMIT_KB = 100;
+
+/** Core's documentation modules, which the bundle must not contain (see the metafile check in build()). */
+const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;
 
 /**
  * Apps Script's server services, which the sidebar's script (in the browser) must not use: its type
@@ -136,7 +59,6 @@ export async function build() {
     write: false,
     metafile: true,
     logLevel: 'warning',
-    plugins: [runtimeRegistry],
   });
   const bundle = result.outputFiles[0].text;
   if (/\brequire\(/.test(bundle)) throw new Error('sheets bundle: contains require(); something was not bundled');
@@ -147,6 +69,12 @@ export async function build() {
   writeFileSync(join(dist, 'bundle.js'), bundle);
   mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
   writeFileSync(join(root, 'node_modules', '.cache', 'igdata-sheets-meta.json'), JSON.stringify(result.metafile));
+  // Core's documentation modules (the registry's docs, the error table's docs) are for build-time
+  // output only; the bundle imports core's runtime modules, and esbuild drops the rest.
+  // (The metafile lists every module esbuild read; what the bundle holds is the output's inputs with bytes in it.)
+  const bundled = Object.values(result.metafile.outputs)[0].inputs;
+  const docsModules = Object.keys(bundled).filter((f) => DOCS_MODULES.test(f) && bundled[f].bytesInOutput > 0);
+  if (docsModules.length) throw new Error(`sheets bundle: contains core's documentation (${docsModules.join(', ')}); import runtime facts only`);
   // Paid for on every custom-function call (Apps Script loads the whole project each time).
   const kb = Buffer.byteLength(bundle) / 1024;
   console.log(`sheets bundle.js: ${kb.toFixed(1)} KB (limit ${BUNDLE_LIMIT_KB} KB)`);

@@ -4,8 +4,9 @@
  * `@customfunction` JSDoc, and esbuild drops comments, so this text is written here, not bundled.
  * Runs at build time only (scripts/build/sheets.mjs); nothing here ships in bundle.js.
  */
-import type { EndpointDef } from '@igdata/core';
-import { describeCost, endpoints, fieldPaths } from '@igdata/core';
+import type { DocumentedEndpoint, EndpointDef } from '@igdata/core';
+// Summaries, descriptions, examples: the registry's docs (core/src/registry/docs.ts), joined to its runtime facts.
+import { describeCost, documentedEndpoints, documentedParam, fieldPaths } from '@igdata/core';
 import type { ArgSpec } from './engine/layout';
 import { MAX_LIMIT, argLayout, defaultHeaderText, targetParam } from './engine/layout';
 import { SIDEBAR_API } from './sidebar-api';
@@ -13,18 +14,18 @@ import { SIDEBAR_API } from './sidebar-api';
 const clean = (s: string) => s.replace(/\*\//g, '* /').replace(/\s+/g, ' ').trim();
 const q = (v: unknown) => (typeof v === 'number' ? String(v) : `"${String(v).replace(/"/g, '""')}"`);
 
-function exampleField(e: EndpointDef): string | undefined {
+function exampleField(e: DocumentedEndpoint): string | undefined {
   if (e.exampleField) return e.exampleField;
   const cols = e.columns.filter((c) => !['username', 'id', 'shortcode', 'full_name'].includes(c));
   return cols[0] ?? e.columns[0];
 }
 
 /** A formula a user could type, e.g. =IGPROFILE("nasa","followers"). */
-function exampleFormula(e: EndpointDef, range = false): string {
+function exampleFormula(e: DocumentedEndpoint, range = false): string {
   const args: string[] = [];
   for (const spec of argLayout(e)) {
-    if (spec.role === 'target') args.push(range ? 'A2:A100' : q(spec.param!.example ?? 'nasa'));
-    else if (spec.role === 'param') args.push(spec.param!.required ? q(spec.param!.example ?? spec.param!.default ?? '') : '');
+    if (spec.role === 'target') args.push(range ? 'A2:A100' : q(documentedParam(spec.param!).example ?? 'nasa'));
+    else if (spec.role === 'param') args.push(spec.param!.required ? q(documentedParam(spec.param!).example ?? spec.param!.default ?? '') : '');
     else if (spec.role === 'fields') args.push(exampleField(e) ? q(exampleField(e)) : '');
     else args.push('');
   }
@@ -32,22 +33,22 @@ function exampleFormula(e: EndpointDef, range = false): string {
   return `=${e.fn}(${args.join(',')})`;
 }
 
-function fieldsText(e: EndpointDef): string {
+function fieldsText(e: DocumentedEndpoint): string {
   const known = fieldPaths(e.schema);
   const dflt = e.columns.length ? e.columns.join(', ') : 'every field of the answer';
   const list = known.length ? ` Known fields: ${known.slice(0, 24).join(', ')}${known.length > 24 ? ', ...' : ''}.` : '';
   return `Fields to return: a comma list such as ${q(exampleField(e) ?? 'name')} or a range of names (optional; default ${dflt}). One field gives a bare value.${list}`;
 }
 
-function paramDoc(e: EndpointDef, spec: ArgSpec): { type: string; text: string } {
+function paramDoc(e: DocumentedEndpoint, spec: ArgSpec): { type: string; text: string } {
   switch (spec.role) {
     case 'target':
       return {
         type: 'string|Array<Array<string>>',
-        text: `${spec.param!.description}. A single cell or a range (one column): one result ${e.shape === 'list' ? 'block per target, labelled' : 'row per input row, aligned, blank rows stay blank'}; repeated targets are fetched once.`,
+        text: `${documentedParam(spec.param!).description}. A single cell or a range (one column): one result ${e.shape === 'list' ? 'block per target, labelled' : 'row per input row, aligned, blank rows stay blank'}; repeated targets are fetched once.`,
       };
     case 'param': {
-      const p = spec.param!;
+      const p = documentedParam(spec.param!);
       return { type: p.kind === 'integer' ? 'number' : 'string', text: `${p.description}${p.required ? '' : ' (optional)'}.`.replace(/\)\.\s*\(optional\)\./, ', optional).') };
     }
     case 'fields':
@@ -61,7 +62,7 @@ function paramDoc(e: EndpointDef, spec: ArgSpec): { type: string; text: string }
   }
 }
 
-function functionJsDoc(e: EndpointDef): string {
+function functionJsDoc(e: DocumentedEndpoint): string {
   const target = targetParam(e);
   const lines = [
     `${clean(e.summary)}. ${clean(e.description)}`,
@@ -78,7 +79,7 @@ function functionJsDoc(e: EndpointDef): string {
   return ['/**', ...lines.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n');
 }
 
-function functionStub(e: EndpointDef): string {
+function functionStub(e: DocumentedEndpoint): string {
   const names = argLayout(e).map((a) => a.name);
   return `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`;
 }
@@ -86,10 +87,10 @@ function functionStub(e: EndpointDef): string {
 /** Server functions the sidebar calls with google.script.run (top-level, no trailing underscore). */
 export const SERVER_FUNCTIONS: string[] = Object.keys(SIDEBAR_API);
 
-export function generateCode(list: readonly EndpointDef[] = endpoints): string {
+export function generateCode(list: readonly DocumentedEndpoint[] = documentedEndpoints): string {
   const head = `/**
  * IG Data for Google Sheets: the entry file. GENERATED by scripts/build/sheets.mjs from the endpoint
- * registry (core/src/registry/endpoints.ts); do not edit. The logic is in bundle.js (global IGDATA).
+ * registry (core/src/registry/endpoints.ts, docs.ts); do not edit. The logic is in bundle.js (global IGDATA).
  */
 
 /** Adds the IG Data menu (Extensions > IG Data). */
@@ -124,7 +125,7 @@ const reuseText = (e: EndpointDef): string =>
   e.maxReuseHours === null ? 'your setting' : e.maxReuseHours === 0 ? 'never' : `${e.maxReuseHours} h`;
 
 /** Markdown reference of every function, for the README. */
-export function generateReference(list: readonly EndpointDef[] = endpoints): string {
+export function generateReference(list: readonly DocumentedEndpoint[] = documentedEndpoints): string {
   const rows = list.map((e) => {
     const args = argLayout(e).map((a) => (a.role === 'target' || a.param?.required ? a.name : `[${a.name}]`));
     return `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} | ${reuseText(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`;

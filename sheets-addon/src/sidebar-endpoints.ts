@@ -1,10 +1,11 @@
 /**
  * What the sidebar's bulk lookup offers, one entry per endpoint that takes a target. Static (the
- * registry alone), so the build writes it into Sidebar.html (IG_ENDPOINTS) and bundle.js, loaded
- * by every custom-function execution, carries none of it (summaries, cost texts, field lists).
+ * registry and its docs alone), so the build writes it into Sidebar.html (IG_ENDPOINTS) and
+ * bundle.js, loaded by every custom-function execution, carries none of it (summaries, cost texts,
+ * field lists).
  */
 import type { EndpointDef } from '@igdata/core';
-import { describeCost, endpoints, fieldPaths } from '@igdata/core';
+import { describeCost, documented, endpoints, fieldPaths } from '@igdata/core';
 import { bulkEndpoints, pageSizeOf } from './bulk/plan';
 import { targetParam } from './engine/layout';
 
@@ -24,7 +25,8 @@ interface EndpointInfo {
   pageSize: number | null;
 }
 
-const info = (e: EndpointDef): EndpointInfo => {
+const info = (runtime: EndpointDef): EndpointInfo => {
+  const e = documented(runtime); // the summary and parameter descriptions are the registry's docs
   const t = targetParam(e)!;
   return {
     id: e.id, fn: e.fn, summary: e.summary, target: t.name,

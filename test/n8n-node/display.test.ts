@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
-import { endpoints } from '@igdata/core';
+import { documentedEndpoints as endpoints } from '@igdata/core';
 import { startSandbox } from '../../scripts/sandbox/server';
 
 const dist = join(__dirname, '..', '..', 'n8n-node', 'dist');

@@ -10,20 +10,22 @@ type ParamKind =
   | 'text' // free text, sent as given (trimmed)
   | 'cursor'; // opaque, passed back unchanged
 
+/** A parameter as the runtime reads it: validation, defaults, messages. Its documentation: docs.ts. */
 export interface ParamDef {
   /** The query parameter name, as the API spells it. */
   name: string;
   kind: ParamKind;
   required: boolean;
-  description: string;
   min?: number;
   max?: number;
   default?: number | string;
-  /** An example value for docs, JSDoc and the OpenAPI document. */
-  example?: string | number;
+  /**
+   * Text parameters only: what the value is. A runtime fact, because the validation message quotes
+   * it ("criteria must be given (plain-language description of the ideal lead)"); it is the
+   * parameter's documentation too. Every other parameter is described in docs.ts.
+   */
+  description?: string;
 }
-
-type Group = 'Profiles' | 'Insights' | 'Posts' | 'Hashtags' | 'Locations' | 'Search' | 'Account';
 
 /**
  * Credit cost rule. `exact` rules come straight from the spec; `window` and `estimate` rules are our
@@ -34,19 +36,15 @@ export type CostRule =
   /** base + ceil(param / per) * step, e.g. engagement = 1 + ceil(posts / 12). */
   | { type: 'window'; param: string; base: number; per: number; step: number };
 
+/**
+ * An endpoint's runtime facts (endpoints.ts): what products need to validate, send, bill, check,
+ * cache and tabulate a call. What only docs, generated code and editors show is in EndpointDoc.
+ */
 export interface EndpointDef {
   /** Path without `/v1/`, e.g. `profile/posts`; equals `meta.endpoint` and the n8n operation value. */
   id: string;
-  group: Group;
-  /** Name of the n8n resource this endpoint is an operation of. */
-  resource: 'Profile' | 'Profile Insight' | 'Post' | 'Hashtag' | 'Location' | 'Search' | 'Account';
-  /** Operation display name within its resource, e.g. "Get Posts". */
-  operation: string;
   /** Sheets custom function name. */
   fn: string;
-  summary: string;
-  /** For AI agents and docs: when to use it and what comes back. */
-  description: string;
   params: ParamDef[];
   /** `list` returns data.items + data.next_cursor; `single` returns one object in data. */
   shape: 'list' | 'single';
@@ -69,8 +67,26 @@ export interface EndpointDef {
   schema: ZodMiniType;
   /** Default table columns (dotted paths into the flattened item). */
   columns: string[];
-  /** False for the §4.3 endpoints whose parameters and shapes the spec does not show. */
-  documented: boolean;
+}
+
+type Group = 'Profiles' | 'Insights' | 'Posts' | 'Hashtags' | 'Locations' | 'Search' | 'Account';
+
+/**
+ * An endpoint's documentation (docs.ts, by endpoint id): what the README, the generated JSDoc, the
+ * sidebar's list, the OpenAPI document and the n8n editor show. Nothing at run time reads it, so
+ * the Sheets bundle leaves it out.
+ */
+export interface EndpointDoc {
+  group: Group;
+  /** Name of the n8n resource this endpoint is an operation of. */
+  resource: 'Profile' | 'Profile Insight' | 'Post' | 'Hashtag' | 'Location' | 'Search' | 'Account';
+  /** Operation display name within its resource, e.g. "Get Posts". */
+  operation: string;
+  summary: string;
+  /** For AI agents and docs: when to use it and what comes back. */
+  description: string;
+  /** false for the §4.3 endpoints whose parameters and shapes the spec does not show. */
+  documented?: false;
   /**
    * The field the docs' example formula asks for: the one that shows what the endpoint is for
    * (an engagement rate, not the follower count it also returns). Default: the first column that
@@ -78,3 +94,20 @@ export interface EndpointDef {
    */
   exampleField?: string;
 }
+
+/** A parameter's documentation (docs.ts, by parameter name). */
+export interface ParamDoc {
+  /** Absent for text parameters, whose description is a runtime fact (ParamDef.description). */
+  description?: string | ((p: ParamDef) => string);
+  /** An example value for docs, JSDoc, n8n placeholders and the OpenAPI document. */
+  example?: string | number;
+}
+
+/** A parameter with its documentation. */
+export type DocumentedParam = ParamDef & { description: string; example?: string | number };
+
+/** An endpoint with its documentation: runtime facts and docs joined (docs.ts `documentedEndpoints`). */
+export type DocumentedEndpoint = Omit<EndpointDef, 'params'> & Omit<EndpointDoc, 'documented'> & {
+  params: DocumentedParam[];
+  documented: boolean;
+};

@@ -5,8 +5,9 @@
  * registry adds an operation here; nothing is listed twice.
  */
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { EndpointDef, ParamDef } from '@igdata/core';
-import { costRange, endpoints } from '@igdata/core';
+import type { DocumentedEndpoint, EndpointDef, ParamDef } from '@igdata/core';
+// Names, descriptions and examples are the registry's docs (core/src/registry/docs.ts), joined to its runtime facts.
+import { costRange, documentedEndpoints as endpoints, documentedParam } from '@igdata/core';
 
 export const DEFAULT_CONCURRENCY = 50;
 export const MAX_CONCURRENCY = 200;
@@ -58,7 +59,7 @@ export function costSentence(e: EndpointDef): string {
 }
 
 /** What an agent reads to choose an operation: what it does, what it returns, what it costs. */
-export function operationDescription(e: EndpointDef): string {
+export function operationDescription(e: DocumentedEndpoint): string {
 	const shape = e.shape === 'list' ? (e.paginated ? 'Returns one item per result, page by page.' : 'Returns one item per result.') : 'Returns one item.';
 	// The registry's descriptions mention paging and price in passing; here both get their own sentence.
 	const base = e.description
@@ -73,7 +74,7 @@ export function operationDescription(e: EndpointDef): string {
 /** The canvas subtitle: the operation's name and resource ("Get Posts: Profile"), not its path value. */
 export const SUBTITLE = `={{ (${JSON.stringify(Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])))})[$parameter["operation"]] || $parameter["operation"] }}`;
 
-const operationOption = (e: EndpointDef): INodePropertyOptions => ({
+const operationOption = (e: DocumentedEndpoint): INodePropertyOptions => ({
 	name: e.operation,
 	value: e.id,
 	action: sentence(e.summary.replace(/\.$/, '')),
@@ -94,7 +95,8 @@ const PLACEHOLDERS: Record<string, string> = {
 
 /** The field of a registry parameter, shown when `show` holds (the action's operations, the trigger's event). */
 export function paramField(p: ParamDef, show: NonNullable<IDisplayOptions['show']>): INodeProperties {
-	const description = `${p.description.replace(/\.$/, '')}. API parameter: ${p.name}.`;
+	const doc = documentedParam(p);
+	const description = `${doc.description.replace(/\.$/, '')}. API parameter: ${p.name}.`;
 	if (p.kind === 'integer') {
 		const numberDefault = typeof p.default === 'number' ? p.default : 0;
 		return {
@@ -118,7 +120,7 @@ export function paramField(p: ParamDef, show: NonNullable<IDisplayOptions['show'
 		description,
 		displayOptions: { show },
 	};
-	const placeholder = PLACEHOLDERS[p.kind] ?? (p.example !== undefined ? `e.g. ${p.example}` : undefined);
+	const placeholder = PLACEHOLDERS[p.kind] ?? (doc.example !== undefined ? `e.g. ${doc.example}` : undefined);
 	if (placeholder) prop.placeholder = placeholder;
 	return prop;
 }

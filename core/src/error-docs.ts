@@ -1,0 +1,37 @@
+/**
+ * The error table's documentation, apart from its runtime facts (error-codes.ts): each code's
+ * `error.docs` link (what the service sends, and the sandbox with it) and its summary (the OpenAPI
+ * document's error responses). Nothing at run time reads it: the Sheets bundle leaves it out.
+ */
+import { ERROR_CODES } from './error-codes';
+import type { KnownErrorCode } from './types';
+
+interface ErrorCodeDoc {
+  /** The relative `error.docs` link the service sends. */
+  docs: string;
+  /** What it means, for the OpenAPI document. */
+  summary: string;
+}
+
+const ERROR_DOCS: Readonly<Record<KnownErrorCode, ErrorCodeDoc>> = {
+  missing_parameter: { docs: '/docs/errors#missing_parameter', summary: 'A required parameter is absent or invalid (the message names it). Not billed.' },
+  invalid_api_key: { docs: '/docs/errors#invalid_api_key', summary: 'Missing, malformed or revoked key. Not billed.' },
+  missing_api_key: { docs: '/docs/errors#invalid_api_key', summary: 'No key was sent. Not billed.' },
+  insufficient_credits: { docs: '/docs/errors#insufficient_credits', summary: 'The balance does not cover the request. Not billed.' },
+  not_found: { docs: '/docs/errors#not_found', summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost." },
+  rate_limited: { docs: '/docs/errors', summary: 'Too many requests; retried after the time the service asks for.' },
+  upstream_error: { docs: '/docs/errors#upstream_error', summary: 'Data provider error; safe to retry. Not billed.' },
+  service_unavailable: { docs: '/docs/errors', summary: 'The service is temporarily unavailable; retried. Not billed.' },
+  upstream_timeout: { docs: '/docs/errors#upstream_timeout', summary: 'Upstream took too long; safe to retry. Not billed.' },
+};
+
+const codes = Object.keys(ERROR_CODES) as KnownErrorCode[];
+
+/** The codes the service's own OpenAPI document lists (the spec's table, §7), with their status and summary. */
+export const SPEC_ERROR_CODES = codes
+  .filter((code) => ERROR_CODES[code].source === 'spec')
+  .map((code) => ({ code, status: ERROR_CODES[code].status, summary: ERROR_DOCS[code].summary }));
+
+/** The `error.docs` link of a code. */
+export const docsLink = (code: string): string =>
+  Object.prototype.hasOwnProperty.call(ERROR_DOCS, code) ? ERROR_DOCS[code as KnownErrorCode].docs : '/docs/errors';
