@@ -7,11 +7,13 @@ import { loadHistory, wireHistory } from './history';
 import { loadSchedules, wireSchedules } from './schedules';
 import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './settings';
 import { loadUsage, wireUsage } from './usage';
+import { loadTrackers, refreshTrackerSelection, wireTracker } from './tracker';
 
 /** The bulk lookup's endpoints: the build writes them in (esbuild `define`, from sidebar-endpoints.ts). */
 declare const IG_ENDPOINTS: Endpoint[];
 
 wireSettings();
+wireTracker();
 wireBulk();
 wireUsage();
 wireSchedules();
@@ -22,6 +24,7 @@ wireHistory();
 window.addEventListener('message', (e) => {
   if (!e.data || !e.data.igdataRefresh) return;
   if (!state.running) call('igBulkStatus').then(showJob, fail('bulk-message'));
+  loadTrackers();
   loadSchedules();
   loadHistory();
   loadUsage();
@@ -35,6 +38,8 @@ call('igSidebarState').then((s) => {
   showJob(s.job);
   if (s.settings.hasKey) refreshBalance();
   refreshSelection();
+  refreshTrackerSelection();
+  loadTrackers();
   loadUsage();
   loadSchedules();
   loadHistory();

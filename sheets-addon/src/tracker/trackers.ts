@@ -5,7 +5,7 @@
  * one document property; their schedules are ordinary schedules (schedule/), marked as theirs.
  */
 import type { EndpointDef } from '@igdata/core';
-import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
+import { estimateCost, getEndpoint } from '@igdata/core';
 import { step } from '../bulk/control';
 import { placeOutput } from '../bulk/control';
 import { readColumn, selection } from '../bulk/grid';
@@ -246,5 +246,3 @@ export function deleteTracker(ctx: RunContext, id: string): void {
   });
 }
 
-/** Every endpoint a tracker can use exists in the registry (a renamed endpoint fails the build's tests, not a user). */
-export const trackerEndpoints = (): string[] => TRACKABLE.filter((id) => endpoints.some((e) => e.id === id));

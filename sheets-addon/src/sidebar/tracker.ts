@@ -1,0 +1,121 @@
+// Track these accounts: a column of accounts, fields, how often and a cap; the cost first, then one
+// confirmation makes the schedule, runs it now (stepped from here) and writes the tracker sheet.
+import { call, type Answer } from './api';
+import { $, fail, fmt, say } from './base';
+import { loadHistory } from './history';
+import { loadSchedules } from './schedules';
+import { refreshBalance } from './settings';
+import { loadUsage } from './usage';
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+const fields = () => $('tracker-fields').value.split(',').map((f) => f.trim()).filter(Boolean);
+
+function request() {
+  return {
+    fields: fields().join(','), every: $('tracker-repeat').value, weekday: Number($('tracker-weekday').value), hour: Number($('tracker-hour').value),
+    cap: $('tracker-cap').value, name: $('tracker-name').value, sortBy: $('tracker-sort').value,
+  };
+}
+
+/** The sort choices follow the fields typed. */
+function showSort(): void {
+  const keep = $('tracker-sort').value;
+  $('tracker-sort').innerHTML = '';
+  fields().forEach((f) => $('tracker-sort').add(new Option(f, f, false, f === keep)));
+}
+
+function invalidate(): void {
+  $('tracker-create').disabled = true;
+}
+
+export function refreshTrackerSelection(): Promise<void> {
+  return call('igSelectionInfo').then((s) => {
+    $('tracker-selection').textContent = s ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')' : 'none';
+    invalidate();
+  }, fail('tracker-text'));
+}
+
+function showTrackers(list: Answer<'igTrackers'>): void {
+  const box = $('tracker-list');
+  box.innerHTML = '';
+  list.forEach((t) => {
+    const div = document.createElement('div');
+    div.className = 'schedule tracker';
+    const lines = [
+      t.name + ': ' + t.accounts + ' accounts, ' + t.fields.join(', '),
+      t.when + ', at most ' + fmt(t.cap) + ' credits a run. Next: ' + t.nextLabel + '.',
+      'Sheet: \u201c' + t.view + '\u201d.',
+    ];
+    lines.forEach((text, i) => {
+      const p = document.createElement('p');
+      const el = document.createElement(i ? 'span' : 'strong');
+      el.textContent = text;
+      p.appendChild(el);
+      div.appendChild(p);
+    });
+    const del = document.createElement('button');
+    del.textContent = 'Delete';
+    del.className = 'delete';
+    del.onclick = () => {
+      if (del.textContent === 'Delete') { del.textContent = 'Delete this tracker? Its schedule stops; the history and tracker sheets stay.'; del.className = 'delete danger'; return; }
+      call('igTrackerDelete', t.id).then((l) => { showTrackers(l); loadSchedules(); say('trackers-message', 'Deleted. Its history and tracker sheets stay.', 'ok'); }, fail('trackers-message'));
+    };
+    div.appendChild(del);
+    box.appendChild(div);
+  });
+}
+
+export function loadTrackers(): Promise<void> {
+  return call('igTrackers').then(showTrackers, fail('trackers-message'));
+}
+
+/** The first run, stepped from here; if the sidebar closes, the hourly trigger goes on with it. */
+function stepFirstRun(id: string, view: string): Promise<void> {
+  return call('igTrackerStep', id).then((r) => {
+    const done = r.jobs.reduce((n, j) => n + (j ? j.next : 0), 0);
+    const all = r.jobs.reduce((n, j) => n + (j ? j.rows : 0), 0);
+    const credits = r.jobs.reduce((n, j) => n + (j ? j.credits : 0), 0);
+    if (!r.done) {
+      say('tracker-text', 'First run: ' + done + ' of ' + all + ' rows, ' + fmt(credits) + ' credits\u2026');
+      return stepFirstRun(id, view);
+    }
+    const stopped = r.jobs.find((j) => j && j.status === 'paused');
+    say('tracker-text', 'Tracking. First run done: ' + fmt(credits) + ' credits. The tracker is the sheet \u201c' + view + '\u201d.' + (stopped && stopped.message ? ' ' + stopped.message : ''), stopped ? 'error' : 'ok');
+    loadTrackers();
+    loadSchedules();
+    loadHistory();
+    loadUsage();
+    refreshBalance();
+  });
+}
+
+export function wireTracker(): void {
+  DAYS.forEach((d, i) => $('tracker-weekday').add(new Option(d, String(i), i === 1, i === 1)));
+  for (let h = 0; h < 24; h++) $('tracker-hour').add(new Option((h < 10 ? '0' : '') + h + ':00', String(h), h === 7, h === 7));
+  $('tracker-use-selection').onclick = refreshTrackerSelection;
+  $('tracker-repeat').onchange = () => { $('tracker-weekday').hidden = $('tracker-repeat').value === 'daily'; invalidate(); };
+  for (const id of ['tracker-weekday', 'tracker-hour', 'tracker-sort'] as const) $(id).onchange = invalidate;
+  for (const id of ['tracker-cap', 'tracker-name'] as const) $(id).oninput = invalidate;
+  $('tracker-fields').oninput = () => { showSort(); invalidate(); };
+  call('igTrackerChoices').then((c) => {
+    $('tracker-fields').value = c.defaults.join(', ');
+    $('tracker-fields-note').textContent = 'Any of: ' + c.fields.map((f) => f.field + ' (' + f.fn + ', ' + f.credits + ')').join(', ') + '. An account costs each function it needs once.';
+    showSort();
+  }, fail('tracker-text'));
+  $('tracker-preview').onclick = () => {
+    say('tracker-text', 'Counting\u2026');
+    call('igTrackerPreview', request()).then((p) => {
+      const per = p.accounts + ' accounts \u00d7 ' + p.creditsEach + ' credit' + (p.creditsEach === 1 ? '' : 's') + ' (' + p.functions.join(' + ') + ') = ' + fmt(p.uncapped) + ' credits a run' +
+        (p.uncapped > p.perRun ? ', cut to the cap of ' + fmt(p.perRun) + ' (each run continues where the last stopped: every account once every ' + p.runsForAll + ' runs)' : '');
+      say('tracker-text', per + ', about ' + fmt(p.perMonth) + ' a month (' + p.when + '). First run: now; then ' + p.nextLabel + '.' +
+        (typeof p.balance === 'number' ? ' You have ' + fmt(p.balance) + '.' : '') + ' Answers still fresh are reused (free).');
+      $('tracker-create').disabled = false;
+    }, (e) => { invalidate(); fail('tracker-text')(e); });
+  };
+  $('tracker-create').onclick = () => {
+    $('tracker-create').disabled = true;
+    say('tracker-text', 'Setting up\u2026');
+    call('igTrackerCreate', request()).then((r) => stepFirstRun(r.tracker.id, r.tracker.view)).catch(fail('tracker-text'));
+  };
+}

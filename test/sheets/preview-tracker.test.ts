@@ -1,0 +1,82 @@
+/**
+ * A newcomer's path to a tracker in the Sheets preview (headless Chromium, the built add-on in the
+ * stand-in, the sandbox): paste a column of accounts into an empty column, select it, open "Track
+ * these accounts", preview the cost, confirm; the first run happens at once and the tracker sheet
+ * appears; the page's clock moves two weeks (the hourly trigger does the weekly runs) and the
+ * tracker shows three snapshots a line, its SPARKLINE trends drawn. SCREENSHOTS_DIR keeps a
+ * screenshot of each step.
+ */
+import type { FrameLocator, Page } from 'playwright-core';
+import { getWorld } from '../../scripts/sandbox/world/build';
+import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
+import { poll } from './sidebar-page';
+
+const env = previewSuite();
+let page: Page;
+let sidebar: FrameLocator;
+const shot = (name: string) => screenshot(page, `tracker-${name}`);
+/** 12 public accounts of the sandbox (seed 42). */
+const ACCOUNTS = [...getWorld(42).byUsername.values()].filter((a) => !a.is_private).slice(0, 12).map((a) => a.username);
+const grid = (): Promise<{ sheet: string; sparklines: Record<string, number[]>; values: unknown[][] }> => page.evaluate(() => fetch('/grid').then((r) => r.json()));
+
+async function advanceWeek() {
+  await page.click('#clockbar button:text("+1 week")');
+  await poll(() => page.textContent('#advanced'), { timeout: 60_000 }).toBe('Moved 1 week: the hourly trigger ran 168 times, all ok.');
+}
+
+beforeAll(() => {
+  ({ page, sidebar } = env);
+});
+
+test('from an empty column to a tracker that has run three times, in a few steps', async () => {
+  // 1. Paste the accounts into column D (empty), a header first.
+  await page.click('td[data-a1="D1"]');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, ['account', ...ACCOUNTS].join('\n') + '\n');
+  await poll(() => page.textContent('#status')).toBe('Pasted 13 rows at D1.');
+  // 2. Select them; 3. "use selection" in Track these accounts.
+  await dragSelect(page, 'D2', 'D13');
+  await sidebar.locator('#tracker-use-selection').click();
+  await poll(() => sidebar.locator('#tracker-selection').textContent()).toBe('Sheet1!D2:D13 (12 rows)');
+  // The defaults: followers, posts, engagement rate (a profile and an engagement insight).
+  await poll(() => sidebar.locator('#tracker-fields').inputValue()).toBe('followers, posts, engagement_rate_pct');
+  await sidebar.locator('#tracker-name').fill('Creators');
+  await shot('1-chosen');
+  // 4. The cost first.
+  await sidebar.locator('#tracker-preview').click();
+  await poll(() => sidebar.locator('#tracker-text').textContent()).toMatch(/^12 accounts × 3 credits \(IGPROFILE \+ IGENGAGEMENT\) = 36 credits a run, about 157 a month \(weekly on Monday at 07:00\)\. First run: now; then .*\. You have [\d,]+\./);
+  await shot('2-preview');
+  const before = (await env.sb.stats()).creditsBilled;
+  // 5. Confirm: the first run happens now, stepped by the sidebar.
+  await sidebar.locator('#tracker-create').click();
+  await poll(() => sidebar.locator('#tracker-text').textContent(), { timeout: 60_000 }).toMatch(/^Tracking\. First run done: 36 credits\. The tracker is the sheet “IG Data tracker Creators”\./);
+  expect((await env.sb.stats()).creditsBilled - before).toBe(36);
+  await poll(() => page.locator('#tabs button').allTextContents().then((t) => t.includes('IG Data tracker Creators'))).toBe(true);
+  await poll(() => sidebar.locator('#tracker-list').textContent()).toMatch(/Creators: 12 accounts, followers, posts, engagement_rate_pct/);
+  await shot('3-tracking');
+
+  // Two weeks later: the hourly trigger did two weekly runs, 36 credits each.
+  await advanceWeek();
+  await advanceWeek();
+  expect((await env.sb.stats()).creditsBilled - before).toBe(108);
+  await page.click('#tabs button:text("IG Data tracker Creators")');
+  await poll(() => cellText(page, 'A1')).toBe('account');
+  const g = await grid();
+  const header = g.values[0] as string[];
+  expect(header.slice(0, 6)).toEqual(['account', 'fetched', 'followers', 'followers change', 'followers change %', 'followers trend']);
+  const accounts = g.values.slice(1).map((r) => r[0]).filter((a) => a !== '');
+  expect([...accounts].sort()).toEqual([...ACCOUNTS].sort());
+  // Every account: a trend of three points in each field's trend column, drawn as a line.
+  const trendCols = header.flatMap((h, i) => (String(h).endsWith(' trend') ? [i] : []));
+  expect(trendCols).toHaveLength(3);
+  for (let r = 2; r <= 13; r++) {
+    for (const c of trendCols) expect(g.sparklines[`${String.fromCharCode(65 + c)}${r}`]).toHaveLength(3);
+  }
+  await poll(() => page.locator('td.spark svg[data-points="3"]').count()).toBe(36);
+  // Usage names the tracker.
+  await poll(() => sidebar.locator('#usage-days').textContent()).toMatch(/Tracker Creators/);
+  await shot('4-after-two-weeks');
+});
