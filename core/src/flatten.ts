@@ -2,7 +2,6 @@
  * Flattening any item into table columns: nested objects become dotted columns
  * (`author.username`, `location.name`), lists of values are joined, lists of objects are labelled.
  */
-import type { ZodMiniType } from 'zod/mini';
 
 export type Cell = string | number | boolean | null;
 export type FlatRow = Record<string, Cell>;
@@ -54,20 +53,4 @@ export function toRows(items: Record<string, unknown>[], columns: string[]): Cel
     const flat = flatten(item);
     return columns.map((c) => pick(item, flat, c));
   });
-}
-
-/**
- * Every dotted field path a schema documents, for validating the fields a user asks for before any
- * request is made. Lists stop the walk (a list is one column). Empty for loose "any object" schemas.
- */
-export function fieldPaths(schema: ZodMiniType, prefix = ''): string[] {
-  let def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  while (def.type === 'optional' || def.type === 'nullable') {
-    def = (def.innerType as { _zod: { def: Record<string, unknown> } })._zod.def;
-  }
-  if (def.type !== 'object') return prefix ? [prefix] : [];
-  const shape = def.shape as Record<string, ZodMiniType>;
-  const out: string[] = prefix ? [prefix] : [];
-  for (const [k, v] of Object.entries(shape)) out.push(...fieldPaths(v, prefix ? `${prefix}.${k}` : k));
-  return out;
 }

@@ -55,7 +55,8 @@ export { userMessage } from './messages';
 
 // Tables and documents.
 export type { Cell } from './flatten';
-export { fieldPaths, flatten, pick, toRows } from './flatten';
+export { flatten, pick, toRows } from './flatten';
+export { fieldPaths } from './shape';
 export { buildOpenApi } from './openapi';
 
 // A promise-based client over fetch, for Node scripts, tests and benchmarks.

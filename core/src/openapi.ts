@@ -1,21 +1,31 @@
 /**
  * The OpenAPI 3.1 document of the service, generated from the registry and its docs (one path per
- * endpoint, parameters from its ParamDefs, response schemas from its zod schemas). Served by the sandbox at
+ * endpoint, parameters from its ParamDefs, response schemas from its schemas). Served by the sandbox at
  * /openapi.json; usable for docs. Pure: no I/O.
  */
-import { toJSONSchema } from 'zod/mini';
 import { documentedEndpoints as endpoints } from './registry/docs';
 import { pathOf } from './registry/endpoints';
-import type { EndpointDef, ParamDef } from './registry/types';
+import type { EndpointDef, ParamDef, Shape } from './registry/types';
+import { fieldShape } from './shape';
 import { describeCost } from './cost';
 import { SPEC_ERROR_CODES, docsLink } from './error-docs';
 
 type Json = Record<string, unknown>;
 
-function jsonSchemaOf(schema: EndpointDef['schema']): Json {
-  const out = toJSONSchema(schema, { unrepresentable: 'any' }) as Json;
-  delete out.$schema;
-  return out;
+/** JSON Schema of a response schema (objects allow other fields, as the checker does). */
+function jsonSchemaOf(schema: Shape): Json {
+  if (typeof schema === 'string') return { type: schema };
+  if ('array' in schema) return { type: 'array', items: jsonSchemaOf(schema.array) };
+  if ('record' in schema) return { type: 'object', propertyNames: { type: 'string' }, additionalProperties: jsonSchemaOf(schema.record) };
+  const properties: Json = {};
+  const required: string[] = [];
+  for (const [name, f] of Object.entries(schema.object)) {
+    const { shape, optional, nullable } = fieldShape(f);
+    const json = jsonSchemaOf(shape);
+    properties[name] = !nullable ? json : typeof shape === 'string' ? { type: [shape, 'null'] } : { anyOf: [json, { type: 'null' }] };
+    if (!optional) required.push(name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: {} };
 }
 
 function paramSchema(p: ParamDef): Json {

@@ -2,6 +2,8 @@
 import { codeForStatus } from './error-codes';
 import { IgApiError, IgConnectionError, IgSchemaError } from './errors';
 import type { EndpointDef } from './registry/types';
+import type { ShapeIssue } from './shape';
+import { checkShape } from './shape';
 import type { ApiResult, EnvelopeMeta, RawResponse } from './types';
 
 function parseJson(body: string): unknown {
@@ -41,8 +43,8 @@ export function toError(res: RawResponse, attempts: number, apiKey?: string): Ig
   });
 }
 
-function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, prefix: string): string[] {
-  return error.issues.slice(0, 5).map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.')}: ${i.message}`);
+function issuesOf(issues: ShapeIssue[], prefix: string): string[] {
+  return issues.slice(0, 5).map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.')}: ${i.message}`);
 }
 
 /** Unwrap and validate a 2xx answer. Unknown fields pass; a broken shape is an IgSchemaError. */
@@ -64,8 +66,8 @@ export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: 
     attempts,
   };
   if (endpoint.shape === 'single') {
-    const checked = endpoint.schema.safeParse(data);
-    if (!checked.success) throw fail('the data does not match the documented shape', issuesOf(checked.error, 'data'));
+    const found = checkShape(endpoint.schema, data);
+    if (found.length) throw fail('the data does not match the documented shape', issuesOf(found, 'data'));
     return { ...base, data: data as Record<string, unknown>, items: [data as Record<string, unknown>], nextCursor: null };
   }
   const list = data as { items?: unknown; next_cursor?: unknown };
@@ -73,8 +75,8 @@ export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: 
   const issues: string[] = [];
   list.items.forEach((item, i) => {
     if (issues.length >= 5) return;
-    const checked = endpoint.schema.safeParse(item);
-    if (!checked.success) issues.push(...issuesOf(checked.error, `data.items.${i}`));
+    const found = checkShape(endpoint.schema, item);
+    if (found.length) issues.push(...issuesOf(found, `data.items.${i}`));
   });
   if (issues.length) throw fail('an item does not match the documented shape', issues);
   const rawCursor = list.next_cursor ?? meta.next_cursor;

@@ -34,9 +34,6 @@ export async function build() {
     format: 'cjs',
     target: 'node20',
     external: ['n8n-workflow'],
-    // No `globalThis` in what we ship (n8n's scanner rule no-restricted-globals): see n8n-scope.js.
-    inject: [join(root, 'scripts', 'build', 'n8n-scope.js')],
-    define: { globalThis: 'bundleScope' },
     legalComments: 'none',
     logLevel: 'warning',
   });

@@ -27,10 +27,13 @@ async function importTs(entry) {
 }
 
 /**
- * The bundle's size limit: 100 KB, the budget issue 10 set for schedules, history and usage (was 80
- * KB before them). Its evaluation in a fresh context is measured by npm run bench:sheets (<= 3 ms).
+ * The bundle's size limit. Issue 10 set 100 KB for schedules, history and usage (was 80 KB before
+ * them); issue 15 took zod/mini out of it (response schemas as data: 18 KB less, evaluation 1.2 ms
+ * -> 0.3 ms; npm run bench:validators) and lowered this to 90 KB: the 75 KB it aimed for was
+ * measured before the tracker view and the bulk rewrite (about 10 KB more) landed. Its evaluation
+ * in a fresh context is checked by npm run bench:sheets (<= 1.5 ms).
  */
-export const BUNDLE_LIMIT_KB = 100;
+export const BUNDLE_LIMIT_KB = 90;
 
 /** Core's documentation modules, which the bundle must not contain (see the metafile check in build()). */
 const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;
@@ -41,25 +44,33 @@ const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;
  */
 const SERVER_SERVICES = /(?<![.\w$])(SpreadsheetApp|UrlFetchApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Session|Utilities|Logger)\.[a-z]/;
 
+/**
+ * esbuild's options for the logic bundle (also used by scripts/bench/validators.mjs, which builds it
+ * with other response-schema validators in place of core's). Apps Script V8: ES2020 syntax is safe;
+ * no modules, no require.
+ */
+export const bundleOptions = (plugins = []) => ({
+  entryPoints: [join(src, 'index.ts')],
+  bundle: true,
+  format: 'iife',
+  globalName: 'IGDATA',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  charset: 'utf8',
+  write: false,
+  metafile: true,
+  logLevel: 'warning',
+  plugins,
+});
+
 export async function build() {
   mkdirSync(dist, { recursive: true });
 
-  // 1. The logic bundle. Apps Script V8: ES2020 syntax is safe; no modules, no require.
-  const result = await esbuild.build({
-    entryPoints: [join(src, 'index.ts')],
-    bundle: true,
-    format: 'iife',
-    globalName: 'IGDATA',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    charset: 'utf8',
-    write: false,
-    metafile: true,
-    logLevel: 'warning',
-  });
+  // 1. The logic bundle.
+  const result = await esbuild.build(bundleOptions());
   const bundle = result.outputFiles[0].text;
   if (/\brequire\(/.test(bundle)) throw new Error('sheets bundle: contains require(); something was not bundled');
   // Apps Script has none of these (sheets-addon/types/core-node-io.d.ts declares them for core's fetchIO only).

@@ -1,19 +1,24 @@
 /**
- * Response schemas (zod/mini keeps the Apps Script bundle small). Objects are loose so that a field
- * the service adds never breaks a user; identity fields are required and every other documented
- * field, when present, must have its documented type: that catches a broken response.
+ * Response schemas, as plain data checked by core/src/shape.ts (a zod/mini version cost the Apps
+ * Script bundle 21 KB and a third of its evaluation time: CONTRIBUTING.md, "Design decisions").
+ * Objects are loose so that a field the service adds never breaks a user; identity fields are
+ * required and every other documented field, when present, must have its documented type: that
+ * catches a broken response.
  */
-import * as z from 'zod/mini';
+import type { Field, Shape } from './types';
 
-const str = z.string();
-const optStr = z.optional(z.nullable(z.string()));
-const optNum = z.optional(z.nullable(z.number()));
-const optBool = z.optional(z.nullable(z.boolean()));
-const optStrList = z.optional(z.array(z.string()));
+const str: Shape = 'string';
+const num: Shape = 'number';
+const optStr: Field = { optional: 'string', nullable: true };
+const optNum: Field = { optional: 'number', nullable: true };
+const optBool: Field = { optional: 'boolean', nullable: true };
+const optStrList: Field = { optional: { array: 'string' } };
+/** A loose object: these fields, with their types; any other field passes. */
+const object = (fields: Record<string, Field>): Shape => ({ object: fields });
 
-export const anyObject = z.looseObject({});
+export const anyObject = object({});
 
-export const userSummary = z.looseObject({
+export const userSummary = object({
   id: str,
   username: str,
   full_name: optStr,
@@ -22,7 +27,7 @@ export const userSummary = z.looseObject({
   profile_pic_url: optStr,
 });
 
-const location = z.looseObject({
+const location = object({
   id: str,
   name: str,
   category: optStr,
@@ -49,7 +54,7 @@ const profileFields = {
   profile_pic_url: optStr,
 };
 
-export const profile = z.looseObject({
+export const profile = object({
   id: str,
   username: str,
   is_verified: optBool,
@@ -58,7 +63,7 @@ export const profile = z.looseObject({
   ...profileFields,
 });
 
-export const about = z.looseObject({
+export const about = object({
   username: str,
   account_created: optStr,
   account_created_year: optNum,
@@ -68,10 +73,10 @@ export const about = z.looseObject({
   has_changed_username: optBool,
   former_usernames: optStrList,
   is_verified: optBool,
-  profile: z.optional(z.looseObject({ id: z.optional(str), ...profileFields })),
+  profile: { optional: object({ id: { optional: str }, ...profileFields }) },
 });
 
-export const post = z.looseObject({
+export const post = object({
   id: str,
   shortcode: str,
   type: str,
@@ -85,11 +90,11 @@ export const post = z.looseObject({
   image_url: optStr,
   video_url: optStr,
   video_duration: optNum,
-  location: z.optional(z.nullable(location)),
-  author: z.optional(z.nullable(userSummary)),
+  location: { optional: location, nullable: true },
+  author: { optional: userSummary, nullable: true },
 });
 
-export const story = z.looseObject({
+export const story = object({
   id: str,
   shortcode: optStr,
   type: str,
@@ -99,7 +104,7 @@ export const story = z.looseObject({
   video_duration: optNum,
 });
 
-export const highlight = z.looseObject({
+export const highlight = object({
   id: str,
   title: optStr,
   media_count: optNum,
@@ -107,17 +112,17 @@ export const highlight = z.looseObject({
   cover_image_url: optStr,
 });
 
-export const comment = z.looseObject({
+export const comment = object({
   id: str,
-  text: z.optional(z.string()),
+  text: { optional: str },
   like_count: optNum,
   created_at: optStr,
-  author: z.optional(z.nullable(userSummary)),
+  author: { optional: userSummary, nullable: true },
 });
 
 const slot = { posts: optNum, avg_engagement: optNum };
 
-export const engagement = z.looseObject({
+export const engagement = object({
   username: str,
   followers: optNum,
   posts_analyzed: optNum,
@@ -128,30 +133,28 @@ export const engagement = z.looseObject({
   engagement_rate_pct: optNum,
 });
 
-export const bestTime = z.looseObject({
+export const bestTime = object({
   username: str,
   posts_analyzed: optNum,
   timezone_offset: optNum,
-  best_hours: z.optional(z.array(z.looseObject({ hour: z.number(), ...slot }))),
-  best_days: z.optional(z.array(z.looseObject({ day: z.string(), ...slot }))),
+  best_hours: { optional: { array: object({ hour: num, ...slot }) } },
+  best_days: { optional: { array: object({ day: str, ...slot }) } },
   recommendation: optStr,
-  by_hour: z.optional(z.array(z.looseObject({ hour: z.number(), ...slot }))),
-  by_day: z.optional(z.array(z.looseObject({ day: z.string(), ...slot }))),
+  by_hour: { optional: { array: object({ hour: num, ...slot }) } },
+  by_day: { optional: { array: object({ day: str, ...slot }) } },
 });
 
-export const stats = z.looseObject({
+export const stats = object({
   username: str,
   followers: optNum,
   posts_analyzed: optNum,
   avg_days_between_posts: optNum,
   posts_per_week: optNum,
-  format_mix: z.optional(
-    z.array(z.looseObject({ type: z.string(), posts: optNum, share_pct: optNum, avg_engagement: optNum })),
-  ),
+  format_mix: { optional: { array: object({ type: str, posts: optNum, share_pct: optNum, avg_engagement: optNum }) } },
   best_format: optStr,
 });
 
-export const audit = z.looseObject({
+export const audit = object({
   username: str,
   followers_total: optNum,
   sampled: optNum,
@@ -159,21 +162,21 @@ export const audit = z.looseObject({
   estimated_real_pct: optNum,
   estimated_real_followers: optNum,
   quality_grade: optStr,
-  signal_breakdown: z.optional(z.record(z.string(), z.number())),
+  signal_breakdown: { optional: { record: num } },
   summary: optStr,
 });
 
-export const qualify = z.looseObject({
+export const qualify = object({
   username: str,
   criteria: optStr,
   fit_score: optNum,
   verdict: optStr,
   reasons: optStrList,
-  signals: z.optional(z.looseObject({ positive: optStrList, negative: optStrList })),
+  signals: { optional: object({ positive: optStrList, negative: optStrList }) },
   recommended_action: optStr,
 });
 
-export const summary = z.looseObject({
+export const summary = object({
   username: str,
   one_liner: optStr,
   who_they_are: optStr,
@@ -184,7 +187,7 @@ export const summary = z.looseObject({
   tags: optStrList,
 });
 
-export const niche = z.looseObject({
+export const niche = object({
   username: str,
   niche: optStr,
   sub_niche: optStr,
@@ -194,19 +197,17 @@ export const niche = z.looseObject({
   content_pillars: optStrList,
 });
 
-export const similar = z.looseObject({
-  seed: z.optional(z.looseObject({ username: optStr, category: optStr })),
+export const similar = object({
+  seed: { optional: object({ username: optStr, category: optStr }) },
   search_query: optStr,
-  similar: z.optional(
-    z.array(z.looseObject({ username: str, full_name: optStr, similarity: optNum, why: optStr })),
-  ),
+  similar: { optional: { array: object({ username: str, full_name: optStr, similarity: optNum, why: optStr }) } },
 });
 
-export const postImage = z.looseObject({
+export const postImage = object({
   post: optStr,
   caption: optStr,
-  analysis: z.optional(
-    z.looseObject({
+  analysis: {
+    optional: object({
       subjects: optStrList,
       scene: optStr,
       objects: optStrList,
@@ -218,8 +219,8 @@ export const postImage = z.looseObject({
       brand_safety_notes: optStr,
       suggested_alt_text: optStr,
     }),
-  ),
+  },
 });
 
 /** §4.2 says each hashtag search result has `media_count`; its other fields are not shown. */
-export const hashtagSearchResult = z.looseObject({ media_count: optNum });
+export const hashtagSearchResult = object({ media_count: optNum });

@@ -1,5 +1,3 @@
-import type { ZodMiniType } from 'zod/mini';
-
 /** How a parameter's value is read and normalised before it is sent (see ../resolve.ts). */
 type ParamKind =
   | 'handle' // account: username, @username, numeric id or profile URL
@@ -9,6 +7,15 @@ type ParamKind =
   | 'integer'
   | 'text' // free text, sent as given (trimmed)
   | 'cursor'; // opaque, passed back unchanged
+
+/**
+ * A response schema as plain data (schemas.ts), checked by core/src/shape.ts: a type name, or a
+ * loose object (fields it does not name pass), a list, or a record (any keys, values of one shape).
+ */
+export type Shape = 'string' | 'number' | 'boolean' | { object: Readonly<Record<string, Field>> } | { array: Shape } | { record: Shape };
+
+/** A field of an object: required, or optional (may be absent) and then maybe nullable too. */
+export type Field = Shape | { optional: Shape; nullable?: true };
 
 /** A parameter as the runtime reads it: validation, defaults, messages. Its documentation: docs.ts. */
 export interface ParamDef {
@@ -64,7 +71,7 @@ export interface EndpointDef {
    */
   maxReuseHours: number | null;
   /** Schema of `data` (single) or of each item (list). */
-  schema: ZodMiniType;
+  schema: Shape;
   /** Default table columns (dotted paths into the flattened item). */
   columns: string[];
 }
