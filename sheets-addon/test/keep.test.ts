@@ -6,7 +6,7 @@
  * test/sheets/freshness.test.ts.
  */
 import { evaluateFormula } from '../src/engine/formula';
-import type { CachedAnswer } from '../src/engine/store';
+import type { CachedAnswer } from '../src/engine/types';
 import { createAnswerStore } from '../src/engine/store';
 import type { KeptGrid } from '../src/engine/keep';
 import { KEEP_ROWS, MAX_CELLS, createKeptAnswers, formatRow, freshHours, freshMs, parseRow, withKept } from '../src/engine/keep';

@@ -1,5 +1,5 @@
 /** The answer store in-process over a cache with CacheService's limits: buckets, loose items, chunks, the lock. */
-import type { CachedAnswer } from '../src/engine/store';
+import type { CachedAnswer } from '../src/engine/types';
 import { BUCKET_MAX_BYTES, bucketOf, createAnswerStore, split } from '../src/engine/store';
 import { memoryCache, sha256Base64 } from './fakes';
 

@@ -6,7 +6,7 @@
  * freshness setting and reads kept answers behind the cache: test/sheets/freshness.test.ts).
  */
 import { createAnswerStore } from '../../sheets-addon/src/engine/store';
-import type { CachedAnswer } from '../../sheets-addon/src/engine/store';
+import type { CachedAnswer } from '../../sheets-addon/src/engine/types';
 import { gasContext } from '../../sheets-addon/src/gas/context';
 
 /** One store for the probe's execution (a script of its own: its module state is the test's). */

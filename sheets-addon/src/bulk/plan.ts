@@ -8,7 +8,7 @@ import { capFor, pageOf } from '../engine/run';
 import { targetParam } from '../engine/layout';
 import { messageOf } from '../engine/messages';
 import { uniqueCalls } from '../engine/rows';
-import type { AnswerStore } from '../engine/store';
+import type { AnswerStore } from '../engine/types';
 import { columnsSeen } from '../engine/values';
 import { answersFor } from '../run/answers';
 import type { RunContext } from '../run/ports';

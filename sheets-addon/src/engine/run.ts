@@ -9,7 +9,7 @@ import { PageWalk } from '@igdata/core';
 import type { CallOutcome } from './fetch';
 import { errorFromStore, fetchMany, keyOf } from './fetch';
 import type { EngineDeps } from './ports';
-import type { CachedAnswer } from './store';
+import type { CachedAnswer } from './types';
 
 /** Everything read for one target: its items, and why it stopped early if it did. */
 export interface TargetResult {

@@ -33,9 +33,6 @@ import type { ApiResult, EndpointDef } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
 
-// Named here by the callers of the store (bulk/, gas/, run/); the types live in the engine's leaf.
-export type { AnswerStore, CachedAnswer };
-
 const CACHE_PREFIX = 'igd1:';
 /** CacheService's maximum TTL (6 hours). */
 const CACHE_TTL_SECONDS = 21600;

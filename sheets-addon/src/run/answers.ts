@@ -8,7 +8,7 @@ import { createClaimStore } from '../engine/claim-store';
 import type { KeptAnswers } from '../engine/keep';
 import { createKeptAnswers, withKept } from '../engine/keep';
 import type { EngineDeps } from '../engine/ports';
-import type { AnswerStore } from '../engine/store';
+import type { AnswerStore } from '../engine/types';
 import { createAnswerStore } from '../engine/store';
 import type { RunContext } from './ports';
 import type { ReuseRule } from './reuse';

@@ -4,7 +4,7 @@
  * the document lock (the hourly trigger, the sidebar, a bulk step) move it into the property
  * IGDATA_USAGE, with their own credits.
  */
-import type { AnswerStore } from '../engine/store';
+import type { AnswerStore } from '../engine/types';
 import type { Usage } from '../engine/usage';
 import { addUsage, mergeUsage, parseUsage } from '../engine/usage';
 import type { RunContext } from './ports';
