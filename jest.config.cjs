@@ -1,7 +1,15 @@
 /**
  * One jest run for every package: unit tests live beside the code, cross-package tests in test/.
- * Two projects: everything once (the real-n8n suites on n8n 2.8.4, Node 20), and the real-n8n
- * suites again on the newest n8n we support (2.41.1 on Node 24; scripts/n8n-harness/versions.cjs).
+ * Three projects, each suite in exactly one of the first two:
+ * - quick: the suites that run on the source alone (nothing built, nothing installed by
+ *   `npm run setup:test`): `npm run test:quick`, the inner loop, under a minute;
+ * - built: every other suite, on the built products (`npm run build`, which `npm test` runs first)
+ *   and what setup:test installs (n8n 2.8.4 on Node 20, Chromium, Redis, Postgres);
+ * - n8n-newest: the real-n8n suites again on the newest n8n we support (2.41.1 on Node 24;
+ *   scripts/n8n-harness/versions.cjs).
+ * No suite builds or deletes a shared build output: they read what `npm run build` made, and what
+ * one must pack or build of its own goes to its own temp directory, so suites can run in parallel
+ * (`npx jest --maxWorkers=4`).
  */
 const base = {
   testEnvironment: 'node',
@@ -14,6 +22,38 @@ const base = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 
+// The quick tier, the one list of it: suites that import source only and run in jest's process
+// (a few start a devDependency's CLI as a child: the OpenAPI validator, the MCP Inspector,
+// dependency-cruiser). None reads dist/, sheets-addon/dist or n8n-node/dist, starts the built
+// sandbox, a real n8n or Chromium. Folders hold only such suites; elsewhere name the file. A suite
+// not listed here runs in `built`: the safe default. CI runs this tier on a fresh checkout before
+// anything is built, so a suite listed here that needs a build fails there.
+const QUICK = [
+  'core/test/',
+  'sheets-addon/test/',
+  'test/gas-standin/',
+  'test/sandbox/conformance.test.ts',
+  'test/sandbox/errors.test.ts',
+  'test/sandbox/mcp.test.ts',
+  'test/sandbox/mcp-inspector.test.ts',
+  'test/sandbox/media.test.ts',
+  'test/sandbox/openapi.test.ts',
+  'test/sandbox/paging.test.ts',
+  'test/n8n-node/engine.test.ts',
+  'test/n8n-node/execute.test.ts',
+  'test/n8n-node/parameters.test.ts',
+  'test/n8n-node/poll.test.ts',
+  'test/fuzz/n8n-fields.test.ts',
+  'test/sheets/preview-chart.test.ts',
+  'test/layers.test.ts',
+  'test/cli.test.ts',
+];
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A QUICK entry as a regular expression on absolute paths (testPathIgnorePatterns). */
+const asPattern = (p) => `^${escape(`${__dirname}/${p}`)}${p.endsWith('/') ? '' : '$'}`;
+/** ... and as a glob (testMatch). */
+const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
+
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
 // suite runs on the default version only: that is the n8n `npm start` starts.)
 const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes'].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
@@ -23,7 +63,8 @@ const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { ...base, displayName: 'all', testPathIgnorePatterns: [...base.testPathIgnorePatterns, ...NEWEST_ONLY.map((p) => p.replace('<rootDir>', ''))] },
+    { ...base, displayName: 'quick', testMatch: QUICK.map(asGlob) },
+    { ...base, displayName: 'built', testPathIgnorePatterns: [...base.testPathIgnorePatterns, ...QUICK.map(asPattern), ...NEWEST_ONLY.map((p) => asPattern(p.replace('<rootDir>/', '')))] },
     { ...base, displayName: 'n8n-newest', testMatch: [...REAL_N8N, ...NEWEST_ONLY], setupFiles: ['<rootDir>/test/support/n8n-newest.cjs'] },
   ],
 };
