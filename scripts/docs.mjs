@@ -1,15 +1,31 @@
 #!/usr/bin/env node
 // `npm run docs`: regenerates the endpoint reference in README.md from the registry (between the
 // markers). `--check` fails when the README is stale; the test suite runs it.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { parseFlags } from './lib/cli.mjs';
 
+const { values: flags } = parseFlags({ options: { check: { type: 'boolean' } }, usage: 'usage: npm run docs [-- --check]' });
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'sandbox'], { stdio: 'ignore' });
+
+/** The core as products import it, bundled into a temp folder of this run's own (never dist/: a test may be reading it). */
+async function importCore() {
+  const dir = mkdtempSync(join(tmpdir(), 'igdata-docs-'));
+  try {
+    const file = join(dir, 'core.mjs');
+    await esbuild.build({ entryPoints: [createRequire(import.meta.url).resolve('@igdata/core')], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+    return await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Each endpoint's runtime facts joined to its docs (core/src/registry/docs.ts): names, summary, documented or not.
-const { documentedEndpoints: endpoints, describeCost } = await import(pathToFileURL(join(root, 'dist/core.mjs')).href);
+const { documentedEndpoints: endpoints, describeCost } = await importCore();
 
 export function referenceTable() {
   const rows = endpoints.map((e) => {
@@ -42,7 +58,7 @@ const a = readme.indexOf(START);
 const b = readme.indexOf(END);
 if (a < 0 || b < 0) throw new Error('README.md lacks the endpoint reference markers');
 const next = `${readme.slice(0, a + START.length)}\n${referenceTable()}\n${readme.slice(b)}`;
-if (process.argv.includes('--check')) {
+if (flags.check) {
   if (next !== readme) {
     console.error('README.md endpoint reference is stale: run `npm run docs`.');
     process.exit(1);

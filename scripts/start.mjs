@@ -9,7 +9,12 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { parseFlags } from './lib/cli.mjs';
 
+const { values: flags } = parseFlags({
+  options: { 'no-n8n': { type: 'boolean' }, 'no-sheets-preview': { type: 'boolean' } },
+  usage: 'usage: npm start [-- --no-n8n] [--no-sheets-preview]   (ports: PORT, N8N_PORT, SHEETS_PREVIEW_PORT)',
+});
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { startSandbox } = await import(pathToFileURL(join(root, 'dist/sandbox-lib.mjs')).href);
 
@@ -36,7 +41,7 @@ console.log(`  curl -s -H "x-api-key: ${sandbox.demoKey}" "${sandbox.url}/v1/cre
 console.log(`  curl -s -X POST "${sandbox.url}/_sandbox/keys?balance=50"   # a fresh key with 50 credits, to try running out`);
 
 let sheetsPreview = null;
-if (!process.argv.includes('--no-sheets-preview')) {
+if (!flags['no-sheets-preview']) {
   try {
     const { startSheetsPreview } = await import(pathToFileURL(join(root, 'scripts/sheets-preview/start.mjs')).href);
     sheetsPreview = await startSheetsPreview({ sandboxUrl: sandbox.url, apiKey: sandbox.demoKey, port: Number(process.env.SHEETS_PREVIEW_PORT ?? 4020) });
@@ -46,7 +51,7 @@ if (!process.argv.includes('--no-sheets-preview')) {
   }
 }
 
-const wantN8n = !process.argv.includes('--no-n8n') && process.env.START_N8N !== '0';
+const wantN8n = !flags['no-n8n'] && process.env.START_N8N !== '0';
 const editorModule = join(root, 'scripts/n8n-harness/start-editor.mjs');
 if (wantN8n && existsSync(editorModule)) {
   console.log(`\nStarting n8n (first run installs n8n 2.8.4 into .cache/, a few minutes)...`);

@@ -14,10 +14,17 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as buildN8n } from '../build/n8n.mjs';
+import { parseFlags } from '../lib/cli.mjs';
 import { createN8nHome, ensureN8n, nodeOutput, removeN8nHome, runWorkflow } from '../n8n-harness/index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
+const usage = 'usage: npm run bench:n8n [-- --runs=N] [--json]   --runs: runs per measurement (median), default 3';
+const { values: flags } = parseFlags({ options: { runs: { type: 'string', default: '3' }, json: { type: 'boolean' } }, usage });
+const RUNS = Number(flags.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  console.error(`--runs must be a whole number from 1; got ${JSON.stringify(flags.runs)}\n${usage}`);
+  process.exit(2);
+}
 const LATENCY = 100;
 const log = (s) => process.stderr.write(`[bench:n8n] ${s}\n`);
 
@@ -125,5 +132,5 @@ const checks = [
   ['paging: within 1.1x of pages x latency', ip.ms <= 1.1 * pages * LATENCY, `${ip.ms} ms vs ${pages} x ${LATENCY} ms = ${pages * LATENCY} ms (${(ip.ms / (pages * LATENCY)).toFixed(3)}x)`],
 ];
 for (const [what, ok, detail] of checks) log(`${ok ? 'PASS' : 'FAIL'}  ${what}: ${detail}`);
-if (process.argv.includes('--json')) process.stdout.write(JSON.stringify({ latencyMs: LATENCY, runs: RUNS, results, checks }, null, 2) + '\n');
+if (flags.json) process.stdout.write(JSON.stringify({ latencyMs: LATENCY, runs: RUNS, results, checks }, null, 2) + '\n');
 process.exitCode = checks.every((c) => c[1]) ? 0 : 1;

@@ -10,6 +10,7 @@
 
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { parseFlags } from '../lib/cli.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -31,7 +32,8 @@ function fail(message) {
 }
 
 function main() {
-  const checkOnly = process.argv.includes('--check');
+  const { values } = parseFlags({ options: { check: { type: 'boolean' } }, usage: 'usage: node scripts/browser/install.mjs [--check]' });
+  const checkOnly = values.check;
   if (existsSync(CHROMIUM_PATH)) {
     console.log(`[browser] ${CHROMIUM_PATH} present: ${version(CHROMIUM_PATH) ?? '(version unknown)'}`);
     return;

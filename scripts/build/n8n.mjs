@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMain } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = join(root, 'n8n-node');
@@ -43,4 +44,4 @@ export async function build() {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();
+if (isMain(import.meta.url)) await build();

@@ -8,6 +8,7 @@ import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { isMain } from '../lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = join(root, 'sheets-addon');
@@ -155,4 +156,4 @@ export async function build() {
   writeFileSync(join(dist, 'appsscript.json'), manifest);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await build();
+if (isMain(import.meta.url)) await build();

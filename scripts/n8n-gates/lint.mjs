@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } fr
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import { isMain, parseFlags } from '../lib/cli.mjs';
 import { ensureTools, GATES_DIR } from './tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -50,8 +51,9 @@ export function lintGate({ packageDir = PACKAGE_DIR, fix = false, log = (s) => p
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const r = lintGate({ fix: process.argv.includes('--fix') });
+if (isMain(import.meta.url)) {
+  const { values } = parseFlags({ options: { fix: { type: 'boolean' } }, usage: 'usage: node scripts/n8n-gates/lint.mjs [--fix]' });
+  const r = lintGate({ fix: values.fix ?? false });
   process.stdout.write(`\nn8n-node lint (strict): ${r.passed ? 'passed' : `FAILED (exit ${r.status})`}\n`);
   process.exit(r.passed ? 0 : 1);
 }

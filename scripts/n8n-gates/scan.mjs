@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMain, parseFlags } from '../lib/cli.mjs';
 import { ensureTools, GATES_DIR, importScanner, importScannerEslint } from './tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -65,8 +66,8 @@ export async function scanGate({ packageDir = PACKAGE_DIR, log = (s) => process.
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dirs = process.argv.slice(2);
+if (isMain(import.meta.url)) {
+  const { positionals: dirs } = parseFlags({ allowPositionals: true, usage: 'usage: node scripts/n8n-gates/scan.mjs [dir ...]   default: the packed tarball and n8n-node/' });
   let ok = true;
   if (dirs.length) {
     for (const d of dirs) {

@@ -9,8 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, installInto, npmIn } from '../cache-install.mjs';
+import { isMain, parseFlags } from '../lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
 const { VERSIONS, runtimeFor } = require('./versions.cjs');
@@ -79,9 +79,15 @@ export function installN8n(version, { force = false, log = (s) => process.stderr
 }
 
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const force = process.argv.includes('--force');
-  const asked = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (isMain(import.meta.url)) {
+  const usage = `usage: node scripts/n8n-harness/install.mjs [--force] [version ...]   versions: ${Object.keys(VERSIONS).join(', ')} (default: all)`;
+  const { values, positionals: asked } = parseFlags({ options: { force: { type: 'boolean' } }, allowPositionals: true, usage });
+  const force = values.force ?? false;
+  const unknown = asked.filter((v) => !VERSIONS[v]);
+  if (unknown.length) {
+    process.stderr.write(`[n8n-install] not a supported n8n version: ${unknown.join(', ')}\n${usage}\n`);
+    process.exit(2);
+  }
   try {
     for (const v of asked.length ? asked : Object.keys(VERSIONS)) installN8n(v, { force });
   } catch (e) {

@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 // Measures what real n8n costs per call, so benchmarks can subtract it:
-//   node scripts/n8n-harness/overhead.mjs [runs=5]     (IGDATA_N8N_VERSION picks the n8n)
+//   node scripts/n8n-harness/overhead.mjs [runs]     runs: default 5 (IGDATA_N8N_VERSION picks the n8n)
 // Prints the median and min of: a home (template copy), import:workflow, execute of a
 // Manual Trigger + Set workflow, `n8n start` to /healthz/readiness, and one pollOnce.
 import { cpus, loadavg } from 'node:os';
+import { parseFlags } from '../lib/cli.mjs';
 import * as rt from './index.cjs';
 
-const runs = Number(process.argv[2] ?? 5);
+const usage = 'usage: node scripts/n8n-harness/overhead.mjs [runs]   runs: a whole number from 1, default 5';
+const { positionals } = parseFlags({ allowPositionals: true, usage });
+const runs = Number(positionals[0] ?? 5);
+if (positionals.length > 1 || !Number.isInteger(runs) || runs < 1) {
+  console.error(`runs must be one whole number from 1; got ${positionals.join(' ')}\n${usage}`);
+  process.exit(2);
+}
 const stats = {};
 const rec = (k, ms) => (stats[k] ??= []).push(ms);
 const time = async (k, fn) => {

@@ -7,6 +7,7 @@
 //   node scripts/n8n-harness/queue-install.mjs [--check]   --check: report only (exit 1 if missing)
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { isMain, parseFlags } from '../lib/cli.mjs';
 
 const require = createRequire(import.meta.url);
 const { queueServicesMissing } = require('./queue.cjs');
@@ -38,9 +39,10 @@ export function installQueueServices() {
   log(`installed in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+if (isMain(import.meta.url)) {
+  const { values } = parseFlags({ options: { check: { type: 'boolean' } }, usage: 'usage: node scripts/n8n-harness/queue-install.mjs [--check]' });
   const missing = queueServicesMissing();
-  if (process.argv.includes('--check')) {
+  if (values.check) {
     log(missing.length ? `missing: ${missing.join(', ')}` : 'redis-server and postgresql present');
     process.exit(missing.length ? 1 : 0);
   }

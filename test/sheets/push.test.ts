@@ -15,13 +15,15 @@ let home: string;
 let clone: string;
 
 // A copy of the add-on's folder as a fresh clone has it after `npm ci && npm run build` (push.mjs,
-// dist, the workspace's node_modules), so the test never touches the developer's own .clasp.json.
+// dist, the scripts' shared CLI helpers, the workspace's node_modules), so the test never touches the
+// developer's own .clasp.json.
 beforeAll(() => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'clasp-home-')); // no login: clasp must not need one here
   clone = path.join(home, 'clone');
   fs.mkdirSync(path.join(clone, 'sheets-addon'), { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'sheets-addon', 'push.mjs'), path.join(clone, 'sheets-addon', 'push.mjs'));
   fs.cpSync(DIST, path.join(clone, 'sheets-addon', 'dist'), { recursive: true });
+  fs.cpSync(path.join(ROOT, 'scripts', 'lib'), path.join(clone, 'scripts', 'lib'), { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
 });
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
