@@ -5,13 +5,14 @@
  * passes against the sandbox and fails with a wrong key.
  */
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { N8N_BUILT, requireBuilt } from '../support/built';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const rt = require('../../scripts/n8n-harness/index.cjs');
 
@@ -43,7 +44,7 @@ let editor: { url: string; email: string; password: string; workflows: string[] 
 let child: ChildProcess | undefined;
 let dir: string;
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'scripts/build/n8n.mjs')], { stdio: 'inherit' });
+  requireBuilt(...N8N_BUILT);
   sb = await startSandbox({ port: 0, seed: 42 });
   dir = mkdtempSync(join(tmpdir(), 'igdata-editor-'));
   ({ child, editor } = await startEditorProcess({ sandboxUrl: sb.url, apiKey: sb.demoKey, port: await rt.freePort(), dir }));

@@ -9,6 +9,7 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { N8N_BUILT, requireBuilt } from '../support/built';
 
 const root = join(__dirname, '..', '..');
 const gates = (file: string) => JSON.stringify(pathToFileURL(join(root, 'scripts/n8n-gates', file)).href);
@@ -23,7 +24,7 @@ function esm(code: string): { passed: boolean; errors?: number; text: string } {
 
 let work: string;
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'n8n'], { stdio: 'ignore' });
+  requireBuilt(...N8N_BUILT); // npm test builds first; the planted copy below is this suite's own
   work = mkdtempSync(join(tmpdir(), 'planted-'));
   cpSync(join(root, 'n8n-node'), join(work, 'n8n-node'), { recursive: true, filter: (src) => !src.includes('node_modules') });
 }, 120_000);

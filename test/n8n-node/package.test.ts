@@ -3,18 +3,17 @@
  * bundles free of what community nodes must not use, and every registry endpoint an operation
  * whose fields are the API's query parameter names.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { DEFAULT_BASE_URL, endpoints } from '@igdata/core';
+import { N8N_BUILT, requireBuilt } from '../support/built';
 
 const pkgDir = join(__dirname, '..', '..', 'n8n-node');
 const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 
-beforeAll(() => {
-  execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts/build/n8n.mjs')], { stdio: 'inherit' });
-});
+// The package as `npm run build` made it (npm test builds first).
+beforeAll(() => requireBuilt(...N8N_BUILT));
 
 test('package.json is a community-node package with no runtime dependencies', () => {
   expect(pkg.name).toBe('n8n-nodes-igdata');

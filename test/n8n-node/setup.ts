@@ -1,12 +1,13 @@
 /**
- * Shared set-up of the real-n8n suites: the built package, the sandbox in this jest process on a
- * real port (n8n is a child process and reaches it over HTTP), and a fresh n8n home with our
- * credentials imported (scripts/n8n-harness/index.cjs). Installs n8n on first use (minutes, cold).
+ * Shared set-up of the real-n8n suites: the package as `npm run build` made it (never rebuilt
+ * here: other suites may be copying it), the sandbox in this jest process on a real port (n8n is a
+ * child process and reaches it over HTTP), and a fresh n8n home with our credentials imported
+ * (scripts/n8n-harness/index.cjs). Installs n8n on first use (minutes, cold).
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { N8N_BUILT, requireBuilt } from '../support/built';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const rt = require('../../scripts/n8n-harness/index.cjs');
 
@@ -22,7 +23,7 @@ export interface N8nWorld {
 
 /** Call in beforeAll; pass `world` to `teardownN8n` in afterAll. `extraCredentials` get the same key. */
 export async function setupN8n(extraCredentials: { id: string; name: string; authHeader: 'bearer' | 'x-api-key' }[] = []): Promise<N8nWorld> {
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'n8n'], { stdio: 'inherit' });
+  requireBuilt(...N8N_BUILT);
   const sb = await startSandbox({ port: 0, seed: 42 });
   const apiKey = sb.createKey(100000);
   await rt.ensureN8n();
