@@ -5,7 +5,8 @@
  */
 import type { AsyncIO, Op, RawResponse, SyncIO } from './types';
 
-const failure = (e: unknown): RawResponse => ({
+/** The raw outcome of a request that got no HTTP answer (what drivers feed back for a failed fetch). */
+export const noHttpAnswer = (e: unknown): RawResponse => ({
   status: 0,
   headers: {},
   body: '',
@@ -19,9 +20,9 @@ export function runSync<T>(op: Op<T>, io: SyncIO): T {
     let input: unknown;
     if (effect.kind === 'sleep') input = io.sleep(effect.ms);
     else if (effect.kind === 'http') {
-      try { input = io.fetch(effect.request); } catch (e) { input = failure(e); }
+      try { input = io.fetch(effect.request); } catch (e) { input = noHttpAnswer(e); }
     } else {
-      try { input = io.fetchAll(effect.requests); } catch (e) { input = effect.requests.map(() => failure(e)); }
+      try { input = io.fetchAll(effect.requests); } catch (e) { input = effect.requests.map(() => noHttpAnswer(e)); }
     }
     step = op.next(input);
   }
@@ -34,9 +35,9 @@ export async function runAsync<T>(op: Op<T>, io: AsyncIO): Promise<T> {
     const effect = step.value;
     let input: unknown;
     if (effect.kind === 'sleep') input = await io.sleep(effect.ms);
-    else if (effect.kind === 'http') input = await io.fetch(effect.request).catch(failure);
-    else if (io.fetchAll) input = await io.fetchAll(effect.requests).catch((e) => effect.requests.map(() => failure(e)));
-    else input = await Promise.all(effect.requests.map((r) => io.fetch(r).catch(failure)));
+    else if (effect.kind === 'http') input = await io.fetch(effect.request).catch(noHttpAnswer);
+    else if (io.fetchAll) input = await io.fetchAll(effect.requests).catch((e) => effect.requests.map(() => noHttpAnswer(e)));
+    else input = await Promise.all(effect.requests.map((r) => io.fetch(r).catch(noHttpAnswer)));
     step = op.next(input);
   }
   return step.value;

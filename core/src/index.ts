@@ -25,7 +25,7 @@ export { DEFAULT_RETRY, baseUrlOf, normalizeParams, requestKey } from './request
 export { closest } from './suggest';
 
 // Effects and their two drivers.
-export { runAsync, runSync } from './effects';
+export { noHttpAnswer, runAsync, runSync } from './effects';
 
 // Calls, with retries.
 export { backoffMs, prepare, request, retryAfterMs, send, sendAll } from './call';
@@ -39,7 +39,7 @@ export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 // Credits.
 export type { CostEstimate } from './cost';
 export { costRange, describeCost, estimateCost } from './cost';
-export type { CreditBudget } from './budget';
+export type { Allowance, CreditBudget } from './budget';
 export { CreditLedger } from './budget';
 
 // Errors: the family, the table of the service's codes, the sentences users read.
@@ -52,6 +52,9 @@ export { ERROR_CODES, RETRYABLE_STATUSES, codeForStatus, errorFacts, stopsBulkRu
 export { SPEC_ERROR_CODES, docsLink } from './error-docs';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';
+// A run of many calls as a whole (an n8n execution): refused before it starts, or stopped part-way.
+export type { RunError, RunTally, WorkEstimate } from './run-errors';
+export { RunRefusedError, RunStoppedError, isRunError, isRunRefusedError, isRunStoppedError, runErrorMessage, runStopSentence } from './run-errors';
 
 // Tables and documents.
 export type { Cell } from './flatten';

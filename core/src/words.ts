@@ -2,6 +2,9 @@
 import type { Call } from './types';
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** A number in the sentences about a whole run, where numbers reach the thousands: "1,500". */
+export const thousands = (n: number): string => n.toLocaleString('en-US');
+export const counted = (n: number, word: string): string => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 export const tries = (n = 1): string => (n === 1 ? '1 try' : `${n} tries`);
 export const chargedNote = (credits: number): string => (credits > 0 ? `(Charged ${plural(credits, 'credit')}.)` : '(Not charged.)');
 
@@ -32,4 +35,8 @@ export interface MessageContext {
   call?: Call;
   /** Where the user raises a credit cap, e.g. "Options > Credit Cap". */
   capWhere?: string;
+  /** How the user turns the cap off, e.g. "0 for no cap". */
+  capOff?: string;
+  /** How the user splits a run into smaller ones, e.g. "with Loop Over Items". */
+  splitWith?: string;
 }

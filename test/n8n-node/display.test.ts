@@ -89,13 +89,14 @@ describe('the credit cap applies by default', () => {
     }
   }
 
-  test('without the option, an execution stops at 1,000 credits and says how to raise the cap', async () => {
+  test('without the option, an execution over 1,000 credits is refused before any request and says how to raise the cap', async () => {
     const { out, spent } = await run({});
-    expect(spent).toBeLessThanOrEqual(1000);
-    expect(spent).toBeGreaterThan(990);
-    const capped = out.filter((j) => /^Credit cap of 1000 reached/.test(String(j.error)));
-    expect(capped.length).toBe(200 - spent / 6);
-    expect(String(capped[0].error)).toMatch(/Raise Options > Credit Cap to continue\. \(Not charged\.\)$/);
+    expect(spent).toBe(0);
+    expect(out.every((j) => j.code === 'credit_cap')).toBe(true);
+    expect(out[0].error).toBe(
+      'Not started: 200 distinct lookups would cost ~1,200 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,200 (0 for no cap), ' +
+        'or split the input into batches of 166 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
+    );
   });
 
   test('Credit Cap 0 removes it', async () => {

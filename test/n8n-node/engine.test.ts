@@ -1,14 +1,17 @@
 /**
  * The action node's engine in-process against the real sandbox (over HTTP on a local port):
- * de-duplication, bounded concurrency, paging, the execution-wide credit cap, errors.
+ * de-duplication, bounded concurrency, paging, the execution-wide credit cap, the pre-check of the
+ * known work against the cap and the balance, a run that stops part-way, errors.
  * The same engine runs inside real n8n in n8n-real.test.ts.
  */
-import { fetchIO, isCreditCapError, prepare } from '@igdata/core';
+import type { AsyncIO } from '@igdata/core';
+import { fetchIO, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { DEFAULT_CREDIT_CAP } from '../../n8n-node/nodes/IgData/description';
 import type { ItemCall, ItemResult } from '../../n8n-node/nodes/IgData/engine';
 import { runItemCalls } from '../../n8n-node/nodes/IgData/engine';
-import { failureMessage } from '../../n8n-node/nodes/IgData/output';
+import { errorJson, failureMessage } from '../../n8n-node/nodes/IgData/output';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -26,6 +29,27 @@ const ok = (o: ItemResult | undefined) => {
   if (!o || !o.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
   return o;
 };
+const errorOf = (o: ItemResult | undefined) => {
+  if (!o || o.ok) throw new Error(`expected a failure, got ${JSON.stringify(o)}`);
+  return o.error;
+};
+/** `n` distinct accounts that need not exist: for runs refused before any request. */
+const handles = (n: number) => Array.from({ length: n }, (_, i) => `someone_${i}`);
+/** `n` distinct public posts of the sandbox's world, by shortcode (1 credit a lookup). */
+const posts = (n: number) => [...sb.world.postsByShortcode.keys()].slice(0, n);
+/**
+ * fetchIO, with `after(n)` called as the n-th answer comes back from the sandbox: another consumer
+ * of the same key acting in the middle of a run.
+ */
+function meanwhile(after: (answers: number) => void): AsyncIO {
+  const io = fetchIO();
+  let answers = 0;
+  return { ...io, fetch: async (request) => {
+    const res = await io.fetch(request);
+    after(++answers);
+    return res;
+  } };
+}
 
 test('identical requests are sent once and fanned out; never more in flight than the concurrency', async () => {
   sb.setFaults({ latencyMs: 30 });
@@ -92,37 +116,165 @@ test('the credit cap counts across items and pages, stops before exceeding and s
   expect(l.meta.pages).toBe(12 - 2 - 1);
   expect(l.items.length).toBe(9 * 30);
   expect(sb.stats().creditsBilled).toBe(12);
-
-  sb.resetStats();
-  const five = ['nasa', 'natgeo', 'nike', 'starbucks', 'bbcnews'].map((handle) => job('profile', { handle }));
-  const capped = await runItemCalls(config(), five, fetchIO(), { concurrency: 5, creditCap: 3 });
-  expect(capped.filter((o) => o?.ok)).toHaveLength(3);
-  const stops = capped.filter((o) => o && !o.ok).map((o) => (o as { error: unknown }).error);
-  expect(stops).toHaveLength(2);
-  for (const s of stops) {
-    expect(isCreditCapError(s)).toBe(true);
-    if (isCreditCapError(s)) expect(failureMessage(s)).toMatch(/^Credit cap of 3 reached: .*\(Not charged\.\)$/);
-  }
-  expect(sb.stats().creditsBilled).toBe(3);
-  expect(sb.stats().total).toBe(3);
 });
 
-test('a credit-cap error states what the execution really spent, also when the spend was still in flight', async () => {
-  // Issue 8: Credit Cap 37 on 100 lookups said "0 credits spent" while 37 were spent: the 63
-  // refusals happened while the 37 paid requests were still in flight.
+test('a Return All stopped at the cap keeps its pages, and its notice states what the execution really spent, lookups in flight included', async () => {
+  // Issue 8: the cap's sentence said "0 credits spent" while the lookups were still in flight. The
+  // 100 lookups and the list's first page are held up front; the list reads on with the other 36.
   sb.setFaults({ latencyMs: 20 });
   const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 100);
   expect(names).toHaveLength(100);
-  const out = await runItemCalls(config(), names.map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: 37 });
-  expect(sb.stats().creditsBilled).toBe(37);
-  const stops = out.filter((o) => o && !o.ok).map((o) => (o as { error: unknown }).error);
-  expect(stops).toHaveLength(63);
-  for (const s of stops) {
-    expect(isCreditCapError(s) && s.spent).toBe(37);
-    expect(failureMessage(s as never)).toBe(
-      'Credit cap of 37 reached: 37 credits spent in this execution and this request costs ~1. Raise Options > Credit Cap to continue. (Not charged.)',
+  const jobs = [job('hashtag/recent', { tag: 'veganrecipes' }, { returnAll: true }), ...names.map((handle) => job('profile', { handle }))];
+  const [list, ...lookups] = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 50, creditCap: 137 });
+  expect(lookups.every((o) => o?.ok)).toBe(true);
+  const l = ok(list);
+  expect(l.meta).toMatchObject({ stopped_by: 'credits', pages: 37, credits_charged: 37 });
+  expect(l.items).toHaveLength(37 * 30);
+  expect(l.notice).toBe(`Stopped at the credit cap of 137 (137 spent, ${37 * 30} items); more are available.`);
+  expect(sb.stats().creditsBilled).toBe(137);
+});
+
+describe('work whose cost is known is checked before the first request', () => {
+  test('1,500 distinct profile lookups at the default cap of 1,000: refused, not a request sent, nothing billed', async () => {
+    // Issue 14: the node sent 1,000 requests, spent 1,000 credits and failed with 0 items out.
+    const out = await runItemCalls(config(), handles(1500).map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: DEFAULT_CREDIT_CAP });
+    expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
+    const errors = out.map(errorOf);
+    expect(errors.every(isRunRefusedError)).toBe(true);
+    expect(failureMessage(errors[0] as never)).toBe(
+      'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap), ' +
+        'or split the input into batches of 1,000 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
     );
-  }
+    expect(errorJson(errors[1])).toMatchObject({ code: 'credit_cap', credits_charged: 0 });
+  });
+
+  test('500 lookups on a key holding 300 credits: refused after the free balance read, nothing billed', async () => {
+    // Issue 14: 300 credits were spent, then "Your credit balance is empty" with 0 items: 300 paid answers lost.
+    const key = sb.createKey(300);
+    const out = await runItemCalls({ apiKey: key, baseUrl: sb.url }, handles(500).map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: DEFAULT_CREDIT_CAP });
+    expect(sb.stats()).toMatchObject({ total: 1, byEndpoint: { credits: 1 }, creditsBilled: 0 });
+    expect(sb.balance(key)).toBe(300);
+    const errors = out.map(errorOf);
+    expect(errors.every(isRunRefusedError)).toBe(true);
+    expect(failureMessage(errors[0] as never)).toBe(
+      'Not started: 500 distinct lookups would cost ~500 credits and your balance is 300 credits. Top up at https://igdata.dev, ' +
+        'or split the input into batches of 300 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
+    );
+    expect(errorJson(errors[0])).toMatchObject({ code: 'insufficient_credits', credits_charged: 0 });
+    expect(JSON.stringify(out)).not.toContain(key);
+  });
+
+  test('duplicates count once, Limit lists by their estimated pages, a Return All by its first page', async () => {
+    // 3 x profile (1, one of them twice), a Limit of 90 at 30 a page (3), a Return All (its first page, 1): 7.
+    const jobs = [
+      job('profile', { handle: 'nasa' }), job('profile', { handle: '@NASA' }), job('profile', { handle: 'natgeo' }), job('profile', { handle: 'nike' }),
+      job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 90 }),
+      job('hashtag/top', { tag: 'veganrecipes' }, { returnAll: true }),
+    ];
+    const refused = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 5, creditCap: 6 });
+    expect(failureMessage(errorOf(refused[0]) as never)).toMatch(/^Not started: 5 distinct lookups would cost ~7 credits, over the credit cap of 6\. Raise Options > Credit Cap to at least 7 /);
+    expect(sb.stats().total).toBe(0);
+    const done = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 5, creditCap: 7 });
+    expect(done.every((o) => o?.ok)).toBe(true);
+    expect(sb.stats().byEndpoint.credits).toBeUndefined(); // 7 credits: below the balance check
+  });
+
+  test('a key refused by the free balance read refuses the run: nothing else is sent', async () => {
+    const out = await runItemCalls({ apiKey: 'sk_sandbox_revoked00000', baseUrl: sb.url }, handles(20).map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 5 });
+    expect(sb.stats()).toMatchObject({ total: 1, byEndpoint: { credits: 1 } });
+    for (const o of out) expect(errorJson(errorOf(o))).toMatchObject({ code: 'invalid_api_key', error: 'Invalid API key. Set it in the IG Data API credential of this node. (Not charged.)' });
+  });
+
+  test('a balance that cannot be read does not block the work', async () => {
+    const io = fetchIO();
+    const noCredits: AsyncIO = { ...io, fetch: async (r) => (r.url.includes('/v1/credits') ? { status: 0, headers: {}, body: '', error: 'connection reset' } : io.fetch(r)) };
+    const out = await runItemCalls({ ...config(), retry: { attempts: 1 } }, handles(12).map((handle) => job('profile', { handle })), noCredits, { concurrency: 5 });
+    expect(sb.stats().byEndpoint.profile).toBe(12);
+    expect(out.map((o) => (errorOf(o) as { code?: string }).code)).toEqual(new Array(12).fill('not_found'));
+  });
+});
+
+test('known work is held up front: Return All lists only use what is left of the cap', async () => {
+  // Four Return All lists ahead of a Limit list in input order. Without the hold, their pages took
+  // the cap first and the Limit list stopped at 60 of its 90 items.
+  const jobs = [
+    ...['nasa', 'natgeo', 'nike', 'starbucks'].map((handle) => job('profile/posts', { handle }, { returnAll: true })), // 2 a page
+    job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 90 }), // 3 pages of 1
+  ];
+  const out = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 1, creditCap: 14 });
+  const limited = ok(out[4]);
+  expect(limited.items).toHaveLength(90);
+  expect(limited.meta).toMatchObject({ pages: 3, stopped_by: 'items' });
+  const lists = out.slice(0, 4).map(ok);
+  expect(lists.map((l) => l.meta.stopped_by)).toEqual(['credits', 'credits', 'credits', 'credits']);
+  expect(lists.reduce((n, l) => n + l.meta.pages!, 0)).toBe(5); // 4 first pages, and the one more page of 2 that fit
+  expect(sb.stats().creditsBilled).toBe(13);
+});
+
+describe('a run that stops part-way keeps what was paid for', () => {
+  test('a balance drained by another consumer mid-run: every paid answer delivered, nothing sent after the stop, the rest not looked up', async () => {
+    const key = sb.createKey(1000);
+    const shortcodes = posts(500);
+    // The 1st answer is the balance read; at the 301st the other consumer empties the key.
+    const io = meanwhile((n) => n === 301 && sb.setBalance(key, 0));
+    const out = await runItemCalls({ apiKey: key, baseUrl: sb.url }, shortcodes.map((post) => job('post', { post })), io, { concurrency: 1 });
+    const stats = sb.stats();
+    expect(stats).toMatchObject({ creditsBilled: 300, byEndpoint: { credits: 1, post: 301 }, byStatus: { 200: 301, 402: 1 } });
+    out.slice(0, 300).forEach((o, i) => expect(ok(o).items[0].shortcode).toBe(shortcodes[i]));
+    const missing = out.slice(300).map(errorOf);
+    expect(missing.every(isRunStoppedError)).toBe(true);
+    expect(failureMessage(missing[0] as never)).toBe(
+      'Not looked up. Stopped after 300 of 500 lookups: your credit balance is empty. 300 credits spent; 300 items delivered, 200 not looked up. ' +
+        'Top up, then run again for the items not looked up. (Not charged.)',
+    );
+    expect(errorJson(missing[0])).toMatchObject({ code: 'insufficient_credits', credits_charged: 0 });
+  });
+
+  test('with requests in flight, the stop is at once: no more than the concurrency sent after the first 402', async () => {
+    const key = sb.createKey(1000);
+    sb.setFaults({ latencyMs: 5 });
+    const io = meanwhile((n) => n === 201 && sb.setBalance(key, 0));
+    const out = await runItemCalls({ apiKey: key, baseUrl: sb.url }, posts(500).map((post) => job('post', { post })), io, { concurrency: 10 });
+    const stats = sb.stats();
+    const delivered = out.filter((o) => o?.ok).length;
+    expect(delivered).toBe(stats.creditsBilled); // every paid answer delivered
+    expect(stats.byStatus[402]).toBeLessThanOrEqual(10);
+    expect(stats.byEndpoint.post).toBe(delivered + stats.byStatus[402]);
+    const missing = out.filter((o) => !o?.ok).map(errorOf);
+    expect(missing).toHaveLength(500 - delivered);
+    expect(missing.every(isRunStoppedError)).toBe(true);
+    expect(failureMessage(missing[0] as never)).toContain(`Stopped after ${delivered} of 500 lookups: your credit balance is empty. ${delivered} credits spent; ${delivered} items delivered, ${500 - delivered} not looked up.`);
+  });
+
+  test('below the balance check a short balance stops at the first 402; a revoked key at the first 401', async () => {
+    const poor = sb.createKey(5);
+    const out = await runItemCalls({ apiKey: poor, baseUrl: sb.url }, posts(8).map((post) => job('post', { post })), fetchIO(), { concurrency: 1 });
+    expect(out.map((o) => o?.ok)).toEqual([true, true, true, true, true, false, false, false]);
+    expect(sb.stats()).toMatchObject({ total: 6, creditsBilled: 5 });
+    expect(failureMessage(errorOf(out[7]) as never)).toMatch(/^Not looked up\. Stopped after 5 of 8 lookups: your credit balance is empty\. 5 credits spent; 5 items delivered, 3 not looked up\./);
+
+    sb.resetStats();
+    const revoked = sb.createKey(100);
+    const io = meanwhile((n) => n === 3 && sb.revokeKey(revoked));
+    const cut = await runItemCalls({ apiKey: revoked, baseUrl: sb.url }, posts(8).map((post) => job('post', { post })), io, { concurrency: 1 });
+    expect(cut.filter((o) => o?.ok)).toHaveLength(3);
+    expect(sb.stats()).toMatchObject({ total: 4, creditsBilled: 3 });
+    expect(errorJson(errorOf(cut[5]))).toMatchObject({
+      code: 'invalid_api_key',
+      error: 'Not looked up. Stopped after 3 of 8 lookups: the API key was refused (invalid or revoked). 3 credits spent; 3 items delivered, 5 not looked up. ' +
+        'Set a valid key in the IG Data API credential of this node, then run again for the items not looked up. (Not charged.)',
+    });
+  });
+
+  test('a list cut by the stop keeps its pages', async () => {
+    const key = sb.createKey(1000);
+    const io = meanwhile((n) => n === 4 && sb.setBalance(key, 0)); // the balance read, then 3 pages
+    const [list] = await runItemCalls({ apiKey: key, baseUrl: sb.url }, [job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 330 })], io, { concurrency: 1 });
+    const l = ok(list);
+    expect(l.items).toHaveLength(90);
+    expect(l.meta).toMatchObject({ pages: 3, stopped_by: 'error', credits_charged: 3 });
+    expect(l.notice).toMatch(/^Stopped after 3 page\(s\) \(90 items kept, 3 credits\): /);
+  });
 });
 
 test('failures stay with their item: 404 is billed and says so, others succeed', async () => {

@@ -179,6 +179,47 @@ test('without continueOnFail the run fails with the clear message and the item i
   expect(bad.run?.data?.resultData?.error?.message).toBe('posts must be a whole number from 1 to 50; got 99. (Not charged.)');
 });
 
+test('1,500 distinct lookups at the default Credit Cap: the execution fails with the refusal before any request, nothing billed', async () => {
+  sb.resetStats();
+  const r = await rt.runWorkflow(
+    home,
+    chain([
+      code(`return Array.from({ length: 1500 }, (_, i) => ({ json: { who: 'someone_' + i } }));`),
+      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}' }),
+    ]),
+  );
+  expect(r.ok).toBe(false);
+  expect(r.run?.data?.resultData?.error?.message).toBe(
+    'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap), ' +
+      'or split the input into batches of 1,000 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
+  );
+  expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
+  expect(JSON.stringify(r.run)).not.toContain(apiKey);
+});
+
+test('a balance that runs out mid-run: the execution succeeds with every paid answer, a warning hint and _notice on the last item', async () => {
+  const poorKey = sb.createKey(8);
+  await rt.importCredentials(home, [{ id: 'igPoorKeyCred01', name: 'IG Data (8 credits)', type: 'igDataApi', data: { apiKey: poorKey, baseUrl: sb.url, authHeader: 'bearer' } }]);
+  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 10);
+  sb.resetStats();
+  const r = await rt.runWorkflow(
+    home,
+    chain([
+      code(`return ${JSON.stringify(names)}.map((who) => ({ json: { who } }));`),
+      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}' }, { credentials: { igDataApi: { id: 'igPoorKeyCred01', name: 'IG Data (8 credits)' } } }),
+    ]),
+  );
+  expect(r.error).toBeUndefined();
+  const items = out(r, 'Lookup');
+  expect(sb.stats()).toMatchObject({ creditsBilled: 8, byStatus: { 200: 8, 402: 2 } }); // 10 lookups: below the balance check
+  expect(items).toHaveLength(8);
+  const notice =
+    'Stopped after 8 of 10 lookups: your credit balance is empty. 8 credits spent; 8 items delivered, 2 not looked up. Top up, then run again for the items not looked up.';
+  expect(items.at(-1)!.json._notice).toBe(notice);
+  expect(r.run?.data?.resultData?.runData?.Lookup?.[0]?.hints).toEqual([{ message: notice, type: 'warning', location: 'outputPane' }]);
+  expect(JSON.stringify(r.run)).not.toContain(poorKey);
+});
+
 test('the example "engagement for a list of handles" runs as shipped', async () => {
   sb.resetStats();
   const wf = JSON.parse(readFileSync(join(root, 'n8n-node/examples/engagement-for-handles.json'), 'utf8'));

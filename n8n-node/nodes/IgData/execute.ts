@@ -1,12 +1,12 @@
 /** The action node's execute(): read each item's fields, run the engine, shape n8n items. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { AnyIgError, EndpointDef } from '@igdata/core';
-import { findEndpoint, isIgError, prepare } from '@igdata/core';
+import type { AnyIgError, EndpointDef, RunError, RunStoppedError } from '@igdata/core';
+import { findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
 import type { ItemCall, ItemMeta } from './engine';
 import { runItemCalls } from './engine';
-import { errorJson, simplifyItem, toNodeError } from './output';
+import { errorJson, simplifyItem, stopNotice, toNodeError } from './output';
 import { clientConfig, n8nIO } from './transport';
 
 interface Options {
@@ -33,7 +33,7 @@ function readInput(ctx: IExecuteFunctions, endpoint: EndpointDef, i: number, opt
 	return input;
 }
 
-type Failure = AnyIgError | Error;
+type Failure = AnyIgError | RunError | Error;
 
 function metaJson(meta: ItemMeta): IDataObject {
 	const out: IDataObject = {};
@@ -78,15 +78,21 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(config, itemCalls, n8nIO(this), { concurrency, creditCap }) : [];
 
 	const out: INodeExecutionData[] = [];
+	let stopped: RunStoppedError | undefined;
 	for (let i = 0; i < items.length; i++) {
 		const outcome = outcomes[i];
 		const failure: Failure | undefined = early[i] ?? (outcome && !outcome.ok ? outcome.error : undefined);
 		if (failure) {
+			if (isRunStoppedError(failure)) stopped = failure;
 			if (this.continueOnFail()) {
 				out.push({ json: errorJson(failure, itemCalls[i]?.call), pairedItem: { item: i } });
 				continue;
 			}
-			throw toNodeError(this.getNode(), failure, itemCalls[i]?.call, i);
+			// The paid answers are not thrown away for the items a stopped run did not look up: those are
+			// left out, and the notice below says so.
+			if (isRunStoppedError(failure)) continue;
+			// A refusal is the whole execution's, not this item's.
+			throw toNodeError(this.getNode(), failure, itemCalls[i]?.call, isRunRefusedError(failure) ? undefined : i);
 		}
 		if (!outcome || !outcome.ok) continue;
 		const { endpoint, options } = perItem[i];
@@ -99,5 +105,19 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 		});
 		if (outcome.notice) this.addExecutionHints({ message: `Item ${i}: ${outcome.notice}`, type: 'warning', location: 'outputPane' });
 	}
+	if (stopped) noteStop(this, out, stopped);
 	return [out];
+}
+
+/**
+ * An execution that stopped part-way ends as a success with what it was paid for, as n8n's own nodes
+ * end at a limit: a warning hint on the output and, without Continue On Fail (where the items not
+ * looked up are not in the output to say it), the same sentence as `_notice` on the last item.
+ */
+function noteStop(ctx: IExecuteFunctions, out: INodeExecutionData[], stopped: RunStoppedError): void {
+	const notice = stopNotice(stopped);
+	ctx.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
+	const last = out[out.length - 1];
+	if (ctx.continueOnFail() || !last) return;
+	last.json._notice = last.json._notice ? `${String(last.json._notice)} ${notice}` : notice;
 }

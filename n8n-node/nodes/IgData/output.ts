@@ -4,12 +4,12 @@
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { AnyIgError, Call, EndpointDef } from '@igdata/core';
-import { flatten, isIgError, pick, userMessage } from '@igdata/core';
+import type { AnyIgError, Call, EndpointDef, KnownErrorCode, RunError, RunStoppedError } from '@igdata/core';
+import { flatten, isIgError, isRunError, pick, runErrorMessage, runStopSentence, userMessage } from '@igdata/core';
 import { KEY_WHERE } from './transport';
 
-/** Where users raise the action node's credit cap, for the core's sentence. */
-const CAP_WHERE = 'Options > Credit Cap';
+/** What the core's sentences about the action node's runs name: the cap, how to turn it off, how to split a run. */
+const RUN_WORDS = { capWhere: 'Options > Credit Cap', capOff: '0 for no cap', splitWith: 'e.g. with Loop Over Items' };
 
 /** Simplified output: the operation's default columns, flattened (`author.username`). */
 export function simplifyItem(endpoint: EndpointDef, item: Record<string, unknown>): IDataObject {
@@ -20,12 +20,19 @@ export function simplifyItem(endpoint: EndpointDef, item: Record<string, unknown
 	return out;
 }
 
-/** The sentence users read for a failure of `call`. */
-export const failureMessage = (error: AnyIgError, call?: Call): string => userMessage(error, { keyWhere: KEY_WHERE, capWhere: CAP_WHERE, call });
+/** The sentence users read for a failure of `call`, or of the whole execution. */
+export function failureMessage(error: AnyIgError | RunError, call?: Call): string {
+	const ctx = { keyWhere: KEY_WHERE, ...RUN_WORDS, call };
+	return isRunError(error) ? runErrorMessage(error, ctx) : userMessage(error, ctx);
+}
+
+/** The notice of an execution that stopped part-way: how far it got, what was spent and delivered, what to do. */
+export const stopNotice = (error: RunStoppedError): string => runStopSentence(error, { keyWhere: KEY_WHERE, ...RUN_WORDS });
 
 /** A failure as the error n8n shows (and stops on): the core's sentence, the service's facts. */
-export function toNodeError(node: INode, error: AnyIgError | Error, call?: Call, itemIndex?: number): NodeApiError | NodeOperationError {
+export function toNodeError(node: INode, error: AnyIgError | RunError | Error, call?: Call, itemIndex?: number): NodeApiError | NodeOperationError {
 	const where = itemIndex === undefined ? {} : { itemIndex };
+	if (isRunError(error)) return new NodeOperationError(node, failureMessage(error), where);
 	if (!isIgError(error)) return new NodeOperationError(node, error, where);
 	const message = failureMessage(error, call);
 	if (error.name === 'IgApiError') {
@@ -48,16 +55,23 @@ const CODE_OF: Record<Exclude<AnyIgError['name'], 'IgApiError'>, string> = {
 	IgCreditCapError: 'credit_cap',
 };
 
+/**
+ * The `code` of an error item. A refused execution says which limit refused it; an item that a
+ * stopped execution did not look up has the code of what stopped it (`insufficient_credits`, ...).
+ */
+function codeOf(error: AnyIgError | RunError): string {
+	if (error.name === 'RunRefusedError') return error.limit === 'cap' ? CODE_OF.IgCreditCapError : ('insufficient_credits' satisfies KnownErrorCode);
+	if (error.name === 'RunStoppedError') return codeOf(error.stoppedBy);
+	return error.name === 'IgApiError' ? String(error.code) : CODE_OF[error.name];
+}
+
 /** A failure as an output item (Continue On Fail): the sentence, a code, what was charged. */
-export function errorJson(error: AnyIgError | Error, call?: Call): IDataObject {
-	if (!isIgError(error)) return { error: error.message, code: 'internal_error' };
-	const json: IDataObject = { error: failureMessage(error, call), credits_charged: error.charged };
+export function errorJson(error: AnyIgError | RunError | Error, call?: Call): IDataObject {
+	if (!isIgError(error) && !isRunError(error)) return { error: error.message, code: 'internal_error' };
+	const json: IDataObject = { error: failureMessage(error, call), code: codeOf(error), credits_charged: error.charged };
 	if (error.name === 'IgApiError') {
-		json.code = error.code;
 		json.http_status = error.status;
 		if (error.details.requestId) json.request_id = error.details.requestId;
-	} else {
-		json.code = CODE_OF[error.name];
 	}
 	return json;
 }
