@@ -47,6 +47,7 @@ const QUICK = [
   'test/sheets/preview-chart.test.ts',
   'test/layers.test.ts',
   'test/cli.test.ts',
+  'test/ci.test.ts',
 ];
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A QUICK entry as a regular expression on absolute paths (testPathIgnorePatterns). */
