@@ -20,7 +20,8 @@
 // Embedded charts (the growth view's line chart) are drawn over the grid at their anchor cell by
 // chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The
 // tracker view's SPARKLINE cells are drawn as small lines (sparkline.js evaluates that one formula
-// shape; the preview is no Sheets formula engine). The page
+// shape; the preview is no Sheets formula engine). =IMAGE(url or cell) shows the picture in its cell
+// (the sandbox's media links point at the sandbox: a profile_pic_url or image_url fetched by a formula). The page
 // shows the stand-in's clock, not the browser's; the sidebar's Date follows it too (gas-shim.js).
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
@@ -171,8 +172,16 @@ function setCell(a1, input, formula) {
   try {
     if (!formula || typeof formula.name !== 'string') throw new Error(formula?.error || 'Formula parse error.');
     const name = formula.name.toUpperCase();
-    if (!customFns.has(name)) throw new Error(`Unknown function: '${formula.name}'.`);
     const args = (formula.args ?? []).map(argValue);
+    if (name === 'IMAGE') {
+      // Sheets' own IMAGE(url): the cell shows the picture (the page draws it); its value here is the URL.
+      const url = String(args[0] ?? '');
+      if (!/^https?:\/\//.test(url)) throw new Error('IMAGE takes a URL (http or https): type one, or point at a cell holding one.');
+      sheet.set(row, col, url);
+      entry.image = url;
+      return;
+    }
+    if (!customFns.has(name)) throw new Error(`Unknown function: '${formula.name}'.`);
     let value = rt.run(name, args, { kind: 'custom', cell: `${quoteName(sheet.name)}!${anchor}` });
     if (!Array.isArray(value)) value = [[value]];
     value = value.map((r) => (Array.isArray(r) ? r : [r]));
@@ -236,10 +245,12 @@ function grid() {
   for (let r = 1; r <= rows; r++) values.push(Array.from({ length: cols }, (_, c) => display(sheet.get(r, c + 1))));
   const fx = {};
   const errors = {};
+  const images = {};
   for (const f of formulas.values()) {
     if (f.sheet !== sheet) continue;
     fx[f.anchor] = f.input;
     if (f.error) errors[f.anchor] = f.error;
+    if (f.image) images[f.anchor] = f.image;
   }
   // Formulas the add-on entered (setFormula): shown in the bar; a SPARKLINE is drawn from its points.
   const sparklines = {};
@@ -264,6 +275,7 @@ function grid() {
     selection,
     charts,
     sparklines,
+    images,
     clock: { now: new Date(rt.now()).toISOString(), timeZone: rt.timeZone },
   };
 }

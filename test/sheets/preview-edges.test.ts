@@ -166,3 +166,14 @@ test('while the sidebar is open, the balance is read again every minute', async 
   await poll(() => side.locator('#balance').textContent()).toBe(`${fmt(now)} credits`);
   await ctx.close();
 });
+
+test('=IMAGE shows a media link the sandbox serves: a profile picture fetched by a formula, drawn in its cell', async () => {
+  await type('H2', '=IGPROFILE("nasa","profile_pic_url")');
+  await poll(() => cell('H2')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/avatars\/.+\.png\?exp=\d+&sig=/);
+  await type('H3', '=IMAGE(H2)');
+  const img = page.locator('td[data-a1="H3"] img.cell-image');
+  await poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+  await type('H4', '=IMAGE("not a link")');
+  await poll(() => page.getAttribute('td[data-a1="H4"]', 'title')).toMatch(/IMAGE takes a URL/);
+  await shot('image');
+});
