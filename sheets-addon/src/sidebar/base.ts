@@ -42,3 +42,37 @@ export function colName(n: number): string {
 }
 
 export const fail = (id: Id) => (e: unknown): void => say(id, errText(e), 'error');
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** Fills a day and an hour select (Monday and 07:00 chosen), as a schedule's and a tracker's. */
+export function fillWhen(weekday: 'weekday' | 'tracker-weekday', hour: 'hour' | 'tracker-hour'): void {
+  DAYS.forEach((d, i) => $(weekday).add(new Option(d, String(i), i === 1, i === 1)));
+  for (let h = 0; h < 24; h++) $(hour).add(new Option((h < 10 ? '0' : '') + h + ':00', String(h), h === 7, h === 7));
+}
+
+/** A listed item (a schedule, a tracker): its lines, the first strong, each its own paragraph. */
+export function listItem(className: string, lines: readonly (readonly ['strong' | 'span', string])[]): HTMLDivElement {
+  const div = document.createElement('div');
+  div.className = className;
+  lines.forEach(([tag, text]) => {
+    const p = document.createElement('p');
+    const el = document.createElement(tag);
+    el.textContent = text;
+    p.appendChild(el);
+    div.appendChild(p);
+  });
+  return div;
+}
+
+/** A Delete button that asks first: the first click turns it into the question, the second does it. */
+export function deleteButton(question: string, onConfirm: () => void): HTMLButtonElement {
+  const del = document.createElement('button');
+  del.textContent = 'Delete';
+  del.className = 'delete';
+  del.onclick = () => {
+    if (del.textContent === 'Delete') { del.textContent = question; del.className = 'delete danger'; return; }
+    onConfirm();
+  };
+  return del;
+}

@@ -1,11 +1,9 @@
 // Schedules: a bulk lookup the hourly trigger runs daily or weekly, with a cap per run.
 import { call, type Answer } from './api';
-import { $, fail, fmt, say, type Job } from './base';
+import { $, deleteButton, fail, fillWhen, fmt, listItem, say, type Job } from './base';
 import { invalidatePreview, request } from './bulk';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const repeatValue = () => ({ every: $('repeat').value, weekday: Number($('weekday').value), hour: Number($('hour').value) });
 
@@ -22,29 +20,15 @@ function showSchedules(list: Answer<'igSchedules'>): void {
   box.innerHTML = '';
   if (!list.length) { box.innerHTML = '<p class="muted">None yet: set up a lookup above, then \u201cSchedule this lookup\u201d.</p>'; return; }
   list.forEach((s) => {
-    const div = document.createElement('div');
-    div.className = 'schedule';
-    ([['strong', s.what], ['span', s.where], ['span', s.when + ', at most ' + fmt(s.cap) + ' credits a run. Next: ' + s.nextLabel + '.'],
-      ['span', lastRun(s.run, s.runLabel) + (s.skippedAt ? ' The run due ' + s.skippedAt + ' was skipped: the one before was still going.' : '')]] as const).forEach(([tag, text]) => {
-      const p = document.createElement('p');
-      const el = document.createElement(tag);
-      el.textContent = text;
-      p.appendChild(el);
-      div.appendChild(p);
-    });
+    const div = listItem('schedule', [['strong', s.what], ['span', s.where], ['span', s.when + ', at most ' + fmt(s.cap) + ' credits a run. Next: ' + s.nextLabel + '.'],
+      ['span', lastRun(s.run, s.runLabel) + (s.skippedAt ? ' The run due ' + s.skippedAt + ' was skipped: the one before was still going.' : '')]]);
     const now = document.createElement('button');
     now.textContent = 'Run now';
     now.className = 'run-now';
     now.onclick = () => runNow(s.id, now);
     div.appendChild(now);
-    const del = document.createElement('button');
-    del.textContent = 'Delete';
-    del.className = 'delete';
-    del.onclick = () => {
-      if (del.textContent === 'Delete') { del.textContent = 'Delete this schedule?'; del.className = 'delete danger'; return; }
-      call('igScheduleDelete', s.id).then((l) => { showSchedules(l); say('schedules-message', 'Deleted. What it wrote stays.', 'ok'); }, fail('schedules-message'));
-    };
-    div.appendChild(del);
+    div.appendChild(deleteButton('Delete this schedule?', () =>
+      call('igScheduleDelete', s.id).then((l) => { showSchedules(l); say('schedules-message', 'Deleted. What it wrote stays.', 'ok'); }, fail('schedules-message'))));
     box.appendChild(div);
   });
 }
@@ -68,8 +52,7 @@ export function loadSchedules(): Promise<void> {
 }
 
 export function wireSchedules(): void {
-  DAYS.forEach((d, i) => $('weekday').add(new Option(d, String(i), i === 1, i === 1)));
-  for (let h = 0; h < 24; h++) $('hour').add(new Option((h < 10 ? '0' : '') + h + ':00', String(h), h === 7, h === 7));
+  fillWhen('weekday', 'hour');
   $('repeat').onchange = () => { $('weekday').hidden = $('repeat').value === 'daily'; invalidatePreview(); };
   $('weekday').onchange = invalidatePreview;
   $('hour').onchange = invalidatePreview;

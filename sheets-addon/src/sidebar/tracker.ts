@@ -1,13 +1,11 @@
 // Track these accounts: a column of accounts, fields, how often and a cap; the cost first, then one
 // confirmation makes the schedule, runs it now (stepped from here) and writes the tracker sheet.
 import { call, type Answer } from './api';
-import { $, fail, fmt, say } from './base';
+import { $, deleteButton, fail, fillWhen, fmt, listItem, say } from './base';
 import { loadHistory } from './history';
 import { loadSchedules } from './schedules';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const fields = () => $('tracker-fields').value.split(',').map((f) => f.trim()).filter(Boolean);
 
@@ -40,28 +38,13 @@ function showTrackers(list: Answer<'igTrackers'>): void {
   const box = $('tracker-list');
   box.innerHTML = '';
   list.forEach((t) => {
-    const div = document.createElement('div');
-    div.className = 'schedule tracker';
-    const lines = [
-      t.name + ': ' + t.accounts + ' accounts, ' + t.fields.join(', '),
-      t.when + ', at most ' + fmt(t.cap) + ' credits a run. Next: ' + t.nextLabel + '.',
-      'Sheet: \u201c' + t.view + '\u201d.',
-    ];
-    lines.forEach((text, i) => {
-      const p = document.createElement('p');
-      const el = document.createElement(i ? 'span' : 'strong');
-      el.textContent = text;
-      p.appendChild(el);
-      div.appendChild(p);
-    });
-    const del = document.createElement('button');
-    del.textContent = 'Delete';
-    del.className = 'delete';
-    del.onclick = () => {
-      if (del.textContent === 'Delete') { del.textContent = 'Delete this tracker? Its schedule stops; the history and tracker sheets stay.'; del.className = 'delete danger'; return; }
-      call('igTrackerDelete', t.id).then((l) => { showTrackers(l); loadSchedules(); say('trackers-message', 'Deleted. Its history and tracker sheets stay.', 'ok'); }, fail('trackers-message'));
-    };
-    div.appendChild(del);
+    const div = listItem('schedule tracker', [
+      ['strong', t.name + ': ' + t.accounts + ' accounts, ' + t.fields.join(', ')],
+      ['span', t.when + ', at most ' + fmt(t.cap) + ' credits a run. Next: ' + t.nextLabel + '.'],
+      ['span', 'Sheet: \u201c' + t.view + '\u201d.'],
+    ]);
+    div.appendChild(deleteButton('Delete this tracker? Its schedule stops; the history and tracker sheets stay.', () =>
+      call('igTrackerDelete', t.id).then((l) => { showTrackers(l); loadSchedules(); say('trackers-message', 'Deleted. Its history and tracker sheets stay.', 'ok'); }, fail('trackers-message'))));
     box.appendChild(div);
   });
 }
@@ -91,8 +74,7 @@ function stepFirstRun(id: string, view: string): Promise<void> {
 }
 
 export function wireTracker(): void {
-  DAYS.forEach((d, i) => $('tracker-weekday').add(new Option(d, String(i), i === 1, i === 1)));
-  for (let h = 0; h < 24; h++) $('tracker-hour').add(new Option((h < 10 ? '0' : '') + h + ':00', String(h), h === 7, h === 7));
+  fillWhen('tracker-weekday', 'tracker-hour');
   $('tracker-use-selection').onclick = refreshTrackerSelection;
   $('tracker-repeat').onchange = () => { $('tracker-weekday').hidden = $('tracker-repeat').value === 'daily'; invalidate(); };
   for (const id of ['tracker-weekday', 'tracker-hour', 'tracker-sort'] as const) $(id).onchange = invalidate;
