@@ -11,6 +11,7 @@ export const noHttpAnswer = (e: unknown): RawResponse => ({
   headers: {},
   body: '',
   error: e instanceof Error ? e.message : String(e),
+  cause: e,
 });
 
 export function runSync<T>(op: Op<T>, io: SyncIO): T {

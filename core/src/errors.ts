@@ -39,12 +39,22 @@ export class IgApiError extends IgError {
   }
 }
 
-/** The request never got an HTTP answer (DNS, refused, reset, timeout on our side). Never billed. */
+/**
+ * The request never got an HTTP answer (DNS, refused, reset, timeout on our side). Never billed.
+ * `cause` is what the HTTP client threw on the last attempt (fetch's TypeError, whose own cause
+ * says ECONNREFUSED or ENOTFOUND; Apps Script's exception), kept as openai-node's
+ * APIConnectionError keeps it, for whoever debugs. Like a native cause it is not enumerable (out of
+ * JSON and spreads), but it is not redacted as the message is: an HTTP client's error may hold the
+ * request, headers and key included, so never show or log it whole.
+ */
 export class IgConnectionError extends IgError {
   readonly name = 'IgConnectionError' as const;
   readonly charged = 0;
-  constructor(message: string, readonly attempts = 1) {
+  declare readonly cause?: unknown;
+  constructor(message: string, readonly attempts = 1, cause?: unknown) {
     super(message);
+    // Set by hand, not with super's `{ cause }`: Apps Script's V8 and ES2020 do not know that option.
+    if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, writable: true, enumerable: false, configurable: true });
   }
 }
 

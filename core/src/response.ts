@@ -26,7 +26,7 @@ function redact(text: string, secret: string | undefined): string {
 
 export function toError(res: RawResponse, attempts: number, apiKey?: string): IgApiError | IgConnectionError {
   if (res.status === 0) {
-    return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts);
+    return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts, res.cause);
   }
   const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: EnvelopeMeta } | undefined;
   const err = body && typeof body.error === 'object' && body.error ? body.error : {};

@@ -53,6 +53,8 @@ export interface RawResponse {
   headers: Record<string, string>;
   body: string;
   error?: string;
+  /** With `status: 0`: what the HTTP client threw, kept as the IgConnectionError's `cause`. */
+  cause?: unknown;
 }
 
 export type Effect =
