@@ -15,24 +15,24 @@ export type {
 // The endpoint registry: runtime facts, and apart from them the documentation (which the Sheets
 // bundle, importing only the first, leaves out).
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
-export { documented, documentedEndpoints, documentedParam, endpointDocs } from './registry/docs';
+export { documented, documentedEndpoints, documentedParam } from './registry/docs';
 export type { DocumentedEndpoint, DocumentedParam, EndpointDef, EndpointDoc, ParamDef } from './registry/types';
 export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
 export { expectedFor, isBlank, resolveParam } from './resolve';
-export { DEFAULT_RETRY, baseUrlOf, normalizeParams, requestKey } from './request';
+export { baseUrlOf, normalizeParams, requestKey } from './request';
 export { closest } from './suggest';
 
 // Effects and their two drivers.
 export { noHttpAnswer, runAsync, runSync } from './effects';
 
 // Calls, with retries.
-export { backoffMs, prepare, request, retryAfterMs, send, sendAll } from './call';
+export { prepare, request, send, sendAll } from './call';
 
 // Paging: the one next-page rule, one page, one list, many lists.
 export type { Item, PageLike, PagePlan, PageStep, PagingCap, PagingProgress, PagingResult, StopReason } from './page-rule';
-export { NOTHING_READ, afterPage, capBefore, describeStop, planPaging, withCursor } from './page-rule';
+export { NOTHING_READ, afterPage, capBefore, describeStop } from './page-rule';
 export type { PageAnswer } from './paginate';
 export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 
@@ -48,8 +48,8 @@ export {
   IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, isCreditCapError, isIgError, isValidationError, showValue,
 } from './errors';
 export type { ErrorCodeFacts } from './error-codes';
-export { ERROR_CODES, RETRYABLE_STATUSES, codeForStatus, errorFacts, stopsBulkRun } from './error-codes';
-export { SPEC_ERROR_CODES, docsLink } from './error-docs';
+export { ERROR_CODES, errorFacts, stopsBulkRun } from './error-codes';
+export { docsLink } from './error-docs';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';
 // A run of many calls as a whole (an n8n execution): refused before it starts, or stopped part-way.

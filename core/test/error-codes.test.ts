@@ -2,9 +2,9 @@
 // the OpenAPI error responses, the sentences, the bulk-run stops, the credit-cap error.
 import type { Effect, RawResponse } from '../src';
 import {
-  DEFAULT_RETRY, ERROR_CODES, IgApiError, IgCreditCapError, RETRYABLE_STATUSES, SPEC_ERROR_CODES, backoffMs, buildOpenApi, codeForStatus,
-  docsLink, errorFacts, isCreditCapError, isIgError, prepare, retryAfterMs, send, stopsBulkRun, userMessage,
+  ERROR_CODES, IgApiError, IgCreditCapError, buildOpenApi, docsLink, errorFacts, isCreditCapError, isIgError, prepare, send, stopsBulkRun, userMessage,
 } from '../src';
+import { DEFAULT_RETRY, RETRYABLE_STATUSES, SPEC_ERROR_CODES, backoffMs, codeForStatus, retryAfterMs } from './support/internals';
 
 const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test' };
 const bare = (status: number, headers: Record<string, string> = {}): RawResponse => ({ status, headers, body: '<html>busy</html>' });

@@ -1,9 +1,8 @@
 // The one next-page rule and the walks built on it, stepped by hand: every yielded request is
 // asserted, every answer injected, no network.
 import type { Effect, PagePlan, RawResponse } from '../src';
-import {
-  CreditLedger, NOTHING_READ, PageWalk, afterPage, capBefore, fetchPage, paginate, paginateMany, planPaging, prepare, withCursor,
-} from '../src';
+import { CreditLedger, NOTHING_READ, PageWalk, afterPage, capBefore, fetchPage, paginate, paginateMany, prepare } from '../src';
+import { planPaging, withCursor } from './support/internals';
 
 const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test', retry: { baseDelayMs: 100, maxDelayMs: 1000 } };
 
