@@ -74,3 +74,19 @@ test('chunks never split a surrogate pair', () => {
   expect(parts.join('')).toBe('a\u{1F331}b');
   expect(parts[0]).toBe('a');
 });
+
+test("each endpoint's own reuse limit applies on read, to answers stored before it existed too (keys made by keyFor)", () => {
+  const HOUR = 3600000;
+  let now = 10 * HOUR;
+  const cache = memoryCache();
+  const s = createAnswerStore({ cache, sha256Base64, now: () => now, tryLock: () => () => undefined, maxAgeMs: 168 * HOUR });
+  const stories = s.keyFor('https://api.test', 'profile/stories?handle=nasa');
+  const profile = s.keyFor('https://api.test', 'profile?handle=nasa');
+  s.putMany(new Map([[stories, answer({ items: [] }, now)], [profile, answer({ followers: 1 }, now)]]));
+  now += 30 * 60000;
+  expect([...s.getMany([stories, profile]).keys()]).toEqual([stories, profile]);
+  now += HOUR; // stories live 1 hour in the store (maxReuseHours); a profile the setting's 7 days
+  expect([...s.getMany([stories, profile]).keys()]).toEqual([profile]);
+  expect(s.limitOf(stories)).toBe(HOUR);
+  expect(s.limitOf(profile)).toBeUndefined();
+});

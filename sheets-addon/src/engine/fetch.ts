@@ -6,7 +6,7 @@
 import type { AnyIgError, Call } from '@igdata/core';
 import { IgApiError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
 import type { EngineDeps } from './ports';
-import { fromResult, reuseUntil } from './store';
+import { fromResult } from './store';
 import type { CachedAnswer } from './types';
 import { runClaimed } from './claims';
 
@@ -108,12 +108,11 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
           if (answer.status === 404 && answer.charged > 0) {
             toStore.set(skey.get(key) as string, {
               ok: false, status: 404, code: String(answer.code), message: answer.message, charged: answer.charged, reason: answer.details.reason, at: now(),
-              ...reuseUntil((calls.get(key) as Call).endpoint, now()),
             });
           }
         }
       } else {
-        const value = fromResult(answer, now(), (calls.get(key) as Call).endpoint) as Answered;
+        const value = fromResult(answer, now()) as Answered;
         outcomes.set(key, { kind: 'ok', value, cached: false, fetchedAt: value.at });
         stats.credits += answer.creditsCharged;
         if (answer.creditsRemaining !== undefined) stats.creditsRemaining = answer.creditsRemaining;

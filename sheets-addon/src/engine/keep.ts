@@ -47,12 +47,12 @@ export function parseRow(cells: string[] = []): Map<string, CachedAnswer> {
   }
 }
 
-/** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days nor past its own life. */
+/** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days. */
 export function formatRow(answers: Map<string, CachedAnswer>, now: number): string[] {
   let text = '';
   for (const [name, a] of [...answers].sort((x, y) => y[1].at - x[1].at)) {
     const part = `${JSON.stringify(name)}:${JSON.stringify(a)}`;
-    if (reusable(a, now, now - freshMs(MAX_HOURS)) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
+    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
   }
   text = text && `{${text}}`;
   const cells: string[] = [];
@@ -61,8 +61,8 @@ export function formatRow(answers: Map<string, CachedAnswer>, now: number): stri
 }
 
 export interface KeptAnswers {
-  /** Kept answers of these store keys, fetched within the freshness setting. */
-  getMany(keys: string[]): Map<string, CachedAnswer>;
+  /** Kept answers of these store keys, fetched within the freshness setting and `limitOf(key)` (an endpoint's own limit). */
+  getMany(keys: string[], limitOf?: (key: string) => number | undefined): Map<string, CachedAnswer>;
   /** Remembers answers to keep (writers only; ignored for readers); written by flush. */
   add(entries: Map<string, CachedAnswer>): void;
   /** Writes what was added where it is newer; returns how many answers were written. Never fetches. */
@@ -75,7 +75,7 @@ const readRows = (grid: KeptGrid, rows: number[]) => grid.read(rows.length === 1
 export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; maxAgeMs: number; writable: boolean }): KeptAnswers {
   const pending = new Map<string, CachedAnswer>();
   return {
-    getMany(keys) {
+    getMany(keys, limitOf = () => undefined) {
       const out = new Map<string, CachedAnswer>();
       if (!keys.length) return out;
       const found = readRows(grid, [...new Set(keys.map(rowOf))]);
@@ -84,7 +84,7 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
         const row = rowOf(key);
         if (!rows.has(row)) rows.set(row, parseRow(found.get(row)));
         const a = rows.get(row)!.get(nameOf(key));
-        if (a && reusable(a, opts.now(), opts.now() - opts.maxAgeMs)) out.set(key, a);
+        if (a && reusable(a, opts.now(), opts.now() - opts.maxAgeMs, limitOf(key))) out.set(key, a);
       }
       return out;
     },
@@ -122,7 +122,7 @@ export const withKept = (store: AnswerStore, kept: KeptAnswers): AnswerStore => 
   ...store,
   getMany(keys, extra) {
     const out = store.getMany(keys, extra);
-    for (const [k, a] of kept.getMany(keys.filter((k) => !out.has(k)))) out.set(k, a);
+    for (const [k, a] of kept.getMany(keys.filter((k) => !out.has(k)), store.limitOf)) out.set(k, a);
     return out;
   },
   putMany(entries, extra) {

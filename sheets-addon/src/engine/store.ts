@@ -29,7 +29,8 @@
  * - Anything missing, expired, evicted or unreadable (a bucket, a loose item, one chunk) is a
  *   miss, never a wrong or partial answer.
  */
-import type { ApiResult, EndpointDef } from '@igdata/core';
+import type { ApiResult } from '@igdata/core';
+import { findEndpoint } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
 
@@ -49,15 +50,22 @@ export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
 const LOCK_WAIT_MS = 500;
 
-/** The `until` of an answer of `endpoint` fetched at `at`: stored in the answer, so every reader (cache, kept answers, claims) applies it. */
-export const reuseUntil = (endpoint: Pick<EndpointDef, 'maxReuseHours'>, at: number): { until?: number } =>
-  endpoint.maxReuseHours === null ? {} : { until: at + endpoint.maxReuseHours * 3600000 };
+/**
+ * The reuse limit (ms) of the endpoint a request key is for (`profile/stories?handle=nasa`: its
+ * path comes first): the registry's maxReuseHours, read when an answer is read, so it holds for
+ * answers stored before it changed too. Undefined: the freshness setting alone decides.
+ */
+export function limitOfRequest(requestKey: string): number | undefined {
+  const hours = findEndpoint(requestKey.split('?')[0])?.maxReuseHours;
+  return hours === null || hours === undefined ? undefined : hours * 3600000;
+}
 
 /** Whether a stored answer may answer now: fetched after `fetchedAfter` (the freshness setting) and within its own life. */
-export const reusable = (a: CachedAnswer, now: number, fetchedAfter: number): boolean => a.at >= fetchedAfter && (a.until === undefined || a.until > now);
+export const reusable = (a: CachedAnswer, now: number, fetchedAfter: number, limitMs?: number): boolean =>
+  a.at >= fetchedAfter && (limitMs === undefined || a.at + limitMs > now);
 
-export function fromResult(r: ApiResult, at: number, endpoint: Pick<EndpointDef, 'maxReuseHours'>): CachedAnswer {
-  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at, ...reuseUntil(endpoint, at) };
+export function fromResult(r: ApiResult, at: number): CachedAnswer {
+  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
 }
 
 /** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
@@ -121,7 +129,7 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
  * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
  * Missing or unreadable = absent.
  */
-function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems, fetchedAfter = 0): Map<string, CachedAnswer> {
+function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems, fetchedAfter = 0, limitOf: (key: string) => number | undefined = () => undefined): Map<string, CachedAnswer> {
   const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
@@ -135,7 +143,7 @@ function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraIte
     const packed = buckets.get(bucketFor.get(key) as string)?.get(nameOf(key))?.[1];
     const alone = loose.get(key);
     const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
-    if (best && reusable(best, now, fetchedAfter)) out.set(key, best); // older than the freshness setting or past its life: a miss
+    if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best); // older than the freshness setting or its endpoint's limit: a miss
   }
   return out;
 }
@@ -278,11 +286,19 @@ interface StoreDeps {
 }
 
 export function createAnswerStore(deps: StoreDeps): AnswerStore {
+  // The endpoint limits of the keys this store made (keyFor): every read of those keys applies them.
+  const limits = new Map<string, number>();
   // The lock was busy once in this execution: later writes only try it without waiting.
   let lockWasBusy = false;
   return {
-    keyFor: (baseUrl, requestKey) => CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`),
-    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra, deps.maxAgeMs === undefined ? 0 : deps.now() - deps.maxAgeMs),
+    keyFor(baseUrl, requestKey) {
+      const key = CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`);
+      const limit = limitOfRequest(requestKey);
+      if (limit !== undefined) limits.set(key, limit);
+      return key;
+    },
+    limitOf: (key) => limits.get(key),
+    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra, deps.maxAgeMs === undefined ? 0 : deps.now() - deps.maxAgeMs, (k) => limits.get(k)),
     withLock(fn) {
       const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
       if (!release) {

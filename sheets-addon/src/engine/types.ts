@@ -5,14 +5,10 @@
  * importing each other (`npm run lint:cycles` fails on any circle, type-only imports included).
  */
 
-/**
- * What is stored for one request: the answer, or a billed failure (a 404). `at`: when it was
- * fetched; `until`: the last instant it may be reused, whatever the freshness setting (the
- * endpoint's maxReuseHours, a fact of the registry; absent when the setting alone decides).
- */
+/** What is stored for one request: the answer, or a billed failure (a 404); `at`: when it was fetched. */
 export type CachedAnswer =
-  | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number; until?: number }
-  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number; until?: number };
+  | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
+  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number };
 
 /** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
 export interface ExtraItems {
@@ -22,8 +18,14 @@ export interface ExtraItems {
 
 /** The store of answers the engine reads and writes (store.ts); keys come from `keyFor` (never the API key). */
 export interface AnswerStore {
-  /** The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). */
+  /**
+   * The store key of a request: `igd1:` + base64(sha256(baseUrl + request key)). The store
+   * remembers which endpoint each key it made is for, so its reads apply that endpoint's own reuse
+   * limit (the registry's maxReuseHours) to every answer, however old (`limitOf`).
+   */
   keyFor(baseUrl: string, requestKey: string): string;
+  /** The reuse limit (ms) of the endpoint a key made by `keyFor` is for; undefined: the setting alone. */
+  limitOf(key: string): number | undefined;
   /** `extra` (claims.ts): raw items read in the same getAll. */
   getMany(keys: string[], extra?: ExtraItems): Map<string, CachedAnswer>;
   /** Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only under the lock. */

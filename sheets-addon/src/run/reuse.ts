@@ -1,7 +1,7 @@
 /**
  * How old a stored answer may be for a call: the rule as a value, built by the entry point and read
- * in its type, never changed by wrappers around a call. Answers also carry their endpoint's own
- * limit (`until`, the registry's maxReuseHours: stories 1 hour...), applied by the store on read.
+ * in its type, never changed by wrappers around a call. Each endpoint's own limit (the registry's
+ * maxReuseHours: stories 1 hour...) is applied on top by the store, from the request key it reads.
  */
 const HOUR_MS = 3600000;
 
