@@ -24,7 +24,7 @@ import { recordUsage } from './run/usage-log';
 import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import type { TrackerRequest } from './tracker/trackers';
-import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
+import { DEFAULT_FIELDS, afterRunStep, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
 
 function settingsView() {
   const s = readSettings();
@@ -118,7 +118,12 @@ export const SIDEBAR_API = {
   },
   /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
   igScheduleRunNow: (id: string) => runNow(gasContext(), String(id)),
-  igScheduleStep: (id: string, jobId: string) => step(gasContext(), String(jobId), undefined, String(id)),
+  igScheduleStep: (id: string, jobId: string) => {
+    const ctx = gasContext();
+    const job = step(ctx, String(jobId), undefined, String(id));
+    if (job.status !== 'running') afterRunStep(ctx, String(id)); // a tracker's view follows its runs
+    return job;
+  },
   /** Track these accounts: the fields offered, the cost preview, create (first run stepped by the sidebar), step, list, delete. */
   igTrackerChoices: () => ({ fields: trackableFields(), defaults: DEFAULT_FIELDS }),
   igTrackerPreview: (req: TrackerRequest) => previewTracker(gasContext(), req),

@@ -39,6 +39,9 @@ class MemoryGrid implements Grid {
   insertRowsAfter(_after: number, count: number): void {
     this.rows += count;
   }
+  insertColumnsAfter(_after: number, count: number): void {
+    this.cols += count;
+  }
   writeFormulas(row: number, col: number, formulas: (string | null)[][]): void {
     formulas.forEach((cells, r) => cells.forEach((f, c) => f !== null && this.formulas.set(`${row + r},${col + c}`, f)));
   }
@@ -112,6 +115,7 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
             read: (row, col, rows, cols) => g.read(row, col, rows, cols),
             write: (row, col, v) => (guard('grid.write'), g.write(row, col, v)),
             insertRowsAfter: (after, count) => g.insertRowsAfter(after, count),
+            insertColumnsAfter: (after, count) => g.insertColumnsAfter(after, count),
             writeFormulas: (row, col, f) => (guard('grid.write'), g.writeFormulas(row, col, f)),
             setNumberFormat: (row, col, rows, cols, format) => g.setNumberFormat(row, col, rows, cols, format),
             clear: () => (guard('grid.write'), g.clear()),

@@ -81,3 +81,15 @@ describe('a run killed mid-way resumes at the next hour without a duplicate row 
     });
   }
 });
+
+test('two history schedules of one lookup share its history sheet; due in the same trigger, each appends below the other, nothing is written over', () => {
+  const w = world();
+  w.column(['acct_1', 'acct_2']);
+  saveSchedule(w.execution(), { endpoint: 'profile', fields: 'followers', output: 'history' }, { every: 'daily', hour: 7 }, 100);
+  w.sheet('Sheet1').write(2, 3, [['acct_3'], ['acct_4']]);
+  w.selection = { sheet: 'Sheet1', row: 2, col: 3, rows: 2, cols: 1, a1: 'C2:C3' };
+  saveSchedule(w.execution(), { endpoint: 'profile', fields: 'followers', output: 'history' }, { every: 'daily', hour: 7 }, 100);
+  hourlyAfterNextRun(w);
+  expect(history(w).map((r) => r[1]).sort()).toEqual(['acct_1', 'acct_2', 'acct_3', 'acct_4']);
+  expect(w.svc.credits).toBe(4);
+});

@@ -6,7 +6,7 @@
  * (same id) keeps its line, a deleted one says why once.
  */
 import { background } from '../src/schedule/background';
-import { loadSchedules } from '../src/schedule/schedules';
+import { deleteSchedule, loadSchedules } from '../src/schedule/schedules';
 import { createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
 import type { World } from './run-fakes';
 import { world } from './run-fakes';
@@ -114,4 +114,53 @@ test('bad input names the field and what to choose; nothing is saved', () => {
   expect(() => createTracker(w.execution(), { fields: 'followers,engagement_rate_pct', ...weekly, cap: 2 })).toThrow('Credit cap per run: at least 3, what one account costs with these fields (got 2).');
   expect(() => createTracker(w.execution(), { fields: 'followers', ...weekly, cap: 10, sortBy: 'posts' })).toThrow('Sort by: one of the chosen fields (followers); got "posts".');
   expect(w.props.size).toBe(0);
+});
+
+describe('review findings, each a test that failed before its fix', () => {
+  test('two trackers of the same fields keep their own history sheets: neither writes over the other nor takes its rows for its snapshots', () => {
+    const w = world();
+    w.column(['acct_1', 'acct_2']);
+    const a = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'A' });
+    const b = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'B' });
+    expect(a.parts[0].history).not.toBe(b.parts[0].history);
+    nextWeek(w); // both due in the same trigger
+    for (const t of [a, b]) {
+      const h = w.sheet(t.parts[0].history);
+      expect(h.read(2, 2, h.lastRow() - 1, 1).flat()).toEqual(['acct_1', 'acct_2', 'acct_1', 'acct_2']);
+    }
+    expect(w.svc.credits).toBe(4); // B reuses what A fetched minutes before: each account paid once a week
+  });
+
+  test('a capped tracker whose column grows every week still reaches every account in turn', () => {
+    const w = world();
+    w.column(accounts(12));
+    track(w, { fields: 'followers', ...weekly, cap: 5 });
+    const asked = new Set<string>();
+    for (let week = 0; week < 4; week++) {
+      w.sheet('Sheet1').write(14 + week, 1, [[`acct_${100 + week}`]]); // one more account a week
+      w.svc.sent.length = 0;
+      nextWeek(w);
+      for (const p of w.svc.sent) asked.add(/handle=(\w+)/.exec(p)![1]);
+    }
+    expect([...asked].sort()).toEqual(expect.arrayContaining(accounts(12).slice(5)));
+  });
+
+  test('a tracker of many fields (wider than 26 columns) is made whole; nothing is saved when its sheet cannot be written', () => {
+    const w = world();
+    w.column(['acct_1']);
+    const t = track(w, { fields: 'followers,following,posts,engagement_rate_pct,avg_likes,avg_comments,avg_engagement', ...weekly, cap: 10 });
+    expect(view(w, t.view).header).toHaveLength(2 + 7 * 4 + 1);
+  });
+
+  test("a tracker's schedule is deleted with its tracker, not alone; a text first field is not taken for a message", () => {
+    const w = world();
+    w.column(['acct_1', 'gone_1']);
+    const t = track(w, { fields: 'full_name,followers', ...weekly, cap: 10 });
+    const [s] = loadSchedules(w.execution().props);
+    expect(() => deleteSchedule(w.execution(), s.id)).toThrow(`This schedule is part of the tracker "${t.name}": delete the tracker instead (Track these accounts).`);
+    const v = view(w, t.view);
+    const note = v.header.indexOf('note');
+    expect(v.lines.find((l) => l[0] === 'acct_1')![note]).toBe('');
+    expect(v.lines.find((l) => l[0] === 'gone_1')![note]).toMatch(/no public data/);
+  });
 });

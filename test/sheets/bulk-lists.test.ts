@@ -108,7 +108,7 @@ test('profile/posts, 20 items per target, to a new sheet: preview in pages, exac
   expect(new Set(rows.slice(1, 21).map((r) => r[1])).size).toBe(20);
   expect(typeof rows[1][2]).toBe('number');
   const job = JSON.parse(rt.properties.document.get(PROP.job)!);
-  expect(job).toMatchObject({ status: 'done', list: true, limit: 20, next: 7, outNext: 64, items: 62, duplicates: 1, credits: 14 });
+  expect(job).toMatchObject({ status: 'done', kind: 'list', limit: 20, next: 7, outNext: 64, items: 62, duplicates: 1, credits: 14 });
   expect(job.pending).toBeUndefined();
 
   // All cached now: the preview says so and costs nothing.

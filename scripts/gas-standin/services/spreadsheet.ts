@@ -105,6 +105,21 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         model.formulaWrites.push({ sheet: sheet.name, a1: toA1(row, col, numRows, numCols), formula: String(f) });
         return self;
       },
+      setFormulas(fs: unknown) {
+        // Apps Script: a 2D array of exactly the range's size, one formula (or '') a cell.
+        write('setFormulas');
+        const rows = fromRealm(fs) as unknown[][];
+        if (!Array.isArray(rows) || rows.length !== numRows || rows.some((r) => !Array.isArray(r) || r.length !== numCols)) {
+          throw new Error(`The number of rows or columns in the data does not match the range: the data has ${Array.isArray(rows) ? rows.length : 0} rows, the range ${numRows}.`);
+        }
+        rows.forEach((cells, r) => cells.forEach((f, c) => {
+          sheet.set(row + r, col + c, '');
+          if (f === '' || f === null) sheet.formulas.delete(`${row + r},${col + c}`);
+          else sheet.formulas.set(`${row + r},${col + c}`, String(f));
+        }));
+        model.formulaWrites.push({ sheet: sheet.name, a1: toA1(row, col, numRows, numCols), formula: rows.map((r) => r.join('\t')).join('\n') });
+        return self;
+      },
       setNumberFormat: () => (write('setNumberFormat'), self),
       setNumberFormats: () => (write('setNumberFormats'), self),
       setFontWeight: () => (write('setFontWeight'), self),

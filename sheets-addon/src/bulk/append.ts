@@ -20,19 +20,28 @@ function record(job: AppendingJob, d: PendingWrite): void {
   job.errors = (job.errors ?? 0) + (d.errors ?? 0);
 }
 
-/** Settles a write that an earlier step began but did not record. */
+/** The first two cells of a row as text: what an announced write looks for to know it is its own. */
+const fingerprint = (cells: unknown[]): string => cells.slice(0, 2).map((c) => (c instanceof Date ? c.toISOString() : String(c ?? ''))).join('\u0000');
+
+/** Settles a write that an earlier step began but did not record: it happened if its first row is there, and is its own. */
 export function settlePending(s: Step<AppendingJob>): void {
   const p = s.job.pending;
   if (!p) return;
-  if (cellFilled(s.out, p.at, 1)) record(s.job, p);
+  const ours = cellFilled(s.out, p.at, 1) && (p.first === undefined || fingerprint(s.out.read(p.at, 1, 1, 2)[0]) === p.first);
+  if (ours) record(s.job, p);
   delete s.job.pending;
   s.save(s.job);
 }
 
-/** Appends `values` at the job's next free row (one write, all or nothing) and records it with `d`. */
-export function appendRows(s: Step<AppendingJob>, values: SheetValue[][], d: Omit<PendingWrite, 'at' | 'rows' | 'items'>): void {
+/**
+ * Appends `values` below the sheet's last row (one write, all or nothing) and records it with `d`.
+ * Below the last row, not at the job's own next row: another run may append to the same sheet
+ * (a history sheet shared by two lookups of one function), and neither may write over the other.
+ */
+export function appendRows(s: Step<AppendingJob>, values: SheetValue[][], d: Omit<PendingWrite, 'at' | 'rows' | 'items' | 'first'>): void {
   const { job } = s;
-  const delta: PendingWrite = { ...d, at: job.outNext, rows: values.length, items: values.length };
+  const at = Math.max(job.outNext, s.out.lastRow() + 1);
+  const delta: PendingWrite = { ...d, at, rows: values.length, items: values.length, ...(values.length ? { first: fingerprint(values[0]) } : {}) };
   if (values.length) {
     job.pending = delta;
     s.save(job);

@@ -78,6 +78,8 @@ export interface PendingWrite {
   items: number;
   duplicates: number;
   errors?: number;
+  /** Its first row's first two cells (settlePending knows the write as its own by them). */
+  first?: string;
 }
 
 /** Runs that append rows to their output sheet, each distinct target once. */

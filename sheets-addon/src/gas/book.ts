@@ -15,10 +15,19 @@ const gridOf = (sheet: Sheet): Grid => ({
   insertRowsAfter: (after, count) => {
     sheet.insertRowsAfter(after, count);
   },
-  writeFormulas: (row, col, formulas) =>
-    formulas.forEach((cells, r) => cells.forEach((f, c) => {
-      if (f !== null) sheet.getRange(row + r, col + c).setFormula(f);
-    })),
+  insertColumnsAfter: (after, count) => {
+    sheet.insertColumnsAfter(after, count);
+  },
+  writeFormulas(row, col, formulas) {
+    // One setFormulas per column whose cells all hold one (a tracker's trend columns): a call per
+    // cell would hold the document lock for minutes on a long list.
+    const width = Math.max(0, ...formulas.map((r) => r.length));
+    for (let c = 0; c < width; c++) {
+      const column = formulas.map((r) => r[c] ?? null);
+      if (column.every((f) => f !== null)) sheet.getRange(row, col + c, column.length, 1).setFormulas(column.map((f) => [f as string]));
+      else column.forEach((f, r) => f !== null && sheet.getRange(row + r, col + c).setFormula(f));
+    }
+  },
   setNumberFormat: (row, col, rows, cols, format) => {
     if (rows > 0 && cols > 0) sheet.getRange(row, col, rows, cols).setNumberFormat(format);
   },

@@ -34,6 +34,7 @@ export interface Grid {
   /** Writes a rectangle in one call (all or nothing); the rows must exist. */
   write(row: number, col: number, values: SheetValue[][]): void;
   insertRowsAfter(after: number, count: number): void;
+  insertColumnsAfter(after: number, count: number): void;
   /** Enters formulas (Sheets calculates them): `formulas[r][c]`, null leaves a cell as it is. */
   writeFormulas(row: number, col: number, formulas: (string | null)[][]): void;
   /** Number format of a rectangle ("0.0%"). */

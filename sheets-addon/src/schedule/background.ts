@@ -11,7 +11,7 @@ import { jobStore } from '../bulk/job';
 import type { RunContext } from '../run/ports';
 import { loadSchedules } from './schedules';
 import { startDue } from './start';
-import { afterBackgroundStep } from '../tracker/trackers';
+import { afterRunStep } from '../tracker/trackers';
 
 /** Time the trigger spends on jobs (of its 6 minutes; keeping answers comes first). */
 const BACKGROUND_MS = 270000;
@@ -34,7 +34,7 @@ export function continueJobs(ctx: RunContext, budgetMs = BACKGROUND_MS): void {
       let job = jobs.load(slot);
       const going = job?.status === 'running';
       while (job?.status === 'running' && ctx.now() < until) job = step(ctx, job.id, Math.min(STEP_MS, until - ctx.now()), slot);
-      if (going && job?.status !== 'running') afterBackgroundStep(ctx, slot);
+      if (going && job?.status !== 'running') afterRunStep(ctx, slot);
     } catch (e) {
       console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
     }

@@ -127,6 +127,9 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
 }
 
 export function deleteSchedule(ctx: RunContext, id: string): void {
+  const mine = loadSchedules(ctx.props).find((s) => s.id === id);
+  // A tracker's view would keep showing this part's old values: it goes with its tracker.
+  if (mine?.tracker) throw new Error(`This schedule is part of the tracker "${mine.label?.replace(/^Tracker /, '') ?? ''}": delete the tracker instead (Track these accounts).`);
   ctx.lock.withLock(() => {
     saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => s.id !== id));
     jobStore(ctx.props).delete(id);
@@ -134,7 +137,7 @@ export function deleteSchedule(ctx: RunContext, id: string): void {
 }
 
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
-export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
+export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; tracker?: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
   const jobs = jobStore(ctx.props);
   return loadSchedules(ctx.props).map((s) => {
     const run = jobs.load(s.id);
@@ -146,6 +149,8 @@ export function scheduleViews(ctx: RunContext): { id: string; what: string; wher
       cap: s.cap,
       nextAt: new Date(s.nextAt).toISOString(),
       nextLabel: ctx.book.formatTime(s.nextAt),
+      /** The tracker it belongs to (its name), if any: deleted with the tracker, not alone. */
+      tracker: s.tracker ? s.label?.replace(/^Tracker /, '') : undefined,
       runLabel: run?.startedAt ? ctx.book.formatTime(Date.parse(run.startedAt)) : undefined,
       skippedAt: s.skippedAt && ctx.book.formatTime(Date.parse(s.skippedAt)),
       run,

@@ -18,7 +18,8 @@ import { reuseLimitMs } from './when';
  * first rows every time; else at the first row.
  */
 function startRow(last: BulkJob | null, rows: number): number {
-  return !last || last.status === 'done' || last.rows !== rows ? 0 : physical(last, last.next);
+  // A growing column (a tracker's) changes its row count between runs: the place is kept anyway.
+  return !last || last.status === 'done' ? 0 : Math.min(physical(last, last.next), Math.max(0, rows - 1));
 }
 
 /**

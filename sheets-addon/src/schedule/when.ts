@@ -40,8 +40,9 @@ export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: u
 
 /**
  * The instant a local wall time (`local`: epoch ms as if the zone were UTC) happens. A time skipped
- * by a daylight-saving change (02:00 on the night clocks jump to 03:00) happens at the first valid
- * time after it, never before: the offset from before the change, which reads as 03:00. A time that
+ * by a daylight-saving change happens later by the size of the gap, never before (02:00 on the night
+ * New York jumps from 02:00 to 03:00 runs at 03:00; in a zone whose gap is longer than an hour or
+ * not whole, at the skipped time moved by the gap: Temporal's "compatible" choice). A time that
  * happens twice (clocks going back) is its first occurrence, so a run happens once.
  */
 export function instantOf(local: number, offsetMin: (t: number) => number): number {

@@ -9,8 +9,12 @@ import { loadUsage } from './usage';
 
 const fields = () => $('tracker-fields').value.split(',').map((f) => f.trim()).filter(Boolean);
 
+/** The column the last preview counted: Track refuses another (the selection may move in between). */
+let previewed = '';
+
 function request() {
   return {
+    range: previewed,
     fields: fields().join(','), every: $('tracker-repeat').value, weekday: Number($('tracker-weekday').value), hour: Number($('tracker-hour').value),
     cap: $('tracker-cap').value, name: $('tracker-name').value, sortBy: $('tracker-sort').value,
   };
@@ -88,6 +92,7 @@ export function wireTracker(): void {
   $('tracker-preview').onclick = () => {
     say('tracker-text', 'Counting\u2026');
     call('igTrackerPreview', request()).then((p) => {
+      previewed = p.range;
       const per = p.accounts + ' accounts \u00d7 ' + p.creditsEach + ' credit' + (p.creditsEach === 1 ? '' : 's') + ' (' + p.functions.join(' + ') + ') = ' + fmt(p.uncapped) + ' credits a run' +
         (p.uncapped > p.perRun ? ', cut to the cap of ' + fmt(p.perRun) + ' (each run continues where the last stopped: every account once every ' + p.runsForAll + ' runs)' : '');
       say('tracker-text', per + ', about ' + fmt(p.perMonth) + ' a month (' + p.when + '). First run: now; then ' + p.nextLabel + '.' +

@@ -127,9 +127,11 @@ export function previewTracker(ctx: RunContext, req: TrackerRequest) {
 }
 
 /** Creates a tracker on the selection: its schedules, a first run now (the sidebar steps it) and its view sheet. */
-export function createTracker(ctx: RunContext, req: TrackerRequest): { tracker: Tracker; jobs: BulkJob[] } {
+export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: string }): { tracker: Tracker; jobs: BulkJob[] } {
   const t = readTracker(req);
   const r = selection(ctx.book);
+  // The column previewed is the one tracked: a click elsewhere between the two would track another.
+  if (req.range && req.range !== `${r.sheet}!${r.a1}`) throw new Error(`The selection changed since the preview (${req.range}, now ${r.sheet}!${r.a1}): preview again.`);
   return ctx.lock.withLock(() => {
     const trackers = loadTrackers(ctx);
     if (trackers.length >= MAX_TRACKERS) throw new Error(`A sheet holds at most ${MAX_TRACKERS} trackers: delete one first.`);
@@ -137,34 +139,35 @@ export function createTracker(ctx: RunContext, req: TrackerRequest): { tracker: 
     if (schedules.length + t.parts.length > 10) throw new Error('A sheet holds at most 10 schedules (a tracker uses one per kind of field): delete one first.');
     const id = ctx.newId();
     const name = t.name || `Tracker ${trackers.length + 1}`;
+    if (trackers.some((x) => x.name === name)) throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
     const label = `Tracker ${name}`;
-    const jobs = jobStore(ctx.props);
     const parts: Tracker['parts'] = [];
-    const started: BulkJob[] = [];
+    const made: Schedule[] = [];
     for (const part of t.parts) {
       const p = plan({ endpoint: part.endpoint, fields: part.fields.join(','), output: 'history' });
-      const { outNext: _next, ...place } = placeOutput(ctx.book, r, p, 'history');
+      // Its own history sheet: another lookup's rows would be taken for this tracker's snapshots.
+      const { outNext: _next, ...place } = placeOutput(ctx.book, r, p, 'history', `${p.endpoint.fn} ${name}`);
       // Each part gets its share of the cap (each account costs all parts).
       const cost = estimateCost(p.endpoint, {}).credits;
-      const s: Schedule = {
+      made.push({
         id: ctx.newId(), request: { endpoint: part.endpoint, params: {}, fields: p.fields.join(','), output: 'history' }, place,
         // The first run is now: the next comes at the schedule's time at least half a period later (not an hour later).
         repeat: t.repeat, cap: Math.max(cost, Math.floor((t.cap * cost) / t.each)), nextAt: nextRun(ctx.book, t.repeat, ctx.now() + reuseLimitMs(t.repeat)),
         createdBy: ctx.userEmail(), grow: true, label, tracker: id,
-      };
-      schedules.push(s);
-      parts.push({ scheduleId: s.id, endpoint: part.endpoint, fields: p.fields, history: place.outSheet });
-      const job = scheduledJob(ctx, s, null);
-      jobs.save(job);
-      started.push(job);
+      });
+      parts.push({ scheduleId: made[made.length - 1].id, endpoint: part.endpoint, fields: p.fields, history: place.outSheet });
     }
     const tracker: Tracker = {
       id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, fields: t.fields, sortBy: t.sortBy, repeat: t.repeat, cap: t.cap,
       parts, view: viewName(ctx, name), createdAt: new Date(ctx.now()).toISOString(),
     };
-    saveSchedules(ctx.props, schedules);
-    saveTrackers(ctx, [...trackers, tracker]);
+    // The view first: if it cannot be written, nothing is saved and nothing runs.
     refreshView(ctx, tracker);
+    const jobs = jobStore(ctx.props);
+    const started = made.map((s) => scheduledJob(ctx, s, null));
+    started.forEach((job) => jobs.save(job));
+    saveSchedules(ctx.props, [...schedules, ...made]);
+    saveTrackers(ctx, [...trackers, tracker]);
     return { tracker, jobs: started };
   });
 }
@@ -188,6 +191,8 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
   sheet.clear();
   const need = view.rows.length + 1;
   if (sheet.maxRows() < need) sheet.insertRowsAfter(sheet.maxRows(), need - sheet.maxRows());
+  // Four columns a field: six fields and more are wider than a new sheet's 26 columns.
+  if (sheet.maxColumns() < view.header.length) sheet.insertColumnsAfter(sheet.maxColumns(), view.header.length - sheet.maxColumns());
   sheet.write(1, 1, [view.header, ...view.rows]);
   if (view.rows.length) {
     sheet.writeFormulas(2, 1, view.formulas);
@@ -213,8 +218,8 @@ export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jo
   return { tracker: t, jobs: t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId)!).filter(Boolean), done };
 }
 
-/** After a background step of a schedule's job: a tracker's view is rebuilt once its runs are over. */
-export function afterBackgroundStep(ctx: RunContext, scheduleId: string | undefined): void {
+/** After a step of a schedule's job (the trigger's, or Run now's): a tracker's view is rebuilt once its runs are over. */
+export function afterRunStep(ctx: RunContext, scheduleId: string | undefined): void {
   const s = scheduleId && loadSchedules(ctx.props).find((x) => x.id === scheduleId);
   const t = s && s.tracker ? loadTrackers(ctx).find((x) => x.id === s.tracker) : undefined;
   if (t && !running(ctx, t).length) ctx.lock.withLock(() => refreshView(ctx, t));

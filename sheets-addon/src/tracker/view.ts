@@ -35,6 +35,14 @@ export function sparklineFormula(history: string, fieldCol: number, aliases: str
   return `=IFERROR(SPARKLINE(FILTER(${values},ISNUMBER(${values}),${names})),"")`;
 }
 
+/**
+ * A history row that is a message, not values: its sentence in the first field, the others blank,
+ * and the sentence says what was charged, as every message does (core's userMessage). A text field
+ * (a name, a bio) is never taken for one.
+ */
+const isMessageRow = (cells: unknown[]): boolean =>
+  typeof cells[0] === 'string' && /\((Not charged|Charged [\d,]+ credits?)\.\)$/.test(cells[0]) && cells.slice(1).every((c) => c === '' || c === null || c === undefined);
+
 interface Row {
   t: number;
   target: string;
@@ -71,7 +79,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
       const last = rows[rows.length - 1];
       if (last) fetched = Math.max(fetched, last.t);
       // A message row (private, deleted...) has its sentence in the first field: said once, in note.
-      if (last && typeof last.cells[0] === 'string' && last.cells[0] && !note && typeof last.cells[col] !== 'number') note = last.cells[0];
+      if (last && !note && isMessageRow(last.cells)) note = String(last.cells[0]);
       const points = rows.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
       const latest = points[points.length - 1];
       const prev = points[points.length - 2];
