@@ -41,6 +41,7 @@ const QUICK = [
   'test/sandbox/paging.test.ts',
   'test/n8n-node/engine.test.ts',
   'test/n8n-node/execute.test.ts',
+  'test/n8n-node/media.test.ts',
   'test/n8n-node/parameters.test.ts',
   'test/n8n-node/poll.test.ts',
   'test/fuzz/n8n-fields.test.ts',
@@ -57,7 +58,7 @@ const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
 
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
 // suite runs on the default version only: that is the n8n `npm start` starts.)
-const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes'].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
+const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media'].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.
 const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
 

@@ -17,6 +17,9 @@ export class IgData implements INodeType {
 			name: 'IG Data',
 		},
 		usableAsTool: true,
+		// Node names stay "IG Data" instead of the operation's action, which is the long sentence an
+		// AI agent reads as the tool's description (what it returns and costs: description.ts, toolAction).
+		skipNameGeneration: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { Call, EndpointDef, ParamDef } from '@igdata/core';
-import { estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
-import { paramField } from './description';
+import { documentedEndpoints, estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
+import { DEFAULT_CONCURRENCY, downloadMediaOption, mediaSizeOption, paramField } from './description';
+import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
 import { simplifyItem, toNodeError } from './output';
 import type { Page, PollState } from './poll';
 import { pollFeed, startFeed } from './poll';
@@ -27,6 +28,16 @@ const perPage = (e: EndpointDef): string => {
 const targetFields: INodeProperties[] = (Object.keys(FEEDS) as Event[]).map((event) => paramField(targetOf(FEEDS[event].endpoint), { event: [event] }));
 
 const SAMPLE_SIZE = 5;
+
+/** The feeds' endpoints with their docs (for the Download Media choices: both feeds answer posts). */
+const feedEndpoints = documentedEndpoints.filter((e) => (Object.keys(FEEDS) as Event[]).some((event) => FEEDS[event].endpoint.id === e.id));
+
+interface TriggerOptions {
+	maxPages?: number;
+	simplify?: boolean;
+	downloadMedia?: string[] | string;
+	mediaMaxSize?: number;
+}
 
 /**
  * Simplified trigger items always carry the author: a notification ("new post by @x") needs it,
@@ -81,6 +92,7 @@ export class IgDataTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					downloadMediaOption(feedEndpoints),
 					{
 						displayName: 'Max Pages per Poll',
 						name: 'maxPages',
@@ -90,6 +102,7 @@ export class IgDataTrigger implements INodeType {
 						description:
 							'Most pages read in one poll (each page costs credits). When more new posts arrived, the rest is read on the next polls; none is skipped.',
 					},
+					mediaSizeOption(),
 					{
 						displayName: 'Simplify',
 						name: 'simplify',
@@ -106,7 +119,7 @@ export class IgDataTrigger implements INodeType {
 		const event = this.getNodeParameter('event') as Event;
 		const feed = FEEDS[event] ?? FEEDS.hashtag;
 		const target = targetOf(feed.endpoint).name;
-		const options = this.getNodeParameter('options', {}) as { maxPages?: number; simplify?: boolean };
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const maxPages = Math.max(1, Math.floor(options.maxPages ?? 5));
 		let call: Call;
 		try {
@@ -124,14 +137,27 @@ export class IgDataTrigger implements INodeType {
 				throw toNodeError(this.getNode(), e as Error, call);
 			}
 		};
-		const shape = (posts: Record<string, unknown>[]): INodeExecutionData[] =>
-			posts.map((p) => ({ json: options.simplify ? simplifyPost(call.endpoint, p) : (p as IDataObject) }));
+		const shape = async (posts: Record<string, unknown>[]): Promise<INodeExecutionData[]> => {
+			const items: INodeExecutionData[] = posts.map((p) => ({ json: options.simplify ? simplifyPost(call.endpoint, p) : { ...(p as IDataObject) } }));
+			const fields = mediaFields(options.downloadMedia);
+			if (!fields.length) return items;
+			// The posts are already paid for and the state moves past them: a medium that cannot be
+			// downloaded never fails the poll (the post would be lost); the post says so in _notice.
+			const media = await downloadMedia(this, posts, () => ({ fields, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: DEFAULT_CONCURRENCY }));
+			media.forEach((m, k) => {
+				if (!m) return;
+				if (Object.keys(m.binary).length) items[k].binary = m.binary;
+				const notices = [...m.skipped, ...m.failures.map(failureSentence)];
+				if (notices.length) items[k].json._notice = notices.join(' ');
+			});
+			return items;
+		};
 
 		if (this.getMode() === 'manual') {
 			// A manual run shows what the trigger emits: the newest posts, oldest first. State is untouched.
 			const page = await readPage(null);
 			const sample = page.items.slice(0, SAMPLE_SIZE).reverse();
-			return sample.length ? [shape(sample)] : null;
+			return sample.length ? [await shape(sample)] : null;
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
@@ -143,6 +169,6 @@ export class IgDataTrigger implements INodeType {
 		}
 		const result = await pollFeed(stored, readPage, maxPages);
 		staticData.state = result.state as unknown as IDataObject;
-		return result.emit.length ? [shape(result.emit)] : null;
+		return result.emit.length ? [await shape(result.emit)] : null;
 	}
 }

@@ -9,6 +9,7 @@ import type { DocumentedEndpoint, EndpointDef, ParamDef } from '@igdata/core';
 // Names, descriptions and examples are the registry's docs (core/src/registry/docs.ts), joined to its runtime facts.
 import { costRange, documentedEndpoints as endpoints, documentedParam } from '@igdata/core';
 import { BALANCE_CHECK_ABOVE } from './engine';
+import { DEFAULT_MEDIA_MAX_MB, mediaChoices, mediaPaths } from './media';
 
 export const DEFAULT_CONCURRENCY = 50;
 export const MAX_CONCURRENCY = 200;
@@ -40,8 +41,6 @@ const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 
 const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
 
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
 /** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
@@ -72,13 +71,24 @@ export function operationDescription(e: DocumentedEndpoint): string {
 	return `${base.replace(/\.?$/, '.')} ${shape} ${costSentence(e)}`;
 }
 
+/**
+ * The operation's `action`, which is also what an AI agent reads: n8n 2.x (2.8.4 to 2.41.1) turns
+ * a node with `usableAsTool` into a tool whose description, when "Tool Description" is left on
+ * "Set Automatically" (the default), is "<action> in IG Data" (n8n-workflow's
+ * NodeHelpers.makeDescription, called by n8n-core's createNodeAsTool); an operation's
+ * `description` does not reach the agent. So the action carries what the operation does, what it
+ * returns and what it costs, the same sentence as `description`. The node keeps its own name on
+ * the canvas (`skipNameGeneration`), so node names do not become this sentence.
+ */
+export const toolAction = (e: DocumentedEndpoint): string => operationDescription(e).replace(/\.$/, '');
+
 /** The canvas subtitle: the operation's name and resource ("Get Posts: Profile"), not its path value. */
 export const SUBTITLE = `={{ (${JSON.stringify(Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])))})[$parameter["operation"]] || $parameter["operation"] }}`;
 
 const operationOption = (e: DocumentedEndpoint): INodePropertyOptions => ({
 	name: e.operation,
 	value: e.id,
-	action: sentence(e.summary.replace(/\.$/, '')),
+	action: toolAction(e),
 	description: operationDescription(e),
 });
 
@@ -139,6 +149,37 @@ function paramProperties(): INodeProperties[] {
 		}
 	}
 	return [...groups.values()].map((g) => paramField(g.def, { operation: g.ops }));
+}
+
+/** Operations whose answers link to media (image_url, video_url, ... in their schemas). */
+const mediaIds = endpoints.filter((e) => mediaPaths(e).length).map((e) => e.id);
+
+/** Options > Download Media, for the action node (shown for its media operations) and the trigger. */
+export function downloadMediaOption(list: readonly DocumentedEndpoint[], show?: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'Download Media',
+		name: 'downloadMedia',
+		type: 'multiOptions',
+		options: mediaChoices(list),
+		default: [],
+		description:
+			'Media to download into binary properties of each item, one per medium, named after the field without _url (image, video, profile_pic, cover_image, author_profile_pic), to save, upload or send as files. Media downloads are not API requests: they are free (no credits). Links expire: download in the same execution as the lookup, do not store links for later.',
+		...(show ? { displayOptions: { show } } : {}),
+	};
+}
+
+/** Options > Media Size Limit (MB), placed in the options' alphabetical order. */
+export function mediaSizeOption(show?: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'Media Size Limit (MB)',
+		name: 'mediaMaxSize',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: DEFAULT_MEDIA_MAX_MB,
+		description:
+			'Largest medium downloaded, in megabytes. A larger one is not downloaded: the item is output without it and says so in _notice.',
+		...(show ? { displayOptions: { show } } : {}),
+	};
 }
 
 const listIds = endpoints.filter((e) => e.shape === 'list').map((e) => e.id);
@@ -218,6 +259,7 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_CREDIT_CAP,
 				description: `Most credits this node may spend in one execution, across all items and pages. Without this option the cap is ${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending anything. Return All stops at the cap and keeps the pages it read.`,
 			},
+			downloadMediaOption(endpoints, { '/operation': mediaIds }),
 			{
 				displayName: 'Extra Query Parameters',
 				name: 'extraParameters',
@@ -245,6 +287,7 @@ export const properties: INodeProperties[] = [
 				description:
 					'Whether to add a meta field to each item: credits charged and remaining, request ID, pages read',
 			},
+			mediaSizeOption({ '/operation': mediaIds }),
 			{
 				displayName: 'Simplify',
 				name: 'simplify',

@@ -6,6 +6,8 @@ import { findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare 
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
 import type { ItemCall, ItemMeta } from './engine';
 import { runItemCalls } from './engine';
+import type { MediaOptions } from './media';
+import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
 import { errorJson, simplifyItem, stopNotice, toNodeError } from './output';
 import { clientConfig, n8nIO } from './transport';
 
@@ -15,6 +17,8 @@ interface Options {
 	simplify?: boolean;
 	includeMeta?: boolean;
 	extraParameters?: { parameter?: { name?: string; value?: string }[] };
+	downloadMedia?: string[] | string;
+	mediaMaxSize?: number;
 }
 
 /** Input for the core: the operation's fields by their API names, plus extra query parameters. */
@@ -78,6 +82,9 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(config, itemCalls, n8nIO(this), { concurrency, creditCap }) : [];
 
 	const out: INodeExecutionData[] = [];
+	// Aligned with out: the answer an output item came from (for its media) and its input item.
+	const answers: (Record<string, unknown> | undefined)[] = [];
+	const owners: number[] = [];
 	let stopped: RunStoppedError | undefined;
 	for (let i = 0; i < items.length; i++) {
 		const outcome = outcomes[i];
@@ -86,6 +93,8 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 			if (isRunStoppedError(failure)) stopped = failure;
 			if (this.continueOnFail()) {
 				out.push({ json: errorJson(failure, itemCalls[i]?.call), pairedItem: { item: i } });
+				answers.push(undefined);
+				owners.push(i);
 				continue;
 			}
 			// The paid answers are not thrown away for the items a stopped run did not look up: those are
@@ -102,11 +111,50 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 			if (options.includeMeta) json.meta = metaJson(outcome.meta);
 			if (outcome.notice && k === list.length - 1) json._notice = outcome.notice;
 			out.push({ json, pairedItem: { item: i } });
+			answers.push(item);
+			owners.push(i);
 		});
 		if (outcome.notice) this.addExecutionHints({ message: `Item ${i}: ${outcome.notice}`, type: 'warning', location: 'outputPane' });
 	}
+	await attachMedia(this, out, answers, (k) => {
+		const options = perItem[owners[k]].options;
+		const fields = mediaFields(options.downloadMedia);
+		return fields.length ? { fields, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency } : undefined;
+	});
 	if (stopped) noteStop(this, out, stopped);
 	return [out];
+}
+
+/**
+ * Options > Download Media: the chosen media of each answered item as binary properties. A medium
+ * over the size limit is left out with a notice (`_notice` and a warning hint); a failed download
+ * (an expired link, a medium gone) fails the execution with the item's index, or, under Continue
+ * On Fail, stays with its item as `error` and `code` beside the answer (paid for, so kept).
+ */
+async function attachMedia(ctx: IExecuteFunctions, out: INodeExecutionData[], answers: (Record<string, unknown> | undefined)[], options: (k: number) => MediaOptions | undefined): Promise<void> {
+	if (!answers.some((a, k) => a && options(k))) return;
+	const media = await downloadMedia(ctx, answers, options);
+	const skipped: string[] = [];
+	media.forEach((m, k) => {
+		if (!m) return;
+		const item = out[k];
+		if (Object.keys(m.binary).length) item.binary = { ...(item.binary ?? {}), ...m.binary };
+		for (const notice of m.skipped) {
+			item.json._notice = item.json._notice ? `${String(item.json._notice)} ${notice}` : notice;
+			skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${notice}`);
+		}
+		if (!m.failures.length) return;
+		const message = m.failures.map(failureSentence).join(' ');
+		if (!ctx.continueOnFail()) throw new NodeOperationError(ctx.getNode(), message, { itemIndex: (item.pairedItem as { item: number }).item });
+		item.json.error = message;
+		item.json.code = m.failures[0].code;
+		if (m.failures[0].status !== undefined) item.json.http_status = m.failures[0].status;
+	});
+	// One hint for the execution, not one per post: every item concerned says it in _notice.
+	if (skipped.length) {
+		const more = skipped.length > 1 ? ` (and ${skipped.length - 1} more media; see _notice on the items)` : '';
+		ctx.addExecutionHints({ message: `${skipped[0]}${more}`, type: 'warning', location: 'outputPane' });
+	}
 }
 
 /**

@@ -1,0 +1,313 @@
+/**
+ * Options > Download Media, in-process: the node's execute() and the trigger's poll() with the
+ * context n8n gives a node, against the sandbox over real HTTP (its signed, expiring media links).
+ * n8n's helpers are stood in for as n8n implements them: httpRequest returns the response stream
+ * (node:http's IncomingMessage, what n8n's axios gives for `encoding: 'stream'`) and
+ * prepareBinaryData the base64 entry of n8n's default binary mode. The same in real n8n, with
+ * n8n's own helpers and the written files: n8n-media.test.ts.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import { documentedEndpoints, getEndpoint } from '@igdata/core';
+import type { Sandbox } from '../../scripts/sandbox/server';
+import { startSandbox } from '../../scripts/sandbox/server';
+import { IgData } from '../../n8n-node/nodes/IgData/IgData.node';
+import { IgDataTrigger } from '../../n8n-node/nodes/IgData/IgDataTrigger.node';
+import { binaryName, mediaChoices, mediaFields, mediaPaths } from '../../n8n-node/nodes/IgData/media';
+
+jest.setTimeout(60_000);
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, seed: 42 });
+});
+afterAll(async () => sb?.close());
+beforeEach(() => {
+  sb.resetStats();
+  sb.setFaults({ mediaTtlSeconds: 7 * 24 * 3600 });
+});
+
+const PNG = '89504e470d0a1a0a';
+const isPng = (b: IBinaryData) => Buffer.from(b.data, 'base64').subarray(0, 8).toString('hex') === PNG;
+const isMp4 = (b: IBinaryData) => Buffer.from(b.data, 'base64').subarray(4, 8).toString() === 'ftyp';
+
+interface MediaRequest {
+  url: string;
+  headers: Record<string, unknown>;
+}
+
+/** n8n's httpRequest for `encoding: 'stream'`: the status, headers and the body as a stream. */
+function streamRequest(o: { url: string; method?: string; headers?: Record<string, string> }): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: http.IncomingMessage }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(o.url, { method: o.method ?? 'GET', headers: o.headers ?? {} }, (res) => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res }));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Run {
+  parameters: Record<string, unknown>;
+  /** One input item per value, each the operation's target field. */
+  inputs: string[];
+  continueOnFail?: boolean;
+  key?: string;
+  /** Runs after each API answer, before the node goes on (e.g. wait for links to expire). */
+  afterAnswer?: () => Promise<void>;
+  /** Edits each API answer on its way to the node (e.g. to link to another host). */
+  rewrite?: (answer: { data: Record<string, unknown> }) => void;
+  /** Added before each media answer is handed back (to see how many are in flight). */
+  mediaDelayMs?: number;
+}
+
+/** Runs the action node as n8n does, recording every request to a media link. */
+async function execute(run: Run) {
+  const hints: NodeExecutionHint[] = [];
+  const media: MediaRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const key = run.key ?? sb.demoKey;
+  const field = getEndpoint(String(run.parameters.operation)).params[0].name;
+  const ctx = {
+    getInputData: () => run.inputs.map(() => ({ json: {} })),
+    getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...run.parameters, [field]: run.inputs[i] } as Record<string, unknown>)[name] ?? dflt,
+    getCredentials: async () => ({ apiKey: key, baseUrl: sb.url, authHeader: 'bearer' }),
+    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
+    continueOnFail: () => run.continueOnFail ?? false,
+    addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),
+    helpers: {
+      // As n8n does for the credential's `authenticate`: the key goes on as one header.
+      httpRequestWithAuthentication: async (_credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
+        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${key}` } });
+        const headers: Record<string, string> = {};
+        res.headers.forEach((v, k) => (headers[k] = v));
+        let body = await res.text();
+        if (run.rewrite) {
+          const answer = JSON.parse(body);
+          run.rewrite(answer);
+          body = JSON.stringify(answer);
+        }
+        await run.afterAnswer?.();
+        return { statusCode: res.status, headers, body };
+      },
+      httpRequest: async (o: { url: string; method: string; headers?: Record<string, string>; encoding?: string; returnFullResponse?: boolean; ignoreHttpStatusErrors?: boolean }) => {
+        expect(o).toMatchObject({ encoding: 'stream', returnFullResponse: true, ignoreHttpStatusErrors: true });
+        media.push({ url: o.url, headers: { ...(o.headers ?? {}) } });
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        try {
+          if (run.mediaDelayMs) await new Promise((r) => setTimeout(r, run.mediaDelayMs));
+          return await streamRequest(o);
+        } finally {
+          inFlight--;
+        }
+      },
+      // n8n's default binary mode: the bytes as base64, with name, type and size.
+      prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> => ({
+        data: data.toString('base64'),
+        mimeType: mimeType ?? 'application/octet-stream',
+        fileName,
+        fileExtension: fileName?.split('.').pop(),
+        fileSize: `${data.length} B`,
+      }),
+    },
+  } as unknown as IExecuteFunctions;
+  const [out] = (await new IgData().execute.call(ctx)) as INodeExecutionData[][];
+  return { out, hints, media, maxInFlight };
+}
+
+const ALL_POST_MEDIA = ['image_url', 'video_url', 'author.profile_pic_url'];
+const postsOf = { resource: 'profile', operation: 'profile/posts', limit: 12 };
+
+test('which fields are media comes from the registry schemas; one binary property per field', () => {
+  expect(mediaPaths(getEndpoint('profile/posts'))).toEqual(['image_url', 'video_url', 'author.profile_pic_url']);
+  expect(mediaPaths(getEndpoint('profile'))).toEqual(['profile_pic_url']);
+  expect(mediaPaths(getEndpoint('profile/highlights'))).toEqual(['cover_image_url']);
+  expect(mediaPaths(getEndpoint('profile/stories'))).toEqual(['image_url', 'video_url']);
+  expect(mediaPaths(getEndpoint('insights/profile/engagement'))).toEqual([]);
+  expect(mediaChoices(documentedEndpoints).map((c) => [c.value, binaryName(String(c.value))])).toEqual([
+    ['cover_image_url', 'cover_image'],
+    ['image_url', 'image'],
+    ['profile_pic_url', 'profile_pic'],
+    ['author.profile_pic_url', 'author_profile_pic'],
+    ['profile.profile_pic_url', 'profile_profile_pic'],
+    ['video_url', 'video'],
+  ]);
+  // The option's value as the editor stores it, or as an expression may give it.
+  expect(mediaFields(['image_url', 'video_url'])).toEqual(['image_url', 'video_url']);
+  expect(mediaFields('image_url, author.profile_pic_url')).toEqual(['image_url', 'author.profile_pic_url']);
+  expect(mediaFields(undefined)).toEqual([]);
+});
+
+test("a page of posts: each post's image, video (videos only) and author's picture as binary data, one download per link, no credits, no key sent", async () => {
+  const { out, media } = await execute({ parameters: { ...postsOf, options: { downloadMedia: ALL_POST_MEDIA, simplify: true } }, inputs: ['nasa'] });
+  expect(out).toHaveLength(12);
+  const videos = out.filter((o) => o.json.type === 'video');
+  expect(videos.length).toBeGreaterThan(0);
+  expect(videos.length).toBeLessThan(12);
+  for (const o of out) {
+    expect(Object.keys(o.binary ?? {}).sort()).toEqual(o.json.type === 'video' ? ['author_profile_pic', 'image', 'video'] : ['author_profile_pic', 'image']);
+    expect(isPng(o.binary!.image)).toBe(true);
+    expect(o.binary!.image).toMatchObject({ mimeType: 'image/png', fileName: `${o.json.shortcode}.png`, fileExtension: 'png' });
+    expect(isPng(o.binary!.author_profile_pic)).toBe(true);
+    if (o.binary!.video) {
+      expect(isMp4(o.binary!.video)).toBe(true);
+      expect(o.binary!.video).toMatchObject({ mimeType: 'video/mp4', fileName: `${o.json.shortcode}.mp4` });
+    }
+    expect('_notice' in o.json || 'error' in o.json).toBe(false);
+  }
+  // 12 images, the videos, and nasa's picture once (every post shares it).
+  expect(media).toHaveLength(12 + videos.length + 1);
+  const stats = sb.stats();
+  expect(stats).toMatchObject({ total: 1, creditsBilled: 2 });
+  expect(stats.media).toMatchObject({ requests: 12 + videos.length + 1, byStatus: { 200: 12 + videos.length + 1 } });
+  // The key never goes to a media host: no auth header, nothing of the key in what was sent.
+  for (const m of media) {
+    expect(Object.keys(m.headers).map((h) => h.toLowerCase())).toEqual(expect.not.arrayContaining(['authorization', 'x-api-key']));
+    expect(m.url).toMatch(/\/media\/.*\?exp=\d+&sig=/);
+  }
+  expect(JSON.stringify(media)).not.toContain(sb.demoKey);
+});
+
+test('without the option nothing is downloaded; items that shared a lookup share its downloads', async () => {
+  const plain = await execute({ parameters: { ...postsOf, options: {} }, inputs: ['nasa'] });
+  expect(plain.media).toEqual([]);
+  expect(plain.out.every((o) => o.binary === undefined)).toBe(true);
+
+  const { out, media } = await execute({ parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'] } }, inputs: ['nasa', '@NASA', 'natgeo'] });
+  expect(sb.stats().byEndpoint.profile).toBe(2);
+  expect(media).toHaveLength(2);
+  expect(out.map((o) => o.binary?.profile_pic?.fileName)).toEqual([out[0].binary!.profile_pic.fileName, out[0].binary!.profile_pic.fileName, out[2].binary!.profile_pic.fileName]);
+  expect(out.every((o) => isPng(o.binary!.profile_pic))).toBe(true);
+});
+
+test('downloads keep to the Concurrency option, as lookups do', async () => {
+  const { out, media, maxInFlight } = await execute({ parameters: { ...postsOf, limit: 24, options: { downloadMedia: ['image_url'], concurrency: 3 } }, inputs: ['nasa'], mediaDelayMs: 40 });
+  expect(out).toHaveLength(24);
+  expect(media).toHaveLength(24);
+  expect(maxInFlight).toBe(3);
+});
+
+test('a medium over the size limit is left out, the item says so in _notice, one warning hint for the execution', async () => {
+  // 0.001 MB = 1,048 bytes: below every sandbox picture (the editor's field takes whole megabytes).
+  const { out, hints, media } = await execute({ parameters: { ...postsOf, limit: 3, options: { downloadMedia: ['image_url'], mediaMaxSize: 0.001 } }, inputs: ['nasa'] });
+  expect(media).toHaveLength(3);
+  for (const o of out) {
+    expect(o.binary).toBeUndefined();
+    expect(o.json._notice).toMatch(/^image_url not downloaded: \d\.\d MB is over the media size limit of 0\.0 MB \(Options > Media Size Limit \(MB\)\)\.$/);
+  }
+  expect(hints).toEqual([{ message: `Item 0: ${out[0].json._notice} (and 2 more media; see _notice on the items)`, type: 'warning', location: 'outputPane' }]);
+});
+
+describe('the size limit when the body is large', () => {
+  let server: http.Server;
+  let sent = 0;
+  let closedEarly = false;
+  beforeAll(async () => {
+    // 8 MB in 64 KB chunks, one every 5 ms, chunked (no Content-Length): the node must stop at 1 MB.
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      let left = 128;
+      const timer = setInterval(() => {
+        if (left === 0) return void (clearInterval(timer), res.end());
+        left--;
+        sent += 65536;
+        res.write(Buffer.alloc(65536, 1));
+      }, 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        closedEarly = left > 0;
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => new Promise((r) => server.close(r)));
+
+  test('no Content-Length, 8 MB at a 1 MB limit: read as a stream, dropped once past the limit, the transfer cut short', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/big/clip.mp4`;
+    const { out } = await execute({
+      parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 1 } },
+      inputs: ['nasa'],
+      rewrite: (answer) => (answer.data.profile_pic_url = url),
+    });
+    expect(out[0].json.username).toBe('nasa');
+    expect(out[0].binary).toBeUndefined();
+    expect(out[0].json._notice).toBe('profile_pic_url not downloaded: it is larger than the media size limit of 1.0 MB (Options > Media Size Limit (MB)).');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closedEarly).toBe(true);
+    expect(sent).toBeLessThan(4 * 1048576);
+  });
+
+  test('a Content-Length over the limit: not read at all', async () => {
+    const big = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(3 * 1048576) });
+      res.end(Buffer.alloc(3 * 1048576));
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(big.address() as AddressInfo).port}/p/x.png`;
+      const { out } = await execute({
+        parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 2 } },
+        inputs: ['nasa'],
+        rewrite: (answer) => (answer.data.profile_pic_url = url),
+      });
+      expect(out[0].binary).toBeUndefined();
+      expect(out[0].json._notice).toBe('profile_pic_url not downloaded: 3.0 MB is over the media size limit of 2.0 MB (Options > Media Size Limit (MB)).');
+    } finally {
+      await new Promise((r) => big.close(r));
+    }
+  });
+});
+
+describe('an expired link (the sandbox signs links for 1 s; the node downloads after they expired)', () => {
+  const EXPIRED = 'The media link expired (URL signature expired): run the lookup again to get fresh links (image_url; media downloads are free).';
+  // Links live one to two windows of mediaTtlSeconds: after 2.1 s every link of the answer has expired.
+  const late = { afterAnswer: () => new Promise<void>((r) => setTimeout(r, 2100)) };
+  const post = { resource: 'post', operation: 'post', options: { downloadMedia: ['image_url'] } };
+
+  test('Continue On Fail: the item keeps the paid answer, with the error and its code', async () => {
+    sb.setFaults({ mediaTtlSeconds: 1 });
+    const { out } = await execute({ parameters: post, inputs: ['CmiJGWA9jpk'], continueOnFail: true, ...late });
+    expect(out).toHaveLength(1);
+    expect(out[0].json).toMatchObject({ shortcode: 'CmiJGWA9jpk', error: EXPIRED, code: 'media_link_expired', http_status: 403 });
+    expect(out[0].binary).toBeUndefined();
+    expect(sb.stats().media.byStatus).toEqual({ 403: 1 });
+    expect(sb.stats().creditsBilled).toBe(1);
+  });
+
+  test('without it the execution fails with the same sentence and the item index', async () => {
+    sb.setFaults({ mediaTtlSeconds: 1 });
+    await expect(execute({ parameters: post, inputs: ['CmiJGWA9jpk'], ...late })).rejects.toMatchObject({ name: 'NodeOperationError', message: EXPIRED, context: { itemIndex: 0 } });
+  });
+});
+
+test('the trigger: Download Media on new posts (here its manual run), a failure never fails the poll', async () => {
+  const requests: string[] = [];
+  const context = (options: Record<string, unknown>) => ({
+    getMode: () => 'manual',
+    getNodeParameter: (name: string, fallback?: unknown) => (({ event: 'hashtag', tag: 'veganrecipes', options }) as Record<string, unknown>)[name] ?? fallback,
+    getNode: () => ({ name: 'IG Data Trigger', type: 'n8n-nodes-igdata.igDataTrigger' }),
+    getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url, authHeader: 'bearer' }),
+    helpers: {
+      httpRequestWithAuthentication: async (_c: string, o: { url: string; method: string; headers: Record<string, string> }) => {
+        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${sb.demoKey}` } });
+        const headers: Record<string, string> = {};
+        res.headers.forEach((v, k) => (headers[k] = v));
+        return { statusCode: res.status, headers, body: await res.text() };
+      },
+      httpRequest: async (o: { url: string }) => {
+        requests.push(o.url);
+        // The third link is refused by its host: that post comes out all the same, saying why.
+        return await streamRequest(requests.length === 3 ? { url: o.url.replace(/sig=\w+/, 'sig=0') } : o);
+      },
+      prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string) => ({ data: data.toString('base64'), mimeType, fileName }),
+    },
+  });
+  const [items] = (await new IgDataTrigger().poll.call(context({ downloadMedia: ['image_url'], simplify: true }) as never)) as INodeExecutionData[][];
+  expect(items).toHaveLength(5);
+  expect(requests).toHaveLength(5);
+  expect(items.filter((i) => i.binary?.image && isPng(i.binary.image))).toHaveLength(4);
+  const refused = items.find((i) => !i.binary)!;
+  expect(refused.json._notice).toBe('The media host refused the link (403: URL signature mismatch): run the lookup again to get fresh links (image_url; media downloads are free).');
+  expect(sb.stats()).toMatchObject({ creditsBilled: 1, media: { requests: 5, byStatus: { 200: 4, 403: 1 } } });
+});

@@ -1,0 +1,325 @@
+/**
+ * Issue 16 in a real n8n (2.8.4, and 2.41.1 in the jest project n8n-newest), headless, against the
+ * sandbox in this jest process:
+ * - Options > Download Media: binary properties n8n's own Read/Write Files node writes to disk,
+ *   byte for byte the sandbox's pictures; media free (stats.media), the key never sent to a media
+ *   host (recorded by a proxy the answers' links point to); an expired link under Continue On Fail;
+ * - the shipped example n8n-node/examples/hashtag-images-to-disk.json: new #veganrecipes posts from
+ *   the trigger across two real polls, their images written as files; credits = page requests;
+ * - the node as an AI agent's tool: the tool definitions n8n builds from the built node, with n8n's
+ *   own code (NodeTypes.getByNameAndVersion of the "...Tool" type, the Workflow's defaults,
+ *   n8n-core's createNodeAsTool, as an AI Agent's tools are made), no language model needed;
+ * - n8n's MCP Client node (no model either) calling a tool of the sandbox's MCP server at /mcp.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeCost, documentedEndpoints } from '@igdata/core';
+import { drawPicture } from '../../scripts/sandbox/media/pictures';
+import type { N8nWorld } from './setup';
+import { root, rt, setupN8n, teardownN8n } from './setup';
+
+jest.setTimeout(300_000);
+
+let world: N8nWorld;
+let sb: N8nWorld['sb'];
+let home: N8nWorld['home'];
+let apiKey: string;
+let dir: string;
+
+beforeAll(async () => {
+  // The examples' credential (n8n-node/examples) as well as the tests' own.
+  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)', authHeader: 'bearer' }]);
+  ({ sb, home, apiKey } = world);
+  dir = mkdtempSync(join(tmpdir(), 'igdata-n8n-media-'));
+});
+afterAll(async () => {
+  await teardownN8n(world);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder n8n may write to: n8n 2.x writes files only inside N8N_RESTRICT_FILE_ACCESS_TO. */
+function filesDir(name: string): { path: string; env: Record<string, string> } {
+  const path = join(dir, name);
+  mkdirSync(path);
+  return { path, env: { N8N_RESTRICT_FILE_ACCESS_TO: path } };
+}
+
+const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const save = (fileName: string, property: string) => ({
+  id: 'w1',
+  name: 'Save',
+  type: 'n8n-nodes-base.readWriteFile',
+  typeVersion: 1.1,
+  position: [400, 0],
+  parameters: { operation: 'write', fileName, dataPropertyName: property, options: {} },
+});
+const chain = (nodes: Record<string, unknown>[]) => ({
+  name: 'igdata media test',
+  nodes: [manual, ...nodes],
+  connections: Object.fromEntries([manual, ...nodes].slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }])),
+});
+type Item = { json: Record<string, any>; binary?: Record<string, Record<string, any>>; pairedItem?: { item: number } };
+const out = (r: { run: unknown }, node: string) => rt.nodeOutput(r.run, node, { full: true }) as Item[];
+
+/** The picture the sandbox serves for a media link (drawn from its path alone). */
+const pictureOf = (link: string) => {
+  const [, kind, name] = /\/media\/(\w+)\/([\w.-]+)\.png\?/.exec(link) ?? [];
+  return drawPicture(kind, name);
+};
+
+describe('Options > Download Media in a real run', () => {
+  /** A proxy the credential points at: answers' links then point at it too (the sandbox signs for the Host it was reached at). */
+  let proxy: http.Server;
+  let proxyUrl: string;
+  const seen: { path: string; headers: http.IncomingHttpHeaders }[] = [];
+  let mediaDelayMs = 0;
+  beforeAll(async () => {
+    proxy = http.createServer((req, res) => {
+      seen.push({ path: req.url ?? '', headers: { ...req.headers } });
+      const go = () => {
+        const upstream = http.request(`${sb.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      };
+      if (req.url?.startsWith('/media/') && mediaDelayMs) setTimeout(go, mediaDelayMs);
+      else go();
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    await rt.importCredentials(home, [{ id: 'igMediaProxyCred', name: 'IG Data via proxy', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'bearer' } }]);
+  });
+  afterAll(async () => {
+    sb.setFaults({ mediaTtlSeconds: 7 * 24 * 3600 });
+    await new Promise((r) => proxy.close(r));
+  });
+  beforeEach(() => {
+    seen.length = 0;
+    mediaDelayMs = 0;
+    sb.setFaults({ mediaTtlSeconds: 7 * 24 * 3600 });
+    sb.resetStats();
+  });
+  const viaProxy = { igDataApi: { id: 'igMediaProxyCred', name: 'IG Data via proxy' } };
+
+  test("a page of posts with their images and videos as binary data; Read/Write Files writes the images, the sandbox's bytes; free; no key to the media host", async () => {
+    const files = filesDir('posts');
+    const posts = {
+      id: 'p1',
+      name: 'Posts',
+      type: 'n8n-nodes-igdata.igData',
+      typeVersion: 1,
+      position: [200, 0],
+      parameters: { resource: 'profile', operation: 'profile/posts', handle: 'nasa', limit: 12, options: { downloadMedia: ['image_url', 'video_url'], simplify: true } },
+      credentials: viaProxy,
+    };
+    const r = await rt.runWorkflow(home, chain([posts, save(`=${files.path}/{{ $json.shortcode }}.{{ $binary.image.fileExtension }}`, 'image')]), { env: files.env });
+    expect(r.error).toBeUndefined();
+    const items = out(r, 'Posts');
+    expect(items).toHaveLength(12);
+    const videos = items.filter((i) => i.json.type === 'video').length;
+    expect(videos).toBeGreaterThan(0);
+    for (const i of items) {
+      expect(i.binary?.image).toMatchObject({ mimeType: 'image/png', fileExtension: 'png', fileName: `${i.json.shortcode}.png` });
+      if (i.json.type === 'video') expect(i.binary?.video).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4', fileName: `${i.json.shortcode}.mp4` });
+      else expect(i.binary?.video).toBeUndefined();
+    }
+    // The written files are the sandbox's pictures, byte for byte.
+    const written = readdirSync(files.path).sort();
+    expect(written).toEqual(items.map((i) => `${i.json.shortcode}.png`).sort());
+    const mediaSeen = seen.filter((s) => s.path.startsWith('/media/'));
+    for (const s of mediaSeen.filter((m) => m.path.includes('.png'))) {
+      const name = /\/media\/p\/([\w-]+)\.png/.exec(s.path)![1];
+      expect(readFileSync(join(files.path, `${name}.png`)).equals(pictureOf(s.path))).toBe(true);
+    }
+    // One page billed; the media were free and went past the API counters.
+    expect(sb.stats()).toMatchObject({ total: 1, creditsBilled: 2, media: { requests: 12 + videos, byStatus: { [200]: 12 + videos } } });
+    // What n8n sent to the media host (the proxy): no auth header, nothing of the key.
+    expect(mediaSeen).toHaveLength(12 + videos);
+    for (const s of mediaSeen) {
+      expect(Object.keys(s.headers)).toEqual(expect.not.arrayContaining(['authorization', 'x-api-key']));
+      expect(JSON.stringify(s.headers)).not.toContain(apiKey);
+    }
+    expect(seen.find((s) => s.path.startsWith('/v1/'))?.headers.authorization).toBe(`Bearer ${apiKey}`);
+    expect(r.stdout + r.stderr).not.toContain(apiKey);
+  });
+
+  test('an expired link under Continue On Fail: the paid answer stays, with the error; without it the execution fails with it', async () => {
+    // Links of 1 s, and the media host (the proxy) answering 2.5 s late: every link has expired.
+    sb.setFaults({ mediaTtlSeconds: 1 });
+    mediaDelayMs = 2500;
+    const post = (onError?: string) => ({
+      id: 'p2',
+      name: 'Post',
+      type: 'n8n-nodes-igdata.igData',
+      typeVersion: 1,
+      position: [200, 0],
+      parameters: { resource: 'post', operation: 'post', post: 'CmiJGWA9jpk', options: { downloadMedia: ['image_url'] } },
+      credentials: viaProxy,
+      ...(onError ? { onError } : {}),
+    });
+    const message = 'The media link expired (URL signature expired): run the lookup again to get fresh links (image_url; media downloads are free).';
+    const kept = await rt.runWorkflow(home, chain([post('continueRegularOutput')]));
+    expect(kept.error).toBeUndefined();
+    const [item] = out(kept, 'Post');
+    expect(item.json).toMatchObject({ shortcode: 'CmiJGWA9jpk', error: message, code: 'media_link_expired', http_status: 403 });
+    expect(item.binary).toBeUndefined();
+
+    const failed = await rt.runWorkflow(home, chain([post()]));
+    expect(failed.ok).toBe(false);
+    expect(failed.run?.data?.resultData?.error?.message).toBe(message);
+    expect(sb.stats()).toMatchObject({ creditsBilled: 2, media: { requests: 2, byStatus: { [403]: 2 } } });
+  });
+});
+
+test('the example "#veganrecipes images to disk": new posts from the trigger across real polls, their images written as files; credits = page requests, media free', async () => {
+  const wf = JSON.parse(readFileSync(join(root, 'n8n-node/examples/hashtag-images-to-disk.json'), 'utf8'));
+  const writer = wf.nodes.find((n: { type: string }) => n.type === 'n8n-nodes-base.readWriteFile');
+  const shipped = '/home/node/.n8n-files/igdata-images/';
+  expect(writer.parameters.fileName.startsWith(`=${shipped}`)).toBe(true);
+  // The only change: the folder (the shipped one is n8n's Docker image's), inside the allowed one.
+  const files = filesDir('example');
+  writer.parameters.fileName = writer.parameters.fileName.replace(shipped, `${files.path}/`);
+  sb.resetStats();
+
+  const first = await rt.pollOnce(home, wf, { env: files.env });
+  expect(first.activationError).toBeUndefined();
+  expect(first.activated).toBe(true);
+  expect(first.executions).toEqual([]); // the first poll records where the feed stands
+  const three = sb.addPosts('veganrecipes', 3);
+  const second = await rt.pollOnce(home, first.id, { env: files.env });
+  expect(second.executions).toHaveLength(1);
+  expect(second.executions[0].status).toBe('success');
+
+  const emitted = rt.nodeOutput(second.executions[0].run, 'New #veganrecipes posts', { full: true }) as Item[];
+  expect(emitted.map((i) => i.json.shortcode)).toEqual(three.map((p) => p.shortcode).reverse());
+  for (const i of emitted) expect(i.binary?.image).toMatchObject({ mimeType: 'image/png', fileName: `${i.json.shortcode}.png` });
+  expect(second.executions[0].items.map((i: { fileName: string }) => i.fileName)).toEqual(emitted.map((i) => `${files.path}/${i.json.shortcode}.png`));
+  expect(readdirSync(files.path).sort()).toEqual(three.map((p) => `${p.shortcode}.png`).sort());
+  for (const p of three) expect(readFileSync(join(files.path, `${p.shortcode}.png`)).equals(drawPicture('p', p.shortcode))).toBe(true);
+
+  // Credits are the pages of #veganrecipes read (one per poll); the three images cost nothing.
+  const stats = sb.stats();
+  expect(stats.byEndpoint).toEqual({ 'hashtag/recent': 2 });
+  expect(stats.creditsBilled).toBe(stats.byEndpoint['hashtag/recent']);
+  expect(stats.media).toMatchObject({ requests: 3, byStatus: { [200]: 3 } });
+  expect(JSON.stringify(second.executions)).not.toContain(apiKey);
+});
+
+describe('as an AI agent tool: the definitions n8n builds from the node', () => {
+  // Runs inside the installed n8n (its own node binary and packages): n8n's NodeTypes gives the
+  // "igDataTool" type as at execution, a Workflow fills the node's defaults (Tool Description:
+  // "Set Automatically"), and n8n-core's createNodeAsTool makes the LangChain tool an AI Agent gets.
+  const SCRIPT = `
+    const path = require('node:path');
+    const [runtimeDir, packageDir] = process.argv.slice(2);
+    const nm = path.join(runtimeDir, 'node_modules');
+    const { Workflow, NodeHelpers } = require(path.join(nm, 'n8n-workflow'));
+    const { NodeTypes } = require(path.join(nm, 'n8n/dist/node-types.js'));
+    const { createNodeAsTool } = require(path.join(nm, 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool.js'));
+    const { IgData } = require(path.join(packageDir, 'dist/nodes/IgData/IgData.node.js'));
+    const TYPE = 'n8n-nodes-igdata.igData';
+    const base = new IgData();
+    // What n8n's loader answers for our package's node (the rest of NodeTypes is n8n's own code).
+    const loader = {
+      recognizesNode: (name) => name === TYPE,
+      getNode: (name) => { if (name !== TYPE) throw new Error('unknown node ' + name); return { type: base, sourcePath: '' }; },
+      loadedNodes: {}, knownNodes: {},
+    };
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const nodeTypes = NodeTypes.length >= 2 ? new NodeTypes(logger, loader) : new NodeTypes(loader);
+    const toolType = nodeTypes.getByNameAndVersion(TYPE + 'Tool', 1);
+    const tools = [];
+    for (const prop of base.description.properties.filter((p) => p.name === 'operation')) {
+      const resource = prop.displayOptions.show.resource[0];
+      for (const o of prop.options) {
+        const node = { id: 'n1', name: 'IG Data', type: TYPE + 'Tool', typeVersion: 1, position: [0, 0], parameters: { resource, operation: o.value } };
+        const wf = new Workflow({ id: 'w1', nodes: [node], connections: {}, active: false, nodeTypes });
+        const filled = wf.getNode('IG Data');
+        const { response: tool } = createNodeAsTool({ node: filled, nodeType: toolType, handleToolInvocation: async () => '' });
+        tools.push({ operation: o.value, name: tool.name, description: tool.description, descriptionType: filled.parameters.descriptionType, nodeName: NodeHelpers.makeNodeName(filled.parameters, toolType.description) });
+      }
+    }
+    process.stdout.write(JSON.stringify({ type: toolType.description.name, outputs: toolType.description.outputs, tools }));
+  `;
+
+  test("each operation's tool description says what it does, what it returns and what it costs (the registry's docs and price)", () => {
+    const runtime = rt.runtime();
+    // A copy of the package outside this repository, so it loads this n8n's n8n-workflow (NODE_PATH), as installed.
+    const work = mkdtempSync(join(tmpdir(), 'igdata-tools-'));
+    try {
+      cpSync(join(root, 'n8n-node/dist'), join(work, 'pkg/dist'), { recursive: true });
+      writeFileSync(join(work, 'tools.cjs'), SCRIPT);
+      const r = spawnSync(runtime.nodeBin, [join(work, 'tools.cjs'), runtime.dir, join(work, 'pkg')], {
+        encoding: 'utf8',
+        env: { ...process.env, PATH: runtime.pathEnv, NODE_PATH: join(runtime.dir, 'node_modules'), NODE_ENV: 'production' },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      expect(r.stderr).toBe('');
+      const built = JSON.parse(r.stdout) as { type: string; outputs: string[]; tools: { operation: string; name: string; description: string; descriptionType: string; nodeName: string }[] };
+      expect(built).toMatchObject({ type: 'igDataTool', outputs: ['ai_tool'] });
+      expect(built.tools.map((t) => t.operation).sort()).toEqual(documentedEndpoints.map((e) => e.id).sort());
+      for (const e of documentedEndpoints) {
+        const tool = built.tools.find((t) => t.operation === e.id)!;
+        const d = tool.description;
+        expect(tool.descriptionType).toBe('auto');
+        // The node keeps its name (skipNameGeneration), so the tool's name is the node's.
+        expect([tool.nodeName, tool.name]).toEqual(['IG Data', 'IG_Data']);
+        // What it does: the registry's description (docs.ts), its first clause word for word (price and paging get their own sentences).
+        expect([e.id, d.startsWith(e.description.split(/[.,:;(]/)[0])]).toEqual([e.id, true]);
+        // What it returns.
+        expect([e.id, /\bReturns one item( per result(, page by page)?)?\./.test(d)]).toEqual([e.id, true]);
+        expect(d.includes('per result')).toBe(e.shape === 'list');
+        expect(d.includes('page by page')).toBe(e.paginated);
+        // What it costs: the numbers of core's describeCost, per page when paged, said "free" when 0.
+        const [numbers] = describeCost(e).replace(/^~/, '').split(' ');
+        if (numbers === '0') expect(d).toMatch(/Cost: free \(no credits\) in IG Data$/);
+        else expect([e.id, d.includes(`Cost: ${e.cost.type === 'flat' && !e.cost.exact ? 'about ' : ''}${numbers} credit`)]).toEqual([e.id, true]);
+        expect(d.includes(' per page')).toBe(describeCost(e).includes('per page'));
+        expect(d.endsWith(' in IG Data')).toBe(true);
+      }
+      const engagement = built.tools.find((t) => t.operation === 'insights/profile/engagement')!;
+      expect(engagement.description).toBe(
+        "Compute an account's engagement rate: average likes plus comments per recent post divided by followers (engagement_rate_pct is the percentage). Returns one item. Cost: 2-6 credits, depending on how many posts are analyzed in IG Data",
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
+test("n8n's MCP Client node calls a tool of the sandbox's MCP server (/mcp) without any model: same answer and bill as the REST call", async () => {
+  await rt.importCredentials(home, [{ id: 'igMcpBearerCred1', name: 'IG Data sandbox MCP', type: 'httpBearerAuth', data: { token: apiKey } }]);
+  sb.resetStats();
+  const mcp = {
+    id: 'mcp1',
+    name: 'MCP Client',
+    type: '@n8n/n8n-nodes-langchain.mcpClient',
+    typeVersion: 1,
+    position: [200, 0],
+    parameters: {
+      serverTransport: 'httpStreamable',
+      endpointUrl: sb.mcpUrl,
+      authentication: 'bearerAuth',
+      tool: { __rl: true, mode: 'id', value: 'profile' },
+      inputMode: 'json',
+      jsonInput: '{ "handle": "@NASA" }',
+      options: {},
+    },
+    credentials: { httpBearerAuth: { id: 'igMcpBearerCred1', name: 'IG Data sandbox MCP' } },
+  };
+  const r = await rt.runWorkflow(home, chain([mcp]));
+  expect(r.error).toBeUndefined();
+  const [item] = out(r, 'MCP Client');
+  const text = item.json.content?.[0];
+  expect(text?.type).toBe('text');
+  expect(text.text.data).toMatchObject({ username: 'nasa', full_name: 'NASA' });
+  expect(text.text.meta).toMatchObject({ endpoint: 'profile', credits_charged: 1 });
+  expect(sb.stats()).toMatchObject({ total: 1, mcpCalls: 1, creditsBilled: 1, byEndpoint: { profile: 1 } });
+  expect(r.stdout + r.stderr).not.toContain(apiKey);
+});
