@@ -275,9 +275,14 @@ describe('an expired link (the sandbox signs links for 1 s; the node downloads a
     expect(sb.stats().creditsBilled).toBe(1);
   });
 
-  test('without it the execution fails with the same sentence and the item index', async () => {
+  test('without it the execution does not fail: the paid answer comes out without the medium, the sentence in _notice', async () => {
     sb.setFaults({ mediaTtlSeconds: 1 });
-    await expect(execute({ parameters: post, inputs: ['CmiJGWA9jpk'], ...late })).rejects.toMatchObject({ name: 'NodeOperationError', message: EXPIRED, context: { itemIndex: 0 } });
+    const { out, hints } = await execute({ parameters: post, inputs: ['CmiJGWA9jpk'], ...late });
+    expect(out).toHaveLength(1);
+    expect(out[0].json).toMatchObject({ shortcode: 'CmiJGWA9jpk', _notice: EXPIRED });
+    expect(out[0].json.error).toBeUndefined();
+    expect(out[0].binary).toBeUndefined();
+    expect(hints.map((h) => h.message)).toEqual([`Item 0: ${EXPIRED}`]);
   });
 });
 

@@ -149,7 +149,7 @@ describe('Options > Download Media in a real run', () => {
     expect(r.stdout + r.stderr).not.toContain(apiKey);
   });
 
-  test('an expired link under Continue On Fail: the paid answer stays, with the error; without it the execution fails with it', async () => {
+  test('an expired link: under Continue On Fail the paid answer stays with the error; without it, with the sentence in _notice (the execution does not fail)', async () => {
     // Links of 1 s, and the media host (the proxy) answering 2.5 s late: every link has expired.
     sb.setFaults({ mediaTtlSeconds: 1 });
     mediaDelayMs = 2500;
@@ -170,9 +170,12 @@ describe('Options > Download Media in a real run', () => {
     expect(item.json).toMatchObject({ shortcode: 'CmiJGWA9jpk', error: message, code: 'media_link_expired', http_status: 403 });
     expect(item.binary).toBeUndefined();
 
-    const failed = await rt.runWorkflow(home, chain([post()]));
-    expect(failed.ok).toBe(false);
-    expect(failed.run?.data?.resultData?.error?.message).toBe(message);
+    // Without Continue On Fail the execution still succeeds: the paid answer, the sentence in _notice.
+    const noticed = await rt.runWorkflow(home, chain([post()]));
+    expect(noticed.error).toBeUndefined();
+    const [plain] = out(noticed, 'Post');
+    expect(plain.json).toMatchObject({ shortcode: 'CmiJGWA9jpk', _notice: message });
+    expect(plain.binary).toBeUndefined();
     expect(sb.stats()).toMatchObject({ creditsBilled: 2, media: { requests: 2, byStatus: { [403]: 2 } } });
   });
 });

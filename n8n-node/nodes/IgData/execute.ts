@@ -127,9 +127,9 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 
 /**
  * Options > Download Media: the chosen media of each answered item as binary properties. A medium
- * over the size limit is left out with a notice (`_notice` and a warning hint); a failed download
- * (an expired link, a medium gone) fails the execution with the item's index, or, under Continue
- * On Fail, stays with its item as `error` and `code` beside the answer (paid for, so kept).
+ * over the size limit, or a failed download (an expired link, a medium gone), is left out with a
+ * notice (`_notice` and a warning hint), never failing the execution (its answers were paid for);
+ * under Continue On Fail a failed download is `error` and `code` beside the answer instead.
  */
 async function attachMedia(ctx: IExecuteFunctions, out: INodeExecutionData[], answers: (Record<string, unknown> | undefined)[], options: (k: number) => MediaOptions | undefined): Promise<void> {
 	if (!answers.some((a, k) => a && options(k))) return;
@@ -145,7 +145,13 @@ async function attachMedia(ctx: IExecuteFunctions, out: INodeExecutionData[], an
 		}
 		if (!m.failures.length) return;
 		const message = m.failures.map(failureSentence).join(' ');
-		if (!ctx.continueOnFail()) throw new NodeOperationError(ctx.getNode(), message, { itemIndex: (item.pairedItem as { item: number }).item });
+		// The answer was paid for and the download was free: a failed download never throws the
+		// execution's answers away. Without Continue On Fail it is a notice, as a medium over the limit.
+		if (!ctx.continueOnFail()) {
+			item.json._notice = item.json._notice ? `${String(item.json._notice)} ${message}` : message;
+			skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${message}`);
+			return;
+		}
 		item.json.error = message;
 		item.json.code = m.failures[0].code;
 		if (m.failures[0].status !== undefined) item.json.http_status = m.failures[0].status;
