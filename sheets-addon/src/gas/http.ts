@@ -1,5 +1,6 @@
 /** The core's SyncIO over Apps Script: UrlFetchApp.fetch / fetchAll and Utilities.sleep. */
 import type { HttpRequest, RawResponse } from '@igdata/core';
+import { noHttpAnswer } from '@igdata/core';
 import type { SheetsClient } from '../engine/ports';
 
 type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequest;
@@ -22,7 +23,6 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
   return { status: res.getResponseCode(), headers: lower(res.getHeaders()), body: res.getContentText() };
 }
 
-const failure = (e: unknown): RawResponse => ({ status: 0, headers: {}, body: '', error: e instanceof Error ? e.message : String(e) });
 
 /** A SyncIO; `stats` counts what went out (the sidebar's "requests"), each request once. */
 export function gasIO(): SheetsClient['io'] {
@@ -45,12 +45,12 @@ export function gasIO(): SheetsClient['io'] {
         // fetchAll throws for the whole batch on the first network failure, naming that one URL.
         // Each request is asked again on its own so each gets its own answer or its own failure
         // (the core would retry all of them anyway: this is that retry, one by one).
-        if (requests.length === 1) return [failure(e)];
+        if (requests.length === 1) return [noHttpAnswer(e)];
         return requests.map((r) => {
           try {
             return fetchOne(r);
           } catch (one) {
-            return failure(one);
+            return noHttpAnswer(one);
           }
         });
       }
