@@ -54,6 +54,7 @@ export function baseUrlOf(config: ClientConfig): string {
 }
 
 function authHeaders(config: ClientConfig): Record<string, string> {
+  if (config.callerAuthenticates) return {};
   const key = config.apiKey?.trim();
   if (!key) {
     throw new IgApiError(401, 'missing_api_key', 'No API key is set.', {});

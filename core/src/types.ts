@@ -10,13 +10,20 @@ import type { EndpointDef } from './registry/types';
 
 export type AuthStyle = 'bearer' | 'x-api-key';
 
-export interface ClientConfig {
-  apiKey: string;
+interface ClientOptions {
   baseUrl?: string;
   /** Both forms are equivalent (the spec's §5); bearer is the default. */
   authStyle?: AuthStyle;
   retry?: Partial<RetryPolicy>;
 }
+
+/**
+ * Who adds the key to a request. Usually core: `apiKey`, sent as `authStyle` says (a blank key fails
+ * every call before any request, `missing_api_key`). Or the caller's HTTP layer, which authenticates
+ * each request itself (n8n adds the credential's header in `httpRequestWithAuthentication`):
+ * `callerAuthenticates: true`, no `apiKey`, and requests are built with no key header at all.
+ */
+export type ClientConfig = ClientOptions & ({ apiKey: string; callerAuthenticates?: false } | { apiKey?: undefined; callerAuthenticates: true });
 
 /** Retry policy as plain data (as ky's): which answers are sent again, how often, how long to wait. */
 export interface RetryPolicy {

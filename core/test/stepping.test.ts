@@ -187,6 +187,12 @@ describe('a batch', () => {
     expect(effects).toHaveLength(0);
     expect((value[0] as IgApiError).code).toBe('missing_api_key');
   });
+
+  it('builds requests with no key header for a caller that authenticates them itself (n8n), and needs no key', () => {
+    const { value, effects } = step(sendAll({ callerAuthenticates: true, baseUrl: 'https://api.test', authStyle: 'x-api-key' }, [prepare('profile', { handle: 'nasa' })]), () => ok(profile));
+    expect(effects).toEqual([{ kind: 'http', request: { method: 'GET', url: 'https://api.test/v1/profile?handle=nasa', headers: { accept: 'application/json' } } }]);
+    expect((value[0] as unknown as { data: { username: string } }).data.username).toBe('nasa');
+  });
 });
 
 describe('paging with caps', () => {
