@@ -24,6 +24,7 @@ const SCRIPTS: [string, string[]][] = [
   ['scripts/n8n-harness/overhead.mjs', []],
   ['scripts/n8n-gates/lint.mjs', ['--fix']],
   ['scripts/n8n-gates/scan.mjs', []],
+  ['scripts/bench/core.mjs', ['--rounds', '--requests', '--seconds', '--json']],
   ['scripts/bench/n8n.mjs', ['--runs', '--json']],
   ['sheets-addon/push.mjs', ['--script-id', '--status', '--json']],
 ];
