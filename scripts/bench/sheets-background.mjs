@@ -17,7 +17,7 @@
 // per request is about L ms a batch. It takes real time: 3,000 targets at 6,000 ms are 60 batches,
 // about 6 minutes.
 import { loadGasRuntime } from '../gas-standin/load.mjs';
-import { spawn } from 'node:child_process';
+import { startSandboxChild } from './sandbox-child.mjs';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -74,47 +74,8 @@ const { createGasRuntime } = await loadGasRuntime();
 const cache = join(root, 'node_modules', '.cache', 'igdata-bench');
 mkdirSync(cache, { recursive: true });
 
-// ---- the sandbox, in a child process (UrlFetchApp blocks this thread)
-async function startSandbox() {
-  const child = spawn(process.execPath, [join(root, 'dist', 'sandbox.mjs')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: KEY, SANDBOX_LATENCY_MS: '0', SANDBOX_FAULT_RATE: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const port = await new Promise((resolve, reject) => {
-    const on = (d) => {
-      out += d;
-      const m = /listening on http:\/\/[\d.]+:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    };
-    child.stdout.on('data', on);
-    child.stderr.on('data', on);
-    child.once('exit', (c) => reject(new Error(`sandbox exited ${c}: ${out}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  // A kept-alive socket may have been closed by the sandbox while UrlFetchApp blocked this thread:
-  // ask again (every admin call is idempotent).
-  const admin = async (p, method = 'GET', body) => {
-    for (let i = 0; ; i++) {
-      let res;
-      try {
-        res = await fetch(url + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { 'content-type': 'application/json' } });
-      } catch (e) {
-        if (i < 2) continue;
-        throw e;
-      }
-      if (!res.ok) throw new Error(`sandbox ${method} ${p}: ${res.status} ${await res.text()}`);
-      return res.json();
-    }
-  };
-  return {
-    url,
-    stats: () => admin('/_sandbox/stats'),
-    reset: () => admin('/_sandbox/reset', 'POST'),
-    setLatency: (latencyMs) => admin('/_sandbox/faults', 'POST', { latencyMs }),
-    close: () => child.kill(),
-  };
-}
+// ---- the sandbox, in a child process (UrlFetchApp blocks this thread): sandbox-child.mjs
+const startSandbox = () => startSandboxChild(root, { key: KEY });
 
 // ---- the column: the sandbox's accounts, then unknown handles (each a billed 404): N distinct targets
 const { startSandbox: inProcess } = await import(pathToFileURL(join(root, 'dist', 'sandbox-lib.mjs')).href);

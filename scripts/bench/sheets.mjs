@@ -11,12 +11,12 @@
 // recalculation of the column from the kept answers (sheets-fresh.mjs); plus (e) a weekly scheduled
 // refresh of the column into a history sheet next to the same lookup run by hand (sheets-schedule.mjs).
 import { BUNDLE_LIMIT_KB } from '../build/sheets.mjs';
+import { startSandboxChild } from './sandbox-child.mjs';
 import { evalTimes } from './bundle-eval.mjs';
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { concurrencyRows } from './sheets-concurrency.mjs';
 import { freshnessRows } from './sheets-fresh.mjs';
 import { scheduleRows } from './sheets-schedule.mjs';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,35 +42,8 @@ const { createGasRuntime, createConcurrentRuntime, runtimeFile } = await loadGas
 const cache = join(root, 'node_modules', '.cache', 'igdata-bench');
 mkdirSync(cache, { recursive: true });
 
-// ---- the sandbox, in a child process (UrlFetchApp blocks this thread)
-async function startSandbox() {
-  const child = spawn(process.execPath, [join(root, 'dist', 'sandbox.mjs')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: KEY, SANDBOX_LATENCY_MS: String(LATENCY), SANDBOX_FAULT_RATE: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const port = await new Promise((resolve, reject) => {
-    const on = (d) => {
-      out += d;
-      const m = /listening on http:\/\/[\d.]+:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    };
-    child.stdout.on('data', on);
-    child.stderr.on('data', on);
-    child.once('exit', (c) => reject(new Error(`sandbox exited ${c}: ${out}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const admin = async (p, method = 'GET') => {
-    for (let i = 0; ; i++) {
-      try {
-        return await (await fetch(url + p, { method })).json();
-      } catch (e) {
-        if (i > 2) throw e;
-      }
-    }
-  };
-  return { url, stats: () => admin('/_sandbox/stats'), reset: () => admin('/_sandbox/reset', 'POST'), close: () => child.kill() };
-}
+// ---- the sandbox, in a child process (UrlFetchApp blocks this thread): sandbox-child.mjs
+const startSandbox = () => startSandboxChild(root, { key: KEY, latencyMs: LATENCY });
 
 // ---- the column: the sandbox's 400 accounts + 200 unknown handles = 600 unique, 400 repeats
 const { startSandbox: inProcess } = await import(pathToFileURL(join(root, 'dist', 'sandbox-lib.mjs')).href);
