@@ -54,7 +54,7 @@ export const endpoints: readonly EndpointDef[] = [
   // ---- Profiles (§4.2)
   {
     id: 'profile', fn: 'IGPROFILE',
-    params: [handle], shape: 'single', paginated: false, cost: flat(1), maxReuseHours: REUSE.setting, schema: s.profile,
+    params: [handle], shape: 'single', paginated: false, cost: flat(1), maxReuseHours: REUSE.setting, tracker: { idField: 'id' }, schema: s.profile,
     columns: ['username', 'full_name', 'followers', 'following', 'posts', 'is_verified', 'is_private', 'is_business', 'category', 'biography', 'external_url'],
   },
   {
@@ -95,7 +95,7 @@ export const endpoints: readonly EndpointDef[] = [
   // ---- Insights on a profile (§4.2)
   {
     id: 'insights/profile/engagement', fn: 'IGENGAGEMENT',
-    params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(1, 12), maxReuseHours: REUSE.setting, schema: s.engagement,
+    params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(1, 12), maxReuseHours: REUSE.setting, tracker: {}, schema: s.engagement,
     columns: ['username', 'followers', 'posts_analyzed', 'avg_likes', 'avg_comments', 'avg_engagement', 'engagement_rate_pct'],
   },
   {
@@ -106,13 +106,13 @@ export const endpoints: readonly EndpointDef[] = [
   },
   {
     id: 'insights/profile/stats', fn: 'IGSTATS',
-    params: [handle, posts(30)], shape: 'single', paginated: false, cost: byPosts(3, 17), maxReuseHours: REUSE.setting, schema: s.stats,
+    params: [handle, posts(30)], shape: 'single', paginated: false, cost: byPosts(3, 17), maxReuseHours: REUSE.setting, tracker: {}, schema: s.stats,
     columns: ['username', 'followers', 'posts_analyzed', 'posts_per_week', 'avg_days_between_posts', 'best_format', 'format_mix'],
   },
   {
     id: 'insights/profile/audit', fn: 'IGAUDIT',
     params: [handle, { name: 'sample', kind: 'integer', required: false, min: 1, max: 500, default: 100 }],
-    shape: 'single', paginated: false, cost: { type: 'window', param: 'sample', base: 2, per: 50, step: 2 }, maxReuseHours: REUSE.setting, schema: s.audit,
+    shape: 'single', paginated: false, cost: { type: 'window', param: 'sample', base: 2, per: 50, step: 2 }, maxReuseHours: REUSE.setting, tracker: {}, schema: s.audit,
     columns: ['username', 'followers_total', 'sampled', 'suspected_fake_pct', 'estimated_real_pct', 'estimated_real_followers', 'quality_grade'],
   },
   {

@@ -70,6 +70,12 @@ export interface EndpointDef {
    * decides. The numbers and why: core/src/registry/endpoints.ts (REUSE).
    */
   maxReuseHours: number | null;
+  /**
+   * The Sheets tracker ("Track these accounts") takes fields from this endpoint (one target, one
+   * row of account figures); `idField`: the answer's stable account id, which links the lines of
+   * an account that changed its username. A field is looked for in registry order.
+   */
+  tracker?: { idField?: string };
   /** Schema of `data` (single) or of each item (list). */
   schema: Shape;
   /** Default table columns (dotted paths into the flattened item). */

@@ -5,7 +5,8 @@
  * one document property; their schedules are ordinary schedules (schedule/), marked as theirs.
  */
 import type { EndpointDef } from '@igdata/core';
-import { estimateCost, getEndpoint } from '@igdata/core';
+import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
+import { targetParam } from '../engine/layout';
 import { step } from '../bulk/control';
 import { placeOutput } from '../bulk/control';
 import { readColumn, selection } from '../bulk/grid';
@@ -23,8 +24,8 @@ import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, reuseLimitMs, runsPerMonth } from '../schedule/when';
 import { trackerView } from './view';
 
-/** The endpoints a tracker takes fields from, in the order a field is looked for (a profile's followers before an insight's). */
-const TRACKABLE = ['profile', 'insights/profile/engagement', 'insights/profile/stats', 'insights/profile/audit'];
+/** The endpoints a tracker takes fields from (the registry's `tracker` fact), in registry order: a profile's followers before an insight's. */
+const trackable = (): EndpointDef[] => endpoints.filter((e) => e.tracker);
 export const DEFAULT_FIELDS = ['followers', 'posts', 'engagement_rate_pct'];
 const MAX_TRACKERS = 5;
 
@@ -56,12 +57,12 @@ export interface TrackerRequest {
 /** The fields a tracker offers, each with the function it comes from and what that costs an account. */
 export function trackableFields(): { field: string; fn: string; credits: number }[] {
   const seen = new Set<string>();
-  return TRACKABLE.map((id) => getEndpoint(id)).flatMap((e) =>
+  return trackable().flatMap((e) =>
     e.columns.filter((c) => c !== 'username' && !seen.has(c) && seen.add(c)).map((field) => ({ field, fn: e.fn, credits: estimateCost(e, {}).credits })),
   );
 }
 
-const endpointOf = (field: string): EndpointDef | undefined => TRACKABLE.map((id) => getEndpoint(id)).find((e) => e.columns.includes(field) && field !== 'username');
+const endpointOf = (field: string): EndpointDef | undefined => trackable().find((e) => e.columns.includes(field) && field !== 'username');
 
 /** A tracker's parts from the sidebar, checked (a clear message naming the field, nothing saved on bad input). */
 function readTracker(req: TrackerRequest) {
@@ -74,7 +75,10 @@ function readTracker(req: TrackerRequest) {
     byEndpoint.set(e.id, [...(byEndpoint.get(e.id) ?? []), f]);
   }
   // The profile's id links the lines of an account that changed its username.
-  const parts = [...byEndpoint].map(([endpoint, f]) => ({ endpoint, fields: endpoint === 'profile' ? [...f, 'id'] : f }));
+  const parts = [...byEndpoint].map(([endpoint, f]) => {
+    const idField = getEndpoint(endpoint).tracker?.idField;
+    return { endpoint, fields: idField ? [...f, idField] : f };
+  });
   const each = parts.reduce((n, p) => n + estimateCost(getEndpoint(p.endpoint), {}).credits, 0);
   const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 });
   const cap = readCap(req.cap);
@@ -99,11 +103,13 @@ function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
   const sheet = ctx.book.sheet(source.sheet);
   if (!sheet) return [];
   const n = Math.max(0, sheet.lastRow() - source.row + 1);
-  const p = { endpoint: getEndpoint('profile'), targetName: 'handle', params: {} };
+  // Accounts as the service reads them: the target parameter of the first trackable endpoint.
+  const endpoint = trackable()[0];
+  const p = { endpoint, targetName: targetParam(endpoint)!.name, params: {} };
   const out = new Set<string>();
   for (const cell of n ? readColumn(sheet, source.row, source.col, n) : []) {
     const r = bulkRow(p, cell);
-    if (r.kind === 'call') out.add(String(r.call.params.handle));
+    if (r.kind === 'call') out.add(String(r.call.params[p.targetName]));
   }
   return [...out];
 }
@@ -184,7 +190,7 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
   const histories = t.parts.map((p) => {
     const sheet = ctx.book.sheet(p.history);
     const rows = sheet ? sheet.lastRow() : 0;
-    return { name: p.history, fields: p.fields, values: sheet && rows ? sheet.read(1, 1, rows, p.fields.length + 2) : [] };
+    return { name: p.history, fields: p.fields, idField: getEndpoint(p.endpoint).tracker?.idField, values: sheet && rows ? sheet.read(1, 1, rows, p.fields.length + 2) : [] };
   });
   const view = trackerView(accountsIn(ctx, t.source), histories, t.sortBy);
   const sheet: Grid = ctx.book.sheet(t.view) ?? ctx.book.insertSheet(t.view);

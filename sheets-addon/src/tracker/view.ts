@@ -2,7 +2,7 @@
  * The tracker view (pure): one line per account of the tracked column with, for each field, the
  * latest value, the change since the previous snapshot (absolute and %), and a trend: Sheets' own
  * SPARKLINE over the account's rows of the history sheet, so it redraws itself when a run appends
- * snapshots. An account renamed since (same id in the profile history) keeps its line: its rows
+ * snapshots. An account renamed since (same id in the profile history: `idField`) keeps its line: its rows
  * under the old name count as its own. A private or deleted account shows why, once, in `note`.
  */
 import type { SheetValue } from '../engine/values';
@@ -13,6 +13,8 @@ export interface TrackedHistory {
   name: string;
   fields: string[];
   values: unknown[][];
+  /** Its field holding the account's stable id (the registry's tracker.idField), if it has one. */
+  idField?: string;
 }
 
 export interface TrackerView {
@@ -55,9 +57,9 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     ...h,
     rows: h.values.slice(1).flatMap((r): Row[] => (Number.isNaN(timeOf(r[0])) || !r[1] ? [] : [{ t: timeOf(r[0]), target: String(r[1]), cells: r.slice(2) }])),
   }));
-  // Renames: the profile history's `id` column links every name an account had.
-  const withId = parsed.find((h) => h.fields.includes('id'));
-  const idCol = withId ? withId.fields.indexOf('id') : -1;
+  // Renames: the id column (the profile's) links every name an account had.
+  const withId = parsed.find((h) => h.idField && h.fields.includes(h.idField));
+  const idCol = withId ? withId.fields.indexOf(withId.idField!) : -1;
   const aliasesOf = (account: string): string[] => {
     if (!withId) return [account];
     const mine = withId.rows.filter((r) => r.target === account && r.cells[idCol]);
@@ -65,7 +67,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     if (!id) return [account];
     return [...new Set([account, ...withId.rows.filter((r) => r.cells[idCol] === id).map((r) => r.target)])];
   };
-  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== 'id').map((f) => ({ h, f, col: h.fields.indexOf(f) })));
+  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== h.idField).map((f) => ({ h, f, col: h.fields.indexOf(f) })));
   const header = ['account', 'fetched', ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]), 'note'];
   const lines = accounts.map((account) => {
     const aliases = aliasesOf(account);
