@@ -16,6 +16,7 @@
 // Requests of one batch (UrlFetchApp.fetchAll, 50 requests) run concurrently, so a latency of L ms
 // per request is about L ms a batch. It takes real time: 3,000 targets at 6,000 ms are 60 batches,
 // about 6 minutes.
+import { columnRuntime } from './addon-runtime.mjs';
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { startSandboxChild } from './sandbox-child.mjs';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -87,23 +88,8 @@ const knownInColumn = Math.min(N, known.length);
 
 const sb = await startSandbox();
 
-/** Sheet1: a header, the column from A2, selected; the sidebar opened (installs the hourly trigger). */
-function sheetRuntime() {
-  const rt = createGasRuntime({
-    files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
-    dir: dist,
-    enforceUrlFetchWhitelist: true,
-    rewriteUrl: (u) => (u.startsWith(PROD) ? sb.url + u.slice(PROD.length) : u),
-  });
-  rt.properties.document.set('IGDATA_API_KEY', KEY);
-  const sheet = rt.spreadsheet.sheet('Sheet1');
-  sheet.maxRows = Math.max(sheet.maxRows, N + 1);
-  sheet.set(1, 1, 'handle');
-  column.forEach((h, i) => sheet.set(i + 2, 1, h));
-  rt.spreadsheet.select(`Sheet1!A2:A${N + 1}`);
-  rt.call('igSidebarState');
-  return rt;
-}
+/** Sheet1: the column from A2, selected, the sidebar opened (addon-runtime.mjs). */
+const sheetRuntime = () => columnRuntime({ createGasRuntime, sb, key: KEY, dist, prod: PROD }, column);
 
 const fmt = (n) => n.toLocaleString('en-US');
 

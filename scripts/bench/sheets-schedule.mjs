@@ -3,26 +3,11 @@
 // trigger with the sheet closed, next to the obvious alternative: the same lookup run by hand from
 // the sidebar (start + steps until done). Credits must equal the distinct accounts for each weekly
 // run; the wall time of a scheduled run is the trigger execution that did it.
-import { join } from 'node:path';
+import { columnRuntime } from './addon-runtime.mjs';
 
 const HOUR = 3600000;
 
-function runtime({ createGasRuntime, sb, key, dist, prod, column }) {
-  const rt = createGasRuntime({
-    files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
-    dir: dist,
-    enforceUrlFetchWhitelist: true,
-    rewriteUrl: (u) => (u.startsWith(prod) ? sb.url + u.slice(prod.length) : u),
-  });
-  rt.properties.document.set('IGDATA_API_KEY', key);
-  const sheet = rt.spreadsheet.sheet('Sheet1');
-  sheet.maxRows = Math.max(sheet.maxRows, column.length + 1);
-  sheet.set(1, 1, 'handle');
-  column.forEach((h, i) => sheet.set(i + 2, 1, h));
-  rt.spreadsheet.select(`Sheet1!A2:A${column.length + 1}`);
-  rt.call('igSidebarState'); // installs the hourly trigger
-  return rt;
-}
+const runtime = (opts) => columnRuntime(opts, opts.column);
 
 const line = (label, ms, credits, extra = '') => console.log(`${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(credits).padStart(5)} credits${extra}`);
 

@@ -10,6 +10,7 @@
 // with claims, with a lock around the whole fetch, and without either; plus (d) the next-day
 // recalculation of the column from the kept answers (sheets-fresh.mjs); plus (e) a weekly scheduled
 // refresh of the column into a history sheet next to the same lookup run by hand (sheets-schedule.mjs).
+import { addonRuntime } from './addon-runtime.mjs';
 import { BUNDLE_LIMIT_KB } from '../build/sheets.mjs';
 import { startSandboxChild } from './sandbox-child.mjs';
 import { evalTimes } from './bundle-eval.mjs';
@@ -70,16 +71,7 @@ const column = rows.map((h) => {
 });
 
 const sb = await startSandbox();
-const addon = () => {
-  const rt = createGasRuntime({
-    files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
-    dir: dist,
-    enforceUrlFetchWhitelist: true,
-    rewriteUrl: (u) => (u.startsWith(PROD) ? sb.url + u.slice(PROD.length) : u),
-  });
-  rt.properties.document.set('IGDATA_API_KEY', KEY);
-  return rt;
-};
+const addon = () => addonRuntime({ createGasRuntime, sb, key: KEY, dist, prod: PROD });
 
 async function measure(label, fn) {
   await sb.reset();
