@@ -48,71 +48,90 @@ const REUSE = {
 } as const;
 
 const POST_COLUMNS = ['shortcode', 'type', 'taken_at', 'like_count', 'comment_count', 'view_count', 'caption', 'url'];
+const TAG_POST_COLUMNS = ['shortcode', 'author.username', 'type', 'taken_at', 'like_count', 'comment_count', 'caption', 'url'];
 const USER_COLUMNS = ['username', 'full_name', 'is_verified', 'is_private', 'id'];
 
-export const endpoints: readonly EndpointDef[] = [
+/**
+ * An endpoint as written below: the facts that differ from the usual, which `define` fills in. A
+ * list is paged with `cursor` exactly when it has a page size; an answer is one object unless the
+ * entry says `list`; it is reused by the user's setting unless the data is shorter-lived; an answer
+ * whose shape the spec does not show is checked as any object and has no default columns.
+ */
+type Entry = Omit<EndpointDef, 'paginated' | 'shape' | 'maxReuseHours' | 'schema' | 'columns'> &
+  Partial<Pick<EndpointDef, 'shape' | 'maxReuseHours' | 'schema' | 'columns'>>;
+
+const define = ({ shape = 'single', maxReuseHours = REUSE.setting, schema = s.anyObject, columns = [], ...e }: Entry): EndpointDef => ({
+  ...e,
+  shape,
+  paginated: e.pageSize !== undefined,
+  maxReuseHours,
+  schema,
+  columns,
+});
+
+export const endpoints: readonly EndpointDef[] = ([
   // ---- Profiles (§4.2)
   {
     id: 'profile', fn: 'IGPROFILE',
-    params: [handle], shape: 'single', paginated: false, cost: flat(1), maxReuseHours: REUSE.setting, tracker: { idField: 'id' }, schema: s.profile,
+    params: [handle], cost: flat(1), tracker: { idField: 'id' }, schema: s.profile,
     columns: ['username', 'full_name', 'followers', 'following', 'posts', 'is_verified', 'is_private', 'is_business', 'category', 'biography', 'external_url'],
   },
   {
     id: 'profile/about', fn: 'IGABOUT',
-    params: [handle], shape: 'single', paginated: false, cost: flat(2), maxReuseHours: REUSE.setting, schema: s.about,
+    params: [handle], cost: flat(2), schema: s.about,
     columns: ['username', 'account_created', 'account_age_years', 'country_of_registration', 'has_changed_username', 'former_usernames', 'is_verified'],
   },
   {
     id: 'profile/posts', fn: 'IGPOSTS',
-    params: [handle, cursor], shape: 'list', paginated: true, pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
+    params: [handle, cursor], shape: 'list', pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
     columns: POST_COLUMNS,
   },
   {
     id: 'profile/reels', fn: 'IGREELS',
-    params: [handle, cursor], shape: 'list', paginated: true, pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
+    params: [handle, cursor], shape: 'list', pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
     columns: ['shortcode', 'taken_at', 'view_count', 'like_count', 'comment_count', 'video_duration', 'caption', 'url'],
   },
   {
     id: 'profile/stories', fn: 'IGSTORIES',
-    params: [handle], shape: 'list', paginated: false, cost: flat(2), maxReuseHours: REUSE.live, schema: s.story,
+    params: [handle], shape: 'list', cost: flat(2), maxReuseHours: REUSE.live, schema: s.story,
     columns: ['id', 'type', 'taken_at', 'image_url', 'video_url', 'video_duration'],
   },
   {
     id: 'profile/highlights', fn: 'IGHIGHLIGHTS',
-    params: [handle], shape: 'list', paginated: false, cost: flat(2), maxReuseHours: REUSE.setting, schema: s.highlight,
+    params: [handle], shape: 'list', cost: flat(2), schema: s.highlight,
     columns: ['id', 'title', 'media_count', 'created_at', 'cover_image_url'],
   },
   {
     id: 'profile/followers', fn: 'IGFOLLOWERS',
-    params: [handle, cursor], shape: 'list', paginated: true, pageSize: 25, cost: flat(2), maxReuseHours: REUSE.setting, schema: s.userSummary,
+    params: [handle, cursor], shape: 'list', pageSize: 25, cost: flat(2), schema: s.userSummary,
     columns: USER_COLUMNS,
   },
   {
     id: 'profile/following', fn: 'IGFOLLOWING',
-    params: [handle, cursor], shape: 'list', paginated: true, pageSize: 25, cost: flat(2), maxReuseHours: REUSE.setting, schema: s.userSummary,
+    params: [handle, cursor], shape: 'list', pageSize: 25, cost: flat(2), schema: s.userSummary,
     columns: USER_COLUMNS,
   },
   // ---- Insights on a profile (§4.2)
   {
     id: 'insights/profile/engagement', fn: 'IGENGAGEMENT',
-    params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(1, 12), maxReuseHours: REUSE.setting, tracker: {}, schema: s.engagement,
+    params: [handle, posts(12)], cost: byPosts(1, 12), tracker: {}, schema: s.engagement,
     columns: ['username', 'followers', 'posts_analyzed', 'avg_likes', 'avg_comments', 'avg_engagement', 'engagement_rate_pct'],
   },
   {
     id: 'insights/profile/best-time', fn: 'IGBESTTIME',
     params: [handle, posts(30), { name: 'timezone', kind: 'integer', required: false, min: -12, max: 14, default: 0 }],
-    shape: 'single', paginated: false, cost: byPosts(3, 17), maxReuseHours: REUSE.setting, schema: s.bestTime,
+    cost: byPosts(3, 17), schema: s.bestTime,
     columns: ['username', 'posts_analyzed', 'timezone_offset', 'recommendation', 'best_hours', 'best_days'],
   },
   {
     id: 'insights/profile/stats', fn: 'IGSTATS',
-    params: [handle, posts(30)], shape: 'single', paginated: false, cost: byPosts(3, 17), maxReuseHours: REUSE.setting, tracker: {}, schema: s.stats,
+    params: [handle, posts(30)], cost: byPosts(3, 17), tracker: {}, schema: s.stats,
     columns: ['username', 'followers', 'posts_analyzed', 'posts_per_week', 'avg_days_between_posts', 'best_format', 'format_mix'],
   },
   {
     id: 'insights/profile/audit', fn: 'IGAUDIT',
     params: [handle, { name: 'sample', kind: 'integer', required: false, min: 1, max: 500, default: 100 }],
-    shape: 'single', paginated: false, cost: { type: 'window', param: 'sample', base: 2, per: 50, step: 2 }, maxReuseHours: REUSE.setting, tracker: {}, schema: s.audit,
+    cost: { type: 'window', param: 'sample', base: 2, per: 50, step: 2 }, tracker: {}, schema: s.audit,
     columns: ['username', 'followers_total', 'sampled', 'suspected_fake_pct', 'estimated_real_pct', 'estimated_real_followers', 'quality_grade'],
   },
   {
@@ -122,113 +141,108 @@ export const endpoints: readonly EndpointDef[] = [
       { name: 'criteria', kind: 'text', required: true, description: 'Plain-language description of the ideal lead' },
       posts(12),
     ],
-    shape: 'single', paginated: false, cost: byPosts(2, 12), maxReuseHours: REUSE.setting, schema: s.qualify,
+    cost: byPosts(2, 12), schema: s.qualify,
     columns: ['username', 'fit_score', 'verdict', 'recommended_action', 'reasons'],
   },
   {
     id: 'insights/profile/summary', fn: 'IGSUMMARY',
-    params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(2, 12), maxReuseHours: REUSE.setting, schema: s.summary,
+    params: [handle, posts(12)], cost: byPosts(2, 12), schema: s.summary,
     columns: ['username', 'one_liner', 'niche', 'audience', 'tone', 'recent_focus', 'tags'],
   },
   {
     id: 'insights/profile/niche', fn: 'IGNICHE',
-    params: [handle, posts(12)], shape: 'single', paginated: false, cost: byPosts(2, 12), maxReuseHours: REUSE.setting, schema: s.niche,
+    params: [handle, posts(12)], cost: byPosts(2, 12), schema: s.niche,
     columns: ['username', 'niche', 'sub_niche', 'brand_voice', 'target_audience', 'content_pillars'],
   },
   {
     id: 'insights/profile/similar', fn: 'IGSIMILAR',
-    params: [handle], shape: 'single', paginated: false, cost: flat(3), maxReuseHours: REUSE.setting, schema: s.similar,
+    params: [handle], cost: flat(3), schema: s.similar,
     columns: ['seed.username', 'search_query', 'similar'],
   },
   // ---- Posts (§4.2)
   {
     id: 'post', fn: 'IGPOST',
-    params: [post], shape: 'single', paginated: false, cost: flat(1), maxReuseHours: REUSE.counts, schema: s.post,
+    params: [post], cost: flat(1), maxReuseHours: REUSE.counts, schema: s.post,
     columns: ['shortcode', 'type', 'taken_at', 'like_count', 'comment_count', 'view_count', 'author.username', 'location.name', 'caption', 'url'],
   },
   {
     id: 'post/comments', fn: 'IGCOMMENTS',
-    params: [post, cursor], shape: 'list', paginated: true, pageSize: 20, cost: flat(2), maxReuseHours: REUSE.activity, schema: s.comment,
+    params: [post, cursor], shape: 'list', pageSize: 20, cost: flat(2), maxReuseHours: REUSE.activity, schema: s.comment,
     columns: ['author.username', 'text', 'like_count', 'created_at'],
   },
   {
     id: 'post/likers', fn: 'IGLIKERS',
-    params: [post], shape: 'list', paginated: false, cost: flat(2), maxReuseHours: REUSE.activity, schema: s.userSummary,
+    params: [post], shape: 'list', cost: flat(2), maxReuseHours: REUSE.activity, schema: s.userSummary,
     columns: USER_COLUMNS,
   },
   {
     id: 'insights/post/image', fn: 'IGPOSTIMAGE',
-    params: [post], shape: 'single', paginated: false, cost: flat(3), maxReuseHours: REUSE.setting, schema: s.postImage,
+    params: [post], cost: flat(3), schema: s.postImage,
     columns: ['post', 'analysis.scene', 'analysis.subjects', 'analysis.mood', 'analysis.aesthetic_score', 'analysis.brand_safe', 'analysis.suggested_alt_text'],
   },
   {
     id: 'insights/post/comments', fn: 'IGCOMMENTINSIGHTS',
-    params: [post], shape: 'single', paginated: false, cost: flat(3, false), maxReuseHours: REUSE.activity, schema: s.anyObject,
-    columns: [],
+    params: [post], cost: flat(3, false), maxReuseHours: REUSE.activity,
   },
   // ---- Hashtags (§4.2)
   {
     id: 'hashtag/top', fn: 'IGHASHTAGTOP',
-    params: [tag, cursor], shape: 'list', paginated: true, pageSize: 30, cost: flat(1), maxReuseHours: REUSE.activity, schema: s.post,
-    columns: ['shortcode', 'author.username', 'type', 'taken_at', 'like_count', 'comment_count', 'caption', 'url'],
+    params: [tag, cursor], shape: 'list', pageSize: 30, cost: flat(1), maxReuseHours: REUSE.activity, schema: s.post,
+    columns: TAG_POST_COLUMNS,
   },
   {
     id: 'hashtag/recent', fn: 'IGHASHTAGRECENT',
-    params: [tag, cursor], shape: 'list', paginated: true, pageSize: 30, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
-    columns: ['shortcode', 'author.username', 'type', 'taken_at', 'like_count', 'comment_count', 'caption', 'url'],
+    params: [tag, cursor], shape: 'list', pageSize: 30, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
+    columns: TAG_POST_COLUMNS,
   },
   {
     id: 'insights/hashtag', fn: 'IGHASHTAG',
-    params: [tag], shape: 'single', paginated: false, cost: flat(2), maxReuseHours: REUSE.activity, schema: s.anyObject,
-    columns: [],
+    params: [tag], cost: flat(2), maxReuseHours: REUSE.activity,
   },
   // ---- Locations
   {
     id: 'location', fn: 'IGLOCATION',
-    params: [location], shape: 'single', paginated: false, cost: flat(1, false), maxReuseHours: REUSE.setting, schema: s.anyObject,
-    columns: [],
+    params: [location], cost: flat(1, false),
   },
   {
     id: 'location/posts', fn: 'IGLOCATIONPOSTS',
-    params: [location, cursor], shape: 'list', paginated: true, pageSize: 24, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
+    params: [location, cursor], shape: 'list', pageSize: 24, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
     columns: ['shortcode', 'author.username', 'taken_at', 'like_count', 'comment_count', 'location.name', 'caption', 'url'],
   },
   // ---- Search
   {
     id: 'search/users', fn: 'IGSEARCHUSERS',
-    params: [query], shape: 'list', paginated: false, cost: flat(1, false), maxReuseHours: REUSE.activity, schema: s.anyObject,
-    columns: ['username', 'full_name', 'is_verified', 'is_private', 'id'],
+    params: [query], shape: 'list', cost: flat(1, false), maxReuseHours: REUSE.activity,
+    columns: USER_COLUMNS,
   },
   {
     id: 'search/hashtags', fn: 'IGSEARCHHASHTAGS',
-    params: [query], shape: 'list', paginated: false, cost: flat(1), maxReuseHours: REUSE.activity, schema: s.hashtagSearchResult,
+    params: [query], shape: 'list', cost: flat(1), maxReuseHours: REUSE.activity, schema: s.hashtagSearchResult,
     columns: ['name', 'media_count'],
   },
   {
     id: 'search/locations', fn: 'IGSEARCHLOCATIONS',
-    params: [query], shape: 'list', paginated: false, cost: flat(1, false), maxReuseHours: REUSE.activity, schema: s.anyObject,
+    params: [query], shape: 'list', cost: flat(1, false), maxReuseHours: REUSE.activity,
     columns: ['id', 'name', 'city', 'category'],
   },
   // ---- AI writing (§4.3)
   {
     id: 'insights/profile/caption', fn: 'IGCAPTION',
     params: [handle, { name: 'topic', kind: 'text', required: false, description: 'What the caption should be about (optional)' }],
-    shape: 'single', paginated: false, cost: flat(3, false), maxReuseHours: REUSE.setting, schema: s.anyObject,
-    columns: [],
+    cost: flat(3, false),
   },
   {
     id: 'insights/profile/dm-opener', fn: 'IGDMOPENER',
     params: [handle, { name: 'context', kind: 'text', required: false, description: 'What you offer or why you reach out (optional)' }],
-    shape: 'single', paginated: false, cost: flat(3, false), maxReuseHours: REUSE.setting, schema: s.anyObject,
-    columns: [],
+    cost: flat(3, false),
   },
   // ---- Account
   {
     id: 'credits', fn: 'IGCREDITS',
-    params: [], shape: 'single', paginated: false, cost: flat(0) /* free, as observed (../shared/spec/NOTES.md) */, maxReuseHours: REUSE.never, schema: s.anyObject,
+    params: [], cost: flat(0) /* free, as observed (../shared/spec/NOTES.md) */, maxReuseHours: REUSE.never,
     columns: ['credits_remaining'],
   },
-];
+] satisfies Entry[]).map(define);
 
 const byId = new Map(endpoints.map((e) => [e.id, e]));
 
