@@ -40,11 +40,9 @@ export interface FetchStats {
   cacheHits: number;
   /** HTTP requests sent in this fetch (each request of a batch and each retry counts). */
   requests: number;
-  batches: number;
   /** Credits the service reported charging in this fetch (stored answers are free). */
   credits: number;
   late: number;
-  creditsRemaining?: number;
 }
 
 export interface FetchRun {
@@ -63,21 +61,28 @@ export const keyOf = (call: Call): string => requestKey(call.endpoint, call.para
 export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: FetchOptions): FetchRun {
   const { client, store, now } = deps;
   const outcomes = new Map<string, CallOutcome>();
-  const stats: FetchStats = { unique: calls.size, cacheHits: 0, requests: 0, batches: 0, credits: 0, late: 0 };
+  const stats: FetchStats = { unique: calls.size, cacheHits: 0, requests: 0, credits: 0, late: 0 };
   const requestsBefore = client.io.stats.requests;
   const base = baseUrlOf(client.config);
   const skey = new Map<string, string>();
   for (const key of calls.keys()) skey.set(key, store.keyFor(base, key));
 
+  /** A call answered by a stored answer (read now, or published by another execution). */
+  const answeredFromStore = (key: string, hit: CachedAnswer) => {
+    stats.cacheHits++;
+    outcomes.set(key, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: errorFromStore(hit), cached: true, fetchedAt: hit.at });
+  };
+  const notReached = (keys: string[]) => {
+    for (const key of keys) outcomes.set(key, { kind: 'late' });
+    stats.late = keys.length;
+  };
+
   const stored = opts.refresh || opts.noCache ? new Map<string, CachedAnswer>() : store.getMany([...skey.values()]);
   const todo: string[] = [];
   for (const key of calls.keys()) {
-    const hit = stored.get(skey.get(key) as string);
-    if (!hit) todo.push(key);
-    else {
-      stats.cacheHits++;
-      outcomes.set(key, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: errorFromStore(hit), cached: true, fetchedAt: hit.at });
-    }
+    const hit = stored.get(skey.get(key)!);
+    if (hit) answeredFromStore(key, hit);
+    else todo.push(key);
   }
 
   let lastBatchMs = 0;
@@ -96,30 +101,24 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   const sendBatch = (keys: string[]): Map<string, CachedAnswer> => {
     const t0 = now();
     const toStore = new Map<string, CachedAnswer>();
-    const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k) as Call)), client.io);
+    const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k)!)), client.io);
     answers.forEach((answer, i) => {
-      const key = keys[i];
+      const at = now();
+      let value: CachedAnswer | undefined; // worth storing
       if (isIgError(answer)) {
-        outcomes.set(key, { kind: 'error', error: answer, cached: false, fetchedAt: now() });
+        outcomes.set(keys[i], { kind: 'error', error: answer, cached: false, fetchedAt: at });
         stats.credits += answer.charged;
-        if (answer.name === 'IgApiError') {
-          if (answer.details.creditsRemaining !== undefined) stats.creditsRemaining = answer.details.creditsRemaining;
-          // Billed "no public data": store it, so recalculating never bills it again.
-          if (answer.status === 404 && answer.charged > 0) {
-            toStore.set(skey.get(key) as string, {
-              ok: false, status: 404, code: String(answer.code), message: answer.message, charged: answer.charged, reason: answer.details.reason, at: now(),
-            });
-          }
+        // Billed "no public data": store it, so recalculating never bills it again.
+        if (answer.name === 'IgApiError' && answer.status === 404 && answer.charged > 0) {
+          value = { ok: false, status: 404, code: String(answer.code), message: answer.message, charged: answer.charged, reason: answer.details.reason, at };
         }
       } else {
-        const value = fromResult(answer, now()) as Answered;
-        outcomes.set(key, { kind: 'ok', value, cached: false, fetchedAt: value.at });
+        value = fromResult(answer, at);
+        outcomes.set(keys[i], { kind: 'ok', value, cached: false, fetchedAt: at });
         stats.credits += answer.creditsCharged;
-        if (answer.creditsRemaining !== undefined) stats.creditsRemaining = answer.creditsRemaining;
-        toStore.set(skey.get(key) as string, value);
       }
+      if (value) toStore.set(skey.get(keys[i])!, value);
     });
-    stats.batches++;
     lastBatchMs = now() - t0;
     return toStore;
   };
@@ -128,18 +127,13 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     // Cells recalculating at once: each request is paid by one execution, the others use its answer.
     const byStoreKey = new Map(todo.map((k) => [skey.get(k) as string, k]));
     const run = runClaimed([...byStoreKey.keys()], { store: deps.claims, batchSize: BATCH_SIZE, canStart, send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)) });
-    for (const [sk, hit] of run.fromOthers) {
-      stats.cacheHits++;
-      outcomes.set(byStoreKey.get(sk) as string, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: errorFromStore(hit), cached: true, fetchedAt: hit.at });
-    }
-    for (const sk of run.late) outcomes.set(byStoreKey.get(sk) as string, { kind: 'late' });
-    stats.late = run.late.length;
+    for (const [sk, hit] of run.fromOthers) answeredFromStore(byStoreKey.get(sk)!, hit);
+    notReached(run.late.map((sk) => byStoreKey.get(sk)!));
     todo.length = 0; // claims published every answer
   }
   for (let start = 0; start < todo.length; start += BATCH_SIZE) {
     if (!canStart()) {
-      for (const key of todo.slice(start)) outcomes.set(key, { kind: 'late' });
-      stats.late = todo.length - start;
+      notReached(todo.slice(start));
       break;
     }
     for (const [k, v] of sendBatch(todo.slice(start, start + BATCH_SIZE))) unflushed.set(k, v);

@@ -13,7 +13,8 @@
  * all rows in one getValues. A row holds at most MAX_CELLS cells: beyond, the oldest answers go
  * first. Answers older than 30 days (the longest setting) are dropped when their row is rewritten.
  */
-import { fnv1a, nameOf, reusable } from './store';
+import { readJson } from './json';
+import { fnv1a, member, nameOf, reusable } from './store';
 import type { AnswerStore, CachedAnswer } from './types';
 
 export const KEEP_ROWS = 128;
@@ -39,19 +40,15 @@ export const rowOf = (key: string): number => 1 + (fnv1a(nameOf(key)) % KEEP_ROW
 
 /** A row's answers; an unreadable row is empty (its answers are misses, fetched again). */
 export function parseRow(cells: string[] = []): Map<string, CachedAnswer> {
-  try {
-    const text = cells.map((c) => (c[0] === '~' ? c.slice(1) : '')).join('');
-    return new Map(text ? Object.entries(JSON.parse(text) as Record<string, CachedAnswer>).filter(([, a]) => a?.at > 0) : []);
-  } catch {
-    return new Map();
-  }
+  const text = cells.map((c) => (c[0] === '~' ? c.slice(1) : '')).join('');
+  return new Map(Object.entries((readJson(text) ?? {}) as Record<string, CachedAnswer>).filter(([, a]) => a?.at > 0));
 }
 
 /** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days. */
 export function formatRow(answers: Map<string, CachedAnswer>, now: number): string[] {
   let text = '';
   for (const [name, a] of [...answers].sort((x, y) => y[1].at - x[1].at)) {
-    const part = `${JSON.stringify(name)}:${JSON.stringify(a)}`;
+    const part = member(name, a);
     if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
   }
   text = text && `{${text}}`;

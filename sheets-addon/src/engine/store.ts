@@ -32,6 +32,7 @@
 import type { ApiResult } from '@igdata/core';
 import { findEndpoint } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
+import { readJson } from './json';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
 
 const CACHE_PREFIX = 'igd1:';
@@ -64,7 +65,7 @@ export function limitOfRequest(requestKey: string): number | undefined {
 export const reusable = (a: CachedAnswer, now: number, fetchedAfter: number, limitMs?: number): boolean =>
   a.at >= fetchedAfter && (limitMs === undefined || a.at + limitMs > now);
 
-export function fromResult(r: ApiResult, at: number): CachedAnswer {
+export function fromResult(r: ApiResult, at: number): Extract<CachedAnswer, { ok: true }> {
   return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
 }
 
@@ -98,28 +99,21 @@ const isOutcome = (v: unknown): v is CachedAnswer =>
   v !== null && typeof v === 'object' && typeof (v as CachedAnswer).ok === 'boolean';
 
 function parse(text: string): CachedAnswer | undefined {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return isOutcome(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
+  const v = readJson(text);
+  return isOutcome(v) ? v : undefined;
 }
+
+/** One member of a JSON object's text (`"name":value`): a bucket or a kept row is written as their list. */
+export const member = (name: string, value: unknown): string => `${JSON.stringify(name)}:${JSON.stringify(value)}`;
 
 type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
 
 /** A bucket's live, well-formed entries; an unreadable bucket is empty. */
-function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
+function readBucket(text: string | undefined, now: number): Map<string, BucketEntry> {
   const out = new Map<string, BucketEntry>();
-  if (typeof text !== 'string') return out;
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return out;
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return out;
-  for (const [name, e] of Object.entries(v as Record<string, unknown>)) {
+  const v = readJson(text);
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return out;
+  for (const [name, e] of Object.entries(v)) {
     if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'number' && e[0] > now && isOutcome(e[1])) out.set(name, e as BucketEntry);
   }
   return out;
@@ -129,18 +123,18 @@ function readBucket(text: unknown, now: number): Map<string, BucketEntry> {
  * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
  * Missing or unreadable = absent.
  */
-function getMany(c: KeyValueCache, keys: string[], now: number, extra?: ExtraItems, fetchedAfter = 0, limitOf: (key: string) => number | undefined = () => undefined): Map<string, CachedAnswer> {
+function getMany(c: KeyValueCache, keys: string[], now: number, extra: ExtraItems | undefined, fetchedAfter: number, limitOf: (key: string) => number | undefined): Map<string, CachedAnswer> {
   const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
-  const bucketFor = new Map(unique.map((k) => [k, bucketOf(k)]));
-  const bucketKeys = [...new Set(bucketFor.values())];
-  const found = c.getAll([...bucketKeys, ...unique, ...(extra?.keys ?? [])]);
-  for (const k of extra?.keys ?? []) if (typeof found[k] === 'string') extra!.out[k] = found[k];
+  const bucketKeys = [...new Set(unique.map(bucketOf))];
+  const extraKeys = extra?.keys ?? [];
+  const found = c.getAll([...bucketKeys, ...unique, ...extraKeys]);
+  for (const k of extraKeys) if (typeof found[k] === 'string') extra!.out[k] = found[k];
   const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
   const loose = readLoose(c, unique, found);
   for (const key of unique) {
-    const packed = buckets.get(bucketFor.get(key) as string)?.get(nameOf(key))?.[1];
+    const packed = buckets.get(bucketOf(key))!.get(nameOf(key))?.[1];
     const alone = loose.get(key);
     const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
     if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best); // older than the freshness setting or its endpoint's limit: a miss
@@ -231,7 +225,7 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
   const groups = new Map<string, Fresh[]>();
   for (const [key, outcome] of entries) {
     const name = nameOf(key);
-    const text = `${JSON.stringify(name)}:${JSON.stringify([expiresAt, outcome])}`;
+    const text = member(name, [expiresAt, outcome]);
     const b = bucketOf(key);
     const list = groups.get(b) ?? [];
     list.push({ key, name, outcome, text, bytes: utf8Bytes(text) + 1 });
@@ -244,7 +238,7 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
     const kept = new Map<string, string>();
     let size = 2;
     for (const [name, entry] of readBucket(current[b], now)) {
-      const text = `${JSON.stringify(name)}:${JSON.stringify(entry)}`;
+      const text = member(name, entry);
       kept.set(name, text);
       size += utf8Bytes(text) + 1;
     }
@@ -288,8 +282,21 @@ interface StoreDeps {
 export function createAnswerStore(deps: StoreDeps): AnswerStore {
   // The endpoint limits of the keys this store made (keyFor): every read of those keys applies them.
   const limits = new Map<string, number>();
+  const limitOf = (key: string) => limits.get(key);
   // The lock was busy once in this execution: later writes only try it without waiting.
   let lockWasBusy = false;
+  const withLock = <T>(fn: () => T): T | null => {
+    const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
+    if (!release) {
+      lockWasBusy = true;
+      return null;
+    }
+    try {
+      return fn();
+    } finally {
+      release();
+    }
+  };
   return {
     keyFor(baseUrl, requestKey) {
       const key = CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`);
@@ -297,34 +304,15 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
       if (limit !== undefined) limits.set(key, limit);
       return key;
     },
-    limitOf: (key) => limits.get(key),
-    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra, deps.maxAgeMs === undefined ? 0 : deps.now() - deps.maxAgeMs, (k) => limits.get(k)),
-    withLock(fn) {
-      const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
-      if (!release) {
-        lockWasBusy = true;
-        return null;
-      }
-      try {
-        return fn();
-      } finally {
-        release();
-      }
-    },
+    limitOf,
+    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra, deps.now() - (deps.maxAgeMs ?? Infinity), limitOf),
+    withLock,
     putMany(entries, extra) {
       if (!entries.size && !extra) return;
       try {
-        const release = deps.tryLock(lockWasBusy ? 0 : LOCK_WAIT_MS);
-        if (!release) {
-          lockWasBusy = true;
-          if (entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS); // no lock: loose items, safe without one
-          return;
-        }
-        try {
-          deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS);
-        } finally {
-          release();
-        }
+        const locked = withLock(() => deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS));
+        // null: no lock, so loose items, safe without one
+        if (locked === null && entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS);
       } catch (e) {
         (deps.warn ?? console.warn)(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
       }

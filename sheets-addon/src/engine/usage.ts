@@ -4,17 +4,13 @@
  * the oldest days go first when it would not fit. The sidebar sums days into the month and shows it
  * against the balance, and exports the whole log to a sheet.
  */
+import { readJson } from './json';
+
 export type Usage = Record<string, Record<string, number>>;
 
 const MAX_CHARS = 8500;
 
-export const parseUsage = (text?: string | null): Usage => {
-  try {
-    return JSON.parse(text || '{}') as Usage;
-  } catch {
-    return {};
-  }
-};
+export const parseUsage = (text?: string | null): Usage => (readJson(text) ?? {}) as Usage;
 
 /** Adds `credits` spent by `label` on `day` (YYYY-MM-DD); returns `u`. */
 export function addUsage(u: Usage, label: string, credits: number, day: string): Usage {

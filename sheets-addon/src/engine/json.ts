@@ -1,0 +1,13 @@
+/**
+ * Reading JSON the add-on stored itself (cache items, kept answers' cells, document properties):
+ * an item may be missing, evicted, cut short or written by another version, and any of that is
+ * "nothing stored", never an error. Callers check the shape of what they get.
+ */
+export function readJson(text: string | null | undefined): unknown {
+  try {
+    // JSON.parse(undefined) throws like any unreadable text.
+    return JSON.parse(text as string);
+  } catch {
+    return undefined;
+  }
+}
