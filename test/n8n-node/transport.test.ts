@@ -14,7 +14,7 @@ import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
 import { IgDataApi } from '../../n8n-node/credentials/IgDataApi.credentials';
 import { IgData } from '../../n8n-node/nodes/IgData/IgData.node';
-import { clientConfig, n8nIO } from '../../n8n-node/nodes/IgData/transport';
+import { n8nClient } from '../../n8n-node/nodes/IgData/transport';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -81,8 +81,8 @@ test('one execution: the credential is decrypted once for all its requests, the 
   // 30 lookups over 10 credits: the free balance read first, then one request per distinct handle.
   expect(sb.stats().byEndpoint).toEqual({ credits: 1, profile: 30 });
   expect(seen.requests).toHaveLength(31);
-  // clientConfig's read (the base URL) and the IO's one read, handed to every request.
-  expect(seen.credentialReads).toBe(2);
+  // One read for the execution: the config (the base URL) and every request share it.
+  expect(seen.credentialReads).toBe(1);
   for (const { options, extra } of seen.requests) {
     expect(Object.keys(options.headers ?? {}).filter((h) => KEY_HEADER.test(h))).toEqual([]);
     expect(extra?.credentialsDecrypted).toMatchObject({ id: 'cred1', name: 'IG Data', type: 'igDataApi', data: { apiKey: key } });
@@ -93,6 +93,37 @@ test('one execution: the credential is decrypted once for all its requests, the 
     expect(headers.Authorization).toBe(`Bearer ${key}`);
   }
   expect(JSON.stringify(out)).not.toContain(key);
+});
+
+test('a sizeable run starts its balance read before reading its items, and sends nothing billed before the answer', async () => {
+  const key = sb.createKey(1000);
+  const handles = publicHandles(30);
+  const { ctx } = context(key, handles, { concurrency: 200 });
+  // n8n evaluates each item's expressions synchronously: about 1 ms an item here.
+  const events: string[] = [];
+  const read = ctx.getNodeParameter.bind(ctx);
+  ctx.getNodeParameter = ((name: string, i: number, dflt?: unknown) => {
+    const until = Date.now() + 1;
+    while (Date.now() < until);
+    if (name === 'handle') events.push(`item ${i}`);
+    return read(name, i, dflt);
+  }) as IExecuteFunctions['getNodeParameter'];
+  const send = ctx.helpers.httpRequestWithAuthentication;
+  ctx.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, o: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) {
+    const endpoint = new URL(o.url).pathname.replace('/v1/', '');
+    events.push(`send ${endpoint}`);
+    const res = await send.call(this as IExecuteFunctions, type, o, extra);
+    events.push(`answer ${endpoint}`);
+    return res;
+  } as IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
+
+  const [out] = (await new IgData().execute.call(ctx)) as INodeExecutionData[][];
+  expect(out).toHaveLength(30);
+  expect(sb.stats().byEndpoint).toEqual({ credits: 1, profile: 30 });
+  // The balance read overlaps reading the items (it used to leave after the last one was read)...
+  expect(events.indexOf('send credits')).toBeLessThan(events.indexOf('item 29'));
+  // ... and no billed request leaves before its answer.
+  expect(events.indexOf('answer credits')).toBeLessThan(events.indexOf('send profile'));
 });
 
 test('the key is in no item and no error: a refused key, a missing account under Continue On Fail', async () => {
@@ -109,13 +140,14 @@ test('the key is in no item and no error: a refused key, a missing account under
   expect(JSON.stringify(out)).not.toContain(key);
 });
 
-test('the IO of the trigger and the node: one credential read however many requests, and the config holds no key', async () => {
+test('the client of the trigger and the node: one credential read for its config and however many requests, and the config holds no key', async () => {
   const key = sb.createKey(100);
   const { ctx, seen } = context(key, [], {});
-  const config = await clientConfig(ctx);
+  const client = n8nClient(ctx);
+  const config = await client.config();
   expect(config).toEqual({ callerAuthenticates: true, baseUrl: sb.url });
   expect(JSON.stringify(config)).not.toContain(key);
-  const io = n8nIO(ctx);
+  const { io } = client;
   const request = (handle: string) => {
     const op = send(config, prepare('profile', { handle }));
     const effect = op.next().value as { kind: string; request: { method: 'GET'; url: string; headers: Record<string, string> } };
@@ -124,7 +156,7 @@ test('the IO of the trigger and the node: one credential read however many reque
   };
   const answers = await Promise.all(['nasa', 'natgeo', 'nasa'].map((h) => io.fetch(request(h))));
   expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-  expect(seen.credentialReads).toBe(2); // clientConfig's and the IO's
+  expect(seen.credentialReads).toBe(1); // the config's read, shared by the IO
   expect(seen.requests.map((r) => r.options.timeout)).toEqual([60000, 60000, 60000]);
 });
 

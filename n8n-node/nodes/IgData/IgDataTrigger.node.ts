@@ -7,7 +7,7 @@ import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media
 import { simplifyItem, toNodeError } from './output';
 import type { Page, PollState } from './poll';
 import { pollFeed, startFeed } from './poll';
-import { clientConfig, n8nIO } from './transport';
+import { n8nClient } from './transport';
 
 /** Each event watches a feed: a registry list endpoint, read through its target parameter. */
 const FEEDS = {
@@ -127,8 +127,8 @@ export class IgDataTrigger implements INodeType {
 		} catch (e) {
 			throw toNodeError(this.getNode(), isIgError(e) ? e : (e as Error));
 		}
-		const config = await clientConfig(this);
-		const io = n8nIO(this);
+		const { config: readConfig, io } = n8nClient(this);
+		const config = await readConfig();
 		const readPage = async (cursor: string | null): Promise<Page> => {
 			try {
 				const page = await runAsync(fetchPage(config, call, cursor), io);

@@ -1,15 +1,15 @@
 /** The action node's execute(): read each item's fields, run the engine, shape n8n items. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { AnyIgError, EndpointDef, RunError, RunStoppedError } from '@igdata/core';
 import { findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
-import type { ItemCall, ItemMeta } from './engine';
-import { runItemCalls } from './engine';
+import type { BalanceRead, ItemCall, ItemMeta } from './engine';
+import { BALANCE_CHECK_ABOVE, runItemCalls, startBalanceRead } from './engine';
 import type { MediaOptions } from './media';
 import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
 import { errorJson, simplifyItem, stopNotice, toNodeError } from './output';
-import { clientConfig, n8nIO } from './transport';
+import { n8nClient } from './transport';
 
 interface Options {
 	concurrency?: number;
@@ -39,6 +39,9 @@ function readInput(ctx: IExecuteFunctions, endpoint: EndpointDef, i: number, opt
 
 type Failure = AnyIgError | RunError | Error;
 
+/** While the balance is being read, the item loop gives the event loop a turn this often. */
+const YIELD_EVERY_MS = 4;
+
 function metaJson(meta: ItemMeta): IDataObject {
 	const out: IDataObject = {};
 	for (const [k, v] of Object.entries(meta)) if (v !== undefined) out[k] = v as IDataObject[string];
@@ -52,11 +55,25 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	// Absent = the default cap (a paid API: a mistake must stop somewhere); 0 = no cap.
 	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
 	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
+	const client = n8nClient(this);
+	// More items than the balance check's threshold will most likely be checked against the balance
+	// before the first billed request: reading it now overlaps its round trip with reading the items'
+	// fields below (a wasted free read when they turn out cheaper). A failure here (no credential)
+	// is met again, and reported, where the run needs the config.
+	const balance: BalanceRead | undefined =
+		items.length > BALANCE_CHECK_ABOVE ? client.config().then((config) => startBalanceRead(config, client.io), () => undefined) : undefined;
 
 	const itemCalls: (ItemCall | undefined)[] = [];
 	const early: (Failure | undefined)[] = [];
 	const perItem: { endpoint?: EndpointDef; options: Options }[] = [];
+	let yieldedAt = Date.now();
 	for (let i = 0; i < items.length; i++) {
+		// Reading fields is synchronous (n8n evaluates each item's expressions): let the balance read
+		// make progress now and then, or it would not leave before the last item is read.
+		if (balance && Date.now() - yieldedAt >= YIELD_EVERY_MS) {
+			await sleep(0);
+			yieldedAt = Date.now();
+		}
 		const options = (this.getNodeParameter('options', i, {}) as Options) ?? {};
 		const operation = this.getNodeParameter('operation', i) as string;
 		const endpoint = findEndpoint(operation);
@@ -78,8 +95,8 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 		}
 	}
 
-	const config = await clientConfig(this);
-	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(config, itemCalls, n8nIO(this), { concurrency, creditCap }) : [];
+	const config = await client.config();
+	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(config, itemCalls, client.io, { concurrency, creditCap, balance }) : [];
 
 	const out: INodeExecutionData[] = [];
 	// Aligned with out: the answer an output item came from (for its media) and its input item.

@@ -8,13 +8,13 @@
  * `authenticate` makes. The core builds them with no key (`callerAuthenticates`), and this file
  * never reads one.
  *
- * The credential is decrypted once per execution (per IO) and handed to every request as
+ * The credential is decrypted once per execution (per client) and handed to every request as
  * `credentialsDecrypted`. Without it n8n reads it again for each request (a database query, a
  * decryption and the credential's expressions before the request can leave): a lookup of 120
  * distinct handles at Concurrency 200, 100 ms a request, had 47-82 requests in flight, the first
  * answered before the last were sent; with it all 120 are in flight at once (`npm run bench:n8n`).
  */
-import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import type { AsyncIO, ClientConfig, HttpRequest, RawResponse } from '@igdata/core';
 
@@ -34,48 +34,56 @@ function bodyText(body: unknown): string {
 	return JSON.stringify(body);
 }
 
-/** The node's credential as n8n decrypts it, for n8n's helper: opaque here (never read, never shown). */
-async function credentialFor(ctx: Ctx): Promise<IAdditionalCredentialOptions> {
-	const data = await ctx.getCredentials(CREDENTIAL);
-	const ref = ctx.getNode().credentials?.[CREDENTIAL];
-	return { credentialsDecrypted: { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL, data } };
+/** The core's client over n8n for one execution: its config and its IO. */
+export interface N8nClient {
+	/** The credential's base URL; the key stays with n8n (the credential adds it). */
+	config(): Promise<ClientConfig>;
+	io: AsyncIO;
 }
 
-export function n8nIO(ctx: Ctx): AsyncIO {
-	let credential: Promise<IAdditionalCredentialOptions> | undefined;
-	return {
-		async fetch(request: HttpRequest): Promise<RawResponse> {
-			const options: IHttpRequestOptions = {
-				method: request.method,
-				url: request.url,
-				headers: { ...request.headers },
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				json: false,
-				encoding: 'text',
-				timeout: REQUEST_TIMEOUT_MS,
-			};
-			credential ??= credentialFor(ctx);
-			const res = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options, await credential)) as {
-				statusCode: number;
-				headers?: Record<string, unknown>;
-				body: unknown;
-			};
-			const headers: Record<string, string> = {};
-			for (const [k, v] of Object.entries(res.headers ?? {})) {
-				if (v !== undefined && v !== null) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-			}
-			return { status: res.statusCode, headers, body: bodyText(res.body) };
-		},
-		sleep: async (ms: number) => await sleep(ms),
+/**
+ * The client of one execution. The credential is read (a database query and a decryption in n8n)
+ * once, on first need, for the config and for every request: the second read this used to make cost
+ * a balance read's head start about 30 ms (`npm run bench:n8n`).
+ */
+export function n8nClient(ctx: Ctx): N8nClient {
+	let data: Promise<ICredentialDataDecryptedObject> | undefined;
+	const credential = async () => await (data ??= ctx.getCredentials(CREDENTIAL));
+	// The decrypted credential as n8n's helper takes it: opaque here (never read, never shown).
+	let decrypted: Promise<IAdditionalCredentialOptions> | undefined;
+	const forRequests = async (): Promise<IAdditionalCredentialOptions> => {
+		const ref = ctx.getNode().credentials?.[CREDENTIAL];
+		return { credentialsDecrypted: { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL, data: await credential() } };
 	};
-}
-
-/** The core's client config: the credential's base URL; the key stays with n8n (the credential adds it). */
-export async function clientConfig(ctx: Ctx): Promise<ClientConfig> {
-	const credentials = await ctx.getCredentials(CREDENTIAL);
 	return {
-		callerAuthenticates: true,
-		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl : undefined,
+		async config() {
+			const { baseUrl } = await credential();
+			return { callerAuthenticates: true, baseUrl: typeof baseUrl === 'string' ? baseUrl : undefined };
+		},
+		io: {
+			async fetch(request: HttpRequest): Promise<RawResponse> {
+				const options: IHttpRequestOptions = {
+					method: request.method,
+					url: request.url,
+					headers: { ...request.headers },
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					json: false,
+					encoding: 'text',
+					timeout: REQUEST_TIMEOUT_MS,
+				};
+				const res = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, options, await (decrypted ??= forRequests()))) as {
+					statusCode: number;
+					headers?: Record<string, unknown>;
+					body: unknown;
+				};
+				const headers: Record<string, string> = {};
+				for (const [k, v] of Object.entries(res.headers ?? {})) {
+					if (v !== undefined && v !== null) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+				}
+				return { status: res.statusCode, headers, body: bodyText(res.body) };
+			},
+			sleep: async (ms: number) => await sleep(ms),
+		},
 	};
 }
