@@ -12,8 +12,8 @@ import type { ReuseRule } from '../run/reuse';
 import { settingRule } from '../run/reuse';
 import { recordUsage } from '../run/usage-log';
 import { historySheet, newOutputSheet, outputPlace, selection, writeRow } from './grid';
-import type { BulkJob, HistoryJob, JobPlace, ListJob, RowsJob } from './job';
-import { jobStore } from './job';
+import type { BulkJob, JobPlace } from './job';
+import { jobStore, pauseJob } from './job';
 import { stepHistory } from './history-step';
 import { stepList } from './list-step';
 import type { BulkPlan, BulkRequest } from './plan';
@@ -73,29 +73,20 @@ export function start(ctx: RunContext, req: BulkRequest): BulkJob {
   });
 }
 
-/** The step of a job's kind. */
-function runStep(s: Step): BulkJob {
-  switch (s.job.kind) {
-    case 'list':
-      return stepList(s as Step<ListJob>);
-    case 'history':
-      return stepHistory(s as Step<HistoryJob>);
-    default:
-      return stepRows(s as Step<RowsJob>);
-  }
+/** The step of each kind of job. */
+const STEPS: { [K in BulkJob['kind']]: (s: Step<Extract<BulkJob, { kind: K }>>) => BulkJob } = { rows: stepRows, list: stepList, history: stepHistory };
+const runStep = (s: Step): BulkJob => STEPS[s.job.kind](s as never);
+
+/** Pauses a job that cannot go on, with why. */
+function pause(ctx: RunContext, job: BulkJob, message: string): BulkJob {
+  jobStore(ctx.props).save(pauseJob(job, message));
+  return job;
 }
 
 /** The reuse rule of a job's steps: the setting, and a scheduled run's own limit. */
 const jobRule = (ctx: RunContext, job: BulkJob): ReuseRule =>
   job.maxAgeMs === undefined ? settingRule(ctx.settings) : { ...settingRule(ctx.settings), runLimitMs: job.maxAgeMs };
 
-/** Pauses a job that cannot go on, with why. */
-function pause(ctx: RunContext, job: BulkJob, message: string): BulkJob {
-  job.status = 'paused';
-  job.message = message;
-  jobStore(ctx.props).save(job);
-  return job;
-}
 
 /** One step: rows from `next` until the window ends or the step's time budget is used. */
 export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, slot?: string): BulkJob {
@@ -124,12 +115,13 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
 
 export function cancel(ctx: RunContext, jobId: string): BulkJob | null {
   return ctx.lock.withLock(() => {
-    const job = jobStore(ctx.props).load();
+    const jobs = jobStore(ctx.props);
+    const job = jobs.load();
     if (!job || job.id !== jobId) return job;
     if (job.status === 'running' || job.status === 'paused') {
       job.status = 'cancelled';
       job.message = 'Cancelled. Rows already written stay; resume to continue.';
-      jobStore(ctx.props).save(job);
+      jobs.save(job);
     }
     return job;
   });

@@ -167,8 +167,20 @@ export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row
   return `${parts.length === 1 && !parts[0].includes('-') ? 'row' : 'rows'} ${parts.join(' and ')}`;
 }
 
-/** Answers fetched before the run started, among the fetch times of answers read from the store. */
-export const fromEarlierRuns = (job: BulkJob, fetchedAt: number[]): number => {
+/**
+ * Adds a fetch to the job's counts. `fetchedAt`: when the answers it read from the store were
+ * fetched; those fetched before the run started count as cached (not this run's own).
+ */
+export function countFetch(job: BulkJob, credits: number, requests: number, fetchedAt: number[]): void {
+  job.credits += credits;
+  job.requests += requests;
   const start = Date.parse(job.startedAt);
-  return fetchedAt.filter((at) => at < start).length;
-};
+  job.cached += fetchedAt.filter((at) => at < start).length;
+}
+
+/** Pauses a job with why (saving it is the caller's). */
+export function pauseJob<J extends BulkJob>(job: J, message: string): J {
+  job.status = 'paused';
+  job.message = message;
+  return job;
+}

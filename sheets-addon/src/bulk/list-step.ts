@@ -20,7 +20,7 @@ import { cellsOf } from '../engine/values';
 import { appendRows, settlePending } from './append';
 import { readColumn } from './grid';
 import type { ListJob } from './job';
-import { fromEarlierRuns, upTo } from './job';
+import { countFetch, upTo } from './job';
 import { cacheWalk, pagesFor, pagesLeft } from './plan';
 import type { Step } from './step';
 import { eachUnit, endStep, settleRows } from './step';
@@ -62,9 +62,7 @@ export function stepList(s: Step<ListJob>): ListJob {
       unit.set(r.key, r.call);
     }
     const run = runCalls(endpoint, unit, d, { deadline: s.started + UNIT_DEADLINE_MS, refresh: false, limit: job.limit });
-    job.credits += run.credits;
-    job.requests += run.requests;
-    job.cached += fromEarlierRuns(job, run.fromStore);
+    countFetch(job, run.credits, run.requests, run.fromStore);
     const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
       const res = run.results.get(row.key) as TargetResult;
       return res.late ? { late: true } : { value: res, error: res.error, failedCall: res.failedCall };

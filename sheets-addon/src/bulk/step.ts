@@ -7,9 +7,9 @@ import type { AnyIgError, Call, EndpointDef } from '@igdata/core';
 import { stopsBulkRun } from '@igdata/core';
 import { messageOf } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
-import type { SheetValue } from '../engine/values';
 import type { Grid } from '../run/ports';
 import type { BulkJob } from './job';
+import { pauseJob } from './job';
 import type { TargetRow } from './targets';
 
 /** One step of a job of kind J: everything it reads, writes and spends. */
@@ -53,12 +53,12 @@ export function eachUnit(s: Step, rows: number, unit: (from: number) => { stopAt
 /** What a unit's fetch gave a target: not reached in time, or its answer and/or the error that ended it. */
 export type Answer<A> = { late: true } | { late?: false; value?: A; error?: AnyIgError; failedCall?: Call };
 
-/** What one row of a unit became. */
+/**
+ * What one row of a unit became: a row that needs no fetch as it was planned (a blank target, an
+ * output already written, a repeat of an earlier target, a bad target), or a call's answer.
+ */
 export type Settled<A> =
-  | { kind: 'skip' } // a blank target
-  | { kind: 'filled' } // its output is already written (rows runs)
-  | { kind: 'dup' } // a target seen in an earlier row (runs writing each target once)
-  | { kind: 'invalid'; label: SheetValue; message: string }
+  | Exclude<TargetRow, { kind: 'call' }>
   | { kind: 'answer'; row: Extract<TargetRow, { kind: 'call' }>; value?: A; error?: AnyIgError; failedCall?: Call };
 
 /**
@@ -70,14 +70,12 @@ export function settleRows<A>(job: BulkJob, rows: TargetRow[], from: number, end
   const settled: Settled<A>[] = [];
   for (let r = from; r < end; r++) {
     const row = rows[r];
-    if (row.kind === 'blank' || row.kind === 'filled' || row.kind === 'dup') settled.push({ kind: row.kind === 'blank' ? 'skip' : row.kind });
-    else if (row.kind === 'invalid') settled.push({ kind: 'invalid', label: row.label, message: row.message });
+    if (row.kind !== 'call') settled.push(row);
     else {
       const a = answerOf(row);
       if (a.late) return { settled, stopAt: r };
       if (a.error && stopsBulkRun(a.error)) {
-        job.status = 'paused';
-        job.message = messageOf(a.error, a.failedCall ?? row.call);
+        pauseJob(job, messageOf(a.error, a.failedCall ?? row.call));
         return { settled, stopAt: r };
       }
       settled.push({ kind: 'answer', row, value: a.value, error: a.error, failedCall: a.failedCall });

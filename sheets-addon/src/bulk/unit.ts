@@ -1,43 +1,39 @@
 /**
- * What the row and history steps share: which targets the store holds, cutting a unit of work
- * (up to 50 targets not answered yet, within the run's credit cap), fetching it into the job's
- * counts, and stopping a run at its cap before it is passed.
+ * What the row and history steps share: which targets the store holds, and one unit of work (up
+ * to 50 targets not answered yet, within the run's credit cap) cut, fetched into the job's counts
+ * and settled into the cells written for each row, stopping a run at its cap before it is passed.
  */
-import type { Call, EndpointDef } from '@igdata/core';
+import type { Call } from '@igdata/core';
 import { baseUrlOf, estimateCost } from '@igdata/core';
-import type { FetchRun } from '../engine/fetch';
+import type { CallOutcome } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
+import { messageOf, messageRow } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
+import type { SheetValue } from '../engine/values';
+import { cellsOf } from '../engine/values';
 import type { BulkJob } from './job';
-import { fromEarlierRuns, waitingRows } from './job';
+import { countFetch, pauseJob, waitingRows } from './job';
+import type { Settled, Step } from './step';
+import { settleRows } from './step';
 import type { TargetRow } from './targets';
 
 /** Distinct targets not in the store that one unit fetches (one full fetchAll). */
 export const UNIT_TARGETS = 50;
 
-type UnitRow = TargetRow;
+/** What a row of a rows or history unit became (its answer: the fetch's value). */
+type UnitSettled = Settled<Extract<CallOutcome, { kind: 'ok' }>['value']>;
 
 /** The targets of `rows` the store already holds (one read): the step's units fetch only the others. */
-export function storedTargets(rows: UnitRow[], d: EngineDeps): Set<string> {
+export function storedTargets(rows: TargetRow[], d: EngineDeps): Set<string> {
   const baseUrl = baseUrlOf(d.client.config);
   const keys = [...new Set(rows.flatMap((r) => (r.kind === 'call' ? [r.key] : [])))];
-  const stored = d.store.getMany(keys.map((k) => d.store.keyFor(baseUrl, k)));
-  return new Set(keys.filter((k) => stored.has(d.store.keyFor(baseUrl, k))));
-}
-
-/** Fetches a unit (store first), adds it to the job's counts and marks its targets answered. */
-export function fetchUnit(job: BulkJob, unit: Map<string, Call>, d: EngineDeps, answered: Set<string>): FetchRun {
-  const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
-  job.credits += run.stats.credits;
-  job.requests += run.stats.requests;
-  job.cached += fromEarlierRuns(job, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
-  for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
-  return run;
+  const storeKeys = keys.map((k) => d.store.keyFor(baseUrl, k));
+  const stored = d.store.getMany(storeKeys);
+  return new Set(keys.filter((_, i) => stored.has(storeKeys[i])));
 }
 
 /** New targets the cap leaves room for (each costing the endpoint's estimate); unlimited without a cap. */
-export function capRoom(job: BulkJob, endpoint: EndpointDef, params: Record<string, unknown>): number {
-  const each = estimateCost(endpoint, params as never).credits;
+function capRoom(job: BulkJob, each: number): number {
   return job.cap === undefined || each <= 0 ? Infinity : Math.max(0, Math.floor((job.cap - job.credits) / each));
 }
 
@@ -45,7 +41,7 @@ export function capRoom(job: BulkJob, endpoint: EndpointDef, params: Record<stri
  * Rows from `i` while the unit holds at most 50 targets not answered yet and no more than the cap
  * allows; `capped` when the cap, not the window or the batch size, ended it.
  */
-export function cutUnit(rows: UnitRow[], i: number, n: number, answered: Set<string>, room: number): { unit: Map<string, Call>; end: number; capped: boolean } {
+function cutUnit(rows: TargetRow[], i: number, n: number, answered: Set<string>, room: number): { unit: Map<string, Call>; end: number; capped: boolean } {
   const unit = new Map<string, Call>();
   const fresh = new Set<string>();
   let end = i;
@@ -64,9 +60,37 @@ export function cutUnit(rows: UnitRow[], i: number, n: number, answered: Set<str
 }
 
 /** Pauses the run at its cap: what it spent, which rows wait and where a schedule's next run starts. */
-export function stopAtCap(job: BulkJob): void {
-  job.status = 'paused';
+function stopAtCap(job: BulkJob): void {
   const waiting = `${job.rows - job.next} rows were not looked up (${waitingRows(job)})`;
   const next = job.slot ? `; the next run starts with them, so every row is refreshed in turn` : '';
-  job.message = `Stopped at this run's cap of ${job.cap} credits (${job.credits} spent): ${waiting}${next}.`;
+  pauseJob(job, `Stopped at this run's cap of ${job.cap} credits (${job.credits} spent): ${waiting}${next}.`);
+}
+
+/**
+ * One unit of a rows or history step, from row `i` of the window's `n` rows: cut, fetched (store
+ * first; its targets join `answered`) and settled; `write` writes what its rows became and
+ * advances the job. A unit the cap ended pauses the run after it is written.
+ */
+export function runUnit(s: Step, rows: TargetRow[], i: number, n: number, answered: Set<string>, write: (settled: UnitSettled[], stopAt: number) => void): { stopAt: number; end: number } {
+  const { job, deps: d } = s;
+  const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, estimateCost(s.endpoint, job.params as never).credits));
+  const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
+  countFetch(job, run.stats.credits, run.stats.requests, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
+  for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
+  const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
+    const o = run.outcomes.get(row.key)!;
+    return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };
+  });
+  write(settled, stopAt);
+  if (capped && stopAt === end && job.status === 'running') stopAtCap(job);
+  return { stopAt, end };
+}
+
+/** A row written with a message instead of values: a bad target, or an answer that is an error. */
+export const failed = (x: UnitSettled): boolean => x.kind === 'invalid' || (x.kind === 'answer' && !x.value);
+
+/** The cells written for a bad target (its message) or an answer (its fields, or the error's message). */
+export function cellsFor(job: BulkJob, x: Extract<UnitSettled, { kind: 'invalid' | 'answer' }>): SheetValue[] {
+  if (x.kind === 'invalid') return messageRow(x.message, job.fields.length);
+  return x.value ? cellsOf(x.value.data, job.fields, x.value.at) : messageRow(messageOf(x.error!, x.row.call), job.fields.length);
 }

@@ -5,7 +5,7 @@
 import { newJob } from '../bulk/control';
 import { readColumn } from '../bulk/grid';
 import type { BulkJob } from '../bulk/job';
-import { jobStore, physical } from '../bulk/job';
+import { jobStore, pauseJob, physical } from '../bulk/job';
 import { plan } from '../bulk/plan';
 import type { RunContext } from '../run/ports';
 import type { Schedule } from './schedules';
@@ -48,14 +48,11 @@ export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null)
   job.maxAgeMs = reuseLimitMs(s.repeat);
   const out = ctx.book.sheet(s.place.outSheet);
   if (job.kind === 'rows') job.overwrite = true;
-  if (!ctx.book.sheet(s.place.sheet) || !out) {
-    job.status = 'paused';
-    job.message = `The sheet "${!out ? s.place.outSheet : s.place.sheet}" is gone: delete this schedule and make a new one.`;
-  } else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
+  if (!ctx.book.sheet(s.place.sheet) || !out) pauseJob(job, `The sheet "${!out ? s.place.outSheet : s.place.sheet}" is gone: delete this schedule and make a new one.`);
+  else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
   else if (s.place.row > 1 && out.read(s.place.row - 1, s.place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
     // The header over the schedule's columns changed: those columns are someone else's now.
-    job.status = 'paused';
-    job.message = `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`;
+    pauseJob(job, `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`);
   }
   return job;
 }
