@@ -14,28 +14,8 @@ const TAG = /^[\p{L}\p{N}_]{1,150}$/u;
 const RESERVED = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'stories', 'accounts', 'direct', 'about', 'legal', 'developer', 'web']);
 
 /** Values arrive from Sheets as numbers, strings, booleans or Dates; from n8n as strings or numbers. */
-function asText(argument: string, value: unknown, expected: string): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value !== 'string') throw new IgValidationError(argument, expected, showValue(value));
-  return value.trim();
-}
-
-interface ParsedUrl {
-  hostname: string;
-  pathname: string;
-}
-
-/**
- * Parse something that looks like one of the platform's URLs (with or without scheme); null when
- * it is not one. A regular expression, not `new URL`: Apps Script's V8 has no WHATWG URL.
- */
-const URL_PARTS = /^(?:https?:\/\/)?(?:[^@/?#\s]*@)?([a-z0-9.-]+)(?::\d+)?(\/[^?#]*)?(?:\?[^#]*)?(?:#.*)?$/i;
-function parseUrl(text: string): ParsedUrl | null {
-  const m = URL_PARTS.exec(text);
-  if (!m || !HOSTS.test(m[1].toLowerCase())) return null;
-  if (!/^https?:\/\//i.test(text) && !/^([a-z0-9-]+\.)*(instagram\.com|instagr\.am)(\/|$|\?|#)/i.test(text)) return null;
-  return { hostname: m[1].toLowerCase(), pathname: m[2] ?? '/' };
-}
+const asText = (value: unknown): string | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 
 const decode = (p: string) => {
   try {
@@ -44,86 +24,100 @@ const decode = (p: string) => {
     return p; // a stray '%' is just a character that will fail the pattern check
   }
 };
-const segments = (url: ParsedUrl) => url.pathname.split('/').filter(Boolean).map(decode);
 
-const HANDLE_EXPECTED = 'a username, @username, numeric id or profile URL';
-export function resolveHandle(value: unknown, argument = 'handle'): string {
-  const text = asText(argument, value, HANDLE_EXPECTED);
-  const fail = () => new IgValidationError(argument, HANDLE_EXPECTED, showValue(value));
-  if (!text) throw fail();
-  const url = parseUrl(text);
-  let candidate: string;
-  if (url) {
-    const parts = segments(url);
-    // instagram.com/stories/<user>/..., instagram.com/_u/<user>, instagram.com/<user>/reels/
-    if (parts[0] === 'stories' || parts[0] === '_u') candidate = parts[1] ?? '';
-    else if (parts.length && !RESERVED.has(parts[0].toLowerCase())) candidate = parts[0];
-    else throw fail();
-  } else {
-    candidate = text.replace(/^@/, '').replace(/\/+$/, ''); // "nasa/" as pasted from a URL tail
-    if (/[/\s]/.test(candidate)) throw fail();
-  }
-  candidate = candidate.toLowerCase();
-  if (NUMERIC_ID.test(candidate) || USERNAME.test(candidate)) return candidate;
-  throw fail();
+/**
+ * The path segments of something that looks like one of the platform's URLs (with or without
+ * scheme); null when it is not one. A regular expression, not `new URL`: Apps Script's V8 has no
+ * WHATWG URL.
+ */
+const URL_PARTS = /^(?:https?:\/\/)?(?:[^@/?#\s]*@)?([a-z0-9.-]+)(?::\d+)?(\/[^?#]*)?(?:\?[^#]*)?(?:#.*)?$/i;
+function urlSegments(text: string): string[] | null {
+  const m = URL_PARTS.exec(text);
+  if (!m || !HOSTS.test(m[1].toLowerCase())) return null;
+  if (!/^https?:\/\//i.test(text) && !/^([a-z0-9-]+\.)*(instagram\.com|instagr\.am)(\/|$|\?|#)/i.test(text)) return null;
+  return (m[2] ?? '/').split('/').filter(Boolean).map(decode);
 }
 
-const POST_EXPECTED = 'a post URL, shortcode or media id';
-export function resolvePost(value: unknown, argument = 'post'): string {
-  const text = asText(argument, value, POST_EXPECTED);
-  const fail = () => new IgValidationError(argument, POST_EXPECTED, showValue(value));
-  if (!text) throw fail();
-  const url = parseUrl(text);
-  if (url) {
-    const parts = segments(url);
-    // /p/<sc>, /reel/<sc>, /reels/<sc>, /tv/<sc>, also /<user>/p/<sc>
-    const at = parts.findIndex((p) => ['p', 'reel', 'reels', 'tv'].includes(p.toLowerCase()));
-    const sc = at >= 0 ? parts[at + 1] : undefined;
-    if (sc && SHORTCODE.test(sc)) return sc;
-    throw fail();
-  }
-  if (NUMERIC_ID.test(text) || SHORTCODE.test(text)) return text; // shortcodes are case-sensitive
-  throw fail();
-}
+/** The value when one of the patterns accepts it, else undefined. */
+const ifMatches = (value: string | undefined, ...patterns: RegExp[]): string | undefined =>
+  value !== undefined && patterns.some((p) => p.test(value)) ? value : undefined;
 
-const TAG_EXPECTED = 'a hashtag such as veganrecipes or #veganrecipes';
-export function resolveTag(value: unknown, argument = 'tag'): string {
-  const text = asText(argument, value, TAG_EXPECTED);
-  const fail = () => new IgValidationError(argument, TAG_EXPECTED, showValue(value));
-  const url = parseUrl(text);
-  let candidate = text;
-  if (url) {
-    const parts = segments(url);
-    if (parts[0] !== 'explore' || parts[1] !== 'tags' || !parts[2]) throw fail();
-    candidate = parts[2];
-  }
-  candidate = candidate.replace(/^#/, '').toLowerCase();
-  if (TAG.test(candidate)) return candidate;
-  throw fail();
-}
+/** instagram.com/explore/<section>/<value>: the value. */
+const explored = (parts: string[], section: string): string | undefined => (parts[0] === 'explore' && parts[1] === section ? parts[2] : undefined);
 
-const LOCATION_EXPECTED = 'a location id or location URL';
-export function resolveLocation(value: unknown, argument = 'id'): string {
-  const text = asText(argument, value, LOCATION_EXPECTED);
-  const fail = () => new IgValidationError(argument, LOCATION_EXPECTED, showValue(value));
-  const url = parseUrl(text);
-  if (url) {
-    const parts = segments(url);
-    if (parts[0] === 'explore' && parts[1] === 'locations' && parts[2] && NUMERIC_ID.test(parts[2])) return parts[2];
-    throw fail();
-  }
-  if (NUMERIC_ID.test(text)) return text;
-  throw fail();
-}
+type IdentifierKind = 'handle' | 'post' | 'tag' | 'location';
+
+/**
+ * What each parameter kind expects, as a phrase for "X must be <phrase>; got Y." (integers and
+ * text: expectedFor, from the parameter's range or description).
+ */
+const EXPECTED: Record<Exclude<ParamDef['kind'], 'integer' | 'text'>, string> = {
+  handle: 'a username, @username, numeric id or profile URL',
+  post: 'a post URL, shortcode or media id',
+  tag: 'a hashtag such as veganrecipes or #veganrecipes',
+  location: 'a location id or location URL',
+  cursor: 'the next_cursor value of the previous page',
+};
+
+/**
+ * A resolver of one kind of identifier, typed as text or pasted as a URL: `fromUrl` reads the URL's
+ * path segments, `fromText` anything else (trimmed); each returns the API's value, or undefined
+ * when it is not one, and then the error names the argument and what it expects.
+ */
+const identifier =
+  (kind: IdentifierKind, defaultArgument: string, fromUrl: (parts: string[]) => string | undefined, fromText: (text: string) => string | undefined) =>
+  (value: unknown, argument = defaultArgument): string => {
+    const text = asText(value);
+    const parts = text === undefined ? null : urlSegments(text);
+    const id = parts ? fromUrl(parts) : text === undefined ? undefined : fromText(text);
+    if (id === undefined) throw new IgValidationError(argument, EXPECTED[kind], showValue(value));
+    return id;
+  };
+
+const account = (name: string | undefined) => ifMatches(name?.toLowerCase(), NUMERIC_ID, USERNAME);
+export const resolveHandle = identifier(
+  'handle',
+  'handle',
+  // instagram.com/stories/<user>/..., instagram.com/_u/<user>, instagram.com/<user>/reels/
+  ([first, second]) => (first === 'stories' || first === '_u' ? account(second) : first && !RESERVED.has(first.toLowerCase()) ? account(first) : undefined),
+  (text) => account(text.replace(/^@/, '').replace(/\/+$/, '')), // "nasa/" as pasted from a URL tail
+);
+
+const POST_PATHS = new Set(['p', 'reel', 'reels', 'tv']);
+export const resolvePost = identifier(
+  'post',
+  'post',
+  // /p/<sc>, /reel/<sc>, /reels/<sc>, /tv/<sc>, also /<user>/p/<sc>
+  (parts) => {
+    const at = parts.findIndex((p) => POST_PATHS.has(p.toLowerCase()));
+    return at < 0 ? undefined : ifMatches(parts[at + 1], SHORTCODE);
+  },
+  (text) => ifMatches(text, NUMERIC_ID, SHORTCODE), // shortcodes are case-sensitive
+);
+
+const tagName = (name: string | undefined) => ifMatches(name?.replace(/^#/, '').toLowerCase(), TAG);
+export const resolveTag = identifier('tag', 'tag', (parts) => tagName(explored(parts, 'tags')), tagName);
+
+export const resolveLocation = identifier(
+  'location',
+  'id',
+  (parts) => ifMatches(explored(parts, 'locations'), NUMERIC_ID),
+  (text) => ifMatches(text, NUMERIC_ID),
+);
+
+const IDENTIFIERS: Record<IdentifierKind, (value: unknown, argument: string) => string> = {
+  handle: resolveHandle,
+  post: resolvePost,
+  tag: resolveTag,
+  location: resolveLocation,
+};
 
 function resolveInteger(def: ParamDef, value: unknown): number {
-  const range = def.min !== undefined && def.max !== undefined ? ` from ${def.min} to ${def.max}` : '';
-  const expected = `a whole number${range}`;
   let n: number = NaN;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string' && /^\s*[+-]?\d+(\.0+)?\s*$/.test(value)) n = Number(value);
   if (!Number.isInteger(n) || (def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) {
-    throw new IgValidationError(def.name, expected, showValue(value));
+    throw new IgValidationError(def.name, expectedFor(def), showValue(value));
   }
   return n;
 }
@@ -141,7 +135,7 @@ function resolveText(def: ParamDef, value: unknown): string {
 /** Cursors are opaque: passed back byte for byte. Only their type is checked. */
 function resolveCursor(def: ParamDef, value: unknown): string {
   if (typeof value === 'number') return String(value);
-  if (typeof value !== 'string') throw new IgValidationError(def.name, 'the next_cursor value of the previous page', showValue(value));
+  if (typeof value !== 'string') throw new IgValidationError(def.name, EXPECTED.cursor, showValue(value));
   return value;
 }
 
@@ -150,20 +144,14 @@ export const isBlank = (v: unknown): boolean => v === undefined || v === null ||
 
 export function resolveParam(def: ParamDef, value: unknown): string | number {
   switch (def.kind) {
-    case 'handle':
-      return resolveHandle(value, def.name);
-    case 'post':
-      return resolvePost(value, def.name);
-    case 'tag':
-      return resolveTag(value, def.name);
-    case 'location':
-      return resolveLocation(value, def.name);
     case 'integer':
       return resolveInteger(def, value);
     case 'text':
       return resolveText(def, value);
     case 'cursor':
       return resolveCursor(def, value);
+    default:
+      return IDENTIFIERS[def.kind](value, def.name);
   }
 }
 
@@ -176,19 +164,11 @@ const describe = (def: ParamDef): string => {
 /** What a parameter expects, as a phrase for "X must be <phrase>; got Y." */
 export function expectedFor(def: ParamDef): string {
   switch (def.kind) {
-    case 'handle':
-      return HANDLE_EXPECTED;
-    case 'post':
-      return POST_EXPECTED;
-    case 'tag':
-      return TAG_EXPECTED;
-    case 'location':
-      return LOCATION_EXPECTED;
     case 'integer':
       return def.min !== undefined && def.max !== undefined ? `a whole number from ${def.min} to ${def.max}` : 'a whole number';
     case 'text':
       return def.name === 'q' ? 'a search keyword' : `given (${describe(def)})`;
-    case 'cursor':
-      return 'the next_cursor value of the previous page';
+    default:
+      return EXPECTED[def.kind];
   }
 }
