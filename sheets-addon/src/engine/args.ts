@@ -48,16 +48,14 @@ export function parseArgs(endpoint: EndpointDef, args: unknown[]): FormulaArgs {
       case 'fields':
         out.fields = parseFields(endpoint, v);
         break;
-      case 'header': {
-        const x = single('header', v);
-        if (!isBlank(x)) out.header = bool('header', x, false);
+      case 'header':
+        out.header = bool('header', v);
         break;
-      }
       case 'limit':
         out.limit = intIn('limit', v, 1, MAX_LIMIT);
         break;
       case 'refresh':
-        out.refresh = bool('refresh', v, false);
+        out.refresh = bool('refresh', v) ?? false;
         break;
     }
   });

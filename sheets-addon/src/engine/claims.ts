@@ -97,6 +97,8 @@ export function runClaimed(
   };
   let held = new Set<string>(); // what others held at the last look: asked last, so a round reads the likely-free first
   const wanted = () => [...pending].sort((a, b) => Number(held.has(a)) - Number(held.has(b)));
+  /** The pending keys nobody else holds a claim on. */
+  const unheld = (others: Set<string>) => [...pending].filter((k) => !others.has(k));
   while (pending.size && opts.canStart()) {
     if (needRound) {
       const r = store.round(owner, wanted(), publish, opts.batchSize);
@@ -107,7 +109,7 @@ export function runClaimed(
         publish = new Map();
         const p = store.peek(owner, [...pending]);
         absorb(p.answers);
-        const free = [...pending].filter((k) => !p.others.has(k));
+        const free = unheld(p.others);
         if (free.length) sendUnclaimed(free.slice(0, opts.batchSize));
         else store.sleep(POLL_MS);
         continue;
@@ -121,7 +123,7 @@ export function runClaimed(
         publish = opts.send(r.taken);
         continue;
       }
-      const free = [...pending].filter((k) => !r.others.has(k));
+      const free = unheld(r.others);
       if (r.full) {
         sendUnclaimed(free.slice(0, opts.batchSize)); // no room for more claims: never stall on that
         continue;
@@ -136,7 +138,7 @@ export function runClaimed(
     waitedMs += store.now() - t0;
     absorb(p.answers);
     // A claim gone without its answer (its owner failed or died): take the request over.
-    needRound = [...pending].some((k) => !p.others.has(k));
+    needRound = unheld(p.others).length > 0;
   }
   if (claimed || publish.size) finish(store, owner, publish);
   return { fromOthers, late: [...pending], unclaimed, waitedMs };

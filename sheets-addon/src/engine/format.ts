@@ -30,12 +30,11 @@ export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<strin
       table.push(lead(messageRow(row.message, width)));
       continue;
     }
-    const r = results.get(row.key) as TargetResult;
-    if (r.late) table.push(lead(messageRow(NOT_REACHED, width)));
-    else if (r.error) table.push(lead(messageRow(messageOf(r.error, r.failedCall ?? row.call), width)));
-    else if (!list) table.push(cellsOf(r.items[0], fields, r.fetchedAt));
-    else if (!r.items.length) table.push(lead(messageRow('No items.', width)));
-    else for (const item of r.items) table.push(lead(cellsOf(item, fields, r.fetchedAt)));
+    const r = results.get(row.key)!;
+    // What the row says instead of values: a page not reached in time, a failure, an empty list.
+    const message = r.late ? NOT_REACHED : r.error ? messageOf(r.error, r.failedCall ?? row.call) : list && !r.items.length ? 'No items.' : undefined;
+    if (message !== undefined) table.push(lead(messageRow(message, width)));
+    else for (const item of list ? r.items : [r.items[0]]) table.push(lead(cellsOf(item, fields, r.fetchedAt)));
   }
   const head = stacked ? [args.targetName as string, ...fields] : fields;
   if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(head);

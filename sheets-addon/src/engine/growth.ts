@@ -15,7 +15,7 @@ export const SUMMARY_HEADER = ['account', 'latest date', 'latest', 'previous dat
 /** Lines in the chart: more would be unreadable (the summary lists every account). */
 export const CHART_ACCOUNTS = 8;
 
-const timeOf = (v: unknown): number => (v instanceof Date ? v.getTime() : typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
+const timeOf = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
 
 /** Numeric fields of a history sheet's header (the growth view's choices): everything after date and target. */
 export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter(Boolean);
@@ -38,11 +38,12 @@ export function growth(values: unknown[][], field: string, accounts: string[] = 
     snapshots++;
   }
   const summary = [...by].map(([account, points]) => {
-    const times = [...points.keys()].sort((a, b) => b - a);
-    const latest = points.get(times[0])!;
-    if (times.length < 2) return [account, new Date(times[0]), latest, '', '', '', ''];
-    const prev = points.get(times[1])!;
-    return [account, new Date(times[0]), latest, new Date(times[1]), prev, latest - prev, prev ? (latest - prev) / prev : ''];
+    const [last, before] = [...points.keys()].sort((a, b) => b - a);
+    const latest = points.get(last)!;
+    const head = [account, new Date(last), latest];
+    if (before === undefined) return [...head, '', '', '', ''];
+    const prev = points.get(before)!;
+    return [...head, new Date(before), prev, latest - prev, prev ? (latest - prev) / prev : ''];
   });
   summary.sort((a, b) => (b[2] as number) - (a[2] as number));
   const wanted = accounts.map((a) => a.trim()).filter((a) => by.has(a));

@@ -13,6 +13,7 @@
  * all rows in one getValues. A row holds at most MAX_CELLS cells: beyond, the oldest answers go
  * first. Answers older than 30 days (the longest setting) are dropped when their row is rewritten.
  */
+import { groupBy } from './group';
 import { readJson } from './json';
 import { fnv1a, member, nameOf, reusable } from './store';
 import type { AnswerStore, CachedAnswer } from './types';
@@ -77,11 +78,12 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
       if (!keys.length) return out;
       const found = readRows(grid, [...new Set(keys.map(rowOf))]);
       const rows = new Map<number, Map<string, CachedAnswer>>();
+      const now = opts.now();
       for (const key of keys) {
         const row = rowOf(key);
         if (!rows.has(row)) rows.set(row, parseRow(found.get(row)));
         const a = rows.get(row)!.get(nameOf(key));
-        if (a && reusable(a, opts.now(), opts.now() - opts.maxAgeMs, limitOf(key))) out.set(key, a);
+        if (a && reusable(a, now, now - opts.maxAgeMs, limitOf(key))) out.set(key, a);
       }
       return out;
     },
@@ -89,8 +91,7 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
       if (opts.writable) for (const [key, a] of entries) if (!(pending.get(nameOf(key))?.at! >= a.at)) pending.set(nameOf(key), a);
     },
     flush() {
-      const byRow = new Map<number, [string, CachedAnswer][]>();
-      for (const e of pending) byRow.set(rowOf(e[0]), [...(byRow.get(rowOf(e[0])) ?? []), e]);
+      const byRow = groupBy(pending, ([name]) => rowOf(name));
       if (!byRow.size) return 0;
       const current = readRows(grid, [...byRow.keys()]);
       const changed = new Map<number, string[]>();

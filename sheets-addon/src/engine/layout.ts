@@ -35,9 +35,8 @@ export function argLayout(endpoint: EndpointDef): ArgSpec[] {
     if (p === target || p.kind === 'cursor') continue;
     out.push({ name: p.name, role: 'param', param: p });
   }
-  out.push({ name: 'fields', role: 'fields' }, { name: 'header', role: 'header' });
-  if (endpoint.shape === 'list') out.push({ name: 'limit', role: 'limit' });
-  out.push({ name: 'refresh', role: 'refresh' });
+  const options = ['fields', 'header', ...(endpoint.shape === 'list' ? ['limit' as const] : []), 'refresh'] as const;
+  for (const name of options) out.push({ name, role: name });
   return out;
 }
 

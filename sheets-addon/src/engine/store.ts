@@ -32,6 +32,7 @@
 import type { ApiResult } from '@igdata/core';
 import { findEndpoint } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
+import { groupBy } from './group';
 import { readJson } from './json';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
 
@@ -98,11 +99,6 @@ export function utf8Bytes(s: string): number {
 const isOutcome = (v: unknown): v is CachedAnswer =>
   v !== null && typeof v === 'object' && typeof (v as CachedAnswer).ok === 'boolean';
 
-function parse(text: string): CachedAnswer | undefined {
-  const v = readJson(text);
-  return isOutcome(v) ? v : undefined;
-}
-
 /** One member of a JSON object's text (`"name":value`): a bucket or a kept row is written as their list. */
 export const member = (name: string, value: unknown): string => `${JSON.stringify(name)}:${JSON.stringify(value)}`;
 
@@ -153,28 +149,28 @@ export function bucketAnswers(c: KeyValueCache, now: number): Map<string, Cached
 
 /** Loose answers among `found` (whole values, or chunk headers whose chunks are read in one getAll). */
 function readLoose(c: KeyValueCache, keys: string[], found: Record<string, string>): Map<string, CachedAnswer> {
-  const out = new Map<string, CachedAnswer>();
-  const chunked: { key: string; parts: string[] }[] = [];
+  const texts = new Map<string, string>();
+  const chunked = new Map<string, string[]>();
   for (const key of keys) {
     const v = found[key];
     if (typeof v !== 'string') continue;
     if (v.startsWith(CHUNKED)) {
       const [n, id] = v.slice(CHUNKED.length).split(':');
       const count = Number(n);
-      if (!(count > 0 && count < 100)) continue;
-      chunked.push({ key, parts: Array.from({ length: count }, (_, i) => `${key}.${id}.${i}`) });
-    } else {
-      const parsed = parse(v);
-      if (parsed) out.set(key, parsed);
+      if (count > 0 && count < 100) chunked.set(key, Array.from({ length: count }, (_, i) => `${key}.${id}.${i}`));
+    } else texts.set(key, v);
+  }
+  if (chunked.size) {
+    const parts = c.getAll([...chunked.values()].flat());
+    for (const [key, names] of chunked) {
+      // a chunk was evicted: a miss
+      if (names.every((p) => typeof parts[p] === 'string')) texts.set(key, names.map((p) => parts[p]).join(''));
     }
   }
-  if (chunked.length) {
-    const parts = c.getAll(chunked.flatMap((x) => x.parts));
-    for (const { key, parts: names } of chunked) {
-      if (names.some((p) => typeof parts[p] !== 'string')) continue; // a chunk was evicted: a miss
-      const parsed = parse(names.map((p) => parts[p]).join(''));
-      if (parsed) out.set(key, parsed);
-    }
+  const out = new Map<string, CachedAnswer>();
+  for (const [key, text] of texts) {
+    const v = readJson(text);
+    if (isOutcome(v)) out.set(key, v);
   }
   return out;
 }
@@ -211,58 +207,40 @@ function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, 
 
 // ---------------------------------------------------------------- writing
 
-interface Fresh {
-  key: string;
-  name: string;
-  outcome: CachedAnswer;
-  text: string;
-  bytes: number;
-}
-
 /** Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose. */
 function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
   const expiresAt = now + CACHE_TTL_SECONDS * 1000;
-  const groups = new Map<string, Fresh[]>();
-  for (const [key, outcome] of entries) {
-    const name = nameOf(key);
-    const text = member(name, [expiresAt, outcome]);
-    const b = bucketOf(key);
-    const list = groups.get(b) ?? [];
-    list.push({ key, name, outcome, text, bytes: utf8Bytes(text) + 1 });
-    groups.set(b, list);
-  }
+  const groups = groupBy(entries, ([key]) => bucketOf(key));
   const current = c.getAll([...groups.keys()]);
   const values: Record<string, string> = {};
   const spill = new Map<string, CachedAnswer>();
   for (const [b, fresh] of groups) {
-    const kept = new Map<string, string>();
+    // The bucket's other live answers stay (an answer written again replaces its entry).
+    const names = new Set(fresh.map(([key]) => nameOf(key)));
+    const kept: string[] = [];
     let size = 2;
     for (const [name, entry] of readBucket(current[b], now)) {
+      if (names.has(name)) continue;
       const text = member(name, entry);
-      kept.set(name, text);
+      kept.push(text);
       size += utf8Bytes(text) + 1;
     }
     if (size > BUCKET_MAX_BYTES) {
-      kept.clear(); // not written by us: start afresh (its answers become misses)
+      kept.length = 0; // not written by us: start afresh (its answers become misses)
       size = 2;
     }
-    for (const f of fresh) {
-      const old = kept.get(f.name);
-      if (old !== undefined) {
-        kept.delete(f.name);
-        size -= utf8Bytes(old) + 1;
-      }
-    }
     // Smallest first: a bucket keeps as many answers as fit, the biggest spill to loose items.
-    fresh.sort((x, y) => x.bytes - y.bytes);
-    for (const f of fresh) {
+    const sized = fresh.map(([key, outcome]) => {
+      const text = member(nameOf(key), [expiresAt, outcome]);
+      return { key, outcome, text, bytes: utf8Bytes(text) + 1 };
+    });
+    for (const f of sized.sort((x, y) => x.bytes - y.bytes)) {
       if (size + f.bytes <= BUCKET_MAX_BYTES) {
-        kept.set(f.name, f.text);
+        kept.push(f.text);
         size += f.bytes;
       } else spill.set(f.key, f.outcome);
     }
-    if (!kept.size && typeof current[b] !== 'string') continue; // nothing to keep: no empty item
-    values[b] = `{${[...kept.values()].join(',')}}`;
+    if (kept.length || typeof current[b] === 'string') values[b] = `{${kept.join(',')}}`; // nothing to keep: no empty item
   }
   return looseValues(spill, values);
 }

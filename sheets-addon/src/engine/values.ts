@@ -26,9 +26,10 @@ export function targetCells(name: string, v: unknown): unknown[] {
   return v.flat();
 }
 
-export function bool(name: string, v: unknown, dflt: boolean): boolean {
+/** TRUE/FALSE (or yes/no, 1/0, the argument's own name); undefined when blank. */
+export function bool(name: string, v: unknown): boolean | undefined {
   const x = single(name, v);
-  if (isBlank(x)) return dflt;
+  if (isBlank(x)) return undefined;
   if (typeof x === 'boolean') return x;
   if (x === 1 || x === 0) return x === 1;
   if (typeof x === 'string') {
@@ -80,9 +81,7 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
       throw new IgValidationError('fields', 'field names such as credits_remaining or profile.followers', showValue(name));
     }
   }
-  if (names.length) return names;
-  if (endpoint.columns.length) return endpoint.columns;
-  return [];
+  return names.length ? names : endpoint.columns;
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -90,7 +89,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})
 /** An API value as a cell: dates (`*_at` ISO strings) as Date, null as blank, numbers as numbers. */
 function toCell(field: string, v: unknown): SheetValue {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string' && /(^|[._])(taken_at|created_at|[a-z]+_at)$/.test(field) && ISO.test(v)) {
+  if (typeof v === 'string' && /(^|[._])[a-z]+_at$/.test(field) && ISO.test(v)) {
     const d = new Date(v);
     if (!Number.isNaN(d.getTime())) return d;
   }
