@@ -11,7 +11,7 @@ import type { Book, Rect, RunContext } from '../run/ports';
 import type { ReuseRule } from '../run/reuse';
 import { settingRule } from '../run/reuse';
 import { recordUsage } from '../run/usage-log';
-import { historySheet, newOutputSheet, outputPlace, selection, writeRow } from './grid';
+import { historySheet, newOutputSheet, outputLabel, selection } from './grid';
 import type { BulkJob, JobPlace } from './job';
 import { jobStore, pauseJob } from './job';
 import { stepHistory } from './history-step';
@@ -43,9 +43,10 @@ export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRe
     const name = newOutputSheet(book, p.endpoint.fn, [p.targetName, ...p.fields], p.list ? 0 : range.rows + 1);
     return { ...at, outSheet: name, outRow: 2, outCol: 2, outNext: p.list ? 2 : undefined };
   }
-  const place = outputPlace(book, range, p.fields.length, output, true);
-  if (range.row > 1) writeRow(book.sheet(range.sheet)!, range.row - 1, place.col, p.fields);
-  return { ...at, outSheet: place.sheet as string, outRow: place.row, outCol: place.col };
+  // Beside: the empty columns right of the source (refused when not empty), the header above.
+  outputLabel(book, range, p.fields.length, output, true);
+  if (range.row > 1) book.sheet(range.sheet)!.write(range.row - 1, range.col + 1, [p.fields]);
+  return { ...at, outSheet: range.sheet, outRow: range.row, outCol: range.col + 1 };
 }
 
 /** A new job (not saved) writing to `place`. */

@@ -22,23 +22,15 @@ export function selection(book: Book): Rect {
 
 export const rangeLabel = (r: Rect): string => `${r.sheet}!${r.a1}`;
 
-/** The cells of a one-column rectangle. */
-export const columnValues = (book: Book, r: Rect): unknown[] => readColumn(book.sheet(r.sheet)!, r.row, r.col, r.rows);
-
-interface OutputPlace {
-  label: string;
-  sheet: string | null;
-  row: number;
-  col: number;
-}
-
 /**
- * Where the values go. "beside": the columns right of the source column, which must be empty (a
- * run never overwrites the user's data); "sheet": a new sheet with the targets in column A.
+ * Where the values go, in words. "beside": the columns right of the source column, which must be
+ * empty (a run never overwrites the user's data): with `create` (a run starting there) columns
+ * that are not empty are refused; else (a preview) they are said to be. "sheet": a new sheet with
+ * the targets in column A.
  */
-export function outputPlace(book: Book, r: Rect, width: number, output: 'beside' | 'sheet' | 'history', create: boolean): OutputPlace {
-  if (output === 'sheet') return { label: 'a new sheet', sheet: null, row: 2, col: 2 };
-  if (output === 'history') return { label: 'dated rows in a history sheet', sheet: null, row: 2, col: 1 };
+export function outputLabel(book: Book, r: Rect, width: number, output: 'beside' | 'sheet' | 'history', create: boolean): string {
+  if (output === 'sheet') return 'a new sheet';
+  if (output === 'history') return 'dated rows in a history sheet';
   const sheet = book.sheet(r.sheet)!;
   const headerRow = r.row > 1 ? r.row - 1 : r.row;
   const height = r.rows + (r.row > 1 ? 1 : 0);
@@ -46,7 +38,7 @@ export function outputPlace(book: Book, r: Rect, width: number, output: 'beside'
   const busy = sheet.read(headerRow, r.col + 1, height, width).some((row) => row.some(isFilled));
   const label = `columns ${colName(r.col + 1)}:${colName(r.col + width)} of ${r.sheet}`;
   if (busy && create) throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
-  return { label: busy ? `${label} (not empty: choose "New sheet")` : label, sheet: r.sheet, row: r.row, col: r.col + 1 };
+  return busy ? `${label} (not empty: choose "New sheet")` : label;
 }
 
 /** Adds rows at the end so that row `lastRow` exists. */
@@ -79,16 +71,14 @@ export function historySheet(book: Book, fn: string, header: string[]): { name: 
       book.insertSheet(name).write(1, 1, [header]);
       return { name, next: 2 };
     }
-    const width = sheet.maxColumns();
-    const top = width >= header.length ? sheet.read(1, 1, 1, header.length + (width > header.length ? 1 : 0))[0] : [];
+    // The header and the cell after it (a sheet narrower than the header cannot hold it).
+    const top = sheet.read(1, 1, 1, Math.min(sheet.maxColumns(), header.length + 1))[0];
     if (top.slice(0, header.length).join('\u0000') === header.join('\u0000') && !isFilled(top[header.length] ?? '')) return { name, next: sheet.lastRow() + 1 };
   }
 }
 
 /** Sheets whose name says they hold history (the growth view's choices). */
 export const historySheets = (book: Book): string[] => book.sheetNames().filter((n) => n.startsWith(HISTORY));
-
-export const writeRow = (sheet: Grid, row: number, col: number, values: SheetValue[]): void => sheet.write(row, col, [values]);
 
 /** `rows` cells of one column from row `row`. */
 export const readColumn = (sheet: Grid, row: number, col: number, rows: number): unknown[] => sheet.read(row, col, rows, 1).map((r) => r[0]);

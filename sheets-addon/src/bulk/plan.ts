@@ -13,7 +13,7 @@ import { columnsSeen } from '../engine/values';
 import { answersFor } from '../run/answers';
 import type { RunContext } from '../run/ports';
 import { settingRule } from '../run/reuse';
-import { columnValues, outputPlace, rangeLabel, selection } from './grid';
+import { outputLabel, rangeLabel, readColumn, selection } from './grid';
 import { bulkRow } from './targets';
 
 export interface BulkRequest {
@@ -134,19 +134,21 @@ interface Preview {
 export function preview(ctx: RunContext, req: BulkRequest): Preview {
   const p = plan(req);
   const range = selection(ctx.book);
-  const rows = columnValues(ctx.book, range).map((cell) => bulkRow(p, cell));
+  const rows = readColumn(ctx.book.sheet(range.sheet)!, range.row, range.col, range.rows).map((cell) => bulkRow(p, cell));
   const calls = uniqueCalls(rows);
   const valid = rows.filter((r) => r.kind === 'call').length;
   const store = answersFor(ctx, settingRule(ctx.settings), false).deps.store;
   const client = ctx.client;
   const baseUrl = baseUrlOf(client.config);
   const b = readBalance(client);
-  const counts = {
+  const output = outputLabel(ctx.book, range, p.fields.length, req.output, false);
+  /** The preview of `cached` targets in the store, the rest costing `credits` in all. */
+  const priced = (cached: number, creditsEach: number, credits: number, exact: boolean) => ({
     range: rangeLabel(range), rows: rows.length, blank: rows.filter((r) => r.kind === 'blank').length,
     invalid: rows.filter((r) => r.kind === 'error').length, unique: calls.size,
     balance: b.ok ? b.balance : undefined, balanceMessage: b.ok ? undefined : b.message, fields: p.fields,
-  };
-  const enough = (credits: number) => (b.ok ? b.balance >= credits : undefined);
+    cached, toFetch: calls.size - cached, creditsEach, credits, exact, enough: b.ok ? b.balance >= credits : undefined, output,
+  });
   if (p.list) {
     const walk = cacheWalk(p.endpoint, calls, p.limit, store, baseUrl);
     const each = pagesFor(p.endpoint, p.limit);
@@ -159,17 +161,12 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
     const perPage = estimateCost(p.endpoint, p.params as never).credits;
     // "At most": a list that ends early costs fewer pages.
     return {
-      ...counts, cached, toFetch: calls.size - cached, creditsEach: perPage, credits: pages * perPage, exact: false,
-      enough: enough(pages * perPage), output: 'a new sheet',
+      ...priced(cached, perPage, pages * perPage, false),
       list: { limit: p.limit ?? null, pageSize: pageSizeOf(p.endpoint), pagesEach: each, pages, duplicates: valid - calls.size },
     };
   }
   const hits = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;
   const first = calls.values().next().value as Call | undefined;
   const cost = estimateCost(p.endpoint, first ? first.params : (p.params as never));
-  const toFetch = calls.size - hits;
-  return {
-    ...counts, cached: hits, toFetch, creditsEach: cost.credits, credits: toFetch * cost.credits, exact: cost.exact,
-    enough: enough(toFetch * cost.credits), output: outputPlace(ctx.book, range, p.fields.length, req.output, false).label,
-  };
+  return priced(hits, cost.credits, (calls.size - hits) * cost.credits, cost.exact);
 }

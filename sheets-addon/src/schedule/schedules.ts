@@ -14,7 +14,7 @@ import { plan, preview } from '../bulk/plan';
 import type { Book, PropertyStore, RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Repeat } from './when';
-import { describeRepeat, nextRunAt, readRepeat, runsPerMonth } from './when';
+import { describeRepeat, nextRunAt, readRepeat, runsPerMonth, wholeNumber } from './when';
 
 const MAX_SCHEDULES = 10;
 const MAX_CAP = 1000000;
@@ -52,11 +52,7 @@ export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => p
 export const nextRun = (book: Book, r: Repeat, after: number): number => nextRunAt(r, after, (t) => book.zoneOffset(t));
 
 /** The cap typed in the sidebar: whole credits, 1 to 1,000,000. */
-export function readCap(v: unknown): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CAP) throw new Error(`Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')} (got ${JSON.stringify(v)}).`);
-  return n;
-}
+export const readCap = (v: unknown): number => wholeNumber(v, 1, MAX_CAP, `Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')}`);
 
 function readRequest(req: BulkRequest): Schedule['request'] {
   if (req.output !== 'beside' && req.output !== 'history') throw new Error('A scheduled lookup writes beside the column (refreshed each run) or to a history sheet (a dated row per run): choose one of those.');
@@ -100,10 +96,11 @@ export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unkno
   const perRun = Math.min(uncapped, s.cap);
   const targetsPerRun = b.creditsEach > 0 ? Math.floor(s.cap / b.creditsEach) : b.unique;
   const next = nextRun(ctx.book, s.repeat, ctx.now());
+  const runs = runsPerMonth(s.repeat);
   return {
     range: b.range, targets: b.unique, creditsEach: b.creditsEach, perRun, uncapped,
     runsForAll: b.unique ? Math.ceil(b.unique / targetsPerRun) : 0,
-    runsPerMonth: runsPerMonth(s.repeat), perMonth: Math.ceil(perRun * runsPerMonth(s.repeat)),
+    runsPerMonth: runs, perMonth: Math.ceil(perRun * runs),
     when: describeRepeat(s.repeat), nextAt: new Date(next).toISOString(), nextLabel: ctx.book.formatTime(next), balance: b.balance,
   };
 }
@@ -126,10 +123,13 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
   });
 }
 
+/** The name of the tracker a schedule belongs to (its usage label is "Tracker <name>"). */
+const trackerName = (s: Schedule): string | undefined => s.label?.replace(/^Tracker /, '');
+
 export function deleteSchedule(ctx: RunContext, id: string): void {
   const mine = loadSchedules(ctx.props).find((s) => s.id === id);
   // A tracker's view would keep showing this part's old values: it goes with its tracker.
-  if (mine?.tracker) throw new Error(`This schedule is part of the tracker "${mine.label?.replace(/^Tracker /, '') ?? ''}": delete the tracker instead (Track these accounts).`);
+  if (mine?.tracker) throw new Error(`This schedule is part of the tracker "${trackerName(mine) ?? ''}": delete the tracker instead (Track these accounts).`);
   ctx.lock.withLock(() => {
     saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => s.id !== id));
     jobStore(ctx.props).delete(id);
@@ -141,16 +141,17 @@ export function scheduleViews(ctx: RunContext): { id: string; what: string; wher
   const jobs = jobStore(ctx.props);
   return loadSchedules(ctx.props).map((s) => {
     const run = jobs.load(s.id);
+    const { sheet, row, col, rows, outSheet } = s.place;
     return {
       id: s.id,
       what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
-      where: `${s.place.sheet}!${colName(s.place.col)}${s.place.row}:${colName(s.place.col)}${s.place.row + s.place.rows - 1} \u2192 ${s.request.output === 'history' ? s.place.outSheet : 'the columns beside'}`,
+      where: `${sheet}!${colName(col)}${row}:${colName(col)}${row + rows - 1} \u2192 ${s.request.output === 'history' ? outSheet : 'the columns beside'}`,
       when: describeRepeat(s.repeat),
       cap: s.cap,
       nextAt: new Date(s.nextAt).toISOString(),
       nextLabel: ctx.book.formatTime(s.nextAt),
       /** The tracker it belongs to (its name), if any: deleted with the tracker, not alone. */
-      tracker: s.tracker ? s.label?.replace(/^Tracker /, '') : undefined,
+      tracker: s.tracker ? trackerName(s) : undefined,
       runLabel: run?.startedAt ? ctx.book.formatTime(Date.parse(run.startedAt)) : undefined,
       skippedAt: s.skippedAt && ctx.book.formatTime(Date.parse(s.skippedAt)),
       run,

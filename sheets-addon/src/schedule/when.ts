@@ -27,14 +27,19 @@ export const periodMs = (r: Repeat): number => (r.every === 'daily' ? DAY : 7 * 
  */
 export const reuseLimitMs = (r: Repeat): number => periodMs(r) / 2;
 
+/** A whole number from `min` to `max` typed in the sidebar; else `rule` and what was typed. */
+export function wholeNumber(v: unknown, min: number, max: number, rule: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${rule} (got ${JSON.stringify(v)}).`);
+  return n;
+}
+
 /** Reads and checks a schedule's timing from the sidebar (clear messages, nothing saved on a bad value). */
 export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: unknown }): Repeat {
   const every = String(input.every ?? '');
   if (every !== 'daily' && every !== 'weekly') throw new Error(`Repeat: choose "daily" or "weekly" (got ${JSON.stringify(every)}).`);
-  const hour = Number(input.hour);
-  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new Error(`Hour: a whole number from 0 to 23 (got ${JSON.stringify(input.hour)}).`);
-  const weekday = every === 'weekly' ? Number(input.weekday) : 1;
-  if (!Number.isInteger(weekday) || weekday < 0 || weekday > 6) throw new Error(`Day: 0 (Sunday) to 6 (Saturday) (got ${JSON.stringify(input.weekday)}).`);
+  const hour = wholeNumber(input.hour, 0, 23, 'Hour: a whole number from 0 to 23');
+  const weekday = every === 'weekly' ? wholeNumber(input.weekday, 0, 6, 'Day: 0 (Sunday) to 6 (Saturday)') : 1;
   return { every, weekday, hour };
 }
 
