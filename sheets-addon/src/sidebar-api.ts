@@ -7,7 +7,6 @@
 import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 import { cancel, resume, start, step } from './bulk/control';
 import { jobStore } from './bulk/job';
-import type { BulkRequest } from './bulk/plan';
 import { preview } from './bulk/plan';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
@@ -20,10 +19,10 @@ import { refreshSelection } from './gas/refresh';
 import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFreshHours, saveKey } from './gas/settings';
 import { activeSelection } from './gas/ui';
 import { exportUsage } from './gas/usage';
+import type { RunContext } from './run/ports';
 import { recordUsage } from './run/usage-log';
 import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
-import type { TrackerRequest } from './tracker/trackers';
 import { DEFAULT_FIELDS, afterRunStep, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
 
 function settingsView() {
@@ -54,19 +53,42 @@ function testKey(key?: string): { ok: boolean; balance?: number; message: string
   return b.ok ? { ok: true, balance: b.balance, message: `The key works: ${b.balance.toLocaleString('en-US')} credits left.` } : b;
 }
 
+/** A server function that runs `f` in this execution's run context. */
+const inContext =
+  <A extends unknown[], R>(f: (ctx: RunContext, ...args: A) => R) =>
+  (...args: A): R =>
+    f(gasContext(), ...args);
+
+/** A change, answered with what the sidebar shows of it as it is now (it redraws that). */
+const thenShow =
+  <A extends unknown[], V>(change: (ctx: RunContext, ...args: A) => unknown, show: (ctx: RunContext) => V) =>
+  (...args: A): V => {
+    const ctx = gasContext();
+    change(ctx, ...args);
+    return show(ctx);
+  };
+
+/** A settings change, answered with the settings as they are now. */
+const thenSettings =
+  <A extends unknown[]>(change: (...args: A) => unknown) =>
+  (...args: A) => {
+    change(...args);
+    return settingsView();
+  };
+
+/** The document's bulk run, if any. */
+const currentJob = () => jobStore(gasContext().props).load();
+
 /** Server functions by their global name in Code.js (what google.script.run calls). */
 export const SIDEBAR_API = {
   igSidebarState: () => {
     // Opening the sidebar (a full-authorisation execution) installs the hourly keep trigger once.
     ensureKeepTrigger();
     // The endpoints the sidebar offers are written into Sidebar.html by the build (sidebar-endpoints.ts).
-    return { settings: settingsView(), job: jobStore(gasContext().props).load() };
+    return { settings: settingsView(), job: currentJob() };
   },
   /** The freshness setting: answers fetched within this many hours are reused (free). */
-  igSetFreshness: (hours: number | string) => {
-    saveFreshHours(hours);
-    return settingsView();
-  },
+  igSetFreshness: thenSettings(saveFreshHours),
   igRefreshSelection: refreshSelection,
   /** Credits by day and by what spent them; the sidebar sums the month against the balance. */
   igUsage: () => {
@@ -80,61 +102,44 @@ export const SIDEBAR_API = {
   igSetKey: (key: string, label?: string) => {
     const clean = String(key ?? '').trim();
     const test = testKey(clean || '\u0000');
-    if (!test.ok && keyRefused(test.code)) return { ...test, saved: false, settings: settingsView() };
-    saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
-    return { ...test, saved: true, settings: settingsView() };
+    const saved = test.ok || !keyRefused(test.code);
+    if (saved) saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
+    return { ...test, saved, settings: settingsView() };
   },
-  igDeleteKey: () => {
-    removeKey();
-    return settingsView();
-  },
-  igSetBaseUrl: (url: string) => {
-    saveBaseUrl(url);
-    return settingsView();
-  },
+  igDeleteKey: thenSettings(removeKey),
+  igSetBaseUrl: thenSettings(saveBaseUrl),
   igGetBalance: () => {
     const b = readBalance(gasContext().client);
     return b.ok ? { balance: b.balance } : { message: b.message };
   },
   igSelectionInfo: activeSelection,
-  igBulkPreview: (req: BulkRequest) => preview(gasContext(), req),
-  igBulkStart: (req: BulkRequest) => start(gasContext(), req),
+  igBulkPreview: inContext(preview),
+  igBulkStart: inContext(start),
+  // (not step itself: its budget and slot are not the sidebar's to choose)
   igBulkStep: (jobId: string) => step(gasContext(), jobId),
-  igBulkCancel: (jobId: string) => cancel(gasContext(), jobId),
-  igBulkResume: (jobId: string) => resume(gasContext(), jobId),
-  igBulkStatus: () => jobStore(gasContext().props).load(),
+  igBulkCancel: inContext(cancel),
+  igBulkResume: inContext(resume),
+  igBulkStatus: currentJob,
   /** Scheduled lookups: cost per run and per month, save, list (with each one's last run), delete. */
-  igSchedulePreview: (req: BulkRequest, repeat: unknown, cap: unknown) => previewSchedule(gasContext(), req, repeat, cap),
-  igScheduleSave: (req: BulkRequest, repeat: unknown, cap: unknown) => {
-    const ctx = gasContext();
-    saveSchedule(ctx, req, repeat, cap);
-    return scheduleViews(ctx);
-  },
-  igSchedules: () => scheduleViews(gasContext()),
-  igScheduleDelete: (id: string) => {
-    const ctx = gasContext();
-    deleteSchedule(ctx, String(id));
-    return scheduleViews(ctx);
-  },
+  igSchedulePreview: inContext(previewSchedule),
+  igScheduleSave: thenShow(saveSchedule, scheduleViews),
+  igSchedules: inContext(scheduleViews),
+  igScheduleDelete: thenShow(deleteSchedule, scheduleViews),
   /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
-  igScheduleRunNow: (id: string) => runNow(gasContext(), String(id)),
+  igScheduleRunNow: inContext(runNow),
   igScheduleStep: (id: string, jobId: string) => {
     const ctx = gasContext();
-    const job = step(ctx, String(jobId), undefined, String(id));
-    if (job.status !== 'running') afterRunStep(ctx, String(id)); // a tracker's view follows its runs
+    const job = step(ctx, jobId, undefined, id);
+    if (job.status !== 'running') afterRunStep(ctx, id); // a tracker's view follows its runs
     return job;
   },
   /** Track these accounts: the fields offered, the cost preview, create (first run stepped by the sidebar), step, list, delete. */
   igTrackerChoices: () => ({ fields: trackableFields(), defaults: DEFAULT_FIELDS }),
-  igTrackerPreview: (req: TrackerRequest) => previewTracker(gasContext(), req),
-  igTrackerCreate: (req: TrackerRequest) => createTracker(gasContext(), req),
-  igTrackerStep: (id: string) => stepTracker(gasContext(), String(id)),
-  igTrackers: () => trackerViews(gasContext()),
-  igTrackerDelete: (id: string) => {
-    const ctx = gasContext();
-    deleteTracker(ctx, String(id));
-    return trackerViews(ctx);
-  },
+  igTrackerPreview: inContext(previewTracker),
+  igTrackerCreate: inContext(createTracker),
+  igTrackerStep: inContext(stepTracker),
+  igTrackers: inContext(trackerViews),
+  igTrackerDelete: thenShow(deleteTracker, trackerViews),
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

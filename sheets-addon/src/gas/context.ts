@@ -61,8 +61,8 @@ export function gasContext(): RunContext {
 /** The reuse rule of a custom function: the setting, and its cell's mark from "Refresh selected cells". */
 function formulaRule(ctx: RunContext): ReuseRule {
   const marks = ctx.settings.refreshMarks;
-  const markedAt = marks ? refreshedSince(marks, SpreadsheetApp.getActiveRange()) : 0;
-  return markedAt ? { freshHours: ctx.settings.freshHours, markedAt } : { freshHours: ctx.settings.freshHours };
+  // markedAt 0: never marked (the setting alone decides).
+  return { freshHours: ctx.settings.freshHours, markedAt: marks ? refreshedSince(marks, SpreadsheetApp.getActiveRange()) : 0 };
 }
 
 /**

@@ -35,6 +35,8 @@ export function refreshSelection(): { cells: number; estimate: number } {
   // From a menu there is always an active range (at least the cursor's cell).
   const range = SpreadsheetApp.getActiveRange()!;
   const sheet = range.getSheet();
+  const top = range.getRow();
+  const left = range.getColumn();
   const cells: [number, number, string][] = [];
   let estimate = 0;
   range.getFormulas().forEach((cols, r) =>
@@ -42,9 +44,10 @@ export function refreshSelection(): { cells: number; estimate: number } {
       const m = /^=\s*(IG[A-Z]+)\s*\(\s*([^,;)]*)/i.exec(f);
       const e = m && byFn.get(m[1].toUpperCase());
       if (!e) return;
-      cells.push([range.getRow() + r, range.getColumn() + c, f]);
+      cells.push([top + r, left + c, f]);
       // At most one question per non-blank target cell (repeats are asked once); not a range: one.
-      const ref = /^\$?[A-Z]{1,3}\$?\d+(:\$?[A-Z]{1,3}\$?\d+)?$/i.test(m[2].trim()) && sheet.getRange(m[2].trim());
+      const target = m[2].trim();
+      const ref = /^\$?[A-Z]{1,3}\$?\d+(:\$?[A-Z]{1,3}\$?\d+)?$/i.test(target) && sheet.getRange(target);
       estimate += (ref ? ref.getValues().flat().filter((v) => v !== '').length : 1) * estimateCost(e, {}).credits;
     }),
   );
@@ -56,7 +59,7 @@ export function refreshSelection(): { cells: number; estimate: number } {
   // fetched after it (by the recalculation it caused).
   const p = props();
   const marks = readMarks(p.getProperty(PROP.refresh));
-  marks.unshift([sheet.getName(), range.getRow(), range.getColumn(), range.getNumRows(), range.getNumColumns(), Date.now()]);
+  marks.unshift([sheet.getName(), top, left, range.getNumRows(), range.getNumColumns(), Date.now()]);
   p.setProperty(PROP.refresh, JSON.stringify(marks.slice(0, 20)));
   // Entering a formula again makes Sheets recalculate it.
   for (const [r, c] of cells) sheet.getRange(r, c).setValue('');

@@ -41,11 +41,7 @@ export function readSettings(): Settings {
 }
 
 /** "••••••••wxyz": enough to recognise a key, never enough to use it. */
-export function maskKey(key: string): string {
-  if (!key) return '';
-  const tail = key.length > 8 ? key.slice(-4) : '';
-  return `${'•'.repeat(8)}${tail}`;
-}
+export const maskKey = (key: string): string => (key ? '•'.repeat(8) + (key.length > 8 ? key.slice(-4) : '') : '');
 
 /** The user at the keyboard, when Apps Script tells (it may not without the email scope). */
 export function currentUserEmail(): string {
@@ -65,18 +61,16 @@ function normalizeBaseUrl(input: unknown): string {
   return text;
 }
 
+/** Stores a key (`key`: trimmed by the caller, the sidebar's igSetKey). */
 export function saveKey(key: string, setBy: string): void {
-  const clean = String(key ?? '').trim();
-  if (!clean) throw new Error('Enter an API key first.');
-  if (/\s/.test(clean) || clean.length > 512) throw new Error('That does not look like an API key (no spaces, at most 512 characters).');
-  props().setProperties({ [PROP.apiKey]: clean, [PROP.keySetBy]: setBy, [PROP.keySetAt]: new Date().toISOString() });
+  if (!key) throw new Error('Enter an API key first.');
+  if (/\s/.test(key) || key.length > 512) throw new Error('That does not look like an API key (no spaces, at most 512 characters).');
+  props().setProperties({ [PROP.apiKey]: key, [PROP.keySetBy]: setBy, [PROP.keySetAt]: new Date().toISOString() });
 }
 
 export function removeKey(): void {
   const p = props();
-  p.deleteProperty(PROP.apiKey);
-  p.deleteProperty(PROP.keySetBy);
-  p.deleteProperty(PROP.keySetAt);
+  for (const k of [PROP.apiKey, PROP.keySetBy, PROP.keySetAt]) p.deleteProperty(k);
 }
 
 export function saveBaseUrl(url: unknown): string {

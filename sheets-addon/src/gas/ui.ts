@@ -1,4 +1,6 @@
 /** The add-on's menu and sidebar, and what the sidebar is told about the selection. */
+import { gasBook } from './book';
+
 const PRODUCT = 'IG Data';
 /** The menu item, and the title of its cost question (gas/refresh.ts). */
 export const REFRESH = 'Refresh selected cells';
@@ -13,7 +15,6 @@ export function showSidebar(): void {
 }
 
 export function activeSelection(): { a1: string; rows: number; columns: number } | null {
-  const r = SpreadsheetApp.getActiveRange();
-  if (!r) return null;
-  return { a1: `${r.getSheet().getName()}!${r.getA1Notation()}`, rows: r.getNumRows(), columns: r.getNumColumns() };
+  const r = gasBook().selection();
+  return r && { a1: `${r.sheet}!${r.a1}`, rows: r.rows, columns: r.cols };
 }

@@ -7,9 +7,8 @@
 import type { EndpointDef } from '@igdata/core';
 import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
-import { step } from '../bulk/control';
-import { placeOutput } from '../bulk/control';
-import { readColumn, selection } from '../bulk/grid';
+import { placeOutput, step } from '../bulk/control';
+import { rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
 import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
@@ -54,38 +53,43 @@ export interface TrackerRequest {
   sortBy?: string;
 }
 
-/** The fields a tracker offers, each with the function it comes from and what that costs an account. */
-export function trackableFields(): { field: string; fn: string; credits: number }[] {
+/** What one account costs at an endpoint a tracker takes fields from. */
+const creditsOf = (e: EndpointDef): number => estimateCost(e, {}).credits;
+
+/** Each field a tracker offers, with the first trackable endpoint that returns it. */
+function offered(): { field: string; endpoint: EndpointDef }[] {
   const seen = new Set<string>();
-  return trackable().flatMap((e) =>
-    e.columns.filter((c) => c !== 'username' && !seen.has(c) && seen.add(c)).map((field) => ({ field, fn: e.fn, credits: estimateCost(e, {}).credits })),
-  );
+  return trackable().flatMap((endpoint) => endpoint.columns.filter((c) => c !== 'username' && !seen.has(c) && seen.add(c)).map((field) => ({ field, endpoint })));
 }
 
-const endpointOf = (field: string): EndpointDef | undefined => trackable().find((e) => e.columns.includes(field) && field !== 'username');
+/** The fields a tracker offers, each with the function it comes from and what that costs an account. */
+export const trackableFields = (): { field: string; fn: string; credits: number }[] =>
+  offered().map(({ field, endpoint }) => ({ field, fn: endpoint.fn, credits: creditsOf(endpoint) }));
 
 /** A tracker's parts from the sidebar, checked (a clear message naming the field, nothing saved on bad input). */
 function readTracker(req: TrackerRequest) {
   const fields = String(req.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
   const chosen = fields.length ? [...new Set(fields)] : DEFAULT_FIELDS;
-  const byEndpoint = new Map<string, string[]>();
+  const choices = offered();
+  const byEndpoint = new Map<EndpointDef, string[]>();
   for (const f of chosen) {
-    const e = endpointOf(f);
-    if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. Choose from: ${trackableFields().map((x) => x.field).join(', ')}.`);
-    byEndpoint.set(e.id, [...(byEndpoint.get(e.id) ?? []), f]);
+    const e = choices.find((c) => c.field === f)?.endpoint;
+    if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. Choose from: ${choices.map((x) => x.field).join(', ')}.`);
+    byEndpoint.set(e, [...(byEndpoint.get(e) ?? []), f]);
   }
   // The profile's id links the lines of an account that changed its username.
   const parts = [...byEndpoint].map(([endpoint, f]) => {
-    const idField = getEndpoint(endpoint).tracker?.idField;
-    return { endpoint, fields: idField ? [...f, idField] : f };
+    const idField = endpoint.tracker?.idField;
+    return { endpoint, fields: idField ? [...f, idField] : f, credits: creditsOf(endpoint) };
   });
-  const each = parts.reduce((n, p) => n + estimateCost(getEndpoint(p.endpoint), {}).credits, 0);
+  const each = parts.reduce((n, p) => n + p.credits, 0);
   const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 });
   const cap = readCap(req.cap);
   if (cap < each) throw new Error(`Credit cap per run: at least ${each}, what one account costs with these fields (got ${cap}).`);
   const sortBy = String(req.sortBy ?? '').trim() || chosen[0];
   if (!chosen.includes(sortBy)) throw new Error(`Sort by: one of the chosen fields (${chosen.join(', ')}); got "${sortBy}".`);
-  return { fields: chosen, parts, each, repeat, cap, sortBy, name: String(req.name ?? '').trim().slice(0, 60) };
+  // `settings`: the tracker record's own fields, as it stores them.
+  return { settings: { fields: chosen, sortBy, repeat, cap }, parts, each, name: String(req.name ?? '').trim().slice(0, 60) };
 }
 
 export function loadTrackers(ctx: Pick<RunContext, 'props'>): Tracker[] {
@@ -95,6 +99,8 @@ export function loadTrackers(ctx: Pick<RunContext, 'props'>): Tracker[] {
     return [];
   }
 }
+
+const findTracker = (ctx: Pick<RunContext, 'props'>, id: string): Tracker | undefined => loadTrackers(ctx).find((x) => x.id === id);
 
 const saveTrackers = (ctx: Pick<RunContext, 'props'>, list: Tracker[]) => ctx.props.set(PROP.trackers, JSON.stringify(list));
 
@@ -114,21 +120,25 @@ function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
   return [...out];
 }
 
+/** The first run is now: the next comes at the schedule's time at least half a period later (not an hour later). */
+const secondRun = (ctx: RunContext, r: Repeat): number => nextRun(ctx.book, r, ctx.now() + reuseLimitMs(r));
+
 /** What tracking the selection would cost per run and per month, and when it runs (nothing is saved). */
 export function previewTracker(ctx: RunContext, req: TrackerRequest) {
-  const t = readTracker(req);
+  const { settings: t, parts, each } = readTracker(req);
   const r = selection(ctx.book);
   const accounts = accountsIn(ctx, r).length;
-  const uncapped = accounts * t.each;
+  const uncapped = accounts * each;
   const perRun = Math.min(uncapped, t.cap);
+  const monthly = runsPerMonth(t.repeat);
   const b = readBalance(ctx.client);
   return {
-    range: `${r.sheet}!${r.a1}`, accounts, fields: t.fields, creditsEach: t.each, perRun, uncapped,
-    runsForAll: accounts ? Math.ceil(accounts / Math.floor(t.cap / t.each)) : 0,
-    perMonth: Math.ceil(perRun * runsPerMonth(t.repeat)), runsPerMonth: runsPerMonth(t.repeat), when: describeRepeat(t.repeat),
-    firstRun: 'now', nextLabel: ctx.book.formatTime(nextRun(ctx.book, t.repeat, ctx.now() + reuseLimitMs(t.repeat))),
+    range: rangeLabel(r), accounts, fields: t.fields, creditsEach: each, perRun, uncapped,
+    runsForAll: accounts ? Math.ceil(accounts / Math.floor(t.cap / each)) : 0,
+    perMonth: Math.ceil(perRun * monthly), runsPerMonth: monthly, when: describeRepeat(t.repeat),
+    firstRun: 'now', nextLabel: ctx.book.formatTime(secondRun(ctx, t.repeat)),
     balance: b.ok ? b.balance : undefined,
-    functions: t.parts.map((p) => getEndpoint(p.endpoint).fn),
+    functions: parts.map((p) => p.endpoint.fn),
   };
 }
 
@@ -136,8 +146,9 @@ export function previewTracker(ctx: RunContext, req: TrackerRequest) {
 export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: string }): { tracker: Tracker; jobs: BulkJob[] } {
   const t = readTracker(req);
   const r = selection(ctx.book);
+  const range = rangeLabel(r);
   // The column previewed is the one tracked: a click elsewhere between the two would track another.
-  if (req.range && req.range !== `${r.sheet}!${r.a1}`) throw new Error(`The selection changed since the preview (${req.range}, now ${r.sheet}!${r.a1}): preview again.`);
+  if (req.range && req.range !== range) throw new Error(`The selection changed since the preview (${req.range}, now ${range}): preview again.`);
   return ctx.lock.withLock(() => {
     const trackers = loadTrackers(ctx);
     if (trackers.length >= MAX_TRACKERS) throw new Error(`A sheet holds at most ${MAX_TRACKERS} trackers: delete one first.`);
@@ -146,25 +157,27 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
     const id = ctx.newId();
     const name = t.name || `Tracker ${trackers.length + 1}`;
     if (trackers.some((x) => x.name === name)) throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
+    const { repeat, cap } = t.settings;
     const label = `Tracker ${name}`;
+    const nextAt = secondRun(ctx, repeat);
     const parts: Tracker['parts'] = [];
     const made: Schedule[] = [];
     for (const part of t.parts) {
-      const p = plan({ endpoint: part.endpoint, fields: part.fields.join(','), output: 'history' });
+      const request = { endpoint: part.endpoint.id, params: {}, fields: part.fields.join(','), output: 'history' as const };
+      const p = plan(request);
       // Its own history sheet: another lookup's rows would be taken for this tracker's snapshots.
-      const { outNext: _next, ...place } = placeOutput(ctx.book, r, p, 'history', `${p.endpoint.fn} ${name}`);
-      // Each part gets its share of the cap (each account costs all parts).
-      const cost = estimateCost(p.endpoint, {}).credits;
-      made.push({
-        id: ctx.newId(), request: { endpoint: part.endpoint, params: {}, fields: p.fields.join(','), output: 'history' }, place,
-        // The first run is now: the next comes at the schedule's time at least half a period later (not an hour later).
-        repeat: t.repeat, cap: Math.max(cost, Math.floor((t.cap * cost) / t.each)), nextAt: nextRun(ctx.book, t.repeat, ctx.now() + reuseLimitMs(t.repeat)),
+      const { outNext: _next, ...place } = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
+      const s: Schedule = {
+        id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, repeat,
+        // Each part gets its share of the cap (each account costs all parts).
+        cap: Math.max(part.credits, Math.floor((cap * part.credits) / t.each)), nextAt,
         createdBy: ctx.userEmail(), grow: true, label, tracker: id,
-      });
-      parts.push({ scheduleId: made[made.length - 1].id, endpoint: part.endpoint, fields: p.fields, history: place.outSheet });
+      };
+      made.push(s);
+      parts.push({ scheduleId: s.id, endpoint: request.endpoint, fields: p.fields, history: place.outSheet });
     }
     const tracker: Tracker = {
-      id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, fields: t.fields, sortBy: t.sortBy, repeat: t.repeat, cap: t.cap,
+      id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, ...t.settings,
       parts, view: viewName(ctx, name), createdAt: new Date(ctx.now()).toISOString(),
     };
     // The view first: if it cannot be written, nothing is saved and nothing runs.
@@ -206,29 +219,35 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
   }
 }
 
+/** The last (or current) run of each of the tracker's schedules; null for one that has not run. */
+const runsOf = (ctx: RunContext, t: Tracker): (BulkJob | null)[] => t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId));
+
 /** The trackers' runs still going (first run, or a scheduled one). */
-const running = (ctx: RunContext, t: Tracker): BulkJob[] =>
-  t.parts.flatMap((p) => {
-    const job = jobStore(ctx.props).load(p.scheduleId);
-    return job?.status === 'running' ? [job] : [];
-  });
+const running = (ctx: RunContext, t: Tracker): BulkJob[] => runsOf(ctx, t).filter((job): job is BulkJob => job?.status === 'running');
+
+/** Rebuilds the tracker's view if its runs are over; whether they are. */
+function refreshWhenDone(ctx: RunContext, t: Tracker): boolean {
+  const done = !running(ctx, t).length;
+  if (done) ctx.lock.withLock(() => refreshView(ctx, t));
+  return done;
+}
 
 /** One step of a tracker's run from the sidebar; when its runs are over, its view is rebuilt. */
 export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jobs: BulkJob[]; done: boolean } {
-  const t = loadTrackers(ctx).find((x) => x.id === id);
+  const t = findTracker(ctx, id);
   if (!t) throw new Error('This tracker was deleted; reopen the sidebar.');
   const [job] = running(ctx, t);
   if (job) step(ctx, job.id, undefined, job.slot);
-  const done = !running(ctx, t).length;
-  if (done && job) ctx.lock.withLock(() => refreshView(ctx, t));
-  return { tracker: t, jobs: t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId)!).filter(Boolean), done };
+  // No run was going: the view was rebuilt when the last one ended.
+  const done = !job || refreshWhenDone(ctx, t);
+  return { tracker: t, jobs: runsOf(ctx, t).filter((job): job is BulkJob => !!job), done };
 }
 
 /** After a step of a schedule's job (the trigger's, or Run now's): a tracker's view is rebuilt once its runs are over. */
 export function afterRunStep(ctx: RunContext, scheduleId: string | undefined): void {
   const s = scheduleId && loadSchedules(ctx.props).find((x) => x.id === scheduleId);
-  const t = s && s.tracker ? loadTrackers(ctx).find((x) => x.id === s.tracker) : undefined;
-  if (t && !running(ctx, t).length) ctx.lock.withLock(() => refreshView(ctx, t));
+  const t = s && s.tracker ? findTracker(ctx, s.tracker) : undefined;
+  if (t) refreshWhenDone(ctx, t);
 }
 
 /** The sidebar's list: each tracker, its schedules' next run, and its runs. */
@@ -240,7 +259,7 @@ export function trackerViews(ctx: RunContext) {
       id: t.id, name: t.name, view: t.view, fields: t.fields, when: describeRepeat(t.repeat), cap: t.cap,
       source: `${t.source.sheet}!${t.source.row}`, accounts: accountsIn(ctx, t.source).length,
       nextLabel: Number.isFinite(next) ? ctx.book.formatTime(next) : '',
-      runs: t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId)),
+      runs: runsOf(ctx, t),
     };
   });
 }
@@ -248,12 +267,13 @@ export function trackerViews(ctx: RunContext) {
 /** Deletes a tracker and its schedules; its history and view sheets stay (the sidebar asks first). */
 export function deleteTracker(ctx: RunContext, id: string): void {
   ctx.lock.withLock(() => {
-    const t = loadTrackers(ctx).find((x) => x.id === id);
+    const trackers = loadTrackers(ctx);
+    const t = trackers.find((x) => x.id === id);
     if (!t) return;
     const mine = new Set(t.parts.map((p) => p.scheduleId));
     saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => !mine.has(s.id)));
     for (const sid of mine) jobStore(ctx.props).delete(sid);
-    saveTrackers(ctx, loadTrackers(ctx).filter((x) => x.id !== id));
+    saveTrackers(ctx, trackers.filter((x) => x !== t));
   });
 }
 

@@ -32,8 +32,9 @@ const text = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** The SPARKLINE of one field of the accounts named `aliases` in a history sheet: its numbers, in date order. */
 export function sparklineFormula(history: string, fieldCol: number, aliases: string[]): string {
-  const values = `${quote(history)}!${colName(fieldCol)}2:${colName(fieldCol)}`;
-  const names = aliases.map((a) => `(${quote(history)}!B2:B=${text(a)})`).join('+');
+  const sheet = quote(history);
+  const values = `${sheet}!${colName(fieldCol)}2:${colName(fieldCol)}`;
+  const names = aliases.map((a) => `(${sheet}!B2:B=${text(a)})`).join('+');
   return `=IFERROR(SPARKLINE(FILTER(${values},ISNUMBER(${values}),${names})),"")`;
 }
 
@@ -63,7 +64,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
   const aliasesOf = (account: string): string[] => {
     if (!withId) return [account];
     const mine = withId.rows.filter((r) => r.target === account && r.cells[idCol]);
-    const id = mine.length ? mine[mine.length - 1].cells[idCol] : undefined;
+    const id = mine[mine.length - 1]?.cells[idCol];
     if (!id) return [account];
     return [...new Set([account, ...withId.rows.filter((r) => r.cells[idCol] === id).map((r) => r.target)])];
   };
@@ -86,7 +87,8 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
       const latest = points[points.length - 1];
       const prev = points[points.length - 2];
       if (f === sortBy && latest !== undefined) sortValue = latest;
-      cells.push(latest ?? '', prev === undefined || latest === undefined ? '' : latest - prev, prev ? (latest! - prev) / prev : '', '');
+      // (a previous value implies a latest one)
+      cells.push(latest ?? '', prev === undefined ? '' : latest! - prev, prev ? (latest! - prev) / prev : '', '');
       formulas.push(null, null, null, sparklineFormula(h.name, col + 3, aliases));
     }
     return { sortValue, row: [account, fetched ? new Date(fetched) : '', ...cells, note] as SheetValue[], formulas: [...formulas, null] };
