@@ -108,12 +108,10 @@ export function afterPage(plan: PagePlan, read: PagingProgress, page: PageLike):
   const keep = page.items.slice(0, Math.min(wanted, room));
   const after: PagingProgress = { pages: read.pages + 1, items: read.items + keep.length, credits: read.credits + page.creditsCharged };
   const cursor = plan.paginated ? page.nextCursor : null;
-  if (room < wanted) return { keep, read: after, stop: 'items', resume: cursor };
-  if (matched >= 0) return { keep, read: after, stop: 'until', resume: cursor };
-  if (cursor === null) return { keep, read: after, stop: 'end', resume: null };
-  const capped = capBefore(plan, after);
-  if (capped) return { keep, read: after, stop: capped, resume: cursor };
-  return { keep, read: after, next: cursor };
+  // In this order: the item cap cut the page, the predicate matched, the list ended, a cap forbids the next page.
+  const stop = room < wanted ? 'items' : matched >= 0 ? 'until' : cursor === null ? 'end' : capBefore(plan, after);
+  if (stop) return { keep, read: after, stop, resume: cursor };
+  return { keep, read: after, next: cursor as string }; // not 'end': there is a next page
 }
 
 /** The call for the page at `cursor` (null: the first page). The one place a cursor is put on a call. */

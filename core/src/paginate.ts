@@ -69,16 +69,12 @@ export class PageWalk {
 
   /** The answer to a target's page of this round. */
   record(index: number, answer: PageAnswer): void {
-    const t = this.pending(index);
+    const t = this.settle(index, isIgError(answer) ? answer.charged : answer.creditsCharged);
     if (isIgError(answer)) {
-      this.cap.budget?.settle(t.out as number, answer.charged);
-      t.out = undefined;
       t.result.creditsCharged += answer.charged;
       t.result.error = answer;
       return this.stop(t, 'error');
     }
-    this.cap.budget?.settle(t.out as number, answer.creditsCharged);
-    t.out = undefined;
     const step = afterPage(t.plan, t.read, answer);
     t.read = step.read;
     const r = t.result;
@@ -98,9 +94,7 @@ export class PageWalk {
 
   /** A page handed out but not sent (the caller ran out of time): its reservation is released, its target stops with 'time'. */
   unsent(index: number): void {
-    const t = this.pending(index);
-    this.cap.budget?.settle(t.out as number, 0);
-    t.out = undefined;
+    const t = this.settle(index, 0);
     t.result.nextCursor = (t.call.params.cursor as string | undefined) ?? null;
     this.stop(t, 'time');
   }
@@ -110,9 +104,12 @@ export class PageWalk {
     return this.targets.map((t) => t.result);
   }
 
-  private pending(index: number): Target {
+  /** The target whose page is given back: its reservation is settled at what the page cost. */
+  private settle(index: number, charged: number): Target {
     const t = this.targets[index];
     if (!t || t.out === undefined) throw new Error(`PageWalk: no page of target ${index} is out`);
+    this.cap.budget?.settle(t.out, charged);
+    t.out = undefined;
     return t;
   }
 
