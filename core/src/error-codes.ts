@@ -9,7 +9,7 @@
 import type { AnyIgError, IgApiError } from './errors';
 import type { KnownErrorCode } from './types';
 import type { MessageContext } from './words';
-import { chargedNote, targetLabel, tries } from './words';
+import { NOT_CHARGED, chargedNote, targetLabel, tries } from './words';
 
 export interface ErrorCodeFacts {
   status: number;
@@ -29,7 +29,8 @@ export interface ErrorCodeFacts {
   sentence: (error: IgApiError, ctx: MessageContext) => string;
 }
 
-const notCharged = '(Not charged.)';
+/** The sentence of a transient failure that outlasted the retries. */
+const gaveUp = (what: string) => (e: IgApiError) => `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`;
 
 export const ERROR_CODES = {
   missing_parameter: {
@@ -38,15 +39,15 @@ export const ERROR_CODES = {
   },
   invalid_api_key: {
     status: 401, source: 'spec', retryable: false, billed: false, stopsBulk: true,
-    sentence: (_e, ctx) => `Invalid API key. Set it in ${ctx.keyWhere}. ${notCharged}`,
+    sentence: (_e, ctx) => `Invalid API key. Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`,
   },
   missing_api_key: {
     status: 401, source: 'observed', retryable: false, billed: false, stopsBulk: true,
-    sentence: (_e, ctx) => `No API key is set. Set it in ${ctx.keyWhere}. ${notCharged}`,
+    sentence: (_e, ctx) => `No API key is set. Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`,
   },
   insufficient_credits: {
     status: 402, source: 'spec', retryable: false, billed: false, stopsBulk: true,
-    sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${notCharged}`,
+    sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${NOT_CHARGED}`,
   },
   not_found: {
     status: 404, source: 'spec', retryable: false, billed: true, stopsBulk: false,
@@ -60,7 +61,7 @@ export const ERROR_CODES = {
   },
   upstream_error: {
     status: 502, source: 'spec', retryable: true, billed: false, stopsBulk: false,
-    sentence: (e) => `The data provider failed after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
+    sentence: gaveUp('The data provider failed'),
   },
   // Not in the spec's table, so the service itself never answers 503: it comes from what stands in
   // front of it (gateway, load balancer) when the request did not reach the service. By the spec's
@@ -68,11 +69,11 @@ export const ERROR_CODES = {
   // defines it as temporary (RFC 9110 §15.6.4), so retrying a GET is safe and cannot bill twice.
   service_unavailable: {
     status: 503, source: 'client', retryable: true, billed: false, stopsBulk: false,
-    sentence: (e) => `The service was unavailable after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
+    sentence: gaveUp('The service was unavailable'),
   },
   upstream_timeout: {
     status: 504, source: 'spec', retryable: true, billed: false, stopsBulk: false,
-    sentence: (e) => `The data provider timed out after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`,
+    sentence: gaveUp('The data provider timed out'),
   },
 } satisfies Record<KnownErrorCode, ErrorCodeFacts>;
 

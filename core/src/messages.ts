@@ -6,20 +6,20 @@
 import { errorFacts } from './error-codes';
 import type { AnyIgError } from './errors';
 import type { MessageContext } from './words';
-import { chargedNote, plural, tries } from './words';
+import { NOT_CHARGED, chargedNote, plural, tries } from './words';
 
 export type { MessageContext };
 
 export function userMessage(error: AnyIgError, ctx: MessageContext): string {
   switch (error.name) {
     case 'IgValidationError':
-      return `${error.message} (Not charged.)`;
+      return `${error.message} ${NOT_CHARGED}`;
     case 'IgConnectionError':
-      return `Could not reach the service after ${tries(error.attempts)}: ${error.message}. Check the base URL and your connection, then try again. (Not charged.)`;
+      return `Could not reach the service after ${tries(error.attempts)}: ${error.message}. Check the base URL and your connection, then try again. ${NOT_CHARGED}`;
     case 'IgSchemaError':
       return `The service answered in an unexpected shape (${error.issues[0] ?? error.message}). Please report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error.charged)}`;
     case 'IgCreditCapError':
-      return `Credit cap of ${error.cap} reached: ${plural(error.spent, 'credit')} spent in this execution and this request costs ~${error.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. (Not charged.)`;
+      return `Credit cap of ${error.cap} reached: ${plural(error.spent, 'credit')} spent in this execution and this request costs ~${error.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`;
     case 'IgApiError': {
       const facts = errorFacts(String(error.code));
       if (facts) return facts.sentence(error, ctx);

@@ -6,7 +6,8 @@ export const plural = (n: number, word: string): string => `${n} ${word}${n === 
 export const thousands = (n: number): string => n.toLocaleString('en-US');
 export const counted = (n: number, word: string): string => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 export const tries = (n = 1): string => (n === 1 ? '1 try' : `${n} tries`);
-export const chargedNote = (credits: number): string => (credits > 0 ? `(Charged ${plural(credits, 'credit')}.)` : '(Not charged.)');
+export const NOT_CHARGED = '(Not charged.)';
+export const chargedNote = (credits: number): string => (credits > 0 ? `(Charged ${plural(credits, 'credit')}.)` : NOT_CHARGED);
 
 /** How a call's target reads in a sentence. */
 export function targetLabel(call?: Call): string {
