@@ -12,8 +12,8 @@ import { rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
 import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
-import { bulkRow } from '../bulk/targets';
 import { readBalance } from '../engine/balance';
+import { planRow } from '../engine/rows';
 import type { Grid, RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
@@ -111,11 +111,11 @@ function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
   const n = Math.max(0, sheet.lastRow() - source.row + 1);
   // Accounts as the service reads them: the target parameter of the first trackable endpoint.
   const endpoint = trackable()[0];
-  const p = { endpoint, targetName: targetParam(endpoint)!.name, params: {} };
+  const targetName = targetParam(endpoint)!.name;
   const out = new Set<string>();
   for (const cell of n ? readColumn(sheet, source.row, source.col, n) : []) {
-    const r = bulkRow(p, cell);
-    if (r.kind === 'call') out.add(String(r.call.params[p.targetName]));
+    const r = planRow(endpoint, targetName, {}, cell);
+    if (r.kind === 'call') out.add(String(r.call.params[targetName]));
   }
   return [...out];
 }
