@@ -9,10 +9,14 @@ import type { Field, Shape } from './types';
 
 const str: Shape = 'string';
 const num: Shape = 'number';
-const optStr: Field = { optional: 'string', nullable: true };
-const optNum: Field = { optional: 'number', nullable: true };
-const optBool: Field = { optional: 'boolean', nullable: true };
-const optStrList: Field = { optional: { array: 'string' } };
+/** A field that may be absent or null. */
+const nullable = (shape: Shape): Field => ({ optional: shape, nullable: true });
+/** A list field that may be absent. */
+const optList = (item: Shape): Field => ({ optional: { array: item } });
+const optStr = nullable('string');
+const optNum = nullable('number');
+const optBool = nullable('boolean');
+const optStrList = optList('string');
 /** A loose object: these fields, with their types; any other field passes. */
 const object = (fields: Record<string, Field>): Shape => ({ object: fields });
 
@@ -90,8 +94,8 @@ export const post = object({
   image_url: optStr,
   video_url: optStr,
   video_duration: optNum,
-  location: { optional: location, nullable: true },
-  author: { optional: userSummary, nullable: true },
+  location: nullable(location),
+  author: nullable(userSummary),
 });
 
 export const story = object({
@@ -117,10 +121,13 @@ export const comment = object({
   text: { optional: str },
   like_count: optNum,
   created_at: optStr,
-  author: { optional: userSummary, nullable: true },
+  author: nullable(userSummary),
 });
 
 const slot = { posts: optNum, avg_engagement: optNum };
+/** Best-time's posting slots, by hour of the day and by day of the week. */
+const hourSlots = optList(object({ hour: num, ...slot }));
+const daySlots = optList(object({ day: str, ...slot }));
 
 export const engagement = object({
   username: str,
@@ -137,11 +144,11 @@ export const bestTime = object({
   username: str,
   posts_analyzed: optNum,
   timezone_offset: optNum,
-  best_hours: { optional: { array: object({ hour: num, ...slot }) } },
-  best_days: { optional: { array: object({ day: str, ...slot }) } },
+  best_hours: hourSlots,
+  best_days: daySlots,
   recommendation: optStr,
-  by_hour: { optional: { array: object({ hour: num, ...slot }) } },
-  by_day: { optional: { array: object({ day: str, ...slot }) } },
+  by_hour: hourSlots,
+  by_day: daySlots,
 });
 
 export const stats = object({
@@ -150,7 +157,7 @@ export const stats = object({
   posts_analyzed: optNum,
   avg_days_between_posts: optNum,
   posts_per_week: optNum,
-  format_mix: { optional: { array: object({ type: str, posts: optNum, share_pct: optNum, avg_engagement: optNum }) } },
+  format_mix: optList(object({ type: str, posts: optNum, share_pct: optNum, avg_engagement: optNum })),
   best_format: optStr,
 });
 
@@ -200,7 +207,7 @@ export const niche = object({
 export const similar = object({
   seed: { optional: object({ username: optStr, category: optStr }) },
   search_query: optStr,
-  similar: { optional: { array: object({ username: str, full_name: optStr, similarity: optNum, why: optStr }) } },
+  similar: optList(object({ username: str, full_name: optStr, similarity: optNum, why: optStr })),
 });
 
 export const postImage = object({
