@@ -10,7 +10,7 @@ export function readBalance(client: SheetsClient): BalanceAnswer {
   try {
     const r = runSync(send(client.config, prepare('credits', {})), client.io);
     const v = r.data.credits_remaining ?? r.creditsRemaining;
-    return { ok: true, balance: typeof v === 'number' ? v : Number(v) };
+    return { ok: true, balance: Number(v) };
   } catch (e) {
     if (isIgError(e)) return { ok: false, code: e.name === 'IgApiError' ? String(e.code) : undefined, message: messageOf(e) };
     throw e;

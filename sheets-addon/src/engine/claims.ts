@@ -87,10 +87,11 @@ export function runClaimed(
   let unclaimed = 0;
   let waitedMs = 0;
   let claimed = false;
-  const sendUnclaimed = (batch: string[]) => {
+  const send = (batch: string[], withClaims: boolean) => {
     batch.forEach((k) => pending.delete(k));
     publish = opts.send(batch);
-    unclaimed++;
+    if (withClaims) claimed = true;
+    else unclaimed++;
   };
   const absorb = (answers: Map<string, CachedOutcome>) => {
     for (const [k, v] of answers) if (pending.delete(k)) fromOthers.set(k, v);
@@ -110,7 +111,7 @@ export function runClaimed(
         const p = store.peek(owner, [...pending]);
         absorb(p.answers);
         const free = unheld(p.others);
-        if (free.length) sendUnclaimed(free.slice(0, opts.batchSize));
+        if (free.length) send(free.slice(0, opts.batchSize), false);
         else store.sleep(POLL_MS);
         continue;
       }
@@ -118,14 +119,12 @@ export function runClaimed(
       absorb(r.answers);
       held = r.others;
       if (r.taken.length) {
-        claimed = true;
-        r.taken.forEach((k) => pending.delete(k));
-        publish = opts.send(r.taken);
+        send(r.taken, true);
         continue;
       }
       const free = unheld(r.others);
       if (r.full) {
-        sendUnclaimed(free.slice(0, opts.batchSize)); // no room for more claims: never stall on that
+        send(free.slice(0, opts.batchSize), false); // no room for more claims: never stall on that
         continue;
       }
       if (free.length) continue; // answered by others in the meantime, or not read yet: look again

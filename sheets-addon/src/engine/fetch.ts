@@ -55,6 +55,18 @@ export function errorFromStore(v: Extract<CachedAnswer, { ok: false }>): IgApiEr
   return new IgApiError(v.status, v.code, v.message, { creditsCharged: v.charged, reason: v.reason });
 }
 
+/** A billed "no public data" (404) as stored, so recalculating never bills it again; other failures are not stored. */
+function storedFailure(e: AnyIgError, at: number): CachedAnswer | undefined {
+  if (e.name === 'IgApiError' && e.status === 404 && e.charged > 0) {
+    return { ok: false, status: 404, code: String(e.code), message: e.message, charged: e.charged, reason: e.details.reason, at };
+  }
+  return undefined;
+}
+
+/** What became of a call that was answered (fetched at `at`), from the store or not. */
+const outcomeOf = (answer: Answered | AnyIgError, cached: boolean, at: number): CallOutcome =>
+  isIgError(answer) ? { kind: 'error', error: answer, cached, fetchedAt: at } : { kind: 'ok', value: answer, cached, fetchedAt: at };
+
 /** The request key of a call: endpoint + normalised params (never the API key). */
 export const keyOf = (call: Call): string => requestKey(call.endpoint, call.params);
 
@@ -70,7 +82,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   /** A call answered by a stored answer (read now, or published by another execution). */
   const answeredFromStore = (key: string, hit: CachedAnswer) => {
     stats.cacheHits++;
-    outcomes.set(key, hit.ok ? { kind: 'ok', value: hit, cached: true, fetchedAt: hit.at } : { kind: 'error', error: errorFromStore(hit), cached: true, fetchedAt: hit.at });
+    outcomes.set(key, outcomeOf(hit.ok ? hit : errorFromStore(hit), true, hit.at));
   };
   const notReached = (keys: string[]) => {
     for (const key of keys) outcomes.set(key, { kind: 'late' });
@@ -104,19 +116,10 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k)!)), client.io);
     answers.forEach((answer, i) => {
       const at = now();
-      let value: CachedAnswer | undefined; // worth storing
-      if (isIgError(answer)) {
-        outcomes.set(keys[i], { kind: 'error', error: answer, cached: false, fetchedAt: at });
-        stats.credits += answer.charged;
-        // Billed "no public data": store it, so recalculating never bills it again.
-        if (answer.name === 'IgApiError' && answer.status === 404 && answer.charged > 0) {
-          value = { ok: false, status: 404, code: String(answer.code), message: answer.message, charged: answer.charged, reason: answer.details.reason, at };
-        }
-      } else {
-        value = fromResult(answer, at);
-        outcomes.set(keys[i], { kind: 'ok', value, cached: false, fetchedAt: at });
-        stats.credits += answer.creditsCharged;
-      }
+      const result = isIgError(answer) ? answer : fromResult(answer, at);
+      outcomes.set(keys[i], outcomeOf(result, false, at));
+      stats.credits += result.charged;
+      const value = isIgError(result) ? storedFailure(result, at) : result;
       if (value) toStore.set(skey.get(keys[i])!, value);
     });
     lastBatchMs = now() - t0;

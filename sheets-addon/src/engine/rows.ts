@@ -13,7 +13,7 @@ export type PlannedRow = { kind: 'blank' } | { kind: 'error'; message: string } 
 export function planRow(endpoint: EndpointDef, targetName: string | undefined, params: Record<string, unknown>, cell: unknown): PlannedRow {
   if (targetName && isBlank(cell)) return { kind: 'blank' };
   try {
-    const input = targetName ? { ...params, [targetName]: typeof cell === 'string' ? cell.trim() : cell } : { ...params };
+    const input = targetName ? { ...params, [targetName]: typeof cell === 'string' ? cell.trim() : cell } : params;
     const call = prepare(endpoint, input);
     return { kind: 'call', key: keyOf(call), call };
   } catch (e) {

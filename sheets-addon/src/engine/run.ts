@@ -6,7 +6,7 @@
  */
 import type { AnyIgError, Call, EndpointDef, PageAnswer, PagingCap } from '@igdata/core';
 import { PageWalk } from '@igdata/core';
-import type { CallOutcome } from './fetch';
+import type { CallOutcome, FetchOptions } from './fetch';
 import { errorFromStore, fetchMany, keyOf } from './fetch';
 import type { EngineDeps } from './ports';
 import type { CachedAnswer } from './types';
@@ -46,7 +46,7 @@ export function runCalls(
   endpoint: EndpointDef,
   calls: Map<string, Call>,
   deps: EngineDeps,
-  opts: { deadline: number; refresh: boolean; limit?: number; claims?: boolean },
+  opts: FetchOptions & { limit?: number },
 ): RunTotals {
   const keys = [...calls.keys()];
   const walk = new PageWalk([...calls.values()], capFor(endpoint, opts.limit));
@@ -56,7 +56,7 @@ export function runCalls(
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
     const pages = new Map(round.map((p) => [keyOf(p.call), p.call]));
     // An answer never reused (the balance: maxReuseHours 0) is never stored either.
-    const run = fetchMany(pages, deps, { deadline: opts.deadline, refresh: opts.refresh, noCache: endpoint.maxReuseHours === 0, claims: opts.claims });
+    const run = fetchMany(pages, deps, { ...opts, noCache: endpoint.maxReuseHours === 0 });
     totals.credits += run.stats.credits;
     totals.requests += run.stats.requests;
     for (const p of round) {

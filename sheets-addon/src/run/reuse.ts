@@ -3,7 +3,7 @@
  * in its type, never changed by wrappers around a call. Each endpoint's own limit (the registry's
  * maxReuseHours: stories 1 hour...) is applied on top by the store, from the request key it reads.
  */
-const HOUR_MS = 3600000;
+import { freshMs } from '../engine/keep';
 
 export interface ReuseRule {
   /** The document's freshness setting, in hours (1-720). */
@@ -16,7 +16,7 @@ export interface ReuseRule {
 
 /** The longest age an answer may have at `now` under the rule (ms). */
 export const maxAgeMs = (r: ReuseRule, now: number): number =>
-  Math.min(r.freshHours * HOUR_MS, r.runLimitMs ?? Infinity, r.markedAt ? now - r.markedAt : Infinity);
+  Math.min(freshMs(r.freshHours), r.runLimitMs ?? Infinity, r.markedAt ? now - r.markedAt : Infinity);
 
 /** The rule of a script run (sidebar, menu, trigger): the freshness setting alone. */
 export const settingRule = (settings: { freshHours: number }): ReuseRule => ({ freshHours: settings.freshHours });
