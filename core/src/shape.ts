@@ -17,7 +17,10 @@ export interface ShapeIssue {
 
 const INVALID = 'Invalid input';
 
-/** The field's shape and whether it may be absent (and null), for objects' fields. */
+/** The shape of a field's value, whether the field is optional or not. */
+const valueShape = (f: Field): Shape => (typeof f === 'object' && 'optional' in f ? f.optional : f);
+
+/** The field's shape and whether it may be absent (and null), for objects' fields (openapi.ts). */
 export const fieldShape = (f: Field): { shape: Shape; optional: boolean; nullable: boolean } =>
   typeof f === 'object' && 'optional' in f ? { shape: f.optional, optional: true, nullable: f.nullable === true } : { shape: f, optional: false, nullable: false };
 
@@ -36,10 +39,10 @@ export function checkShape(shape: Shape, value: unknown, path: (string | number)
   } else {
     const o = value as Record<string, unknown>;
     for (const [k, f] of Object.entries(shape.object)) {
-      const { shape: inner, optional, nullable } = fieldShape(f);
       const v = o[k];
-      if ((optional && v === undefined) || (nullable && v === null)) continue;
-      checkShape(inner, v, [...path, k], issues);
+      // An optional field may be absent; a nullable one (optional too) may be null.
+      if (typeof f === 'object' && 'optional' in f && (v === undefined || (f.nullable && v === null))) continue;
+      checkShape(valueShape(f), v, [...path, k], issues);
     }
   }
   return issues;
@@ -52,6 +55,6 @@ export function checkShape(shape: Shape, value: unknown, path: (string | number)
 export function fieldPaths(schema: Shape, prefix = ''): string[] {
   if (typeof schema !== 'object' || !('object' in schema)) return prefix ? [prefix] : [];
   const out: string[] = prefix ? [prefix] : [];
-  for (const [k, f] of Object.entries(schema.object)) out.push(...fieldPaths(fieldShape(f).shape, prefix ? `${prefix}.${k}` : k));
+  for (const [k, f] of Object.entries(schema.object)) out.push(...fieldPaths(valueShape(f), prefix ? `${prefix}.${k}` : k));
   return out;
 }
