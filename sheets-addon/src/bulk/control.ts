@@ -107,7 +107,7 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
     const before = job.credits;
     const after = keeping(ctx, jobRule(ctx, job), (a) =>
-      runStep({ job, endpoint, targetName: targetParam(endpoint)!.name, src, out, deps: a.deps, save: jobs.save, started, budgetMs }),
+      runStep({ job, endpoint, targetName: targetParam(endpoint)!.name, params: job.params, src, out, deps: a.deps, save: jobs.save, started, budgetMs }),
     );
     recordUsage(ctx, job.label ?? `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
     return after;

@@ -6,7 +6,7 @@ import type { SheetValue } from '../engine/values';
 import type { Book, Grid, Rect } from '../run/ports';
 
 export const colName = (c: number): string => (c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26)));
-const isFilled = (v: unknown) => v !== '' && v !== null;
+export const isFilled = (v: unknown): boolean => v !== '' && v !== null;
 
 /** The selected column of targets, checked. */
 export function selection(book: Book): Rect {

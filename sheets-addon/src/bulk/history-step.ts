@@ -5,28 +5,21 @@
  * appended as append.ts says (never twice), after the unit's answers are in.
  */
 import type { SheetValue } from '../engine/values';
-import { appendRows, settlePending } from './append';
-import { readColumn } from './grid';
+import { appendRows, appendWindow } from './append';
 import type { HistoryJob } from './job';
-import { physical, rowsBeforeWrap, upTo } from './job';
 import type { Step } from './step';
 import { eachUnit, endStep } from './step';
-import { distinctRows } from './targets';
 import { cellsFor, failed, runUnit, storedTargets } from './unit';
 
 /** Rows a history step reads ahead. */
 const WINDOW_ROWS = 1000;
 
 export function stepHistory(s: Step<HistoryJob>): HistoryJob {
-  settlePending(s);
   const { job, targetName } = s;
-  const n = Math.min(WINDOW_ROWS, job.rows - job.next, rowsBeforeWrap(job));
-  if (n <= 0) return endStep(s);
+  const rows = appendWindow(s, WINDOW_ROWS);
+  if (!rows) return endStep(s);
+  const n = rows.length;
   const base = job.next;
-  const at = physical(job, base);
-  // A target is written once a run, at its first row in the column: in a rotated run (started past
-  // row 0) too, so a repeated target is never paid twice in one pass over the column.
-  const rows = distinctRows({ endpoint: s.endpoint, targetName, params: job.params }, readColumn(s.src, job.row, job.col, at + n), at, n, upTo(at));
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, s.deps);
   // One date for the whole run: a snapshot is "the accounts as of this run".

@@ -145,11 +145,11 @@ export const jobStore = (props: PropertyStore): JobStore => ({
 /** The source row (0-based, from the job's first) of the run's `i`-th row. */
 export const physical = (job: Pick<BulkJob, 'rows' | 'offset'>, i: number): number => (job.rows ? (i + (job.offset ?? 0)) % job.rows : 0);
 
-/** Rows from the run's current row to its end that stay on one side of the wrap (a step reads them in one range). */
-export const rowsBeforeWrap = (job: Pick<BulkJob, 'rows' | 'offset' | 'next'>): number => job.rows - physical(job, job.next);
-
-/** 0 .. n - 1. */
-export const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+/**
+ * Rows a step handles from the run's current row: at most `max`, and only to the run's end on one
+ * side of the wrap (a step reads them in one range).
+ */
+export const windowSize = (job: BulkJob, max: number): number => Math.min(max, job.rows - job.next, job.rows - physical(job, job.next));
 
 /**
  * The rows a stopped run did not reach, in sheet row numbers and run order: "rows 27-61" or, past

@@ -17,14 +17,12 @@ import type { TargetResult } from '../engine/run';
 import { runCalls } from '../engine/run';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
-import { appendRows, settlePending } from './append';
-import { readColumn } from './grid';
+import { appendRows, appendWindow } from './append';
 import type { ListJob } from './job';
-import { countFetch, upTo } from './job';
+import { countFetch } from './job';
 import { cacheWalk, pagesFor, pagesLeft } from './plan';
 import type { Step } from './step';
 import { eachUnit, endStep, settleRows } from './step';
-import { distinctRows } from './targets';
 import { UNIT_TARGETS } from './unit';
 
 /** Rows a list step reads ahead. */
@@ -35,13 +33,12 @@ const UNIT_PAGES = 50;
 const UNIT_DEADLINE_MS = 240000;
 
 export function stepList(s: Step<ListJob>): ListJob {
-  settlePending(s);
   const { job, endpoint, deps: d } = s;
-  const n = Math.min(WINDOW_ROWS, job.rows - job.next);
-  if (n <= 0) return endStep(s);
+  const rows = appendWindow(s, WINDOW_ROWS);
+  if (!rows) return endStep(s);
+  const n = rows.length;
   const base = job.next;
   const width = job.fields.length + 1;
-  const rows = distinctRows({ endpoint, targetName: s.targetName, params: job.params }, readColumn(s.src, job.row, job.col, base + n), base, n, upTo(base));
   const fresh = new Map<string, Call>();
   for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
   const walk = cacheWalk(endpoint, fresh, job.limit, d.store, baseUrlOf(d.client.config));

@@ -5,7 +5,7 @@
 import type { SheetValue } from '../engine/values';
 import { filledRows, readColumn, writeRuns } from './grid';
 import type { RowsJob } from './job';
-import { physical, rowsBeforeWrap } from './job';
+import { physical, windowSize } from './job';
 import type { Step } from './step';
 import { eachUnit, endStep } from './step';
 import { eachRow } from './targets';
@@ -17,14 +17,14 @@ const WINDOW_ROWS = 1000;
 export function stepRows(s: Step<RowsJob>): RowsJob {
   const { job, out } = s;
   const base = job.next;
-  const n = Math.min(WINDOW_ROWS, job.rows - job.next, rowsBeforeWrap(job));
+  const n = windowSize(job, WINDOW_ROWS);
   if (n <= 0) return endStep(s);
   // The source rows of this window (a rotated scheduled run starts past row 0, job.ts).
   const at = physical(job, base);
   const cells = readColumn(s.src, job.row + at, job.col, n);
   // A scheduled refresh rewrites its own columns; any other run never writes a filled row.
   const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
-  const rows = eachRow({ endpoint: s.endpoint, targetName: s.targetName, params: job.params }, cells, filled);
+  const rows = eachRow(s, cells, filled);
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, s.deps);
 

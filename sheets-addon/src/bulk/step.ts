@@ -10,14 +10,11 @@ import type { EngineDeps } from '../engine/ports';
 import type { Grid } from '../run/ports';
 import type { BulkJob } from './job';
 import { pauseJob } from './job';
-import type { TargetRow } from './targets';
+import type { BulkPlanned, TargetRow } from './targets';
 
-/** One step of a job of kind J: everything it reads, writes and spends. */
-export interface Step<J extends BulkJob = BulkJob> {
+/** One step of a job of kind J: everything it reads, writes and spends (its calls: the job's endpoint, target parameter and params). */
+export interface Step<J extends BulkJob = BulkJob> extends BulkPlanned {
   job: J;
-  endpoint: EndpointDef;
-  /** The endpoint's target parameter (`handle`, `post`...). */
-  targetName: string;
   src: Grid;
   out: Grid;
   deps: EngineDeps;
@@ -78,7 +75,7 @@ export function settleRows<A>(job: BulkJob, rows: TargetRow[], from: number, end
         pauseJob(job, messageOf(a.error, a.failedCall ?? row.call));
         return { settled, stopAt: r };
       }
-      settled.push({ kind: 'answer', row, value: a.value, error: a.error, failedCall: a.failedCall });
+      settled.push({ ...a, kind: 'answer', row });
     }
   }
   return { settled, stopAt: end };

@@ -37,12 +37,12 @@ export const eachRow = (p: BulkPlanned, cells: unknown[], filled: boolean[]): Ta
 
 /**
  * The rows `from` .. `from + n - 1` of the column `cells` (read from its first row): a target seen
- * in an `earlier` row or earlier in the window is a `dup`.
+ * in a row above or earlier in the window is a `dup`.
  */
-export function distinctRows(p: BulkPlanned, cells: unknown[], from: number, n: number, earlier: Iterable<number>): TargetRow[] {
+export function distinctRows(p: BulkPlanned, cells: unknown[], from: number, n: number): TargetRow[] {
   const seen = new Set<string>();
-  for (const r of earlier) {
-    const c = bulkRow(p, cells[r]);
+  for (const cell of cells.slice(0, from)) {
+    const c = bulkRow(p, cell);
     if (c.kind === 'call') seen.add(c.key);
   }
   return cells.slice(from, from + n).map((cell): TargetRow => {

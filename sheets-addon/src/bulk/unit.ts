@@ -75,8 +75,13 @@ export function runUnit(s: Step, rows: TargetRow[], i: number, n: number, answer
   const { job, deps: d } = s;
   const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, estimateCost(s.endpoint, job.params as never).credits));
   const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
-  countFetch(job, run.stats.credits, run.stats.requests, [...run.outcomes.values()].flatMap((o) => (o.kind !== 'late' && o.cached ? [o.fetchedAt] : [])));
-  for (const [k, o] of run.outcomes) if (o.kind !== 'late') answered.add(k);
+  const fromStore: number[] = [];
+  for (const [k, o] of run.outcomes) {
+    if (o.kind === 'late') continue;
+    answered.add(k);
+    if (o.cached) fromStore.push(o.fetchedAt);
+  }
+  countFetch(job, run.stats.credits, run.stats.requests, fromStore);
   const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
     const o = run.outcomes.get(row.key)!;
     return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };

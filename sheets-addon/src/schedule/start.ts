@@ -3,7 +3,7 @@
  * sidebar). Each run is a bulk job in the schedule's own property, resumable like any bulk run.
  */
 import { newJob } from '../bulk/control';
-import { readColumn } from '../bulk/grid';
+import { isFilled, readColumn } from '../bulk/grid';
 import type { BulkJob } from '../bulk/job';
 import { jobStore, pauseJob, physical } from '../bulk/job';
 import { plan } from '../bulk/plan';
@@ -32,7 +32,7 @@ function rowsNow(ctx: RunContext, s: Schedule): number {
   const below = Math.max(0, src.lastRow() - s.place.row + 1);
   const cells = below ? readColumn(src, s.place.row, s.place.col, below) : [];
   let n = cells.length;
-  while (n > 0 && (cells[n - 1] === '' || cells[n - 1] === null)) n--;
+  while (n > 0 && !isFilled(cells[n - 1])) n--;
   return Math.max(1, n);
 }
 

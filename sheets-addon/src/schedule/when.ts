@@ -18,14 +18,12 @@ export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday',
 /** Runs in an average month. */
 export const runsPerMonth = (r: Repeat): number => (r.every === 'daily' ? 30 : 4.35);
 
-export const periodMs = (r: Repeat): number => (r.every === 'daily' ? DAY : 7 * DAY);
-
 /**
  * A scheduled run reuses answers younger than half its period (and the freshness setting): so each
  * run fetches what the previous run fetched, even if the hourly trigger fired it a little late,
  * while answers a formula fetched shortly before are still free.
  */
-export const reuseLimitMs = (r: Repeat): number => periodMs(r) / 2;
+export const reuseLimitMs = (r: Repeat): number => (r.every === 'daily' ? DAY : 7 * DAY) / 2;
 
 /** A whole number from `min` to `max` typed in the sidebar; else `rule` and what was typed. */
 export function wholeNumber(v: unknown, min: number, max: number, rule: string): number {
