@@ -7,10 +7,6 @@ import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
 import { parseSuccess, toError } from './response';
 import type { ApiResult, Call, ClientConfig, Effect, HttpRequest, Op, RawResponse, RetryPolicy } from './types';
 
-function retryPolicy(config: ClientConfig): RetryPolicy {
-  return { ...DEFAULT_RETRY, ...config.retry };
-}
-
 /** Retry-After in milliseconds, given as seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now: number): number | undefined {
   const v = value?.trim();
@@ -52,7 +48,7 @@ export function* request(config: ClientConfig, endpointId: string, input: Record
  * each an ApiResult or an Ig error; nothing throws for a single bad call.
  */
 export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | AnyIgError)[]> {
-  const policy = retryPolicy(config);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...config.retry };
   const outcomes: (ApiResult | AnyIgError | undefined)[] = new Array(calls.length);
   const requests: (HttpRequest | undefined)[] = calls.map((c, i) => {
     try {

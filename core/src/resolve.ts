@@ -122,8 +122,10 @@ function resolveInteger(def: ParamDef, value: unknown): number {
   return n;
 }
 
+const SEARCH_KEYWORD = 'a search keyword';
+
 function resolveText(def: ParamDef, value: unknown): string {
-  const expected = def.name === 'q' ? 'a search keyword' : 'text';
+  const expected = def.name === 'q' ? SEARCH_KEYWORD : 'text';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value !== 'string') throw new IgValidationError(def.name, expected, showValue(value));
   const text = value.trim();
@@ -167,7 +169,7 @@ export function expectedFor(def: ParamDef): string {
     case 'integer':
       return def.min !== undefined && def.max !== undefined ? `a whole number from ${def.min} to ${def.max}` : 'a whole number';
     case 'text':
-      return def.name === 'q' ? 'a search keyword' : `given (${describe(def)})`;
+      return def.name === 'q' ? SEARCH_KEYWORD : `given (${describe(def)})`;
     default:
       return EXPECTED[def.kind];
   }
