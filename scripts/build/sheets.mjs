@@ -5,6 +5,7 @@
 //   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
 // Also refreshes the function reference in sheets-addon/README.md (between markers).
 import * as esbuild from 'esbuild';
+import { minify as swcMinify } from '@swc/core';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -67,12 +68,25 @@ export const bundleOptions = (plugins = []) => ({
   plugins,
 });
 
+/**
+ * A second minification pass over esbuild's output, by swc's compressor: esbuild minifies one module
+ * at a time as it joins them, swc then works across the whole bundle (inlining, dead branches,
+ * joined statements). Measured on the bundle of 2026-11-25 (80.6 KB from esbuild): swc 78.4 KB,
+ * terser 79.9 KB (passes 2); the module sizes in the metafile are esbuild's. Apps Script's V8 takes
+ * ES2020. The global IGDATA (what Code.js calls) stays: swc keeps top-level names by default.
+ */
+async function compress(code) {
+  const out = await swcMinify(code, { compress: { passes: 2 }, mangle: true, ecma: 2020, module: false, format: { comments: false } });
+  if (!/^(?:"use strict";)?var IGDATA\b/.test(out.code)) throw new Error('sheets bundle: the second minification pass lost the global IGDATA');
+  return out.code;
+}
+
 export async function build() {
   mkdirSync(dist, { recursive: true });
 
   // 1. The logic bundle.
   const result = await esbuild.build(bundleOptions());
-  const bundle = result.outputFiles[0].text;
+  const bundle = await compress(result.outputFiles[0].text);
   if (/\brequire\(/.test(bundle)) throw new Error('sheets bundle: contains require(); something was not bundled');
   // Apps Script has none of these (sheets-addon/types/core-node-io.d.ts declares them for core's fetchIO only).
   // (a call of the global: not a method `x.fetch(`, not a method definition `fetch(e){`)
