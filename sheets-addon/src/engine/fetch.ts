@@ -76,8 +76,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   const stats: FetchStats = { unique: calls.size, cacheHits: 0, requests: 0, credits: 0, late: 0 };
   const requestsBefore = client.io.stats.requests;
   const base = baseUrlOf(client.config);
-  const skey = new Map<string, string>();
-  for (const key of calls.keys()) skey.set(key, store.keyFor(base, key));
+  const skey = new Map([...calls.keys()].map((key) => [key, store.keyFor(base, key)]));
 
   /** A call answered by a stored answer (read now, or published by another execution). */
   const answeredFromStore = (key: string, hit: CachedAnswer) => {

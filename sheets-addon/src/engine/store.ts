@@ -259,7 +259,7 @@ interface StoreDeps {
 
 export function createAnswerStore(deps: StoreDeps): AnswerStore {
   // The endpoint limits of the keys this store made (keyFor): every read of those keys applies them.
-  const limits = new Map<string, number>();
+  const limits = new Map<string, number | undefined>();
   const limitOf = (key: string) => limits.get(key);
   // The lock was busy once in this execution: later writes only try it without waiting.
   let lockWasBusy = false;
@@ -278,8 +278,7 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
   return {
     keyFor(baseUrl, requestKey) {
       const key = CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`);
-      const limit = limitOfRequest(requestKey);
-      if (limit !== undefined) limits.set(key, limit);
+      limits.set(key, limitOfRequest(requestKey));
       return key;
     },
     limitOf,
