@@ -19,6 +19,9 @@ const num = (v: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
+/** The balance after a request: the envelope's, else the header's. */
+const creditsLeft = (meta: EnvelopeMeta, res: RawResponse): number | undefined => num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']);
+
 /** Remove a secret from any text that might be shown or logged. */
 function redact(text: string, secret: string | undefined): string {
   return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
@@ -37,7 +40,7 @@ export function toError(res: RawResponse, attempts: number, apiKey?: string): Ig
     requestId: (meta.request_id as string) ?? res.headers['x-request-id'],
     endpoint: meta.endpoint as string | undefined,
     creditsCharged: num(meta.credits_charged) ?? 0,
-    creditsRemaining: num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']),
+    creditsRemaining: creditsLeft(meta, res),
     reason: typeof err.reason === 'string' ? err.reason : undefined,
     attempts,
   });
@@ -61,7 +64,7 @@ export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: 
   const base = {
     meta,
     creditsCharged: charged,
-    creditsRemaining: num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']),
+    creditsRemaining: creditsLeft(meta, res),
     requestId: meta.request_id ?? requestId,
     attempts,
   };

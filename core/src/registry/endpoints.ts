@@ -10,12 +10,14 @@ import * as s from './schemas';
 import type { CostRule, EndpointDef, ParamDef } from './types';
 
 // Parameter builders keep each entry to the facts that differ.
-const handle: ParamDef = { name: 'handle', kind: 'handle', required: true };
-const post: ParamDef = { name: 'post', kind: 'post', required: true };
-const tag: ParamDef = { name: 'tag', kind: 'tag', required: true };
+/** A required parameter of an identifier kind, named after its kind unless the API names it otherwise. */
+const identifierParam = (kind: ParamDef['kind'], name: string = kind): ParamDef => ({ name, kind, required: true });
+const handle = identifierParam('handle');
+const post = identifierParam('post');
+const tag = identifierParam('tag');
 const query: ParamDef = { name: 'q', kind: 'text', required: true, description: 'Search keyword' };
 const cursor: ParamDef = { name: 'cursor', kind: 'cursor', required: false };
-const location: ParamDef = { name: 'id', kind: 'location', required: true };
+const location = identifierParam('location', 'id');
 const posts = (dflt: number): ParamDef => ({ name: 'posts', kind: 'integer', required: false, min: 1, max: 50, default: dflt });
 const flat = (credits: number, exact = true): CostRule => ({ type: 'flat', credits, exact });
 /** base + ceil(posts / per) * step: the spec's "2-6 by window" ranges, read as a rule. */
