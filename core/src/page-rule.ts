@@ -65,12 +65,14 @@ export interface PagePlan {
   paginated: boolean;
 }
 
+const COUNT_CAPS = ['maxItems', 'maxPages', 'maxCredits'] as const;
+
 /** The walk of one list, with its cap checked (throws IgValidationError: a walk without a cap is a bug). */
 export function planPaging(call: Call, cap: PagingCap): PagePlan {
-  if (cap.maxItems === undefined && cap.maxPages === undefined && cap.maxCredits === undefined && cap.budget === undefined) {
+  if (cap.budget === undefined && COUNT_CAPS.every((name) => cap[name] === undefined)) {
     throw new IgValidationError('limit', 'set: a number of items, pages or credits', 'no limit');
   }
-  for (const name of ['maxItems', 'maxPages', 'maxCredits'] as const) {
+  for (const name of COUNT_CAPS) {
     const v = cap[name];
     if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new IgValidationError(name, 'a whole number of 0 or more', String(v));
   }
