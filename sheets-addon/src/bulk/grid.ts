@@ -32,10 +32,10 @@ export function outputLabel(book: Book, r: Rect, width: number, output: 'beside'
   if (output === 'sheet') return 'a new sheet';
   if (output === 'history') return 'dated rows in a history sheet';
   const sheet = book.sheet(r.sheet)!;
-  const headerRow = r.row > 1 ? r.row - 1 : r.row;
-  const height = r.rows + (r.row > 1 ? 1 : 0);
+  // The header row above the targets is part of the output (none above row 1).
+  const above = r.row > 1 ? 1 : 0;
   if (r.col + width > sheet.maxColumns()) throw new Error(`Not enough columns right of ${colName(r.col)}: choose "New sheet".`);
-  const busy = sheet.read(headerRow, r.col + 1, height, width).some((row) => row.some(isFilled));
+  const busy = sheet.read(r.row - above, r.col + 1, r.rows + above, width).some((row) => row.some(isFilled));
   const label = `columns ${colName(r.col + 1)}:${colName(r.col + width)} of ${r.sheet}`;
   if (busy && create) throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
   return busy ? `${label} (not empty: choose "New sheet")` : label;

@@ -8,8 +8,8 @@ import type { SheetValue } from '../engine/values';
 import { appendRows, appendWindow } from './append';
 import type { HistoryJob } from './job';
 import type { Step } from './step';
-import { eachUnit, endStep } from './step';
-import { cellsFor, failed, runUnit, storedTargets } from './unit';
+import { endStep } from './step';
+import { cellsFor, failed, runUnits } from './unit';
 
 /** Rows a history step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -18,27 +18,21 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
   const { job, targetName } = s;
   const rows = appendWindow(s, WINDOW_ROWS);
   if (!rows) return endStep(s);
-  const n = rows.length;
   const base = job.next;
-  // Targets answered already (in the store, or fetched by an earlier unit of this step).
-  const answered = storedTargets(rows, s.deps);
   // One date for the whole run: a snapshot is "the accounts as of this run".
   const date = new Date(job.startedAt);
 
-  eachUnit(s, n, (i) =>
-    runUnit(s, rows, i, n, answered, (settled, stopAt) => {
-      const values: SheetValue[][] = [];
-      let errors = 0;
-      let dups = 0;
-      for (const x of settled) {
-        if (x.kind === 'dup') dups++;
-        if (failed(x)) errors++;
-        // An answer's target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.
-        if (x.kind === 'answer') values.push([date, (x.row.call.params[targetName] as SheetValue) ?? x.row.label, ...cellsFor(job, x)]);
-        if (x.kind === 'invalid') values.push([date, x.label, ...cellsFor(job, x)]);
-      }
-      appendRows(s, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });
-    }),
-  );
+  runUnits(s, rows, (_, settled, stopAt) => {
+    const values: SheetValue[][] = [];
+    let errors = 0;
+    let dups = 0;
+    for (const x of settled) {
+      if (x.kind === 'dup') dups++;
+      if (failed(x)) errors++;
+      // An answer's target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.
+      if (x.kind === 'invalid' || x.kind === 'answer') values.push([date, x.kind === 'answer' ? (x.row.call.params[targetName] as SheetValue) ?? x.row.label : x.label, ...cellsFor(job, x)]);
+    }
+    appendRows(s, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });
+  });
   return endStep(s);
 }

@@ -7,6 +7,7 @@ import { keyOf } from '../engine/fetch';
 import { capFor, pageOf } from '../engine/run';
 import { targetParam } from '../engine/layout';
 import { messageOf } from '../engine/messages';
+import type { PlannedRow } from '../engine/rows';
 import { uniqueCalls } from '../engine/rows';
 import type { AnswerStore } from '../engine/types';
 import { columnsSeen } from '../engine/values';
@@ -136,7 +137,7 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
   const range = selection(ctx.book);
   const rows = readColumn(ctx.book.sheet(range.sheet)!, range.row, range.col, range.rows).map((cell) => bulkRow(p, cell));
   const calls = uniqueCalls(rows);
-  const valid = rows.filter((r) => r.kind === 'call').length;
+  const count = (kind: PlannedRow['kind']) => rows.filter((r) => r.kind === kind).length;
   const store = answersFor(ctx, settingRule(ctx.settings), false).deps.store;
   const client = ctx.client;
   const baseUrl = baseUrlOf(client.config);
@@ -144,8 +145,7 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
   const output = outputLabel(ctx.book, range, p.fields.length, req.output, false);
   /** The preview of `cached` targets in the store, the rest costing `credits` in all. */
   const priced = (cached: number, creditsEach: number, credits: number, exact: boolean) => ({
-    range: rangeLabel(range), rows: rows.length, blank: rows.filter((r) => r.kind === 'blank').length,
-    invalid: rows.filter((r) => r.kind === 'error').length, unique: calls.size,
+    range: rangeLabel(range), rows: rows.length, blank: count('blank'), invalid: count('error'), unique: calls.size,
     balance: b.ok ? b.balance : undefined, balanceMessage: b.ok ? undefined : b.message, fields: p.fields,
     cached, toFetch: calls.size - cached, creditsEach, credits, exact, enough: b.ok ? b.balance >= credits : undefined, output,
   });
@@ -162,7 +162,7 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
     // "At most": a list that ends early costs fewer pages.
     return {
       ...priced(cached, perPage, pages * perPage, false),
-      list: { limit: p.limit ?? null, pageSize: pageSizeOf(p.endpoint), pagesEach: each, pages, duplicates: valid - calls.size },
+      list: { limit: p.limit ?? null, pageSize: pageSizeOf(p.endpoint), pagesEach: each, pages, duplicates: count('call') - calls.size },
     };
   }
   const hits = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;

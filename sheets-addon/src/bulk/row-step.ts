@@ -7,9 +7,9 @@ import { filledRows, readColumn, writeRuns } from './grid';
 import type { RowsJob } from './job';
 import { physical, windowSize } from './job';
 import type { Step } from './step';
-import { eachUnit, endStep } from './step';
+import { endStep } from './step';
 import { eachRow } from './targets';
-import { cellsFor, failed, runUnit, storedTargets } from './unit';
+import { cellsFor, failed, runUnits } from './unit';
 
 /** Rows one step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -24,23 +24,17 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
   const cells = readColumn(s.src, job.row + at, job.col, n);
   // A scheduled refresh rewrites its own columns; any other run never writes a filled row.
   const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
-  const rows = eachRow(s, cells, filled);
-  // Targets answered already (in the store, or fetched by an earlier unit of this step).
-  const answered = storedTargets(rows, s.deps);
-
-  eachUnit(s, n, (i) =>
-    runUnit(s, rows, i, n, answered, (settled, stopAt) => {
-      // Rows to write, in order: null leaves a row as it is.
-      const values: (SheetValue[] | null)[] = settled.map((x) => {
-        if (x.kind === 'filled') job.skipped++;
-        if (failed(x)) job.errors = (job.errors ?? 0) + 1;
-        return x.kind === 'invalid' || x.kind === 'answer' ? cellsFor(job, x) : null;
-      });
-      writeRuns(out, job.outRow + at + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
-      job.written += values.filter((v) => v !== null).length;
-      job.next = base + stopAt;
-      s.save(job); // only after the rows are written
-    }),
-  );
+  runUnits(s, eachRow(s, cells, filled), (i, settled, stopAt) => {
+    // Rows to write, in order: null leaves a row as it is.
+    const values: (SheetValue[] | null)[] = settled.map((x) => {
+      if (x.kind === 'filled') job.skipped++;
+      if (failed(x)) job.errors = (job.errors ?? 0) + 1;
+      return x.kind === 'invalid' || x.kind === 'answer' ? cellsFor(job, x) : null;
+    });
+    writeRuns(out, job.outRow + at + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
+    job.written += values.filter((v) => v !== null).length;
+    job.next = base + stopAt;
+    s.save(job); // only after the rows are written
+  });
   return endStep(s);
 }

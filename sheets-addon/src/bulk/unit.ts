@@ -14,7 +14,7 @@ import { cellsOf } from '../engine/values';
 import type { BulkJob } from './job';
 import { countFetch, pauseJob, waitingRows } from './job';
 import type { Settled, Step } from './step';
-import { settleRows } from './step';
+import { eachUnit, settleRows } from './step';
 import type { TargetRow } from './targets';
 
 /** Distinct targets not in the store that one unit fetches (one full fetchAll). */
@@ -24,7 +24,7 @@ export const UNIT_TARGETS = 50;
 type UnitSettled = Settled<Extract<CallOutcome, { kind: 'ok' }>['value']>;
 
 /** The targets of `rows` the store already holds (one read): the step's units fetch only the others. */
-export function storedTargets(rows: TargetRow[], d: EngineDeps): Set<string> {
+function storedTargets(rows: TargetRow[], d: EngineDeps): Set<string> {
   const baseUrl = baseUrlOf(d.client.config);
   const keys = [...new Set(rows.flatMap((r) => (r.kind === 'call' ? [r.key] : [])))];
   const storeKeys = keys.map((k) => d.store.keyFor(baseUrl, k));
@@ -67,12 +67,19 @@ function stopAtCap(job: BulkJob): void {
 }
 
 /**
- * One unit of a rows or history step, from row `i` of the window's `n` rows: cut, fetched (store
- * first; its targets join `answered`) and settled; `write` writes what its rows became and
- * advances the job. A unit the cap ended pauses the run after it is written.
+ * The units of a rows or history step over the window `rows`, each cut from row `i`, fetched
+ * (store first) and settled; `write` writes what its rows became and advances the job. A unit
+ * the cap ended pauses the run after it is written.
  */
-export function runUnit(s: Step, rows: TargetRow[], i: number, n: number, answered: Set<string>, write: (settled: UnitSettled[], stopAt: number) => void): { stopAt: number; end: number } {
+export function runUnits(s: Step, rows: TargetRow[], write: (i: number, settled: UnitSettled[], stopAt: number) => void): void {
+  // Targets answered already (in the store, or fetched by an earlier unit of this step).
+  const answered = storedTargets(rows, s.deps);
+  eachUnit(s, rows.length, (i) => runUnit(s, rows, i, answered, write));
+}
+
+function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, write: (i: number, settled: UnitSettled[], stopAt: number) => void): { stopAt: number; end: number } {
   const { job, deps: d } = s;
+  const n = rows.length;
   const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, estimateCost(s.endpoint, job.params as never).credits));
   const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
   const fromStore: number[] = [];
@@ -86,7 +93,7 @@ export function runUnit(s: Step, rows: TargetRow[], i: number, n: number, answer
     const o = run.outcomes.get(row.key)!;
     return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };
   });
-  write(settled, stopAt);
+  write(i, settled, stopAt);
   if (capped && stopAt === end && job.status === 'running') stopAtCap(job);
   return { stopAt, end };
 }

@@ -48,6 +48,9 @@ export function loadSchedules(props: PropertyStore): Schedule[] {
 
 export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => props.set(PROP.schedules, JSON.stringify(list));
 
+/** When a schedule runs next, for the sidebar: the instant and its label in the spreadsheet's zone. */
+const nextAtFields = (book: Book, at: number) => ({ nextAt: new Date(at).toISOString(), nextLabel: book.formatTime(at) });
+
 /** The next run after `after` in the spreadsheet's zone. */
 export const nextRun = (book: Book, r: Repeat, after: number): number => nextRunAt(r, after, (t) => book.zoneOffset(t));
 
@@ -95,13 +98,12 @@ export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unkno
   const uncapped = b.unique * b.creditsEach;
   const perRun = Math.min(uncapped, s.cap);
   const targetsPerRun = b.creditsEach > 0 ? Math.floor(s.cap / b.creditsEach) : b.unique;
-  const next = nextRun(ctx.book, s.repeat, ctx.now());
   const runs = runsPerMonth(s.repeat);
   return {
     range: b.range, targets: b.unique, creditsEach: b.creditsEach, perRun, uncapped,
     runsForAll: b.unique ? Math.ceil(b.unique / targetsPerRun) : 0,
     runsPerMonth: runs, perMonth: Math.ceil(perRun * runs),
-    when: describeRepeat(s.repeat), nextAt: new Date(next).toISOString(), nextLabel: ctx.book.formatTime(next), balance: b.balance,
+    when: describeRepeat(s.repeat), ...nextAtFields(ctx.book, nextRun(ctx.book, s.repeat, ctx.now())), balance: b.balance,
   };
 }
 
@@ -139,6 +141,7 @@ export function deleteSchedule(ctx: RunContext, id: string): void {
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
 export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; tracker?: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
   const jobs = jobStore(ctx.props);
+  const timeLabel = (iso: string | undefined) => iso && ctx.book.formatTime(Date.parse(iso));
   return loadSchedules(ctx.props).map((s) => {
     const run = jobs.load(s.id);
     const { sheet, row, col, rows, outSheet } = s.place;
@@ -148,12 +151,11 @@ export function scheduleViews(ctx: RunContext): { id: string; what: string; wher
       where: `${sheet}!${colName(col)}${row}:${colName(col)}${row + rows - 1} \u2192 ${s.request.output === 'history' ? outSheet : 'the columns beside'}`,
       when: describeRepeat(s.repeat),
       cap: s.cap,
-      nextAt: new Date(s.nextAt).toISOString(),
-      nextLabel: ctx.book.formatTime(s.nextAt),
+      ...nextAtFields(ctx.book, s.nextAt),
       /** The tracker it belongs to (its name), if any: deleted with the tracker, not alone. */
       tracker: s.tracker ? trackerName(s) : undefined,
-      runLabel: run?.startedAt ? ctx.book.formatTime(Date.parse(run.startedAt)) : undefined,
-      skippedAt: s.skippedAt && ctx.book.formatTime(Date.parse(s.skippedAt)),
+      runLabel: timeLabel(run?.startedAt),
+      skippedAt: timeLabel(s.skippedAt),
       run,
     };
   });

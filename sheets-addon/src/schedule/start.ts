@@ -18,8 +18,9 @@ import { reuseLimitMs } from './when';
  * first rows every time; else at the first row.
  */
 function startRow(last: BulkJob | null, rows: number): number {
-  // A growing column (a tracker's) changes its row count between runs: the place is kept anyway.
-  return !last || last.status === 'done' ? 0 : Math.min(physical(last, last.next), Math.max(0, rows - 1));
+  // A growing column (a tracker's) changes its row count between runs: the place is kept anyway
+  // (within the `rows` rows of the new run, at least one: rowsNow).
+  return !last || last.status === 'done' ? 0 : Math.min(physical(last, last.next), rows - 1);
 }
 
 /**
