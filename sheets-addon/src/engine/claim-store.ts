@@ -51,8 +51,8 @@ export function createClaimStore(deps: ClaimDeps, mode?: string | null): ClaimSt
       // answers, so only requests no longer held can have an answer to read (less to read and parse).
       const { claims: text } = read(store, []);
       const others = heldByOthers(parseClaims(text, deps.now()), owner, wanted);
-      const free = wanted.filter((k) => !others.has(k));
-      return { answers: free.length ? store.getMany(free) : new Map(), others };
+      // (none free: the store reads nothing)
+      return { answers: store.getMany(wanted.filter((k) => !others.has(k))), others };
     },
     publishLoose: (publish) => store.putMany(publish),
   };

@@ -19,25 +19,24 @@ export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<strin
   const table: SheetValue[][] = [];
   const list = args.endpoint.shape === 'list';
   const stacked = list && args.isRangeInput; // several lists: a first column says whose row it is
+  const lead = (label: string, cells: SheetValue[]) => (stacked ? [label, ...cells] : cells);
   for (const row of rows) {
     if (row.kind === 'blank') {
       if (!list) table.push(messageRow('', width));
       continue;
     }
-    const label = row.kind === 'call' && args.targetName ? String(row.call.params[args.targetName]) : '';
-    const lead = (cells: SheetValue[]) => (stacked ? [label, ...cells] : cells);
     if (row.kind === 'error') {
-      table.push(lead(messageRow(row.message, width)));
+      table.push(lead('', messageRow(row.message, width)));
       continue;
     }
+    const label = args.targetName ? String(row.call.params[args.targetName]) : '';
     const r = results.get(row.key)!;
     // What the row says instead of values: a page not reached in time, a failure, an empty list.
     const message = r.late ? NOT_REACHED : r.error ? messageOf(r.error, r.failedCall ?? row.call) : list && !r.items.length ? 'No items.' : undefined;
-    if (message !== undefined) table.push(lead(messageRow(message, width)));
-    else for (const item of list ? r.items : [r.items[0]]) table.push(lead(cellsOf(item, fields, r.fetchedAt)));
+    if (message !== undefined) table.push(lead(label, messageRow(message, width)));
+    else for (const item of list ? r.items : [r.items[0]]) table.push(lead(label, cellsOf(item, fields, r.fetchedAt)));
   }
-  const head = stacked ? [args.targetName as string, ...fields] : fields;
-  if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(head);
+  if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(lead(args.targetName as string, fields));
   if (!table.length) return '';
   if (table.length === 1 && table[0].length === 1) return table[0][0];
   return table;

@@ -76,14 +76,15 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
     getMany(keys, limitOf = () => undefined) {
       const out = new Map<string, CachedAnswer>();
       if (!keys.length) return out;
-      const found = readRows(grid, [...new Set(keys.map(rowOf))]);
-      const rows = new Map<number, Map<string, CachedAnswer>>();
+      const byRow = groupBy(keys, rowOf);
+      const found = readRows(grid, [...byRow.keys()]);
       const now = opts.now();
-      for (const key of keys) {
-        const row = rowOf(key);
-        if (!rows.has(row)) rows.set(row, parseRow(found.get(row)));
-        const a = rows.get(row)!.get(nameOf(key));
-        if (a && reusable(a, now, now - opts.maxAgeMs, limitOf(key))) out.set(key, a);
+      for (const [row, rowKeys] of byRow) {
+        const answers = parseRow(found.get(row));
+        for (const key of rowKeys) {
+          const a = answers.get(nameOf(key));
+          if (a && reusable(a, now, now - opts.maxAgeMs, limitOf(key))) out.set(key, a);
+        }
       }
       return out;
     },

@@ -123,17 +123,19 @@ function getMany(c: KeyValueCache, keys: string[], now: number, extra: ExtraItem
   const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
-  const bucketKeys = [...new Set(unique.map(bucketOf))];
+  const byBucket = groupBy(unique, bucketOf);
   const extraKeys = extra?.keys ?? [];
-  const found = c.getAll([...bucketKeys, ...unique, ...extraKeys]);
+  const found = c.getAll([...byBucket.keys(), ...unique, ...extraKeys]);
   for (const k of extraKeys) if (typeof found[k] === 'string') extra!.out[k] = found[k];
-  const buckets = new Map(bucketKeys.map((b) => [b, readBucket(found[b], now)]));
   const loose = readLoose(c, unique, found);
-  for (const key of unique) {
-    const packed = buckets.get(bucketOf(key))!.get(nameOf(key))?.[1];
-    const alone = loose.get(key);
-    const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
-    if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best); // older than the freshness setting or its endpoint's limit: a miss
+  for (const [b, bucketKeys] of byBucket) {
+    const bucket = readBucket(found[b], now);
+    for (const key of bucketKeys) {
+      const packed = bucket.get(nameOf(key))?.[1];
+      const alone = loose.get(key);
+      const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
+      if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best); // older than the freshness setting or its endpoint's limit: a miss
+    }
   }
   return out;
 }
