@@ -99,16 +99,11 @@ export function writeBlock(sheet: Grid, row: number, col: number, values: SheetV
 
 /** Writes contiguous runs of non-null rows from `row` (never touching the rows left null). */
 export function writeRuns(sheet: Grid, row: number, col: number, values: (SheetValue[] | null)[], copyTargets: unknown[] | null): void {
-  let r = 0;
-  while (r < values.length) {
-    if (values[r] === null) {
-      r++;
-      continue;
-    }
-    let e = r;
+  // Each run r .. e - 1 ends at a null row (or the end), which the next run starts after.
+  for (let r = 0, e = 0; r < values.length; r = e + 1) {
+    e = r;
     while (e < values.length && values[e] !== null) e++;
     writeBlock(sheet, row + r, col, values.slice(r, e) as SheetValue[][]);
     if (copyTargets) writeBlock(sheet, row + r, 1, copyTargets.slice(r, e).map((c) => [c as SheetValue]));
-    r = e;
   }
 }

@@ -161,10 +161,11 @@ export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row
   while (i < job.rows) {
     const first = physical(job, i);
     const len = Math.min(job.rows - i, job.rows - first);
-    parts.push(len === 1 ? `${job.row + first}` : `${job.row + first}-${job.row + first + len - 1}`);
+    const from = job.row + first;
+    parts.push(len === 1 ? `${from}` : `${from}-${from + len - 1}`);
     i += len;
   }
-  return `${parts.length === 1 && !parts[0].includes('-') ? 'row' : 'rows'} ${parts.join(' and ')}`;
+  return `${job.rows - job.next === 1 ? 'row' : 'rows'} ${parts.join(' and ')}`;
 }
 
 /**
