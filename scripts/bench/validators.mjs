@@ -16,7 +16,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleOptions } from '../build/sheets.mjs';
+import { buildBundle } from '../build/sheets.mjs';
 import { evalTimes } from './bundle-eval.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -176,8 +176,8 @@ for (const [name, lib] of Object.entries(LIBS)) {
 const bundles = {};
 const meta = {};
 for (const name of ['plain', ...Object.keys(LIBS)]) {
-  const result = await esbuild.build(bundleOptions(name === 'plain' ? [] : [replaced(LIBS[name])]));
-  bundles[name] = result.outputFiles[0].text;
+  const result = await buildBundle(name === 'plain' ? [] : [replaced(LIBS[name])]);
+  bundles[name] = result.text;
   const inputs = Object.values(result.metafile.outputs)[0].inputs;
   const lib = Object.entries(inputs).filter(([f]) => /node_modules[\\/](zod|valibot|superstruct)[\\/]/.test(f)).reduce((n, [, i]) => n + i.bytesInOutput, 0);
   const own = ['core/src/registry/schemas.ts', 'core/src/shape.ts'].reduce((n, f) => n + (inputs[f]?.bytesInOutput ?? 0), 0);
