@@ -15,7 +15,7 @@
  */
 import { groupBy } from './group';
 import { readJson } from './json';
-import { fnv1a, member, nameOf, reusable } from './store';
+import { fnv1a, member, nameOf, reusable, split } from './store';
 import type { AnswerStore, CachedAnswer } from './types';
 
 export const KEEP_ROWS = 128;
@@ -52,10 +52,8 @@ export function formatRow(answers: Map<string, CachedAnswer>, now: number): stri
     const part = member(name, a);
     if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
   }
-  text = text && `{${text}}`;
-  const cells: string[] = [];
-  for (let i = 0; i < text.length; i += CELL_CHARS) cells.push(`~${text.slice(i, i + CELL_CHARS)}`);
-  return cells;
+  // (never between the halves of a surrogate pair, which a cell on its own might not keep)
+  return split(text && `{${text}}`, CELL_CHARS).map((cell) => `~${cell}`);
 }
 
 export interface KeptAnswers {

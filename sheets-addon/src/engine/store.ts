@@ -177,7 +177,7 @@ function readLoose(c: KeyValueCache, keys: string[], found: Record<string, strin
   return out;
 }
 
-/** Splits text in chunks of at most CHUNK_CHARS, never between the two halves of a surrogate pair. */
+/** Splits text in chunks of at most `size` characters (cache chunks, kept cells), never between the two halves of a surrogate pair. */
 export function split(text: string, size = CHUNK_CHARS): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; ) {
