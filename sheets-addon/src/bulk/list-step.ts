@@ -38,12 +38,11 @@ export function stepList(s: Step<ListJob>): ListJob {
   if (!rows) return endStep(s);
   const n = rows.length;
   const base = job.next;
-  const width = job.fields.length + 1;
   const fresh = new Map<string, Call>();
   for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
   const walk = cacheWalk(endpoint, fresh, job.limit, d.store, baseUrlOf(d.client.config));
   const each = pagesFor(endpoint, job.limit);
-  const labelled = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, width - 1)];
+  const labelled = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, job.fields.length)];
 
   eachUnit(s, n, (i) => {
     // Cut a unit: targets until their pages not in the store would pass UNIT_PAGES (at least one).

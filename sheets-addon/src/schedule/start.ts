@@ -27,11 +27,11 @@ function startRow(last: BulkJob | null, rows: number): number {
  * The rows a run covers: the schedule's, or for a growing one (a tracker's column) every row from
  * its first down to the column's last filled cell, so accounts added below join the next run.
  */
-function rowsNow(ctx: RunContext, s: Schedule): number {
-  const src = s.grow ? ctx.book.sheet(s.place.sheet) : null;
-  if (!src) return s.place.rows;
-  const below = Math.max(0, src.lastRow() - s.place.row + 1);
-  const cells = below ? readColumn(src, s.place.row, s.place.col, below) : [];
+function rowsNow(ctx: RunContext, { grow, place }: Schedule): number {
+  const src = grow ? ctx.book.sheet(place.sheet) : null;
+  if (!src) return place.rows;
+  const below = Math.max(0, src.lastRow() - place.row + 1);
+  const cells = below ? readColumn(src, place.row, place.col, below) : [];
   let n = cells.length;
   while (n > 0 && !isFilled(cells[n - 1])) n--;
   return Math.max(1, n);
@@ -39,19 +39,20 @@ function rowsNow(ctx: RunContext, s: Schedule): number {
 
 /** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run. */
 export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null): BulkJob {
+  const { place } = s;
   const p = plan(s.request);
-  const job = newJob(ctx, p, { ...s.place, rows: rowsNow(ctx, s) }, s.request.output);
+  const job = newJob(ctx, p, { ...place, rows: rowsNow(ctx, s) }, s.request.output);
   if (s.label) job.label = s.label;
   job.slot = s.id;
   job.cap = s.cap;
   const offset = startRow(last, job.rows);
   if (offset) job.offset = offset;
   job.maxAgeMs = reuseLimitMs(s.repeat);
-  const out = ctx.book.sheet(s.place.outSheet);
+  const out = ctx.book.sheet(place.outSheet);
   if (job.kind === 'rows') job.overwrite = true;
-  if (!ctx.book.sheet(s.place.sheet) || !out) pauseJob(job, `The sheet "${!out ? s.place.outSheet : s.place.sheet}" is gone: delete this schedule and make a new one.`);
+  if (!ctx.book.sheet(place.sheet) || !out) pauseJob(job, `The sheet "${!out ? place.outSheet : place.sheet}" is gone: delete this schedule and make a new one.`);
   else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
-  else if (s.place.row > 1 && out.read(s.place.row - 1, s.place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
+  else if (place.row > 1 && out.read(place.row - 1, place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
     // The header over the schedule's columns changed: those columns are someone else's now.
     pauseJob(job, `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`);
   }
