@@ -73,7 +73,7 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
   const known = knownFields(endpoint);
   for (const name of names) {
     if (name === FETCHED_AT) continue;
-    if (known.length && !known.includes(name) && !known.some((k) => name.startsWith(`${k}.`))) {
+    if (known.length && !known.some((k) => name === k || name.startsWith(`${k}.`))) {
       const guess = closest(name, known);
       throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`);
     }
