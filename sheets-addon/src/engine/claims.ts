@@ -12,7 +12,7 @@
  *
  * Pure: the cache and lock are behind ClaimStore (claim-store.ts, over the answer store).
  */
-import { readJson } from './json';
+import { jsonEntries } from './json';
 import type { CachedAnswer as CachedOutcome, ClaimStore } from './types';
 
 /** How long a claim holds: one batch with its retries (4 s backoff) and a slow answer, well under the 20 s budget. */
@@ -29,10 +29,7 @@ export type ClaimTable = Map<string, [until: number, owner: string]>;
 /** The live claims in the claim item's text (anything unreadable or expired is no claim). */
 export function parseClaims(text: string | undefined, now: number): ClaimTable {
   const out: ClaimTable = new Map();
-  const v = readJson(text);
-  if (v && typeof v === 'object') {
-    for (const [key, c] of Object.entries(v)) if (Array.isArray(c) && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
-  }
+  for (const [key, c] of jsonEntries(text)) if (Array.isArray(c) && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
   return out;
 }
 

@@ -11,3 +11,9 @@ export function readJson(text: string | null | undefined): unknown {
     return undefined;
   }
 }
+
+/** The members of a stored JSON object (buckets, claims, kept rows); anything else has none. */
+export function jsonEntries(text: string | null | undefined): [string, unknown][] {
+  const v = readJson(text);
+  return v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : [];
+}

@@ -14,7 +14,7 @@
  * first. Answers older than 30 days (the longest setting) are dropped when their row is rewritten.
  */
 import { groupBy } from './group';
-import { readJson } from './json';
+import { jsonEntries } from './json';
 import { fnv1a, member, nameOf, reusable, split } from './store';
 import type { AnswerStore, CachedAnswer } from './types';
 
@@ -42,7 +42,7 @@ export const rowOf = (key: string): number => 1 + (fnv1a(nameOf(key)) % KEEP_ROW
 /** A row's answers; an unreadable row is empty (its answers are misses, fetched again). */
 export function parseRow(cells: string[] = []): Map<string, CachedAnswer> {
   const text = cells.map((c) => (c[0] === '~' ? c.slice(1) : '')).join('');
-  return new Map(Object.entries((readJson(text) ?? {}) as Record<string, CachedAnswer>).filter(([, a]) => a?.at > 0));
+  return new Map((jsonEntries(text) as [string, CachedAnswer][]).filter(([, a]) => a?.at > 0));
 }
 
 /** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days. */

@@ -33,7 +33,7 @@ import type { ApiResult } from '@igdata/core';
 import { findEndpoint } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './ports';
 import { groupBy } from './group';
-import { readJson } from './json';
+import { jsonEntries, readJson } from './json';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
 
 const CACHE_PREFIX = 'igd1:';
@@ -107,9 +107,7 @@ type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
 /** A bucket's live, well-formed entries; an unreadable bucket is empty. */
 function readBucket(text: string | undefined, now: number): Map<string, BucketEntry> {
   const out = new Map<string, BucketEntry>();
-  const v = readJson(text);
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return out;
-  for (const [name, e] of Object.entries(v)) {
+  for (const [name, e] of jsonEntries(text)) {
     if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'number' && e[0] > now && isOutcome(e[1])) out.set(name, e as BucketEntry);
   }
   return out;
