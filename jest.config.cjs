@@ -17,7 +17,7 @@ const base = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', target: 'ES2022', esModuleInterop: true, allowJs: true, isolatedModules: true } }],
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', target: 'ES2022', esModuleInterop: true, allowJs: true, isolatedModules: true, useDefineForClassFields: false } }],
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
