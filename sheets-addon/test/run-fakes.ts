@@ -108,7 +108,6 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
       const bound = (g: MemoryGrid): Grid => {
         if (!grids.has(g.name)) {
           grids.set(g.name, {
-            name: g.name,
             maxRows: () => g.maxRows(),
             maxColumns: () => g.maxColumns(),
             lastRow: () => g.lastRow(),

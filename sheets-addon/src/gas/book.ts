@@ -4,7 +4,6 @@ import type { Book, Grid, Rect } from '../run/ports';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const gridOf = (sheet: Sheet): Grid => ({
-  name: sheet.getName(),
   maxRows: () => sheet.getMaxRows(),
   maxColumns: () => sheet.getMaxColumns(),
   lastRow: () => sheet.getLastRow(),

@@ -13,7 +13,7 @@ import { settingRule } from '../run/reuse';
 import { recordUsage } from '../run/usage-log';
 
 /** The trigger's handler, a top-level function of Code.js (the name installed triggers already call). */
-export const KEEP_HANDLER = 'igKeepAnswers';
+const KEEP_HANDLER = 'igKeepAnswers';
 
 /** Installs the hourly trigger for this user and document unless they have one (the add-on's only trigger). */
 export function ensureKeepTrigger(): void {

@@ -25,7 +25,6 @@ export interface Settings {
 
 /** One sheet, as runs read and write it. */
 export interface Grid {
-  readonly name: string;
   maxRows(): number;
   maxColumns(): number;
   lastRow(): number;

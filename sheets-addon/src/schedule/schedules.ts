@@ -16,7 +16,7 @@ import { PROP } from '../run/property-names';
 import type { Repeat } from './when';
 import { describeRepeat, nextRunAt, readRepeat, runsPerMonth, wholeNumber } from './when';
 
-const MAX_SCHEDULES = 10;
+export const MAX_SCHEDULES = 10;
 const MAX_CAP = 1000000;
 
 export interface Schedule {

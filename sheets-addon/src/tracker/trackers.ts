@@ -17,7 +17,7 @@ import { planRow } from '../engine/rows';
 import type { Grid, RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
-import { loadSchedules, nextRun, readCap, saveSchedules } from '../schedule/schedules';
+import { MAX_SCHEDULES, loadSchedules, nextRun, readCap, saveSchedules } from '../schedule/schedules';
 import { scheduledJob } from '../schedule/start';
 import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, reuseLimitMs, runsPerMonth } from '../schedule/when';
@@ -153,7 +153,7 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
     const trackers = loadTrackers(ctx);
     if (trackers.length >= MAX_TRACKERS) throw new Error(`A sheet holds at most ${MAX_TRACKERS} trackers: delete one first.`);
     const schedules = loadSchedules(ctx.props);
-    if (schedules.length + t.parts.length > 10) throw new Error('A sheet holds at most 10 schedules (a tracker uses one per kind of field): delete one first.');
+    if (schedules.length + t.parts.length > MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules (a tracker uses one per kind of field): delete one first.`);
     const id = ctx.newId();
     const name = t.name || `Tracker ${trackers.length + 1}`;
     if (trackers.some((x) => x.name === name)) throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
