@@ -1,10 +1,11 @@
 /**
- * The service's error codes, once, as data: status, whether to retry, whether it is billed,
- * whether it stops a bulk run and the sentence users read. Everything else is derived from this
- * table: status to code (response.ts), retried statuses (request.ts), the messages (messages.ts).
- * Nothing anywhere decides on an error's message text. Each code's documentation (its docs link
- * and its summary, for the OpenAPI error responses and the sandbox's `docs` links) is in
- * error-docs.ts: nothing at run time reads it, so the Sheets bundle leaves it out.
+ * The service's error codes, once, as data: status, whether to retry, whether it stops a bulk run
+ * and the sentence users read. Everything else is derived from this table: status to code
+ * (response.ts), retried statuses (request.ts), the messages (messages.ts). Nothing anywhere
+ * decides on an error's message text. What only documents and tests read (where a code comes
+ * from, whether it is billed, its docs link and summary, for the OpenAPI error responses and the
+ * sandbox's `docs` links) is in error-docs.ts: nothing at run time reads it, so the Sheets bundle
+ * leaves it out.
  */
 import type { AnyIgError, IgApiError } from './errors';
 import type { KnownErrorCode } from './types';
@@ -12,19 +13,16 @@ import type { MessageContext } from './words';
 import { NOT_CHARGED, chargedNote, targetLabel, tries } from './words';
 
 export interface ErrorCodeFacts {
-  status: number;
   /**
-   * `spec`: listed in ../shared/spec/service-api.md §7. `observed`: seen from a service matching
-   * the spec (../shared/spec/NOTES.md). `client`: our name for an HTTP status the spec does not
-   * describe, so that it has facts and a sentence too.
+   * Two codes may share a status (an observed variant of a spec code): the row listed first is
+   * the spec's, the code of that status when a body names none (codeForStatus).
    */
-  source: 'spec' | 'observed' | 'client';
+  status: number;
+  // The two flags are written on the rows where they hold.
   /** Sent again after a backoff (the same request, never billed twice: see each row). */
-  retryable: boolean;
-  /** Whether the service bills the failed request (at the endpoint's cost). */
-  billed: boolean;
-  /** Whether a bulk run stops at it: every further request would fail the same way. */
-  stopsBulk: boolean;
+  retryable?: true;
+  /** A bulk run stops at it: every further request would fail the same way. */
+  stopsBulk?: true;
   /** The sentence users read in a cell, the sidebar or an n8n item. */
   sentence: (error: IgApiError, ctx: MessageContext) => string;
 }
@@ -34,33 +32,33 @@ const gaveUp = (what: string) => (e: IgApiError) => `${what} after ${tries(e.det
 
 export const ERROR_CODES = {
   missing_parameter: {
-    status: 400, source: 'spec', retryable: false, billed: false, stopsBulk: false,
+    status: 400,
     sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e.charged)}`,
   },
   invalid_api_key: {
-    status: 401, source: 'spec', retryable: false, billed: false, stopsBulk: true,
+    status: 401, stopsBulk: true,
     sentence: (_e, ctx) => `Invalid API key. Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`,
   },
   missing_api_key: {
-    status: 401, source: 'observed', retryable: false, billed: false, stopsBulk: true,
+    status: 401, stopsBulk: true,
     sentence: (_e, ctx) => `No API key is set. Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`,
   },
   insufficient_credits: {
-    status: 402, source: 'spec', retryable: false, billed: false, stopsBulk: true,
+    status: 402, stopsBulk: true,
     sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${NOT_CHARGED}`,
   },
   not_found: {
-    status: 404, source: 'spec', retryable: false, billed: true, stopsBulk: false,
+    status: 404,
     sentence: (e, ctx) => `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e.charged)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.
   rate_limited: {
-    status: 429, source: 'client', retryable: true, billed: false, stopsBulk: false,
+    status: 429, retryable: true,
     sentence: (e) => `Too many requests: the service asked to slow down (${tries(e.details.attempts)}). Try again in a minute. ${chargedNote(e.charged)}`,
   },
   upstream_error: {
-    status: 502, source: 'spec', retryable: true, billed: false, stopsBulk: false,
+    status: 502, retryable: true,
     sentence: gaveUp('The data provider failed'),
   },
   // Not in the spec's table, so the service itself never answers 503: it comes from what stands in
@@ -68,11 +66,11 @@ export const ERROR_CODES = {
   // billing rule (§7: only requests that reach the platform are billed) it is not billed, and HTTP
   // defines it as temporary (RFC 9110 §15.6.4), so retrying a GET is safe and cannot bill twice.
   service_unavailable: {
-    status: 503, source: 'client', retryable: true, billed: false, stopsBulk: false,
+    status: 503, retryable: true,
     sentence: gaveUp('The service was unavailable'),
   },
   upstream_timeout: {
-    status: 504, source: 'spec', retryable: true, billed: false, stopsBulk: false,
+    status: 504, retryable: true,
     sentence: gaveUp('The data provider timed out'),
   },
 } satisfies Record<KnownErrorCode, ErrorCodeFacts>;
@@ -88,9 +86,9 @@ export function errorFacts(code: string): ErrorCodeFacts | undefined {
   return Object.prototype.hasOwnProperty.call(ERROR_CODES, code) ? ERROR_CODES[code as KnownErrorCode] : undefined;
 }
 
-/** The code of an error status whose body names none: the spec's or our own row, never an observed variant. */
+/** The code of an error status whose body names none: the first row of that status, never an observed variant. */
 export function codeForStatus(status: number): string {
-  return rows.find(([, f]) => f.status === status && f.source !== 'observed')?.[0] ?? UNKNOWN_ERROR_CODE;
+  return rows.find(([, f]) => f.status === status)?.[0] ?? UNKNOWN_ERROR_CODE;
 }
 
 /** The HTTP statuses worth sending again, from the table. */

@@ -1,35 +1,44 @@
 /**
- * The error table's documentation, apart from its runtime facts (error-codes.ts): each code's
- * `error.docs` link (what the service sends, and the sandbox with it) and its summary (the OpenAPI
- * document's error responses). Nothing at run time reads it: the Sheets bundle leaves it out.
+ * The error table's documentation, apart from its runtime facts (error-codes.ts): where each code
+ * comes from (the OpenAPI document lists the spec's), whether it is billed, its `error.docs` link
+ * (what the service sends, and the sandbox with it) and its summary (the OpenAPI document's error
+ * responses). Nothing at run time reads it: the Sheets bundle leaves it out.
  */
 import { ERROR_CODES } from './error-codes';
 import type { KnownErrorCode } from './types';
 
 interface ErrorCodeDoc {
+  /**
+   * `spec`: listed in ../shared/spec/service-api.md §7. `observed`: seen from a service matching
+   * the spec (../shared/spec/NOTES.md). `client`: our name for an HTTP status the spec does not
+   * describe, so that it has facts and a sentence too.
+   */
+  source: 'spec' | 'observed' | 'client';
+  /** Whether the service bills the failed request (at the endpoint's cost). */
+  billed: boolean;
   /** The relative `error.docs` link the service sends. */
   docs: string;
   /** What it means, for the OpenAPI document. */
   summary: string;
 }
 
-const ERROR_DOCS: Readonly<Record<KnownErrorCode, ErrorCodeDoc>> = {
-  missing_parameter: { docs: '/docs/errors#missing_parameter', summary: 'A required parameter is absent or invalid (the message names it). Not billed.' },
-  invalid_api_key: { docs: '/docs/errors#invalid_api_key', summary: 'Missing, malformed or revoked key. Not billed.' },
-  missing_api_key: { docs: '/docs/errors#invalid_api_key', summary: 'No key was sent. Not billed.' },
-  insufficient_credits: { docs: '/docs/errors#insufficient_credits', summary: 'The balance does not cover the request. Not billed.' },
-  not_found: { docs: '/docs/errors#not_found', summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost." },
-  rate_limited: { docs: '/docs/errors', summary: 'Too many requests; retried after the time the service asks for.' },
-  upstream_error: { docs: '/docs/errors#upstream_error', summary: 'Data provider error; safe to retry. Not billed.' },
-  service_unavailable: { docs: '/docs/errors', summary: 'The service is temporarily unavailable; retried. Not billed.' },
-  upstream_timeout: { docs: '/docs/errors#upstream_timeout', summary: 'Upstream took too long; safe to retry. Not billed.' },
+export const ERROR_DOCS: Readonly<Record<KnownErrorCode, ErrorCodeDoc>> = {
+  missing_parameter: { source: 'spec', billed: false, docs: '/docs/errors#missing_parameter', summary: 'A required parameter is absent or invalid (the message names it). Not billed.' },
+  invalid_api_key: { source: 'spec', billed: false, docs: '/docs/errors#invalid_api_key', summary: 'Missing, malformed or revoked key. Not billed.' },
+  missing_api_key: { source: 'observed', billed: false, docs: '/docs/errors#invalid_api_key', summary: 'No key was sent. Not billed.' },
+  insufficient_credits: { source: 'spec', billed: false, docs: '/docs/errors#insufficient_credits', summary: 'The balance does not cover the request. Not billed.' },
+  not_found: { source: 'spec', billed: true, docs: '/docs/errors#not_found', summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost." },
+  rate_limited: { source: 'client', billed: false, docs: '/docs/errors', summary: 'Too many requests; retried after the time the service asks for.' },
+  upstream_error: { source: 'spec', billed: false, docs: '/docs/errors#upstream_error', summary: 'Data provider error; safe to retry. Not billed.' },
+  service_unavailable: { source: 'client', billed: false, docs: '/docs/errors', summary: 'The service is temporarily unavailable; retried. Not billed.' },
+  upstream_timeout: { source: 'spec', billed: false, docs: '/docs/errors#upstream_timeout', summary: 'Upstream took too long; safe to retry. Not billed.' },
 };
 
 const codes = Object.keys(ERROR_CODES) as KnownErrorCode[];
 
 /** The codes the service's own OpenAPI document lists (the spec's table, §7), with their status and summary. */
 export const SPEC_ERROR_CODES = codes
-  .filter((code) => ERROR_CODES[code].source === 'spec')
+  .filter((code) => ERROR_DOCS[code].source === 'spec')
   .map((code) => ({ code, status: ERROR_CODES[code].status, summary: ERROR_DOCS[code].summary }));
 
 /** The `error.docs` link of a code. */

@@ -75,7 +75,7 @@ export const isRunStoppedError = (e: unknown): e is RunStoppedError => nameOf(e)
 export const isRunError = (e: unknown): e is RunError => isRunRefusedError(e) || isRunStoppedError(e);
 
 /** The codes of the error table that stop a bulk run (`stopsBulk: true`). */
-type StopCode = { [K in KnownErrorCode]: (typeof ERROR_CODES)[K]['stopsBulk'] extends true ? K : never }[KnownErrorCode];
+type StopCode = { [K in KnownErrorCode]: (typeof ERROR_CODES)[K] extends { stopsBulk: true } ? K : never }[KnownErrorCode];
 
 /** Why a run stopped at each of those codes and what the user does about it; the table's type requires one per code. */
 const STOPS: Record<StopCode, (ctx: MessageContext) => { why: string; fix: string }> = {

@@ -4,7 +4,7 @@ import type { Effect, RawResponse } from '../src';
 import {
   ERROR_CODES, IgApiError, IgCreditCapError, buildOpenApi, docsLink, errorFacts, isCreditCapError, isIgError, prepare, send, stopsBulkRun, userMessage,
 } from '../src';
-import { DEFAULT_RETRY, RETRYABLE_STATUSES, SPEC_ERROR_CODES, backoffMs, codeForStatus, retryAfterMs } from './support/internals';
+import { DEFAULT_RETRY, ERROR_DOCS, RETRYABLE_STATUSES, SPEC_ERROR_CODES, backoffMs, codeForStatus, retryAfterMs } from './support/internals';
 
 const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test' };
 const bare = (status: number, headers: Record<string, string> = {}): RawResponse => ({ status, headers, body: '<html>busy</html>' });
@@ -31,8 +31,8 @@ describe('the table', () => {
     expect(SPEC_ERROR_CODES.map((e) => [e.status, e.code])).toEqual([
       [400, 'missing_parameter'], [401, 'invalid_api_key'], [402, 'insufficient_credits'], [404, 'not_found'], [502, 'upstream_error'], [504, 'upstream_timeout'],
     ]);
-    expect(Object.entries(ERROR_CODES).filter(([, f]) => f.billed).map(([c]) => c)).toEqual(['not_found']);
-    expect(Object.entries(ERROR_CODES).filter(([, f]) => f.stopsBulk).map(([c]) => c)).toEqual(['invalid_api_key', 'missing_api_key', 'insufficient_credits']);
+    expect(Object.entries(ERROR_DOCS).filter(([, d]) => d.billed).map(([c]) => c)).toEqual(['not_found']);
+    expect(Object.keys(ERROR_CODES).filter((c) => errorFacts(c)?.stopsBulk)).toEqual(['invalid_api_key', 'missing_api_key', 'insufficient_credits']);
   });
 
   it('gives a status without a code in its body the code of its row; unknown statuses are http_error', () => {
@@ -40,6 +40,9 @@ describe('the table', () => {
       'missing_parameter', 'invalid_api_key', 'insufficient_credits', 'not_found', 'rate_limited', 'upstream_error', 'service_unavailable', 'upstream_timeout', 'http_error', 'http_error',
     ]);
     expect(errorFacts('toString')).toBeUndefined();
+    // codeForStatus takes a status's first row: never an observed variant of a spec code.
+    const statuses = new Set(Object.values(ERROR_CODES).map((f) => f.status));
+    for (const status of statuses) expect(ERROR_DOCS[codeForStatus(status) as keyof typeof ERROR_DOCS].source).not.toBe('observed');
     expect(docsLink('not_found')).toBe('/docs/errors#not_found');
     expect(docsLink('method_not_allowed')).toBe('/docs/errors');
   });

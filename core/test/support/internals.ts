@@ -7,5 +7,5 @@ export { DEFAULT_RETRY } from '../../src/request';
 export { backoffMs, retryAfterMs } from '../../src/call';
 export { planPaging, withCursor } from '../../src/page-rule';
 export { RETRYABLE_STATUSES, codeForStatus } from '../../src/error-codes';
-export { SPEC_ERROR_CODES } from '../../src/error-docs';
+export { ERROR_DOCS, SPEC_ERROR_CODES } from '../../src/error-docs';
 export { endpointDocs } from '../../src/registry/docs';
