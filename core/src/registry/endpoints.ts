@@ -56,15 +56,16 @@ const USER_COLUMNS = ['username', 'full_name', 'is_verified', 'is_private', 'id'
 /**
  * An endpoint as written below: the facts that differ from the usual, which `define` fills in. A
  * list is paged with `cursor` exactly when it has a page size; an answer is one object unless the
- * entry says `list`; it is reused by the user's setting unless the data is shorter-lived; an answer
- * whose shape the spec does not show is checked as any object and has no default columns.
+ * entry has a page size or says `list`; it is reused by the user's setting unless the data is
+ * shorter-lived; an answer whose shape the spec does not show is checked as any object and has no
+ * default columns.
  */
 type Entry = Omit<EndpointDef, 'paginated' | 'shape' | 'maxReuseHours' | 'schema' | 'columns'> &
   Partial<Pick<EndpointDef, 'shape' | 'maxReuseHours' | 'schema' | 'columns'>>;
 
-const define = ({ shape = 'single', maxReuseHours = REUSE.setting, schema = s.anyObject, columns = [], ...e }: Entry): EndpointDef => ({
+const define = ({ shape, maxReuseHours = REUSE.setting, schema = s.anyObject, columns = [], ...e }: Entry): EndpointDef => ({
   ...e,
-  shape,
+  shape: shape ?? (e.pageSize === undefined ? 'single' : 'list'),
   paginated: e.pageSize !== undefined,
   maxReuseHours,
   schema,
@@ -85,12 +86,12 @@ export const endpoints: readonly EndpointDef[] = ([
   },
   {
     id: 'profile/posts', fn: 'IGPOSTS',
-    params: [handle, cursor], shape: 'list', pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
+    params: [handle, cursor], pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
     columns: POST_COLUMNS,
   },
   {
     id: 'profile/reels', fn: 'IGREELS',
-    params: [handle, cursor], shape: 'list', pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
+    params: [handle, cursor], pageSize: 12, cost: flat(2), maxReuseHours: REUSE.counts, schema: s.post,
     columns: ['shortcode', 'taken_at', 'view_count', 'like_count', 'comment_count', 'video_duration', 'caption', 'url'],
   },
   {
@@ -105,12 +106,12 @@ export const endpoints: readonly EndpointDef[] = ([
   },
   {
     id: 'profile/followers', fn: 'IGFOLLOWERS',
-    params: [handle, cursor], shape: 'list', pageSize: 25, cost: flat(2), schema: s.userSummary,
+    params: [handle, cursor], pageSize: 25, cost: flat(2), schema: s.userSummary,
     columns: USER_COLUMNS,
   },
   {
     id: 'profile/following', fn: 'IGFOLLOWING',
-    params: [handle, cursor], shape: 'list', pageSize: 25, cost: flat(2), schema: s.userSummary,
+    params: [handle, cursor], pageSize: 25, cost: flat(2), schema: s.userSummary,
     columns: USER_COLUMNS,
   },
   // ---- Insights on a profile (§4.2)
@@ -169,7 +170,7 @@ export const endpoints: readonly EndpointDef[] = ([
   },
   {
     id: 'post/comments', fn: 'IGCOMMENTS',
-    params: [post, cursor], shape: 'list', pageSize: 20, cost: flat(2), maxReuseHours: REUSE.activity, schema: s.comment,
+    params: [post, cursor], pageSize: 20, cost: flat(2), maxReuseHours: REUSE.activity, schema: s.comment,
     columns: ['author.username', 'text', 'like_count', 'created_at'],
   },
   {
@@ -189,12 +190,12 @@ export const endpoints: readonly EndpointDef[] = ([
   // ---- Hashtags (§4.2)
   {
     id: 'hashtag/top', fn: 'IGHASHTAGTOP',
-    params: [tag, cursor], shape: 'list', pageSize: 30, cost: flat(1), maxReuseHours: REUSE.activity, schema: s.post,
+    params: [tag, cursor], pageSize: 30, cost: flat(1), maxReuseHours: REUSE.activity, schema: s.post,
     columns: TAG_POST_COLUMNS,
   },
   {
     id: 'hashtag/recent', fn: 'IGHASHTAGRECENT',
-    params: [tag, cursor], shape: 'list', pageSize: 30, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
+    params: [tag, cursor], pageSize: 30, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
     columns: TAG_POST_COLUMNS,
   },
   {
@@ -208,7 +209,7 @@ export const endpoints: readonly EndpointDef[] = ([
   },
   {
     id: 'location/posts', fn: 'IGLOCATIONPOSTS',
-    params: [location, cursor], shape: 'list', pageSize: 24, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
+    params: [location, cursor], pageSize: 24, cost: flat(1), maxReuseHours: REUSE.live, schema: s.post,
     columns: ['shortcode', 'author.username', 'taken_at', 'like_count', 'comment_count', 'location.name', 'caption', 'url'],
   },
   // ---- Search
