@@ -6,6 +6,7 @@
  * a new sheet), `list` (many rows per target, appended to a new sheet), `history` (one dated row
  * per distinct target, appended to a history sheet).
  */
+import { readJson } from '../engine/json';
 import type { PropertyStore } from '../run/ports';
 import { PROP } from '../run/property-names';
 
@@ -130,13 +131,8 @@ export interface JobStore {
 
 export const jobStore = (props: PropertyStore): JobStore => ({
   load(slot) {
-    const text = props.get(jobProp(slot));
-    if (!text) return null;
-    try {
-      return withKind(JSON.parse(text));
-    } catch {
-      return null;
-    }
+    const job = readJson(props.get(jobProp(slot)));
+    return job && typeof job === 'object' ? withKind(job as Record<string, unknown>) : null;
   },
   save: (job) => props.set(jobProp(job.slot), JSON.stringify(job)),
   delete: (slot) => props.delete(jobProp(slot)),

@@ -12,6 +12,12 @@ export function readJson(text: string | null | undefined): unknown {
   }
 }
 
+/** A stored JSON list (schedules, trackers, refresh marks); anything else is an empty one. */
+export function jsonList(text: string | null | undefined): unknown[] {
+  const v = readJson(text);
+  return Array.isArray(v) ? v : [];
+}
+
 /** The members of a stored JSON object (buckets, claims, kept rows); anything else has none. */
 export function jsonEntries(text: string | null | undefined): [string, unknown][] {
   const v = readJson(text);

@@ -7,6 +7,7 @@
  * recalculations are free again. A large selection shows its cost first.
  */
 import { endpoints, estimateCost } from '@igdata/core';
+import { jsonList } from '../engine/json';
 import { PROP, props } from './settings';
 import { REFRESH } from './ui';
 
@@ -20,7 +21,7 @@ type Mark = [string, number, number, number, number, number];
 const byFn = new Map(endpoints.map((e) => [e.fn, e]));
 
 /** The marks (JSON written by this module only). */
-const readMarks = (text: string | null | undefined): Mark[] => JSON.parse(text || '[]');
+const readMarks = (text: string | null | undefined): Mark[] => jsonList(text) as Mark[];
 
 /** When the calling cell was last marked for refresh (0: never): answers older than that are misses. */
 export function refreshedSince(text: string, cell: GoogleAppsScript.Spreadsheet.Range | null): number {

@@ -11,10 +11,12 @@ import type { BulkJob, JobPlace } from '../bulk/job';
 import { jobStore } from '../bulk/job';
 import type { BulkRequest } from '../bulk/plan';
 import { plan, preview } from '../bulk/plan';
+import { jsonList } from '../engine/json';
 import type { Book, PropertyStore, RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
+import { runCosts } from './cost';
 import type { Repeat } from './when';
-import { describeRepeat, nextRunAt, readRepeat, runsPerMonth, wholeNumber } from './when';
+import { describeRepeat, nextRunAt, readRepeat, wholeNumber } from './when';
 
 export const MAX_SCHEDULES = 10;
 const MAX_CAP = 1000000;
@@ -38,13 +40,7 @@ export interface Schedule {
   tracker?: string;
 }
 
-export function loadSchedules(props: PropertyStore): Schedule[] {
-  try {
-    return JSON.parse(props.get(PROP.schedules) || '[]') as Schedule[];
-  } catch {
-    return [];
-  }
-}
+export const loadSchedules = (props: PropertyStore): Schedule[] => jsonList(props.get(PROP.schedules)) as Schedule[];
 
 export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => props.set(PROP.schedules, JSON.stringify(list));
 
@@ -95,15 +91,9 @@ function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
 export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
   const s = readSchedule(req, repeat, cap);
   const b = preview(ctx, s.request);
-  const uncapped = b.unique * b.creditsEach;
-  const perRun = Math.min(uncapped, s.cap);
-  const targetsPerRun = b.creditsEach > 0 ? Math.floor(s.cap / b.creditsEach) : b.unique;
-  const runs = runsPerMonth(s.repeat);
   return {
-    range: b.range, targets: b.unique, creditsEach: b.creditsEach, perRun, uncapped,
-    runsForAll: b.unique ? Math.ceil(b.unique / targetsPerRun) : 0,
-    runsPerMonth: runs, perMonth: Math.ceil(perRun * runs),
-    when: describeRepeat(s.repeat), ...nextAtFields(ctx.book, nextRun(ctx.book, s.repeat, ctx.now())), balance: b.balance,
+    range: b.range, targets: b.unique, creditsEach: b.creditsEach, ...runCosts(b.unique, b.creditsEach, s.cap, s.repeat),
+    ...nextAtFields(ctx.book, nextRun(ctx.book, s.repeat, ctx.now())), balance: b.balance,
   };
 }
 

@@ -12,15 +12,17 @@ import { rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
 import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
+import { jsonList } from '../engine/json';
 import { readBalance } from '../engine/balance';
 import { planRow } from '../engine/rows';
 import type { Grid, RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
 import { MAX_SCHEDULES, loadSchedules, nextRun, readCap, saveSchedules } from '../schedule/schedules';
+import { runCosts } from '../schedule/cost';
 import { scheduledJob } from '../schedule/start';
 import type { Repeat } from '../schedule/when';
-import { describeRepeat, readRepeat, reuseLimitMs, runsPerMonth } from '../schedule/when';
+import { describeRepeat, readRepeat, reuseLimitMs } from '../schedule/when';
 import { trackerView } from './view';
 
 /** The endpoints a tracker takes fields from (the registry's `tracker` fact), in registry order: a profile's followers before an insight's. */
@@ -92,13 +94,7 @@ function readTracker(req: TrackerRequest) {
   return { settings: { fields: chosen, sortBy, repeat, cap }, parts, each, name: String(req.name ?? '').trim().slice(0, 60) };
 }
 
-export function loadTrackers(ctx: Pick<RunContext, 'props'>): Tracker[] {
-  try {
-    return JSON.parse(ctx.props.get(PROP.trackers) || '[]') as Tracker[];
-  } catch {
-    return [];
-  }
-}
+export const loadTrackers = (ctx: Pick<RunContext, 'props'>): Tracker[] => jsonList(ctx.props.get(PROP.trackers)) as Tracker[];
 
 const findTracker = (ctx: Pick<RunContext, 'props'>, id: string): Tracker | undefined => loadTrackers(ctx).find((x) => x.id === id);
 
@@ -128,14 +124,9 @@ export function previewTracker(ctx: RunContext, req: TrackerRequest) {
   const { settings: t, parts, each } = readTracker(req);
   const r = selection(ctx.book);
   const accounts = accountsIn(ctx, r).length;
-  const uncapped = accounts * each;
-  const perRun = Math.min(uncapped, t.cap);
-  const monthly = runsPerMonth(t.repeat);
   const b = readBalance(ctx.client);
   return {
-    range: rangeLabel(r), accounts, fields: t.fields, creditsEach: each, perRun, uncapped,
-    runsForAll: accounts ? Math.ceil(accounts / Math.floor(t.cap / each)) : 0,
-    perMonth: Math.ceil(perRun * monthly), runsPerMonth: monthly, when: describeRepeat(t.repeat),
+    range: rangeLabel(r), accounts, fields: t.fields, creditsEach: each, ...runCosts(accounts, each, t.cap, t.repeat),
     firstRun: 'now', nextLabel: ctx.book.formatTime(secondRun(ctx, t.repeat)),
     balance: b.ok ? b.balance : undefined,
     functions: parts.map((p) => p.endpoint.fn),
