@@ -15,10 +15,14 @@ const identifierParam = (kind: ParamDef['kind'], name: string = kind): ParamDef 
 const handle = identifierParam('handle');
 const post = identifierParam('post');
 const tag = identifierParam('tag');
-const query: ParamDef = { name: 'q', kind: 'text', required: true, description: 'Search keyword' };
-const cursor: ParamDef = { name: 'cursor', kind: 'cursor', required: false };
 const location = identifierParam('location', 'id');
-const posts = (dflt: number): ParamDef => ({ name: 'posts', kind: 'integer', required: false, min: 1, max: 50, default: dflt });
+/** A text parameter; its description is quoted by its validation message. */
+const textParam = (name: string, description: string, required = true): ParamDef => ({ name, kind: 'text', required, description });
+const query = textParam('q', 'Search keyword');
+/** An optional whole number within min..max, sent as `dflt` when left out. */
+const integerParam = (name: string, min: number, max: number, dflt: number): ParamDef => ({ name, kind: 'integer', required: false, min, max, default: dflt });
+const posts = (dflt: number): ParamDef => integerParam('posts', 1, 50, dflt);
+const cursor: ParamDef = { name: 'cursor', kind: 'cursor', required: false };
 const flat = (credits: number, exact = true): CostRule => ({ type: 'flat', credits, exact });
 /** base + ceil(posts / per) * step: the spec's "2-6 by window" ranges, read as a rule. */
 const byPosts = (base: number, per: number): CostRule => ({ type: 'window', param: 'posts', base, per, step: 1 });
@@ -122,7 +126,7 @@ export const endpoints: readonly EndpointDef[] = ([
   },
   {
     id: 'insights/profile/best-time', fn: 'IGBESTTIME',
-    params: [handle, posts(30), { name: 'timezone', kind: 'integer', required: false, min: -12, max: 14, default: 0 }],
+    params: [handle, posts(30), integerParam('timezone', -12, 14, 0)],
     cost: byPosts(3, 17), schema: s.bestTime,
     columns: ['username', 'posts_analyzed', 'timezone_offset', 'recommendation', 'best_hours', 'best_days'],
   },
@@ -133,17 +137,13 @@ export const endpoints: readonly EndpointDef[] = ([
   },
   {
     id: 'insights/profile/audit', fn: 'IGAUDIT',
-    params: [handle, { name: 'sample', kind: 'integer', required: false, min: 1, max: 500, default: 100 }],
+    params: [handle, integerParam('sample', 1, 500, 100)],
     cost: { type: 'window', param: 'sample', base: 2, per: 50, step: 2 }, tracker: {}, schema: s.audit,
     columns: ['username', 'followers_total', 'sampled', 'suspected_fake_pct', 'estimated_real_pct', 'estimated_real_followers', 'quality_grade'],
   },
   {
     id: 'insights/profile/qualify', fn: 'IGQUALIFY',
-    params: [
-      handle,
-      { name: 'criteria', kind: 'text', required: true, description: 'Plain-language description of the ideal lead' },
-      posts(12),
-    ],
+    params: [handle, textParam('criteria', 'Plain-language description of the ideal lead'), posts(12)],
     cost: byPosts(2, 12), schema: s.qualify,
     columns: ['username', 'fit_score', 'verdict', 'recommended_action', 'reasons'],
   },
@@ -231,12 +231,12 @@ export const endpoints: readonly EndpointDef[] = ([
   // ---- AI writing (§4.3)
   {
     id: 'insights/profile/caption', fn: 'IGCAPTION',
-    params: [handle, { name: 'topic', kind: 'text', required: false, description: 'What the caption should be about (optional)' }],
+    params: [handle, textParam('topic', 'What the caption should be about (optional)', false)],
     cost: flat(3, false),
   },
   {
     id: 'insights/profile/dm-opener', fn: 'IGDMOPENER',
-    params: [handle, { name: 'context', kind: 'text', required: false, description: 'What you offer or why you reach out (optional)' }],
+    params: [handle, textParam('context', 'What you offer or why you reach out (optional)', false)],
     cost: flat(3, false),
   },
   // ---- Account
