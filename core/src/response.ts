@@ -19,8 +19,19 @@ const num = (v: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
-/** The balance after a request: the envelope's, else the header's. */
-const creditsLeft = (meta: EnvelopeMeta, res: RawResponse): number | undefined => num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']);
+/** The envelope's meta; an empty one when the body has none. */
+const metaOf = (body: { meta?: unknown } | undefined): EnvelopeMeta =>
+  body && typeof body.meta === 'object' && body.meta ? (body.meta as EnvelopeMeta) : {};
+
+/**
+ * What an answer, success or error, says of its request: what it cost, the balance after it and
+ * its id (the envelope's, else the header's).
+ */
+const requestFacts = (meta: EnvelopeMeta, res: RawResponse) => ({
+  creditsCharged: num(meta.credits_charged) ?? 0,
+  creditsRemaining: num(meta.credits_remaining) ?? num(res.headers['x-credits-remaining']),
+  requestId: meta.request_id ?? res.headers['x-request-id'],
+});
 
 /** Remove a secret from any text that might be shown or logged. */
 function redact(text: string, secret: string | undefined): string {
@@ -31,16 +42,14 @@ export function toError(res: RawResponse, attempts: number, apiKey?: string): Ig
   if (res.status === 0) {
     return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts, res.cause);
   }
-  const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: EnvelopeMeta } | undefined;
+  const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: unknown } | undefined;
   const err = body && typeof body.error === 'object' && body.error ? body.error : {};
-  const meta = body?.meta ?? {};
+  const meta = metaOf(body);
   const code = typeof err.code === 'string' ? err.code : codeForStatus(res.status);
   const message = typeof err.message === 'string' ? err.message : `HTTP ${res.status}`;
   return new IgApiError(res.status, code, redact(message, apiKey), {
-    requestId: (meta.request_id as string) ?? res.headers['x-request-id'],
-    endpoint: meta.endpoint as string | undefined,
-    creditsCharged: num(meta.credits_charged) ?? 0,
-    creditsRemaining: creditsLeft(meta, res),
+    ...requestFacts(meta, res),
+    endpoint: meta.endpoint,
     reason: typeof err.reason === 'string' ? err.reason : undefined,
     attempts,
   });
@@ -52,22 +61,15 @@ function issuesOf(issues: ShapeIssue[], prefix: string): string[] {
 
 /** Unwrap and validate a 2xx answer. Unknown fields pass; a broken shape is an IgSchemaError. */
 export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: number): ApiResult {
-  const body = parseJson(res.body) as { data?: unknown; meta?: EnvelopeMeta } | undefined;
-  const requestId = res.headers['x-request-id'];
-  const meta: EnvelopeMeta = body && typeof body.meta === 'object' && body.meta ? body.meta : {};
-  const charged = num(meta.credits_charged) ?? 0;
+  const body = parseJson(res.body) as { data?: unknown; meta?: unknown } | undefined;
+  const meta = metaOf(body);
+  const facts = requestFacts(meta, res);
   const fail = (msg: string, issues: string[] = []) =>
-    new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, charged, meta.request_id ?? requestId);
+    new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, facts.creditsCharged, facts.requestId);
   if (!body || typeof body !== 'object') throw fail('the body is not JSON');
   const data = body.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw fail('`data` is missing or not an object');
-  const base = {
-    meta,
-    creditsCharged: charged,
-    creditsRemaining: creditsLeft(meta, res),
-    requestId: meta.request_id ?? requestId,
-    attempts,
-  };
+  const base = { meta, ...facts, attempts };
   if (endpoint.shape === 'single') {
     const found = checkShape(endpoint.schema, data);
     if (found.length) throw fail('the data does not match the documented shape', issuesOf(found, 'data'));
