@@ -69,17 +69,17 @@ export class PageWalk {
 
   /** The answer to a target's page of this round. */
   record(index: number, answer: PageAnswer): void {
-    const t = this.settle(index, isIgError(answer) ? answer.charged : answer.creditsCharged);
+    const charged = isIgError(answer) ? answer.charged : answer.creditsCharged;
+    const t = this.settle(index, charged);
+    const r = t.result;
+    r.creditsCharged += charged;
     if (isIgError(answer)) {
-      t.result.creditsCharged += answer.charged;
-      t.result.error = answer;
+      r.error = answer;
       return this.stop(t, 'error');
     }
     const step = afterPage(t.plan, t.read, answer);
     t.read = step.read;
-    const r = t.result;
     r.pages = step.read.pages;
-    r.creditsCharged += answer.creditsCharged;
     r.items.push(...step.keep);
     if (answer.requestId) r.requestIds.push(answer.requestId);
     if (answer.creditsRemaining !== undefined) r.creditsRemaining = answer.creditsRemaining;

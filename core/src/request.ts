@@ -13,6 +13,9 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, statuses: [0, ...RETRYA
 
 const EXTRA_NAME = /^[A-Za-z0-9_.\-[\]]{1,64}$/;
 
+/** A value that was not given at all: a cursor left out (the first page), an extra parameter left out. */
+const notGiven = (value: unknown): boolean => value === undefined || value === null || value === '';
+
 /**
  * Validate and normalise every parameter of a call, fill documented defaults (so that `posts`
  * omitted and `posts=12` are the same request, for billing and for caching), and pass extra
@@ -29,11 +32,11 @@ export function normalizeParams(endpoint: EndpointDef, input: Record<string, unk
       if (def.default !== undefined) out[def.name] = def.default;
       continue;
     }
-    if (value === undefined || value === null || value === '') continue; // no cursor: first page
+    if (notGiven(value)) continue; // no cursor: first page
     out[def.name] = resolveParam(def, value);
   }
   for (const [name, value] of Object.entries(input)) {
-    if (endpoint.params.some((p) => p.name === name) || value === undefined || value === null || value === '') continue;
+    if (endpoint.params.some((p) => p.name === name) || notGiven(value)) continue;
     if (!EXTRA_NAME.test(name)) throw new IgValidationError('extra parameter name', 'letters, digits, _ . - [ ] (at most 64)', showValue(name));
     if (typeof value === 'object') throw new IgValidationError(name, 'a text or number value', showValue(value));
     out[name] = typeof value === 'boolean' ? String(value) : (value as string | number);

@@ -53,8 +53,8 @@ export function checkShape(shape: Shape, value: unknown, path: (string | number)
  * request is made. Lists stop the walk (a list is one column). Empty for loose "any object" schemas.
  */
 export function fieldPaths(schema: Shape, prefix = ''): string[] {
-  if (typeof schema !== 'object' || !('object' in schema)) return prefix ? [prefix] : [];
   const out: string[] = prefix ? [prefix] : [];
+  if (typeof schema !== 'object' || !('object' in schema)) return out;
   for (const [k, f] of Object.entries(schema.object)) out.push(...fieldPaths(valueShape(f), prefix ? `${prefix}.${k}` : k));
   return out;
 }
