@@ -41,10 +41,23 @@ export function outputLabel(book: Book, r: Rect, width: number, output: 'beside'
   return busy ? `${label} (not empty: choose "New sheet")` : label;
 }
 
-/** Adds rows at the end so that row `lastRow` exists. */
-function ensureRows(sheet: Grid, lastRow: number): void {
-  const need = lastRow - sheet.maxRows();
-  if (need > 0) sheet.insertRowsAfter(sheet.maxRows(), need);
+/** Adds rows and columns at the end so that row `lastRow` and column `lastCol` exist. */
+function ensureSize(sheet: Grid, lastRow: number, lastCol = 0): void {
+  const rows = lastRow - sheet.maxRows();
+  if (rows > 0) sheet.insertRowsAfter(sheet.maxRows(), rows);
+  const cols = lastCol - sheet.maxColumns();
+  if (cols > 0) sheet.insertColumnsAfter(sheet.maxColumns(), cols);
+}
+
+/**
+ * A sheet rewritten whole (a tracker's view, the growth view, the usage export): the sheet `name`
+ * (new when missing), emptied, with at least `rows` rows and `cols` columns.
+ */
+export function emptiedSheet(book: Book, name: string, rows: number, cols: number): Grid {
+  const sheet = book.sheet(name) ?? book.insertSheet(name);
+  sheet.clear();
+  ensureSize(sheet, rows, cols);
+  return sheet;
 }
 
 /** A new sheet named after the function (numbered when taken), with `rows` rows and a header. */
@@ -52,7 +65,7 @@ export function newOutputSheet(book: Book, fn: string, header: string[], rows: n
   let name = `IG Data ${fn}`;
   for (let i = 2; book.sheet(name); i++) name = `IG Data ${fn} ${i}`;
   const sheet = book.insertSheet(name);
-  ensureRows(sheet, rows);
+  ensureSize(sheet, rows);
   sheet.write(1, 1, [header]);
   return name;
 }
@@ -93,7 +106,7 @@ export const cellFilled = (sheet: Grid, row: number, col: number): boolean => sh
 /** Writes a block of rows at `row` in one call (all or nothing), adding rows at the end when needed. */
 export function writeBlock(sheet: Grid, row: number, col: number, values: SheetValue[][]): void {
   if (!values.length) return;
-  ensureRows(sheet, row + values.length - 1);
+  ensureSize(sheet, row + values.length - 1);
   sheet.write(row, col, values);
 }
 

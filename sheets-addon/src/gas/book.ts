@@ -3,6 +3,9 @@ import type { Book, Grid, Rect } from '../run/ports';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
+/** The spreadsheet this execution is bound to. */
+export const activeSpreadsheet = (): GoogleAppsScript.Spreadsheet.Spreadsheet => SpreadsheetApp.getActiveSpreadsheet();
+
 const gridOf = (sheet: Sheet): Grid => ({
   maxRows: () => sheet.getMaxRows(),
   maxColumns: () => sheet.getMaxColumns(),
@@ -36,7 +39,7 @@ const gridOf = (sheet: Sheet): Grid => ({
 });
 
 export function gasBook(): Book {
-  const ss = () => SpreadsheetApp.getActiveSpreadsheet();
+  const ss = activeSpreadsheet;
   // Read once per entry point: a schedules view formats several times.
   let zone: string | undefined;
   const timeZone = (): string => (zone ??= ss().getSpreadsheetTimeZone());

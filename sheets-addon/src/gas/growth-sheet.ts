@@ -3,9 +3,9 @@
  * with Sheets' own embedded line chart of one field over time, so it updates like any chart and
  * can be restyled, moved or copied by the user.
  */
-import { historySheets } from '../bulk/grid';
+import { emptiedSheet, historySheets } from '../bulk/grid';
 import { growth, historyFields } from '../engine/growth';
-import { gasBook } from './book';
+import { activeSpreadsheet, gasBook } from './book';
 
 const GROWTH_SHEET = 'IG Data growth';
 
@@ -19,8 +19,7 @@ export function historyChoices(): { name: string; fields: string[] }[] {
 }
 
 export function growthView(req: { sheet: string; field: string; accounts?: string }): { sheet: string; accounts: number; snapshots: number; charted: number } {
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const history = ss.getSheetByName(String(req.sheet ?? ''));
+  const history = activeSpreadsheet().getSheetByName(String(req.sheet ?? ''));
   if (!history) throw new Error(`There is no sheet named "${req.sheet}": choose a history sheet (made by a lookup writing to "a history sheet").`);
   const g = growth(history.getDataRange().getValues(), String(req.field ?? ''), String(req.accounts ?? '').split(',').filter((a) => a.trim()));
   // The summary's lines: a header and one per account.
@@ -29,19 +28,17 @@ export function growthView(req: { sheet: string; field: string; accounts?: strin
   const summaryWidth = g.summary[0].length;
   // The chart's table: a column of dates and one per account.
   const width = g.series[0].length;
-  const sheet = ss.getSheetByName(GROWTH_SHEET) ?? ss.insertSheet(GROWTH_SHEET);
-  for (const c of sheet.getCharts()) sheet.removeChart(c);
-  sheet.clearContents();
   // The chart's data: below the summary, a title row then date x account.
   const at = lines + 3;
-  const need = at + g.series.length;
-  if (sheet.getMaxRows() < need) sheet.insertRowsAfter(sheet.getMaxRows(), need - sheet.getMaxRows());
-  if (sheet.getMaxColumns() < Math.max(width, summaryWidth)) sheet.insertColumnsAfter(sheet.getMaxColumns(), width);
-  sheet.getRange(1, 1, lines, summaryWidth).setValues(g.summary);
-  sheet.getRange(2, 7, lines - 1, 1).setNumberFormat('0.0%');
-  sheet.getRange(at - 1, 1).setValue(`${g.field} over time (from ${req.sheet})`);
+  const grid = emptiedSheet(gasBook(), GROWTH_SHEET, at + g.series.length, Math.max(width, summaryWidth));
+  grid.write(1, 1, g.summary);
+  grid.setNumberFormat(2, 7, lines - 1, 1, '0.0%');
+  grid.write(at - 1, 1, [[`${g.field} over time (from ${req.sheet})`]]);
+  grid.write(at, 1, g.series);
+  // The chart is Sheets' own (the Grid port has none): drawn on the sheet itself.
+  const sheet = activeSpreadsheet().getSheetByName(GROWTH_SHEET)!;
+  for (const c of sheet.getCharts()) sheet.removeChart(c);
   const table = sheet.getRange(at, 1, g.series.length, width);
-  table.setValues(g.series);
   const chart = sheet
     .newChart()
     .asLineChart()

@@ -11,6 +11,7 @@ import { keeping } from '../run/answers';
 import type { RunContext } from '../run/ports';
 import { settingRule } from '../run/reuse';
 import { recordUsage } from '../run/usage-log';
+import { activeSpreadsheet } from './book';
 
 /** The trigger's handler, a top-level function of Code.js (the name installed triggers already call). */
 const KEEP_HANDLER = 'igKeepAnswers';
@@ -18,7 +19,7 @@ const KEEP_HANDLER = 'igKeepAnswers';
 /** Installs the hourly trigger for this user and document unless they have one (the add-on's only trigger). */
 export function ensureKeepTrigger(): void {
   try {
-    if (!ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).length) ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
+    if (!ScriptApp.getUserTriggers(activeSpreadsheet()).length) ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
   } catch (e) {
     console.warn(e); // no hourly trigger: answers are still kept by bulk runs
   }

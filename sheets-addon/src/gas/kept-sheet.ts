@@ -5,10 +5,11 @@
  */
 import type { KeptGrid } from '../engine/keep';
 import { KEEP_ROWS, MAX_CELLS } from '../engine/keep';
+import { activeSpreadsheet } from './book';
 
 export const KEPT_SHEET = 'IG Data answers';
 
-const find = () => SpreadsheetApp.getActiveSpreadsheet().getSheetByName(KEPT_SHEET);
+const find = () => activeSpreadsheet().getSheetByName(KEPT_SHEET);
 
 export const keptGrid: KeptGrid = {
   read(rows) {
@@ -23,7 +24,7 @@ export const keptGrid: KeptGrid = {
     let sheet = find();
     if (!sheet) {
       // insertSheet makes the new sheet the active one: the user's sheet stays in front.
-      const ss = SpreadsheetApp.getActiveSpreadsheet();
+      const ss = activeSpreadsheet();
       const active = ss.getActiveSheet();
       (sheet = ss.insertSheet(KEPT_SHEET)).hideSheet();
       active.activate();

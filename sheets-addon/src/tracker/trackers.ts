@@ -8,14 +8,14 @@ import type { EndpointDef } from '@igdata/core';
 import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
 import { placeOutput, step } from '../bulk/control';
-import { rangeLabel, readColumn, selection } from '../bulk/grid';
+import { emptiedSheet, rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
 import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
 import { jsonList } from '../engine/json';
 import { readBalance } from '../engine/balance';
 import { planRow } from '../engine/rows';
-import type { Grid, RunContext } from '../run/ports';
+import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
 import { MAX_SCHEDULES, loadSchedules, nextRun, readCap, saveSchedules } from '../schedule/schedules';
@@ -197,12 +197,8 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
     return { name: p.history, fields: p.fields, idField: getEndpoint(p.endpoint).tracker?.idField, values: sheet && rows ? sheet.read(1, 1, rows, p.fields.length + 2) : [] };
   });
   const view = trackerView(accountsIn(ctx, t.source), histories, t.sortBy);
-  const sheet: Grid = ctx.book.sheet(t.view) ?? ctx.book.insertSheet(t.view);
-  sheet.clear();
-  const need = view.rows.length + 1;
-  if (sheet.maxRows() < need) sheet.insertRowsAfter(sheet.maxRows(), need - sheet.maxRows());
   // Four columns a field: six fields and more are wider than a new sheet's 26 columns.
-  if (sheet.maxColumns() < view.header.length) sheet.insertColumnsAfter(sheet.maxColumns(), view.header.length - sheet.maxColumns());
+  const sheet = emptiedSheet(ctx.book, t.view, view.rows.length + 1, view.header.length);
   sheet.write(1, 1, [view.header, ...view.rows]);
   if (view.rows.length) {
     sheet.writeFormulas(2, 1, view.formulas);
