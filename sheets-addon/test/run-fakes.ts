@@ -42,8 +42,8 @@ class MemoryGrid implements Grid {
   insertColumnsAfter(_after: number, count: number): void {
     this.cols += count;
   }
-  writeFormulas(row: number, col: number, formulas: (string | null)[][]): void {
-    formulas.forEach((cells, r) => cells.forEach((f, c) => f !== null && this.formulas.set(`${row + r},${col + c}`, f)));
+  writeFormulas(row: number, col: number, formulas: string[]): void {
+    formulas.forEach((f, r) => this.formulas.set(`${row + r},${col}`, f));
   }
   setNumberFormat(row: number, col: number, rows: number, cols: number, format: string): void {
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) this.formats.set(`${row + r},${col + c}`, format);

@@ -20,18 +20,13 @@ const gridOf = (sheet: Sheet): Grid => ({
   insertColumnsAfter: (after, count) => {
     sheet.insertColumnsAfter(after, count);
   },
-  writeFormulas(row, col, formulas) {
-    // One setFormulas per column whose cells all hold one (a tracker's trend columns): a call per
-    // cell would hold the document lock for minutes on a long list.
-    const width = Math.max(0, ...formulas.map((r) => r.length));
-    for (let c = 0; c < width; c++) {
-      const column = formulas.map((r) => r[c] ?? null);
-      if (column.every((f) => f !== null)) sheet.getRange(row, col + c, column.length, 1).setFormulas(column.map((f) => [f as string]));
-      else column.forEach((f, r) => f !== null && sheet.getRange(row + r, col + c).setFormula(f));
-    }
+  // A column in one setFormulas (a tracker's trend column): a call per cell would hold the
+  // document lock for minutes on a long list.
+  writeFormulas: (row, col, formulas) => {
+    sheet.getRange(row, col, formulas.length, 1).setFormulas(formulas.map((f) => [f]));
   },
   setNumberFormat: (row, col, rows, cols, format) => {
-    if (rows > 0 && cols > 0) sheet.getRange(row, col, rows, cols).setNumberFormat(format);
+    sheet.getRange(row, col, rows, cols).setNumberFormat(format);
   },
   clear: () => {
     sheet.clearContents();

@@ -34,9 +34,9 @@ export interface Grid {
   write(row: number, col: number, values: SheetValue[][]): void;
   insertRowsAfter(after: number, count: number): void;
   insertColumnsAfter(after: number, count: number): void;
-  /** Enters formulas (Sheets calculates them): `formulas[r][c]`, null leaves a cell as it is. */
-  writeFormulas(row: number, col: number, formulas: (string | null)[][]): void;
-  /** Number format of a rectangle ("0.0%"). */
+  /** Enters formulas down one column from (row, col) in one call (Sheets calculates them); at least one. */
+  writeFormulas(row: number, col: number, formulas: string[]): void;
+  /** Number format of a rectangle ("0.0%") of at least one cell. */
   setNumberFormat(row: number, col: number, rows: number, cols: number, format: string): void;
   /** Empties the sheet's values and formulas (a view rewritten whole). */
   clear(): void;

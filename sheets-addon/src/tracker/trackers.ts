@@ -201,7 +201,7 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
   const sheet = emptiedSheet(ctx.book, t.view, view.rows.length + 1, view.header.length);
   sheet.write(1, 1, [view.header, ...view.rows]);
   if (view.rows.length) {
-    sheet.writeFormulas(2, 1, view.formulas);
+    for (const trend of view.trends) sheet.writeFormulas(2, trend.col, trend.formulas);
     for (const c of view.percentCols) sheet.setNumberFormat(2, c, view.rows.length, 1, '0.0%');
   }
 }

@@ -19,9 +19,10 @@ export interface TrackedHistory {
 
 export interface TrackerView {
   header: string[];
-  /** Values of each line; a trend cell is blank here and a formula in `formulas`. */
+  /** Values of each line; a trend cell is blank here and a formula in `trends`. */
   rows: SheetValue[][];
-  formulas: (string | null)[][];
+  /** Each field's trend column (1-based) and its formula on each line, in line order. */
+  trends: { col: number; formulas: string[] }[];
   /** Columns (1-based) holding a change in % (formatted 0.0%). */
   percentCols: number[];
 }
@@ -75,7 +76,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     let fetched = 0;
     let note = '';
     const cells: SheetValue[] = [];
-    const formulas: (string | null)[] = [null, null];
+    const trends: string[] = [];
     let sortValue = -Infinity;
     for (const { h, f, col } of fields) {
       const rows = h.rows.filter((r) => aliases.includes(r.target)).sort((a, b) => a.t - b.t);
@@ -89,11 +90,13 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
       if (f === sortBy && latest !== undefined) sortValue = latest;
       // (a previous value implies a latest one)
       cells.push(latest ?? '', prev === undefined ? '' : latest! - prev, prev ? (latest! - prev) / prev : '', '');
-      formulas.push(null, null, null, sparklineFormula(h.name, col + 3, aliases));
+      trends.push(sparklineFormula(h.name, col + 3, aliases));
     }
-    return { sortValue, row: [account, fetched ? new Date(fetched) : '', ...cells, note] as SheetValue[], formulas: [...formulas, null] };
+    return { sortValue, row: [account, fetched ? new Date(fetched) : '', ...cells, note] as SheetValue[], trends };
   });
   lines.sort((a, b) => (b.sortValue === a.sortValue ? 0 : b.sortValue > a.sortValue ? 1 : -1));
+  // A field's four columns from column 3: value, change, change %, trend.
   const percentCols = fields.map((_, i) => 3 + i * 4 + 2);
-  return { header, rows: lines.map((l) => l.row), formulas: lines.map((l) => l.formulas), percentCols };
+  const trends = fields.map((_, i) => ({ col: 3 + i * 4 + 3, formulas: lines.map((l) => l.trends[i]) }));
+  return { header, rows: lines.map((l) => l.row), trends, percentCols };
 }
