@@ -8,30 +8,29 @@ export interface CostEstimate {
   exact: boolean;
 }
 
-function costOf(rule: CostRule, params: Params): CostEstimate {
-  if (rule.type === 'flat') return { credits: rule.credits, exact: rule.exact };
-  const n = Number(params[rule.param]);
-  return { credits: rule.base + Math.ceil(n / rule.per) * rule.step, exact: false };
-}
+type WindowRule = Extract<CostRule, { type: 'window' }>;
+
+/** What a window rule charges when its parameter (posts, sample) is `n`. */
+const windowCredits = (rule: WindowRule, n: number): number => rule.base + Math.ceil(n / rule.per) * rule.step;
+
+/** The parameter a window rule counts. */
+const windowParam = (endpoint: EndpointDef, rule: WindowRule) => endpoint.params.find((p) => p.name === rule.param);
 
 /** Works on raw or normalised params: a window parameter left out costs what its default costs. */
 export function estimateCost(endpoint: EndpointDef, params: Params): CostEstimate {
   const rule = endpoint.cost;
-  if (rule.type === 'window' && (params[rule.param] === undefined || params[rule.param] === '')) {
-    const dflt = endpoint.params.find((p) => p.name === rule.param)?.default;
-    return costOf(rule, { ...params, [rule.param]: dflt ?? 1 });
-  }
-  return costOf(rule, params);
+  if (rule.type === 'flat') return { credits: rule.credits, exact: rule.exact };
+  const given = params[rule.param];
+  const n = given === undefined || given === '' ? (windowParam(endpoint, rule)?.default ?? 1) : given;
+  return { credits: windowCredits(rule, Number(n)), exact: false };
 }
 
 /** The cost range of an endpoint over its whole window, for docs ("2-6"). */
 export function costRange(endpoint: EndpointDef): [number, number] {
   const rule = endpoint.cost;
   if (rule.type === 'flat') return [rule.credits, rule.credits];
-  const def = endpoint.params.find((p) => p.name === rule.param);
-  const lo = costOf(rule, { [rule.param]: def?.min ?? 1 }).credits;
-  const hi = costOf(rule, { [rule.param]: def?.max ?? 1 }).credits;
-  return [lo, hi];
+  const def = windowParam(endpoint, rule);
+  return [windowCredits(rule, def?.min ?? 1), windowCredits(rule, def?.max ?? 1)];
 }
 
 export function describeCost(endpoint: EndpointDef): string {
