@@ -61,9 +61,11 @@ export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | A
   let pending = calls.map((_, i) => i).filter((i) => requests[i]);
   for (let attempt = 1; pending.length; attempt++) {
     const batch = pending.map((i) => requests[i] as HttpRequest);
-    const effect: Effect = batch.length === 1 ? { kind: 'http', request: batch[0] } : { kind: 'httpAll', requests: batch };
+    // One request is sent as one (UrlFetchApp.fetch), several at once (fetchAll).
+    const single = batch.length === 1;
+    const effect: Effect = single ? { kind: 'http', request: batch[0] } : { kind: 'httpAll', requests: batch };
     const answer = yield effect;
-    const responses = (batch.length === 1 ? [answer] : answer) as RawResponse[];
+    const responses = (single ? [answer] : answer) as RawResponse[];
     const retry: number[] = [];
     let lastRetryable: RawResponse | undefined;
     pending.forEach((index, k) => {

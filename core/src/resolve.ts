@@ -127,9 +127,9 @@ const SEARCH_KEYWORD = 'a search keyword';
 function resolveText(def: ParamDef, value: unknown): string {
   const expected = def.name === 'q' ? SEARCH_KEYWORD : 'text';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value !== 'string') throw new IgValidationError(def.name, expected, showValue(value));
-  const text = value.trim();
-  if (!text && def.required) throw new IgValidationError(def.name, expected, showValue(value));
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  // Not text at all, or blank where text is required: the same error.
+  if (text === undefined || (!text && def.required)) throw new IgValidationError(def.name, expected, showValue(value));
   if (text.length > 2000) throw new IgValidationError(def.name, 'at most 2,000 characters', `${text.length} characters`);
   return text;
 }

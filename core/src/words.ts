@@ -11,9 +11,8 @@ export const chargedNote = (credits: number): string => (credits > 0 ? `(Charged
 
 /** How a call's target reads in a sentence. */
 export function targetLabel(call?: Call): string {
-  if (!call) return 'The target';
-  const main = call.endpoint.params.find((p) => p.required && call.params[p.name] !== undefined);
-  if (!main) return 'The target';
+  const main = call?.endpoint.params.find((p) => p.required && call.params[p.name] !== undefined);
+  if (!call || !main) return 'The target';
   const v = String(call.params[main.name]);
   switch (main.kind) {
     case 'handle':
