@@ -13,6 +13,7 @@
 import type { Call } from '@igdata/core';
 import { baseUrlOf } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
+import { uniqueCalls } from '../engine/rows';
 import type { TargetResult } from '../engine/run';
 import { runCalls } from '../engine/run';
 import type { SheetValue } from '../engine/values';
@@ -38,9 +39,7 @@ export function stepList(s: Step<ListJob>): ListJob {
   if (!rows) return endStep(s);
   const n = rows.length;
   const base = job.next;
-  const fresh = new Map<string, Call>();
-  for (const r of rows) if (r.kind === 'call') fresh.set(r.key, r.call);
-  const walk = cacheWalk(endpoint, fresh, job.limit, d.store, baseUrlOf(d.client.config));
+  const walk = cacheWalk(endpoint, uniqueCalls(rows), job.limit, d.store, baseUrlOf(d.client.config));
   const each = pagesFor(endpoint, job.limit);
   const labelled = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, job.fields.length)];
 

@@ -1,7 +1,7 @@
 /** The target rows of a bulk run: each source cell as a blank, a bad target, a repeat or a call. */
 import type { Call, EndpointDef } from '@igdata/core';
 import type { PlannedRow } from '../engine/rows';
-import { planRow } from '../engine/rows';
+import { planRow, uniqueCalls } from '../engine/rows';
 import type { SheetValue } from '../engine/values';
 
 /** What a run needs to plan a target cell: the endpoint, its target parameter and the other parameters. */
@@ -40,11 +40,7 @@ export const eachRow = (p: BulkPlanned, cells: unknown[], filled: boolean[]): Ta
  * in a row above or earlier in the window is a `dup`.
  */
 export function distinctRows(p: BulkPlanned, cells: unknown[], from: number, n: number): TargetRow[] {
-  const seen = new Set<string>();
-  for (const cell of cells.slice(0, from)) {
-    const c = bulkRow(p, cell);
-    if (c.kind === 'call') seen.add(c.key);
-  }
+  const seen = new Set(uniqueCalls(cells.slice(0, from).map((cell) => bulkRow(p, cell))).keys());
   return cells.slice(from, from + n).map((cell): TargetRow => {
     const row = targetRow(p, cell);
     if (row.kind !== 'call') return row;

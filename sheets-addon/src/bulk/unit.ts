@@ -9,6 +9,7 @@ import type { CallOutcome } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
 import { messageOf, messageRow } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
+import { uniqueCalls } from '../engine/rows';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
 import type { BulkJob } from './job';
@@ -26,7 +27,7 @@ type UnitSettled = Settled<Extract<CallOutcome, { kind: 'ok' }>['value']>;
 /** The targets of `rows` the store already holds (one read): the step's units fetch only the others. */
 function storedTargets(rows: TargetRow[], d: EngineDeps): Set<string> {
   const baseUrl = baseUrlOf(d.client.config);
-  const keys = [...new Set(rows.flatMap((r) => (r.kind === 'call' ? [r.key] : [])))];
+  const keys = [...uniqueCalls(rows).keys()];
   const storeKeys = keys.map((k) => d.store.keyFor(baseUrl, k));
   const stored = d.store.getMany(storeKeys);
   return new Set(keys.filter((_, i) => stored.has(storeKeys[i])));

@@ -22,9 +22,13 @@ export function planRow(endpoint: EndpointDef, targetName: string | undefined, p
   }
 }
 
-/** The distinct calls of planned rows, by request key (a repeated target is one call). */
-export function uniqueCalls(rows: PlannedRow[]): Map<string, Call> {
+/** A row that makes a call: a planned row's, or a bulk run's target row (bulk/targets.ts). */
+type CallRow = Extract<PlannedRow, { kind: 'call' }>;
+const isCall = (row: { kind: string }): row is CallRow => row.kind === 'call';
+
+/** The distinct calls of rows (planned, or a bulk run's), by request key (a repeated target is one call). */
+export function uniqueCalls(rows: { kind: string }[]): Map<string, Call> {
   const calls = new Map<string, Call>();
-  for (const row of rows) if (row.kind === 'call') calls.set(row.key, row.call);
+  for (const row of rows) if (isCall(row)) calls.set(row.key, row.call);
   return calls;
 }
