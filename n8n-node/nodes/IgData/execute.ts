@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { AnyIgError, EndpointDef, RunError, RunStoppedError } from '@igdata/core';
-import { findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
+import { costRange, findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
 import type { BalanceRead, ItemCall, ItemMeta } from './engine';
 import { BALANCE_CHECK_ABOVE, runItemCalls, startBalanceRead } from './engine';
@@ -48,6 +48,18 @@ function metaJson(meta: ItemMeta): IDataObject {
 	return out;
 }
 
+/**
+ * Whether to read the balance before the items' fields are read: when the run is sizeable (more items
+ * than the balance check's threshold; duplicates may still make it cheaper, and the free read is
+ * then unused) and the credit cap cannot refuse it even at the operation's highest price, since a
+ * refused run sends nothing at all ("Nothing was sent"). Lists that page are priced by their Limit
+ * (read per item): they read the balance at the pre-check, as before.
+ */
+function readsBalanceFirst(endpoint: EndpointDef | undefined, items: number, creditCap: number | undefined): boolean {
+	if (!endpoint || items <= BALANCE_CHECK_ABOVE || endpoint.paginated) return false;
+	return creditCap === undefined || items * costRange(endpoint)[1] <= creditCap;
+}
+
 export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const first = (this.getNodeParameter('options', 0, {}) as Options) ?? {};
@@ -56,12 +68,12 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
 	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
 	const client = n8nClient(this);
-	// More items than the balance check's threshold will most likely be checked against the balance
-	// before the first billed request: reading it now overlaps its round trip with reading the items'
-	// fields below (a wasted free read when they turn out cheaper). A failure here (no credential)
-	// is met again, and reported, where the run needs the config.
-	const balance: BalanceRead | undefined =
-		items.length > BALANCE_CHECK_ABOVE ? client.config().then((config) => startBalanceRead(config, client.io), () => undefined) : undefined;
+	// A run the balance will be checked for: reading it now overlaps its round trip with reading the
+	// items' fields below. A failure here (no credential) is met again, and reported, where the run
+	// needs the config.
+	const balance: BalanceRead | undefined = readsBalanceFirst(findEndpoint(this.getNodeParameter('operation', 0) as string), items.length, creditCap)
+		? client.config().then((config) => startBalanceRead(config, client.io), () => undefined)
+		: undefined;
 
 	const itemCalls: (ItemCall | undefined)[] = [];
 	const early: (Failure | undefined)[] = [];
