@@ -4,6 +4,8 @@
  */
 
 import type { KnownErrorCode } from './types';
+import type { MessageContext } from './words';
+import { NOT_CHARGED, plural } from './words';
 
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
 export type ApiErrorCode = KnownErrorCode | 'http_error';
@@ -105,6 +107,15 @@ export class IgCreditCapError extends IgError {
     readonly cost: number,
   ) {
     super(`Credit cap of ${cap} reached: ${spent} credit${spent === 1 ? '' : 's'} spent, this request costs ~${cost}.`);
+  }
+
+  /**
+   * The sentence users read (core's userMessage hands it on). It lives with the class, not in
+   * messages.ts, because only the n8n node's engine makes this error: the Sheets bundle, which
+   * never constructs the class, leaves the sentence out with it.
+   */
+  sentence(ctx: MessageContext): string {
+    return `Credit cap of ${this.cap} reached: ${plural(this.spent, 'credit')} spent in this execution and this request costs ~${this.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`;
   }
 }
 

@@ -6,7 +6,7 @@
 import { errorFacts } from './error-codes';
 import type { AnyIgError } from './errors';
 import type { MessageContext } from './words';
-import { NOT_CHARGED, chargedNote, plural, tries } from './words';
+import { NOT_CHARGED, chargedNote, tries } from './words';
 
 export type { MessageContext };
 
@@ -19,7 +19,7 @@ export function userMessage(error: AnyIgError, ctx: MessageContext): string {
     case 'IgSchemaError':
       return `The service answered in an unexpected shape (${error.issues[0] ?? error.message}). Please report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error.charged)}`;
     case 'IgCreditCapError':
-      return `Credit cap of ${error.cap} reached: ${plural(error.spent, 'credit')} spent in this execution and this request costs ~${error.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`;
+      return error.sentence(ctx); // with its class, which only the n8n node's engine makes
     case 'IgApiError': {
       const facts = errorFacts(String(error.code));
       if (facts) return facts.sentence(error, ctx);
