@@ -150,6 +150,26 @@ describe('kept answers', () => {
     expect(parseRow(['=1+1', 42 as unknown as string]).size).toBe(0);
   });
 
+  test('a full row of text with emoji on the cell boundaries still fits MAX_CELLS cells and reads back', () => {
+    // A cell never ends between the halves of a surrogate pair, so a cell may hold one character
+    // less than its size: a row filled to the limit must leave room for that in every cell.
+    const now = Date.now();
+    const filled = (pad: string, emoji: number): CachedAnswer => ({ ok: true, data: { caption: pad + '\u{1F600}'.repeat(emoji) }, next: null, charged: 1, at: now });
+    const overhead = JSON.stringify({ big: filled('', 0) }).length;
+    let tried = 0;
+    for (const pad of ['', 'x']) {
+      // Rows of 270,000 characters (6 x 45,000) and a little less, the pairs meeting the boundaries either way.
+      for (let emoji = Math.floor((270000 - overhead) / 2) - 4; emoji <= Math.floor((270000 - overhead) / 2); emoji++) {
+        const cells = formatRow(new Map([['big', filled(pad, emoji)]]), now);
+        if (!cells.length) continue; // over the limit: not kept
+        tried++;
+        expect(cells.length).toBeLessThanOrEqual(MAX_CELLS);
+        expect([...parseRow(cells.slice(0, MAX_CELLS)).keys()]).toEqual(['big']);
+      }
+    }
+    expect(tried).toBeGreaterThan(0);
+  });
+
   test('answers older than 30 days are dropped when their row is rewritten', () => {
     const now = Date.UTC(2026, 0, 5, 9);
     const row = formatRow(new Map([['old', answer(now - 31 * DAY)], ['new', answer(now - DAY)]]), now);

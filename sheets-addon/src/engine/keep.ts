@@ -45,14 +45,21 @@ export function parseRow(cells: string[] = []): Map<string, CachedAnswer> {
   return new Map((jsonEntries(text) as [string, CachedAnswer][]).filter(([, a]) => a?.at > 0));
 }
 
+/**
+ * What a row may hold: a cell never ends between the halves of a surrogate pair (which a cell on its
+ * own might not keep), so it may hold one character less than CELL_CHARS; counting every cell one
+ * short keeps a full row within MAX_CELLS (the sheet holds no more: a 7th cell would be lost, and the
+ * whole row with it).
+ */
+const ROW_CHARS = (CELL_CHARS - 1) * MAX_CELLS;
+
 /** A row's cells: the newest answers that fit MAX_CELLS cells, none older than 30 days. */
 export function formatRow(answers: Map<string, CachedAnswer>, now: number): string[] {
   let text = '';
   for (const [name, a] of [...answers].sort((x, y) => y[1].at - x[1].at)) {
     const part = member(name, a);
-    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= CELL_CHARS * MAX_CELLS) text += (text ? ',' : '') + part;
+    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= ROW_CHARS) text += (text ? ',' : '') + part;
   }
-  // (never between the halves of a surrogate pair, which a cell on its own might not keep)
   return split(text && `{${text}}`, CELL_CHARS).map((cell) => `~${cell}`);
 }
 
