@@ -60,10 +60,16 @@ export function emptiedSheet(book: Book, name: string, rows: number, cols: numbe
   return sheet;
 }
 
+/** `name`, or the first of "`name` 2", "`name` 3"... no sheet has: a new sheet never takes over another. */
+export function freeSheetName(book: Book, name: string): string {
+  let free = name;
+  for (let i = 2; book.sheet(free); i++) free = `${name} ${i}`;
+  return free;
+}
+
 /** A new sheet named after the function (numbered when taken), with `rows` rows and a header. */
 export function newOutputSheet(book: Book, fn: string, header: string[], rows: number): string {
-  let name = `IG Data ${fn}`;
-  for (let i = 2; book.sheet(name); i++) name = `IG Data ${fn} ${i}`;
+  const name = freeSheetName(book, `IG Data ${fn}`);
   const sheet = book.insertSheet(name);
   ensureSize(sheet, rows);
   sheet.write(1, 1, [header]);

@@ -15,7 +15,8 @@ export const SUMMARY_HEADER = ['account', 'latest date', 'latest', 'previous dat
 /** Lines in the chart: more would be unreadable (the summary lists every account). */
 export const CHART_ACCOUNTS = 8;
 
-const timeOf = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
+/** The time of a history sheet's row (its date cell), for the growth view and the tracker view; NaN when it holds none. */
+export const historyTime = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
 
 /** Numeric fields of a history sheet's header (the growth view's choices): everything after date and target. */
 export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter(Boolean);
@@ -29,7 +30,7 @@ export function growth(values: unknown[][], field: string, accounts: string[] = 
   const by = new Map<string, Map<number, number>>();
   let snapshots = 0;
   for (const row of values.slice(1)) {
-    const t = timeOf(row[0]);
+    const t = historyTime(row[0]);
     const v = row[col];
     const account = String(row[1] ?? '').trim();
     if (!account || Number.isNaN(t) || typeof v !== 'number') continue;

@@ -7,9 +7,10 @@
 import { estimateCost, getEndpoint } from '@igdata/core';
 import { placeOutput } from '../bulk/control';
 import { colName, selection } from '../bulk/grid';
+import type { OutputPlace } from '../bulk/control';
 import type { BulkJob, JobPlace } from '../bulk/job';
 import { jobStore } from '../bulk/job';
-import type { BulkRequest } from '../bulk/plan';
+import type { BulkPlan, BulkRequest } from '../bulk/plan';
 import { plan, preview } from '../bulk/plan';
 import { jsonList } from '../engine/json';
 import type { Book, PropertyStore, RunContext } from '../run/ports';
@@ -43,6 +44,8 @@ export interface Schedule {
 export const loadSchedules = (props: PropertyStore): Schedule[] => jsonList(props.get(PROP.schedules)) as Schedule[];
 
 export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => props.set(PROP.schedules, JSON.stringify(list));
+
+export const findSchedule = (props: PropertyStore, id: string): Schedule | undefined => loadSchedules(props).find((s) => s.id === id);
 
 /** When a schedule runs next, for the sidebar: the instant and its label in the spreadsheet's zone. */
 const nextAtFields = (book: Book, at: number) => ({ nextAt: new Date(at).toISOString(), nextLabel: book.formatTime(at) });
@@ -97,6 +100,15 @@ export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unkno
   };
 }
 
+/**
+ * A new schedule of `request` (its fields as planned) writing where `placed` says: the output
+ * placeOutput prepared now. Its outNext is not kept: each run finds its own next row.
+ */
+export function newSchedule(ctx: RunContext, request: Schedule['request'], p: BulkPlan, placed: OutputPlace, when: Pick<Schedule, 'repeat' | 'cap' | 'nextAt'>): Schedule {
+  const { outNext: _, ...place } = placed;
+  return { id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, ...when, createdBy: ctx.userEmail() };
+}
+
 /** Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its time. */
 export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
   const { request, plan: p, repeat: r, cap: c } = readSchedule(req, repeat, cap);
@@ -104,11 +116,7 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
   return ctx.lock.withLock(() => {
     const list = loadSchedules(ctx.props);
     if (list.length >= MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules: delete one first.`);
-    const { outNext: _, ...place } = placeOutput(ctx.book, range, p, request.output);
-    const s: Schedule = {
-      id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, repeat: r, cap: c,
-      nextAt: nextRun(ctx.book, r, ctx.now()), createdBy: ctx.userEmail(),
-    };
+    const s = newSchedule(ctx, request, p, placeOutput(ctx.book, range, p, request.output), { repeat: r, cap: c, nextAt: nextRun(ctx.book, r, ctx.now()) });
     list.push(s);
     saveSchedules(ctx.props, list);
     return s;
@@ -119,7 +127,7 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
 const trackerName = (s: Schedule): string | undefined => s.label?.replace(/^Tracker /, '');
 
 export function deleteSchedule(ctx: RunContext, id: string): void {
-  const mine = loadSchedules(ctx.props).find((s) => s.id === id);
+  const mine = findSchedule(ctx.props, id);
   // A tracker's view would keep showing this part's old values: it goes with its tracker.
   if (mine?.tracker) throw new Error(`This schedule is part of the tracker "${trackerName(mine) ?? ''}": delete the tracker instead (Track these accounts).`);
   ctx.lock.withLock(() => {

@@ -9,7 +9,7 @@ import { jobStore, pauseJob, physical } from '../bulk/job';
 import { plan } from '../bulk/plan';
 import type { RunContext } from '../run/ports';
 import type { Schedule } from './schedules';
-import { loadSchedules, nextRun, saveSchedules } from './schedules';
+import { findSchedule, loadSchedules, nextRun, saveSchedules } from './schedules';
 import { reuseLimitMs } from './when';
 
 /**
@@ -85,7 +85,7 @@ export function startDue(ctx: RunContext): void {
 /** "Run now" from the sidebar: a new run of the schedule (the sidebar steps it), or the one still going. */
 export function runNow(ctx: RunContext, id: string): BulkJob {
   return ctx.lock.withLock(() => {
-    const s = loadSchedules(ctx.props).find((x) => x.id === id);
+    const s = findSchedule(ctx.props, id);
     if (!s) throw new Error('This schedule was deleted; reopen the sidebar.');
     const jobs = jobStore(ctx.props);
     const going = jobs.load(s.id);

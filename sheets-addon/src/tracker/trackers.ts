@@ -8,7 +8,7 @@ import type { EndpointDef } from '@igdata/core';
 import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
 import { placeOutput, step } from '../bulk/control';
-import { emptiedSheet, rangeLabel, readColumn, selection } from '../bulk/grid';
+import { emptiedSheet, freeSheetName, rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
 import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
@@ -18,7 +18,7 @@ import { planRow } from '../engine/rows';
 import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
-import { MAX_SCHEDULES, loadSchedules, nextRun, readCap, saveSchedules } from '../schedule/schedules';
+import { MAX_SCHEDULES, findSchedule, loadSchedules, newSchedule, nextRun, readCap, saveSchedules } from '../schedule/schedules';
 import { runCosts } from '../schedule/cost';
 import { scheduledJob } from '../schedule/start';
 import type { Repeat } from '../schedule/when';
@@ -157,19 +157,16 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
       const request = { endpoint: part.endpoint.id, params: {}, fields: part.fields.join(','), output: 'history' as const };
       const p = plan(request);
       // Its own history sheet: another lookup's rows would be taken for this tracker's snapshots.
-      const { outNext: _next, ...place } = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
-      const s: Schedule = {
-        id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, repeat,
-        // Each part gets its share of the cap (each account costs all parts).
-        cap: Math.max(part.credits, Math.floor((cap * part.credits) / t.each)), nextAt,
-        createdBy: ctx.userEmail(), grow: true, label, tracker: id,
-      };
+      const placed = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
+      // Each part gets its share of the cap (each account costs all parts).
+      const share = Math.max(part.credits, Math.floor((cap * part.credits) / t.each));
+      const s: Schedule = { ...newSchedule(ctx, request, p, placed, { repeat, cap: share, nextAt }), grow: true, label, tracker: id };
       made.push(s);
-      parts.push({ scheduleId: s.id, endpoint: request.endpoint, fields: p.fields, history: place.outSheet });
+      parts.push({ scheduleId: s.id, endpoint: request.endpoint, fields: p.fields, history: placed.outSheet });
     }
     const tracker: Tracker = {
       id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, ...t.settings,
-      parts, view: viewName(ctx, name), createdAt: new Date(ctx.now()).toISOString(),
+      parts, view: freeSheetName(ctx.book, `IG Data tracker ${name}`), createdAt: new Date(ctx.now()).toISOString(),
     };
     // The view first: if it cannot be written, nothing is saved and nothing runs.
     refreshView(ctx, tracker);
@@ -180,13 +177,6 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
     saveTrackers(ctx, [...trackers, tracker]);
     return { tracker, jobs: started };
   });
-}
-
-/** The view sheet's name: "IG Data tracker <name>", numbered when taken. */
-function viewName(ctx: RunContext, name: string): string {
-  let view = `IG Data tracker ${name}`;
-  for (let i = 2; ctx.book.sheet(view); i++) view = `IG Data tracker ${name} ${i}`;
-  return view;
 }
 
 /** Rewrites the tracker's view from its history sheets and the column as it is now. */
@@ -232,7 +222,7 @@ export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jo
 
 /** After a step of a schedule's job (the trigger's, or Run now's): a tracker's view is rebuilt once its runs are over. */
 export function afterRunStep(ctx: RunContext, scheduleId: string | undefined): void {
-  const s = scheduleId && loadSchedules(ctx.props).find((x) => x.id === scheduleId);
+  const s = scheduleId && findSchedule(ctx.props, scheduleId);
   const t = s && s.tracker ? findTracker(ctx, s.tracker) : undefined;
   if (t) refreshWhenDone(ctx, t);
 }

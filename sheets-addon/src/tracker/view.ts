@@ -7,6 +7,7 @@
  */
 import type { SheetValue } from '../engine/values';
 import { colName } from '../bulk/grid';
+import { historyTime } from '../engine/growth';
 
 /** A history sheet of a tracker: `values` read whole, header first (date, target, fields...). */
 export interface TrackedHistory {
@@ -27,7 +28,6 @@ export interface TrackerView {
   percentCols: number[];
 }
 
-const timeOf = (v: unknown): number => (v instanceof Date ? v.getTime() : new Date(String(v)).getTime());
 const quote = (sheet: string) => `'${sheet.replace(/'/g, "''")}'`;
 const text = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
@@ -57,7 +57,10 @@ interface Row {
 export function trackerView(accounts: string[], histories: TrackedHistory[], sortBy: string): TrackerView {
   const parsed = histories.map((h) => ({
     ...h,
-    rows: h.values.slice(1).flatMap((r): Row[] => (Number.isNaN(timeOf(r[0])) || !r[1] ? [] : [{ t: timeOf(r[0]), target: String(r[1]), cells: r.slice(2) }])),
+    rows: h.values.slice(1).flatMap((r): Row[] => {
+      const t = historyTime(r[0]);
+      return Number.isNaN(t) || !r[1] ? [] : [{ t, target: String(r[1]), cells: r.slice(2) }];
+    }),
   }));
   // Renames: the id column (the profile's) links every name an account had.
   const withId = parsed.find((h) => h.idField && h.fields.includes(h.idField));
