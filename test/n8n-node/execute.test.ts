@@ -35,7 +35,7 @@ async function execute(setup: Setup) {
     getInputData: () => setup.inputs.map(() => ({ json: {} })),
     getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...setup.parameters, ...fieldOf(setup, i) })[name] ?? dflt,
     getCredentials: async () => ({ apiKey: setup.key, baseUrl: sb.url, authHeader: 'bearer' }),
-    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
+    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: setup.parameters }),
     continueOnFail: () => setup.continueOnFail,
     addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),
     helpers: {

@@ -46,7 +46,7 @@ function context(key: string, inputs: string[], options: Record<string, unknown>
     getInputData: () => inputs.map(() => ({ json: {} })),
     getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ resource: 'profile', operation: 'profile', options, handle: inputs[i] })[name] ?? dflt,
     getCredentials,
-    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', credentials: { igDataApi: { id: 'cred1', name: 'IG Data' } } }),
+    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: { resource: 'profile', operation: 'profile' }, credentials: { igDataApi: { id: 'cred1', name: 'IG Data' } } }),
     continueOnFail: () => continueOnFail,
     addExecutionHints: () => undefined,
     helpers: {
@@ -95,11 +95,9 @@ test('one execution: the credential is decrypted once for all its requests, the 
   expect(JSON.stringify(out)).not.toContain(key);
 });
 
-test('a sizeable run starts its balance read before reading its items, and sends nothing billed before the answer', async () => {
-  const key = sb.createKey(1000);
-  const handles = publicHandles(30);
-  const { ctx } = context(key, handles, { concurrency: 200 });
-  // n8n evaluates each item's expressions synchronously: about 1 ms an item here.
+/** A context whose items take about 1 ms each to read (n8n evaluates expressions synchronously), recording when requests leave and answer. */
+function timedContext(key: string, inputs: string[], operation: string) {
+  const { ctx } = context(key, inputs, { concurrency: 200 });
   const events: string[] = [];
   const read = ctx.getNodeParameter.bind(ctx);
   ctx.getNodeParameter = ((name: string, i: number, dflt?: unknown) => {
@@ -108,6 +106,8 @@ test('a sizeable run starts its balance read before reading its items, and sends
     if (name === 'handle') events.push(`item ${i}`);
     return read(name, i, dflt);
   }) as IExecuteFunctions['getNodeParameter'];
+  const node = ctx.getNode();
+  ctx.getNode = () => ({ ...node, parameters: { ...node.parameters, operation } });
   const send = ctx.helpers.httpRequestWithAuthentication;
   ctx.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, o: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) {
     const endpoint = new URL(o.url).pathname.replace('/v1/', '');
@@ -116,13 +116,25 @@ test('a sizeable run starts its balance read before reading its items, and sends
     events.push(`answer ${endpoint}`);
     return res;
   } as IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
+  return { ctx, events };
+}
 
+test('a sizeable run starts its balance read before reading its items, and sends nothing billed before the answer', async () => {
+  const handles = publicHandles(30);
+  const { ctx, events } = timedContext(sb.createKey(1000), handles, 'profile');
   const [out] = (await new IgData().execute.call(ctx)) as INodeExecutionData[][];
   expect(out).toHaveLength(30);
   expect(sb.stats().byEndpoint).toEqual({ credits: 1, profile: 30 });
   // The balance read overlaps reading the items (it used to leave after the last one was read)...
   expect(events.indexOf('send credits')).toBeLessThan(events.indexOf('item 29'));
   // ... and no billed request leaves before its answer.
+  expect(events.indexOf('answer credits')).toBeLessThan(events.indexOf('send profile'));
+});
+
+test('an operation given by an expression (items may differ, and so may their price): the balance is read after the items, as before', async () => {
+  const { ctx, events } = timedContext(sb.createKey(1000), publicHandles(30), '={{ "profile" }}');
+  await new IgData().execute.call(ctx);
+  expect(events.indexOf('send credits')).toBeGreaterThan(events.indexOf('item 29'));
   expect(events.indexOf('answer credits')).toBeLessThan(events.indexOf('send profile'));
 });
 

@@ -49,15 +49,26 @@ function metaJson(meta: ItemMeta): IDataObject {
 }
 
 /**
- * Whether to read the balance before the items' fields are read: when the run is sizeable (more items
- * than the balance check's threshold; duplicates may still make it cheaper, and the free read is
- * then unused) and the credit cap cannot refuse it even at the operation's highest price, since a
+ * Whether to read the balance before the items' fields are read: when every item asks the same
+ * operation, the run is sizeable (more items than the balance check's threshold of credits, each
+ * item at least one credit; duplicates may still make it cheaper, and the free read is then unused)
+ * and the credit cap cannot refuse it even at the operation's highest price, since a
  * refused run sends nothing at all ("Nothing was sent"). Lists that page are priced by their Limit
  * (read per item): they read the balance at the pre-check, as before.
  */
 function readsBalanceFirst(endpoint: EndpointDef | undefined, items: number, creditCap: number | undefined): boolean {
 	if (!endpoint || items <= BALANCE_CHECK_ABOVE || endpoint.paginated) return false;
-	return creditCap === undefined || items * costRange(endpoint)[1] <= creditCap;
+	const [, highest] = costRange(endpoint);
+	return highest > 0 && (creditCap === undefined || items * highest <= creditCap);
+}
+
+/**
+ * The operation of every item, when the node's parameter is a plain value (the editor offers no
+ * expression for it, but a workflow's JSON may hold one): undefined when items may differ.
+ */
+function sameOperation(ctx: IExecuteFunctions): EndpointDef | undefined {
+	const operation = ctx.getNode().parameters?.operation;
+	return typeof operation === 'string' && !operation.startsWith('=') ? findEndpoint(operation) : undefined;
 }
 
 export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -71,7 +82,7 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	// A run the balance will be checked for: reading it now overlaps its round trip with reading the
 	// items' fields below. A failure here (no credential) is met again, and reported, where the run
 	// needs the config.
-	const balance: BalanceRead | undefined = readsBalanceFirst(findEndpoint(this.getNodeParameter('operation', 0) as string), items.length, creditCap)
+	const balance: BalanceRead | undefined = readsBalanceFirst(sameOperation(this), items.length, creditCap)
 		? client.config().then((config) => startBalanceRead(config, client.io), () => undefined)
 		: undefined;
 
