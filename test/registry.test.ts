@@ -20,6 +20,13 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (_id, e) => {
     for (const p of e.params.filter((x) => x.kind !== 'cursor')) expect(doc).toMatch(new RegExp(`@param .*${p.name}`, 'i'));
   });
 
+  it('pages exactly when it takes a cursor and has a page size, and only as a list (define() fills these in from pageSize)', () => {
+    const cursor = e.params.some((p) => p.kind === 'cursor');
+    expect(e.paginated).toBe(cursor);
+    expect(e.pageSize !== undefined).toBe(cursor);
+    if (e.paginated) expect(e.shape).toBe('list');
+  });
+
   it('says how long its answer may be reused, within what the data is (stories live 24 hours)', () => {
     expect(e.maxReuseHours === null || (Number.isInteger(e.maxReuseHours) && e.maxReuseHours >= 0)).toBe(true);
     if (e.id === 'profile/stories') expect(e.maxReuseHours).toBeLessThan(24);
