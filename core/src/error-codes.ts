@@ -27,6 +27,9 @@ export interface ErrorCodeFacts {
   sentence: (error: IgApiError, ctx: MessageContext) => string;
 }
 
+/** The sentence of a key problem: what is wrong, and where the key is set. Refused before any work: never billed. */
+const keyProblem = (what: string) => (_e: IgApiError, ctx: MessageContext) => `${what} Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`;
+
 /** The sentence of a transient failure that outlasted the retries. */
 const gaveUp = (what: string) => (e: IgApiError) => `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`;
 
@@ -37,11 +40,11 @@ export const ERROR_CODES = {
   },
   invalid_api_key: {
     status: 401, stopsBulk: true,
-    sentence: (_e, ctx) => `Invalid API key. Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`,
+    sentence: keyProblem('Invalid API key.'),
   },
   missing_api_key: {
     status: 401, stopsBulk: true,
-    sentence: (_e, ctx) => `No API key is set. Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`,
+    sentence: keyProblem('No API key is set.'),
   },
   insufficient_credits: {
     status: 402, stopsBulk: true,

@@ -8,7 +8,7 @@ import type { SheetValue } from '../engine/values';
 import { appendRows, appendWindow } from './append';
 import type { HistoryJob } from './job';
 import type { Step } from './step';
-import { endStep } from './step';
+import { endStep, writesCells } from './step';
 import { cellsFor, failed, runUnits } from './unit';
 
 /** Rows a history step reads ahead. */
@@ -30,7 +30,7 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
       if (x.kind === 'dup') dups++;
       if (failed(x)) errors++;
       // An answer's target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.
-      if (x.kind === 'invalid' || x.kind === 'answer') values.push([date, x.kind === 'answer' ? (x.row.call.params[targetName] as SheetValue) ?? x.row.label : x.label, ...cellsFor(job, x)]);
+      if (writesCells(x)) values.push([date, x.kind === 'answer' ? (x.row.call.params[targetName] as SheetValue) ?? x.row.label : x.label, ...cellsFor(job, x)]);
     }
     appendRows(s, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });
   });

@@ -23,7 +23,7 @@ import type { ListJob } from './job';
 import { countFetch } from './job';
 import { cacheWalk, pagesFor, pagesLeft } from './plan';
 import type { Step } from './step';
-import { eachUnit, endStep, settleRows } from './step';
+import { eachUnit, endStep, settleRows, writesCells } from './step';
 import { UNIT_TARGETS } from './unit';
 
 /** Rows a list step reads ahead. */
@@ -76,7 +76,7 @@ export function stepList(s: Step<ListJob>): ListJob {
         if (x.error) values.push(labelled(x.row.label, messageOf(x.error, x.failedCall ?? x.row.call)));
         else if (!res.items.length) values.push(labelled(x.row.label, 'No items.'));
       }
-      if (x.kind === 'invalid' || x.kind === 'answer') written++;
+      if (writesCells(x)) written++;
     }
     appendRows(s, values, { next: base + stopAt, written, duplicates: dups });
     return { stopAt, end };

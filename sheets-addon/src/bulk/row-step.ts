@@ -7,7 +7,7 @@ import { filledRows, readColumn, writeRuns } from './grid';
 import type { RowsJob } from './job';
 import { physical, windowSize } from './job';
 import type { Step } from './step';
-import { endStep } from './step';
+import { endStep, writesCells } from './step';
 import { eachRow } from './targets';
 import { cellsFor, failed, runUnits } from './unit';
 
@@ -29,7 +29,7 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
     const values: (SheetValue[] | null)[] = settled.map((x) => {
       if (x.kind === 'filled') job.skipped++;
       if (failed(x)) job.errors = (job.errors ?? 0) + 1;
-      return x.kind === 'invalid' || x.kind === 'answer' ? cellsFor(job, x) : null;
+      return writesCells(x) ? cellsFor(job, x) : null;
     });
     writeRuns(out, job.outRow + at + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
     job.written += values.filter((v) => v !== null).length;

@@ -58,6 +58,9 @@ export type Settled<A> =
   | Exclude<TargetRow, { kind: 'call' }>
   | { kind: 'answer'; row: Extract<TargetRow, { kind: 'call' }>; value?: A; error?: AnyIgError; failedCall?: Call };
 
+/** A settled row that writes cells: a bad target (its message) or an answer; blanks, repeats and filled rows write none. */
+export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, { kind: 'invalid' | 'answer' }> => x.kind === 'invalid' || x.kind === 'answer';
+
 /**
  * The one row loop: the rows from..end of a unit, in order. It stops before a row whose target was
  * not reached in time, or whose error stops the whole run (a bad key, an empty balance: the job is
