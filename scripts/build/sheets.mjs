@@ -29,13 +29,13 @@ async function importTs(entry) {
 }
 
 /**
- * The bundle's size limit. Issue 10 set 100 KB for schedules, history and usage (was 80 KB before
- * them); issue 15 took zod/mini out of it (response schemas as data: 18 KB less, evaluation 1.2 ms
- * -> 0.3 ms; npm run bench:validators) and lowered this to 90 KB: the 75 KB it aimed for was
- * measured before the tracker view and the bulk rewrite (about 10 KB more) landed. Its evaluation
- * in a fresh context is checked by npm run bench:sheets (<= 1.5 ms).
+ * The bundle's size limit. Issue 10 set 100 KB for schedules, history and usage; issue 15 asked for
+ * 75 KB with every feature, reached at 75.0 KB (76,780 bytes) with the tracker by writing code once
+ * instead of twice, moving documentation facts out and a second minification pass (CONTRIBUTING.md,
+ * "The bundle's size is a budget"). The limit leaves 5 KB for what comes next: a change that needs
+ * more says so. Its evaluation in a fresh context is checked by npm run bench:sheets (<= 1.5 ms).
  */
-export const BUNDLE_LIMIT_KB = 90;
+export const BUNDLE_LIMIT_KB = 80;
 
 /** Core's documentation modules, which the bundle must not contain (see the metafile check in build()). */
 const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;
@@ -88,7 +88,9 @@ function asGlobal(code) {
  * ES2020. The global IGDATA (what Code.js calls) stays: swc keeps top-level names by default.
  */
 async function compress(code) {
-  const out = await swcMinify(code, { compress: { passes: 2 }, mangle: true, ecma: 2020, module: false, format: { comments: false } });
+  // unsafe_methods: `{m: function () {}}` becomes `{m() {}}`, which cannot be called with `new`
+  // (nothing in the add-on constructs an object's method); 41 bytes. A third pass: 16 more.
+  const out = await swcMinify(code, { compress: { passes: 3, unsafe_methods: true }, mangle: true, ecma: 2020, module: false, format: { comments: false } });
   if (!/^var IGDATA\b/.test(out.code)) throw new Error('sheets bundle: the second minification pass lost the global IGDATA');
   return out.code;
 }
@@ -124,7 +126,7 @@ export async function build() {
   if (docsModules.length) throw new Error(`sheets bundle: contains core's documentation (${docsModules.join(', ')}); import runtime facts only`);
   // Paid for on every custom-function call (Apps Script loads the whole project each time).
   const kb = Buffer.byteLength(bundle) / 1024;
-  console.log(`sheets bundle.js: ${kb.toFixed(1)} KB (limit ${BUNDLE_LIMIT_KB} KB)`);
+  console.log(`sheets bundle.js: ${kb.toFixed(1)} KB, ${Buffer.byteLength(bundle).toLocaleString('en-US')} bytes (limit ${BUNDLE_LIMIT_KB} KB)`);
   if (kb > BUNDLE_LIMIT_KB) throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the ${BUNDLE_LIMIT_KB} KB limit`);
 
   // 2. The entry file of stubs with their JSDoc, and the README reference, from the registry.
