@@ -72,7 +72,7 @@ describe('Continue On Fail off', () => {
   test('1,500 lookups at the default cap: the execution fails with the refusal, nothing sent', async () => {
     const run = execute({ inputs: someone(1500), parameters: lookups, key: sb.demoKey, continueOnFail: false });
     await expect(run).rejects.toMatchObject({ name: 'NodeOperationError', message: REFUSED_1500 });
-    // Not even the free balance read, also not one still on its way (the node may start it early).
+    // Not even the free balance read (also none still on its way).
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
   });

@@ -95,49 +95,6 @@ test('one execution: the credential is decrypted once for all its requests, the 
   expect(JSON.stringify(out)).not.toContain(key);
 });
 
-/** A context whose items take about 1 ms each to read (n8n evaluates expressions synchronously), recording when requests leave and answer. */
-function timedContext(key: string, inputs: string[], operation: string) {
-  const { ctx } = context(key, inputs, { concurrency: 200 });
-  const events: string[] = [];
-  const read = ctx.getNodeParameter.bind(ctx);
-  ctx.getNodeParameter = ((name: string, i: number, dflt?: unknown) => {
-    const until = Date.now() + 1;
-    while (Date.now() < until);
-    if (name === 'handle') events.push(`item ${i}`);
-    return read(name, i, dflt);
-  }) as IExecuteFunctions['getNodeParameter'];
-  const node = ctx.getNode();
-  ctx.getNode = () => ({ ...node, parameters: { ...node.parameters, operation } });
-  const send = ctx.helpers.httpRequestWithAuthentication;
-  ctx.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, o: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) {
-    const endpoint = new URL(o.url).pathname.replace('/v1/', '');
-    events.push(`send ${endpoint}`);
-    const res = await send.call(this as IExecuteFunctions, type, o, extra);
-    events.push(`answer ${endpoint}`);
-    return res;
-  } as IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
-  return { ctx, events };
-}
-
-test('a sizeable run starts its balance read before reading its items, and sends nothing billed before the answer', async () => {
-  const handles = publicHandles(30);
-  const { ctx, events } = timedContext(sb.createKey(1000), handles, 'profile');
-  const [out] = (await new IgData().execute.call(ctx)) as INodeExecutionData[][];
-  expect(out).toHaveLength(30);
-  expect(sb.stats().byEndpoint).toEqual({ credits: 1, profile: 30 });
-  // The balance read overlaps reading the items (it used to leave after the last one was read)...
-  expect(events.indexOf('send credits')).toBeLessThan(events.indexOf('item 29'));
-  // ... and no billed request leaves before its answer.
-  expect(events.indexOf('answer credits')).toBeLessThan(events.indexOf('send profile'));
-});
-
-test('an operation given by an expression (items may differ, and so may their price): the balance is read after the items, as before', async () => {
-  const { ctx, events } = timedContext(sb.createKey(1000), publicHandles(30), '={{ "profile" }}');
-  await new IgData().execute.call(ctx);
-  expect(events.indexOf('send credits')).toBeGreaterThan(events.indexOf('item 29'));
-  expect(events.indexOf('answer credits')).toBeLessThan(events.indexOf('send profile'));
-});
-
 test('the key is in no item and no error: a refused key, a missing account under Continue On Fail', async () => {
   const revoked = 'sk_sandbox_revoked00000';
   const refused = context(revoked, ['nasa'], {});

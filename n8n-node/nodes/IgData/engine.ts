@@ -38,11 +38,6 @@ export interface RunOptions {
 	creditCap?: number;
 	/** Safety ceiling on the pages of one Return All. */
 	maxPages?: number;
-	/**
-	 * The balance, if the caller started reading it already (`startBalanceRead`): the pre-check waits
-	 * for it instead of reading it then, so its round trip overlaps the caller's own work.
-	 */
-	balance?: BalanceRead;
 }
 
 /**
@@ -141,15 +136,8 @@ function knownCost(itemCall: ItemCall): number {
 	return perRequest * Math.max(1, Math.ceil(itemCall.limit / (endpoint.pageSize ?? itemCall.limit)));
 }
 
-/** The balance from the free credits endpoint, or the Ig error reading it met (any other failure: unknown). Never rejects. */
-export type BalanceRead = Promise<number | AnyIgError | undefined>;
-
-/**
- * Starts reading the balance (free). The pre-check needs it before the first billed request of known
- * work above BALANCE_CHECK_ABOVE credits; a caller that expects such work can start it before it has
- * read its items, and pass it as RunOptions.balance. Nothing billed is sent before it is answered.
- */
-export async function startBalanceRead(config: ClientConfig, io: AsyncIO): BalanceRead {
+/** The balance from the free credits endpoint, or the Ig error reading it met (any other failure: unknown). */
+async function readBalance(config: ClientConfig, io: AsyncIO): Promise<number | AnyIgError | undefined> {
 	return await runAsync(send(config, prepare('credits', {})), io).then(
 		(r) => {
 			const balance = Number(r.data.credits_remaining ?? r.creditsRemaining);
@@ -165,10 +153,10 @@ export async function startBalanceRead(config: ClientConfig, io: AsyncIO): Balan
  * requests will say what is wrong), except an error that stops bulk runs: a refused key would
  * fail every request.
  */
-async function preCheck(config: ClientConfig, io: AsyncIO, ledger: CreditLedger, work: WorkEstimate, started?: BalanceRead): Promise<AnyIgError | RunError | undefined> {
+async function preCheck(config: ClientConfig, io: AsyncIO, ledger: CreditLedger, work: WorkEstimate): Promise<AnyIgError | RunError | undefined> {
 	if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work);
 	if (work.credits <= BALANCE_CHECK_ABOVE) return undefined;
-	const balance = await (started ?? startBalanceRead(config, io));
+	const balance = await readBalance(config, io);
 	if (typeof balance === 'number') return balance < work.credits ? new RunRefusedError('balance', balance, work) : undefined;
 	return balance && stopsBulkRun(balance) ? balance : undefined;
 }
@@ -305,7 +293,7 @@ export async function runItemCalls(config: ClientConfig, itemCalls: (ItemCall | 
 	const shares = unique.map(({ itemCall }) => knownCost(itemCall));
 	const work: WorkEstimate = { calls: unique.length, credits: shares.reduce((a, b) => a + b, 0), largest: shares.reduce((a, b) => Math.max(a, b), 0) };
 	const ledger = new CreditLedger(options.creditCap);
-	const refusal = await preCheck(config, io, ledger, work, options.balance);
+	const refusal = await preCheck(config, io, ledger, work);
 	if (refusal) return itemCalls.map((itemCall) => itemCall && { ok: false, error: refusal });
 
 	const run = new Run(options.concurrency);

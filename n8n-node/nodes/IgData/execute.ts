@@ -1,11 +1,11 @@
 /** The action node's execute(): read each item's fields, run the engine, shape n8n items. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, EndpointDef, RunError, RunStoppedError } from '@igdata/core';
-import { costRange, findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
+import { findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
-import type { BalanceRead, ItemCall, ItemMeta } from './engine';
-import { BALANCE_CHECK_ABOVE, runItemCalls, startBalanceRead } from './engine';
+import type { ItemCall, ItemMeta } from './engine';
+import { runItemCalls } from './engine';
 import type { MediaOptions } from './media';
 import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
 import { errorJson, simplifyItem, stopNotice, toNodeError } from './output';
@@ -39,36 +39,10 @@ function readInput(ctx: IExecuteFunctions, endpoint: EndpointDef, i: number, opt
 
 type Failure = AnyIgError | RunError | Error;
 
-/** While the balance is being read, the item loop gives the event loop a turn this often. */
-const YIELD_EVERY_MS = 4;
-
 function metaJson(meta: ItemMeta): IDataObject {
 	const out: IDataObject = {};
 	for (const [k, v] of Object.entries(meta)) if (v !== undefined) out[k] = v as IDataObject[string];
 	return out;
-}
-
-/**
- * Whether to read the balance before the items' fields are read: when every item asks the same
- * operation, the run is sizeable (more items than the balance check's threshold of credits, each
- * item at least one credit; duplicates may still make it cheaper, and the free read is then unused)
- * and the credit cap cannot refuse it even at the operation's highest price, since a
- * refused run sends nothing at all ("Nothing was sent"). Lists that page are priced by their Limit
- * (read per item): they read the balance at the pre-check, as before.
- */
-function readsBalanceFirst(endpoint: EndpointDef | undefined, items: number, creditCap: number | undefined): boolean {
-	if (!endpoint || items <= BALANCE_CHECK_ABOVE || endpoint.paginated) return false;
-	const [, highest] = costRange(endpoint);
-	return highest > 0 && (creditCap === undefined || items * highest <= creditCap);
-}
-
-/**
- * The operation of every item, when the node's parameter is a plain value (the editor offers no
- * expression for it, but a workflow's JSON may hold one): undefined when items may differ.
- */
-function sameOperation(ctx: IExecuteFunctions): EndpointDef | undefined {
-	const operation = ctx.getNode().parameters?.operation;
-	return typeof operation === 'string' && !operation.startsWith('=') ? findEndpoint(operation) : undefined;
 }
 
 export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -78,25 +52,11 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	// Absent = the default cap (a paid API: a mistake must stop somewhere); 0 = no cap.
 	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
 	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
-	const client = n8nClient(this);
-	// A run the balance will be checked for: reading it now overlaps its round trip with reading the
-	// items' fields below. A failure here (no credential) is met again, and reported, where the run
-	// needs the config.
-	const balance: BalanceRead | undefined = readsBalanceFirst(sameOperation(this), items.length, creditCap)
-		? client.config().then((config) => startBalanceRead(config, client.io), () => undefined)
-		: undefined;
 
 	const itemCalls: (ItemCall | undefined)[] = [];
 	const early: (Failure | undefined)[] = [];
 	const perItem: { endpoint?: EndpointDef; options: Options }[] = [];
-	let yieldedAt = Date.now();
 	for (let i = 0; i < items.length; i++) {
-		// Reading fields is synchronous (n8n evaluates each item's expressions): let the balance read
-		// make progress now and then, or it would not leave before the last item is read.
-		if (balance && Date.now() - yieldedAt >= YIELD_EVERY_MS) {
-			await sleep(0);
-			yieldedAt = Date.now();
-		}
 		const options = (this.getNodeParameter('options', i, {}) as Options) ?? {};
 		const operation = this.getNodeParameter('operation', i) as string;
 		const endpoint = findEndpoint(operation);
@@ -118,8 +78,8 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 		}
 	}
 
-	const config = await client.config();
-	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(config, itemCalls, client.io, { concurrency, creditCap, balance }) : [];
+	const client = n8nClient(this);
+	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(await client.config(), itemCalls, client.io, { concurrency, creditCap }) : [];
 
 	const out: INodeExecutionData[] = [];
 	// Aligned with out: the answer an output item came from (for its media) and its input item.

@@ -42,9 +42,9 @@ export interface N8nClient {
 }
 
 /**
- * The client of one execution. The credential is read (a database query and a decryption in n8n)
- * once, on first need, for the config and for every request: the second read this used to make cost
- * a balance read's head start about 30 ms (`npm run bench:n8n`).
+ * The client of one execution. The credential is read (a database query and a decryption in n8n,
+ * about 30 ms in a traced `n8n execute`) once, on first need, for the config and for every request
+ * (it was read twice: once for the config, once for the requests).
  */
 export function n8nClient(ctx: Ctx): N8nClient {
 	let data: Promise<ICredentialDataDecryptedObject> | undefined;
