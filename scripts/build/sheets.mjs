@@ -1,7 +1,7 @@
 // Builds the Google Sheets add-on into sheets-addon/dist/, ready for `clasp push`:
 //   appsscript.json  manifest (V8, four minimal scopes, urlFetchWhitelist for the API host)
 //   Code.js          generated top-level stubs with @customfunction JSDoc (from the registry)
-//   bundle.js        the logic: one minified IIFE defining the global IGDATA
+//   bundle.js        the logic: one minified script defining the global IGDATA (esbuild, then swc)
 //   Sidebar.html     the sidebar, CSS and JS inlined (HtmlService serves one file)
 // Also refreshes the function reference in sheets-addon/README.md (between markers).
 import * as esbuild from 'esbuild';
