@@ -18,9 +18,7 @@ export function addonRuntime({ createGasRuntime, sb, key, dist, prod }) {
 export function columnRuntime(opts, column) {
   const rt = addonRuntime(opts);
   const sheet = rt.spreadsheet.sheet('Sheet1');
-  sheet.maxRows = Math.max(sheet.maxRows, column.length + 1);
-  sheet.set(1, 1, 'handle');
-  column.forEach((h, i) => sheet.set(i + 2, 1, h));
+  sheet.setValues('A1', [['handle'], ...column.map((h) => [h])]);
   rt.spreadsheet.select(`Sheet1!A2:A${column.length + 1}`);
   rt.call('igSidebarState');
   return rt;

@@ -69,8 +69,7 @@ test('the list lookups are offered; a list writes only to a new sheet and asks f
 test('profile/posts, 20 items per target, to a new sheet: preview in pages, exact rows, pages and credits counted', async () => {
   const sheet = rt.spreadsheet.addSheet('Handles');
   const handles = ['nasa', 'natgeo', '@NASA', 'locked_acc', '', 'bad handle', 'nike'];
-  sheet.set(1, 1, 'handle');
-  handles.forEach((h, i) => sheet.set(i + 2, 1, h));
+  sheet.setValues('A1', [['handle'], ...handles.map((h) => [h])]);
   rt.spreadsheet.select(`Handles!A2:A${handles.length + 1}`);
   await sb.reset();
   const page = await open();

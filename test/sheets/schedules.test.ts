@@ -20,9 +20,7 @@ const daily = { every: 'daily', hour: 7 };
 function sheetWith(handles: string[]): GasRuntime {
   const rt = env.runtime();
   const sheet = rt.spreadsheet.sheet('Sheet1');
-  sheet.maxRows = Math.max(sheet.maxRows, handles.length + 1);
-  sheet.set(1, 1, 'handle');
-  handles.forEach((h, i) => sheet.set(i + 2, 1, h));
+  sheet.setValues('A1', [['handle'], ...handles.map((h) => [h])]);
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   rt.call('igSidebarState');
   return rt;

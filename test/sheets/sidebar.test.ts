@@ -56,8 +56,7 @@ test('an editor is told whose credits the sheet spends', async () => {
 test('cost preview, then a bulk run to completion writing plain values beside the column', async () => {
   const sheet = rt.spreadsheet.sheet('Sheet1');
   const handles = ['nasa', '@NASA', 'natgeo', '', 'nike', 'locked_acc', 'bad handle', 'https://www.instagram.com/natgeo/', 'starbucks'];
-  sheet.set(1, 1, 'handle');
-  handles.forEach((h, i) => sheet.set(i + 2, 1, h));
+  sheet.setValues('A1', [['handle'], ...handles.map((h) => [h])]);
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   await sb.reset();
   const page = await open();

@@ -19,8 +19,7 @@ const ACCOUNTS = [...getWorld(42).byUsername.values()].filter((a) => !a.is_priva
 function sheetWith(handles: string[]): GasRuntime {
   const rt = env.runtime();
   const sheet = rt.spreadsheet.sheet('Sheet1');
-  sheet.set(1, 1, 'account');
-  handles.forEach((h, i) => sheet.set(i + 2, 1, h));
+  sheet.setValues('A1', [['account'], ...handles.map((h) => [h])]);
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   rt.call('igSidebarState'); // installs the hourly trigger
   return rt;
