@@ -11,6 +11,12 @@
  * one must pack or build of its own goes to its own temp directory, so suites can run in parallel
  * (`npx jest --maxWorkers=4`).
  */
+// Every clock a test starts (the stand-in's, the Sheets preview's, the sandbox's) must be told the
+// instant it starts at: with this set, one that would start at the real time throws instead
+// (scripts/lib/clock-start.ts). Set here, in jest's own process, so its workers and every server a
+// suite starts inherit it.
+process.env.IGDATA_NAMED_CLOCKS = '1';
+
 const base = {
   testEnvironment: 'node',
   roots: ['<rootDir>/core', '<rootDir>/sheets-addon', '<rootDir>/n8n-node', '<rootDir>/test'],
@@ -47,6 +53,7 @@ const QUICK = [
   'test/fuzz/n8n-fields.test.ts',
   'test/sheets/preview-chart.test.ts',
   'test/layers.test.ts',
+  'test/clocks.test.ts',
   'test/cli.test.ts',
   'test/ci.test.ts',
 ];

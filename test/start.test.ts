@@ -5,10 +5,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TEST_START } from './support/clock';
 
 it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
   const child = spawn(process.execPath, [join(__dirname, '..', 'scripts', 'start.mjs'), '--no-n8n'], {
-    env: { ...process.env, PORT: '0', SHEETS_PREVIEW_PORT: '0' },
+    env: { ...process.env, PORT: '0', SHEETS_PREVIEW_PORT: '0', IGDATA_CLOCK_START: TEST_START },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

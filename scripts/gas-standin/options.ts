@@ -16,6 +16,13 @@ export interface GasRuntimeOptions {
   freshContextPerCall?: boolean;
   /** Utilities.sleep (and lock waits): 'virtual' advances the clock (default), 'real' blocks the thread. */
   sleep?: 'virtual' | 'real';
+  /**
+   * The instant runtime.clock starts at (ms or ISO 8601 with its zone), running at the real pace from
+   * there. Default: the real time, refused under tests (scripts/lib/clock-start.ts).
+   */
+  startAt?: number | string;
+  /** The real time at which the clock reads `startAt` (default: when the runtime is made): threads that share a document agree on it. */
+  startRealAt?: number;
   /** Script's `new Date()`/`Date.now()` follow runtime.clock (default true). */
   virtualDate?: boolean;
   /** Spreadsheet owner (default owner@example.com). */

@@ -53,7 +53,7 @@ export { UiRecorder } from './services/ui';
 export { LockRegistry } from './services/lock';
 
 export class GasRuntime {
-  readonly clock = new Clock();
+  readonly clock: Clock;
   readonly stats: GasStats = emptyStats();
   readonly limits: GasLimits;
   readonly manifest: AppsScriptManifest | null;
@@ -93,6 +93,7 @@ export class GasRuntime {
 
   constructor(opts: GasRuntimeOptions) {
     this.opts = opts;
+    this.clock = new Clock(opts.startAt, opts.startRealAt);
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     const firstPath = opts.files.find((f): f is string => typeof f === 'string');
     this.dir = path.resolve(opts.dir ?? (firstPath ? path.dirname(firstPath) : process.cwd()));

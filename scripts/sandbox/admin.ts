@@ -57,6 +57,14 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
       const ref = decodeURIComponent(k[1]);
       return rt.overlay.deletePost(ref) ? json(200, { deleted: ref }) : json(404, { error: { code: 'not_found', message: `No live post "${ref}"` } });
     }
+    if (path === '/_sandbox/clock') {
+      if (m === 'POST') {
+        const ms = Number(url.searchParams.get('advance') ?? NaN);
+        if (!(Number.isFinite(ms) && ms >= 0)) return bad('Give advance=<ms>: how far to move the sandbox clock forward, 0 or more.');
+        rt.clock.advance(ms);
+      }
+      if (m === 'POST' || m === 'GET') return json(200, { now: new Date(rt.clock.now()).toISOString(), startedAt: new Date(rt.startedAt).toISOString() });
+    }
     if (path === '/_sandbox/fixtures' && m === 'GET') return json(200, fixtures(rt.world));
     return json(404, { error: { code: 'not_found', message: `No admin route ${m} ${path}` } });
   } catch (e) {

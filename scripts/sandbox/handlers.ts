@@ -20,7 +20,7 @@ function findAccount(world: World, handle: string): Account | undefined {
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-export function createHandlers({ seed, world, overlay, startedAt }: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt'>): Record<string, Handler> {
+export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt' | 'clock'>): Record<string, Handler> {
   const pager = new Pager(seed);
 
   // Each handler's target, or the 404 (billed) that the platform would answer.
@@ -91,7 +91,7 @@ export function createHandlers({ seed, world, overlay, startedAt }: Pick<Runtime
     },
     'profile/stories': (ctx) => {
       const a = account(ctx);
-      const now = Date.now();
+      const now = clock.now();
       const live = storiesOf(world, a, startedAt).filter((s) => now - s.t < DAY && s.t <= now);
       return list(live.map(({ t, ...s }) => s), null);
     },

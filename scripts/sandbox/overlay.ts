@@ -22,6 +22,8 @@ export class Overlay {
   constructor(
     private readonly world: World,
     private readonly seed: number,
+    /** The sandbox's clock: a published post is taken "now". */
+    private readonly now: () => number,
   ) {}
 
   /** An arrow property, not a method, so it can be handed to filter() without a bind per call. */
@@ -63,7 +65,7 @@ export class Overlay {
       const c = ++this.counter;
       const rng = Rng.of(seed, 'publish', c);
       const author = pool[rng.int(0, pool.length - 1)];
-      const t = Math.max(Math.floor(Date.now() / 1000) * 1000, this.lastT + 1000);
+      const t = Math.max(Math.floor(this.now() / 1000) * 1000, this.lastT + 1000);
       this.lastT = t;
       const id = `39${String(c).padStart(8, '0')}${String(hash32(seed, 'pub', c) % 1e9).padStart(9, '0')}`;
       const shortcode = toShortcode(id);

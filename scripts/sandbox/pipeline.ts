@@ -155,6 +155,6 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   if (endpoint.id === 'credits') data = { credits_remaining: remaining };
   stats.countStatus(200);
   const meta = JSON.stringify({ endpoint: endpoint.id, request_id: requestId, credits_charged: cost, credits_remaining: remaining, ms: Date.now() - t0 });
-  const dataJson = rt.media.signAll(data instanceof Raw ? data.json : JSON.stringify(data), call.origin, Date.now(), rt.faults.mediaTtlSeconds);
+  const dataJson = rt.media.signAll(data instanceof Raw ? data.json : JSON.stringify(data), call.origin, rt.clock.now(), rt.faults.mediaTtlSeconds);
   return { status: 200, body: `{"data":${dataJson},"meta":${meta}}`, headers: { 'x-request-id': requestId, 'x-credits-remaining': String(remaining) } };
 }

@@ -6,11 +6,14 @@ import type { Overlay } from './overlay';
 import type { Stats } from './stats';
 import type { Timers } from './timers';
 import type { MediaLinks } from './media/links';
+import type { SandboxClock } from './clock';
 
 export interface Runtime {
   readonly seed: number;
-  /** Server start time (ms); also salts the request ids. */
+  /** Server start time (ms, the clock's start); also salts the request ids. */
   readonly startedAt: number;
+  /** The sandbox's now (live stories, new posts, media expiry): see clock.ts. */
+  readonly clock: SandboxClock;
   readonly quiet: boolean;
   readonly world: World;
   readonly overlay: Overlay;

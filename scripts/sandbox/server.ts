@@ -18,6 +18,7 @@ import { type FaultConfig, FaultDice, faultsFromEnv, parseFaults } from './fault
 import { createHandlers } from './handlers';
 import { routesFor } from './routes';
 import { Overlay } from './overlay';
+import { SandboxClock } from './clock';
 import { Stats } from './stats';
 import { Timers } from './timers';
 import { requestIds, send } from './http';
@@ -42,13 +43,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const billing = new Billing(seed, opts.demoKey ?? env.SANDBOX_DEMO_KEY);
   let faults = parseFaults({ ...faultsFromEnv(env) });
   faults = parseFaults({ latencyMs: opts.latencyMs, faultRate: opts.faultRate, faultStatus: opts.faultStatus, slowMs: opts.slowMs, mediaTtlSeconds: opts.mediaTtlSeconds }, faults);
-  const startedAt = Date.now();
+  const clock = new SandboxClock(opts.startAt, env);
+  const { startedAt } = clock;
   const rt: Runtime = {
     seed,
     startedAt,
+    clock,
     quiet,
     world,
-    overlay: new Overlay(world, seed),
+    overlay: new Overlay(world, seed, () => clock.now()),
     billing,
     stats: new Stats(),
     dice: new FaultDice(seed),
@@ -131,6 +134,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     demoKey: billing.demoKey,
     seed,
     startedAt,
+    clock,
     world,
     close: () =>
       new Promise<void>((resolve) => {

@@ -18,6 +18,8 @@ export interface SandboxOptions {
   quiet?: boolean;
   /** Demo key; defaults to env SANDBOX_DEMO_KEY, else derived from the seed. */
   demoKey?: string;
+  /** The instant the sandbox's clock starts at (ms or ISO 8601 with its zone); also IGDATA_CLOCK_START. Default: the real time (refused under tests). */
+  startAt?: number | string;
   /** Read SANDBOX_* variables from this environment (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -58,8 +60,10 @@ export interface Sandbox {
   port: number;
   demoKey: string;
   seed: number;
-  /** Server start time (ms): live stories are within 24 h before it. */
+  /** Where the sandbox's clock started (ms): live stories are within 24 h before it. */
   startedAt: number;
+  /** The sandbox's clock (also GET/POST /_sandbox/clock). */
+  clock: { now(): number; advance(ms: number): void };
   close(): Promise<void>;
   createKey(balance?: number): string;
   balance(key: string): number;

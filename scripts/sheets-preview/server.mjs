@@ -4,7 +4,8 @@
 // Not Google Sheets. Run it in its own process: the stand-in's UrlFetchApp blocks this thread.
 //
 //   SANDBOX_URL=http://127.0.0.1:4010 IGDATA_API_KEY=<demo key> node scripts/sheets-preview/server.mjs
-//   SHEETS_PREVIEW_PORT (default 4020, 0 = any), SHEETS_PREVIEW_HOST (default 127.0.0.1)
+//   SHEETS_PREVIEW_PORT (default 4020, 0 = any), SHEETS_PREVIEW_HOST (default 127.0.0.1),
+//   IGDATA_CLOCK_START (the instant the stand-in's clock starts at, ISO 8601; default the real time)
 //
 // HTTP: GET / (the page), GET /formula.js (its formula parser), GET /chart.js (its line charts),
 // GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid (the active sheet, its embedded
@@ -68,6 +69,8 @@ const rt = createGasRuntime({
   addonName: 'IG Data',
   enforceUrlFetchWhitelist: true,
   rewriteUrl: (u) => (u.startsWith(PROD) ? sandboxUrl + u.slice(PROD.length) : u),
+  // The real time for a person; the instant a test names (the stand-in refuses the real time under tests).
+  startAt: process.env.IGDATA_CLOCK_START || undefined,
 });
 if (apiKey) rt.properties.document.set('IGDATA_API_KEY', apiKey);
 HANDLES.forEach((h, i) => rt.spreadsheet.sheet('Sheet1').set(i + 1, 1, h));

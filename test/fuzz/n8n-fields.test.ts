@@ -11,6 +11,7 @@ import { endpoints } from '@igdata/core';
 import { executeIgData } from '../../n8n-node/nodes/IgData/execute';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { cellValue } from './arbitraries';
 
 export const N8N_CASES = 3000;
@@ -19,7 +20,7 @@ let sb: Sandbox;
 const seen = { cases: 0, rejected: 0, requests: 0 };
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
 });
 afterAll(async () => {
   console.log(`n8n fuzz: ${seen.cases} cases, ${seen.rejected} rejected before any request, ${seen.requests} requests`);

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { createGasRuntime } from '../../scripts/gas-standin/runtime';
+import { TEST_START } from '../support/clock';
 import { startEchoServer } from '../../scripts/gas-standin/testServer';
 
 const FIX = path.join(__dirname, 'fixtures', 'basic');
@@ -15,7 +16,7 @@ export function basicFixture(closeFirst?: () => Promise<void>) {
   const fx = {
     server: undefined as unknown as Awaited<ReturnType<typeof startEchoServer>>,
     rt(opts: Partial<Parameters<typeof createGasRuntime>[0]> = {}): GasRuntime {
-      const r = createGasRuntime({ files: FILES, ...opts });
+      const r = createGasRuntime({ files: FILES, startAt: TEST_START, ...opts });
       runtimes.push(r);
       return r;
     },

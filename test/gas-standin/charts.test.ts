@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { createGasRuntime, GasRuntime } from '../../scripts/gas-standin/runtime';
+import { TEST_START } from '../support/clock';
 
 const FILES = [path.join(__dirname, 'fixtures', 'charts', 'Code.js')];
 const runtimes: GasRuntime[] = [];
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 /** A runtime with a History sheet: header row, 30 dates in column A, five series in B:F. */
 function withHistory(): GasRuntime {
-  const r = createGasRuntime({ files: FILES });
+  const r = createGasRuntime({ files: FILES, startAt: TEST_START });
   runtimes.push(r);
   const rows = Array.from({ length: 30 }, (_, i) => [new Date(Date.UTC(2026, 0, 1 + i)), ...[1, 2, 3, 4, 5].map((s) => s * 1000 + i)]);
   r.spreadsheet.addSheet('History').setValues('A1', [['date', 'nasa', 'esa', 'jaxa', 'isro', 'cnsa'], ...rows]);

@@ -5,6 +5,7 @@
  * hand-written scripts.
  */
 import { GasRuntime, createGasRuntime } from '../../scripts/gas-standin/runtime';
+import { TEST_START } from '../support/clock';
 
 const SCOPES = ['https://www.googleapis.com/auth/spreadsheets.currentonly', 'https://www.googleapis.com/auth/script.scriptapp'];
 const CODE = `
@@ -31,7 +32,7 @@ function reenter(a1) { var r = SpreadsheetApp.getActiveSpreadsheet().getRange(a1
 
 const runtimes: GasRuntime[] = [];
 function rt(scopes: string[] | null = SCOPES): GasRuntime {
-  const r = createGasRuntime({ files: [{ name: 'Code.js', code: CODE }], manifest: scopes ? { oauthScopes: scopes } : null });
+  const r = createGasRuntime({ files: [{ name: 'Code.js', code: CODE }], startAt: TEST_START, manifest: scopes ? { oauthScopes: scopes } : null });
   r.spreadsheet.addSheet('Log');
   runtimes.push(r);
   return r;

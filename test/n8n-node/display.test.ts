@@ -9,6 +9,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { Workflow } from 'n8n-workflow';
 import { documentedEndpoints as endpoints } from '@igdata/core';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 
 const dist = join(__dirname, '..', '..', 'n8n-node', 'dist');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -60,7 +61,7 @@ describe('the credit cap applies by default', () => {
 
   // 200 unknown accounts at engagement over 50 posts: 6 credits each (a 404 costs the full price), 1,200 in all.
   async function run(options: Record<string, unknown>) {
-    const sandbox = await startSandbox({ port: 0, quiet: true });
+    const sandbox = await startSandbox({ startAt: TEST_START, port: 0, quiet: true });
     const handles = Array.from({ length: 200 }, (_, i) => `nobody_here_${i}`);
     const params = (i: number): Record<string, unknown> => ({ operation: 'insights/profile/engagement', resource: 'profileInsight', handle: handles[i], posts: 50, options });
     const ctx = {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { N8N_BUILT, requireBuilt } from '../support/built';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const rt = require('../../scripts/n8n-harness/index.cjs');
@@ -45,7 +46,7 @@ let child: ChildProcess | undefined;
 let dir: string;
 beforeAll(async () => {
   requireBuilt(...N8N_BUILT);
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
   dir = mkdtempSync(join(tmpdir(), 'igdata-editor-'));
   ({ child, editor } = await startEditorProcess({ sandboxUrl: sb.url, apiKey: sb.demoKey, port: await rt.freePort(), dir }));
 });

@@ -8,6 +8,7 @@ import type { AsyncIO } from '@igdata/core';
 import { fetchIO, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { DEFAULT_CREDIT_CAP } from '../../n8n-node/nodes/IgData/description';
 import type { ItemCall, ItemResult } from '../../n8n-node/nodes/IgData/engine';
 import { runItemCalls } from '../../n8n-node/nodes/IgData/engine';
@@ -15,7 +16,7 @@ import { errorJson, failureMessage } from '../../n8n-node/nodes/IgData/output';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
 });
 afterAll(async () => sb?.close());
 beforeEach(() => {

@@ -8,11 +8,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { IgData } from '../../n8n-node/nodes/IgData/IgData.node';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
 });
 afterAll(async () => sb?.close());
 beforeEach(() => sb.resetStats());

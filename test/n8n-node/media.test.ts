@@ -12,6 +12,7 @@ import type { IBinaryData, IExecuteFunctions, INodeExecutionData, NodeExecutionH
 import { documentedEndpoints, getEndpoint } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { IgData } from '../../n8n-node/nodes/IgData/IgData.node';
 import { IgDataTrigger } from '../../n8n-node/nodes/IgData/IgDataTrigger.node';
 import { binaryName, mediaChoices, mediaFields, mediaPaths } from '../../n8n-node/nodes/IgData/media';
@@ -20,7 +21,7 @@ jest.setTimeout(60_000);
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
 });
 afterAll(async () => sb?.close());
 beforeEach(() => {

@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { N8N_BUILT, requireBuilt } from '../support/built';
 import { CRED, root, rt } from './setup';
 
@@ -27,7 +28,7 @@ let workers: { stop: () => Promise<unknown>; output: () => string }[] = [];
 beforeAll(async () => {
   execFileSync(process.execPath, [join(root, 'scripts/n8n-harness/queue-install.mjs')], { stdio: 'inherit' });
   requireBuilt(...N8N_BUILT);
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
   apiKey = sb.createKey(100000);
   await rt.ensureN8n();
   services = await rt.startQueueServices();

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { N8N_BUILT, requireBuilt } from '../support/built';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const rt = require('../../scripts/n8n-harness/index.cjs');
@@ -24,7 +25,7 @@ export interface N8nWorld {
 /** Call in beforeAll; pass `world` to `teardownN8n` in afterAll. `extraCredentials` get the same key. */
 export async function setupN8n(extraCredentials: { id: string; name: string; authHeader: 'bearer' | 'x-api-key' }[] = []): Promise<N8nWorld> {
   requireBuilt(...N8N_BUILT);
-  const sb = await startSandbox({ port: 0, seed: 42 });
+  const sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
   const apiKey = sb.createKey(100000);
   await rt.ensureN8n();
   const home = await rt.createN8nHome({

@@ -12,13 +12,14 @@ import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, IExe
 import { prepare, send } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { IgDataApi } from '../../n8n-node/credentials/IgDataApi.credentials';
 import { IgData } from '../../n8n-node/nodes/IgData/IgData.node';
 import { n8nClient } from '../../n8n-node/nodes/IgData/transport';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
 });
 afterAll(async () => sb?.close());
 beforeEach(() => sb.resetStats());

@@ -1,11 +1,12 @@
 /** Every registry endpoint answers a valid call, passes core's own parsing and is billed exactly estimateCost. */
 import { createClient, endpoints, estimateCost, getEndpoint, normalizeParams } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { validInput } from '../support/testkit';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, seed: 42 });
 });
 afterAll(() => sb.close());
 

@@ -1,10 +1,11 @@
 /** §7: every error code, its body and whether it is billed, asserted against balances. */
 import { createClient } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 42, slowMs: 300 });
+  sb = await startSandbox({ startAt: TEST_START, seed: 42, slowMs: 300 });
 });
 afterAll(() => sb.close());
 

@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { endpoints } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 
 const PACKAGE = dirname(require.resolve('@modelcontextprotocol/inspector-cli/package.json'));
 
@@ -29,7 +30,7 @@ function inspector(args: string[]): Promise<{ code: number; stdout: string; stde
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, seed: 42 });
 });
 afterAll(() => sb.close());
 

@@ -8,12 +8,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildOpenApi, describeCost, endpoints, estimateCost, normalizeParams, pathOf } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import { validInput } from '../support/testkit';
 
 let sb: Sandbox;
 const open: Client[] = [];
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, seed: 42 });
 });
 afterAll(async () => {
   for (const c of open) await c.close();

@@ -12,10 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, seed: 42 });
 });
 afterAll(() => sb.close());
 
@@ -91,10 +92,10 @@ test('answers link every media field to this sandbox, signed with an expiry', as
   for (const link of links) expect(link).toMatch(new RegExp(`^${sb.url}/media/(avatars|p|v|s|h)/[A-Za-z0-9_.-]+\\.(png|mp4)\\?exp=\\d+&sig=[0-9a-f]{32}$`));
   expect(JSON.stringify(profile)).not.toContain('sandbox-media:');
   expect(JSON.stringify(profile)).not.toContain('media.sandbox.igdata.dev');
-  // A week by default: at least that long from now, at most two.
+  // A week by default: at least that long from the sandbox's now, at most two.
   const exp = Number(/exp=(\d+)/.exec(reel.video_url)![1]);
-  expect(exp - Date.now() / 1000).toBeGreaterThan(7 * 86400 - 60);
-  expect(exp - Date.now() / 1000).toBeLessThanOrEqual(14 * 86400);
+  expect(exp - sb.clock.now() / 1000).toBeGreaterThan(7 * 86400 - 60);
+  expect(exp - sb.clock.now() / 1000).toBeLessThanOrEqual(14 * 86400);
 });
 
 test('a picture: 200 image/png, its Content-Length, a valid PNG', async () => {
@@ -146,7 +147,7 @@ test('a video: 200 video/mp4, its Content-Length, a playable MP4 (ftyp, moov wit
 });
 
 test('the same bytes from another sandbox started with the same seed', async () => {
-  const other = await startSandbox({ seed: 42 });
+  const other = await startSandbox({ startAt: TEST_START, seed: 42 });
   try {
     const sha = async (link: string) => createHash('sha256').update((await fetchMedia(link)).bytes).digest('hex');
     const here = await reelOf(sb);
@@ -183,9 +184,9 @@ test('an expired link answers 403 "URL signature expired"; an edited one "URL si
     const res = await fetch(`${sb.url}/v1/post?post=${sb.world.byUsername.get('nasa')!.posts[0].shortcode}`, { headers: { 'x-api-key': key } });
     const link = ((await res.json()) as { data: { image_url: string } }).data.image_url;
     const exp = Number(/exp=(\d+)/.exec(link)![1]);
-    expect(exp * 1000 - Date.now()).toBeLessThanOrEqual(2000); // lives 1 to 2 seconds
+    expect(exp * 1000 - sb.clock.now()).toBeLessThanOrEqual(2000); // lives 1 to 2 seconds
     expect((await fetchMedia(link)).res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, exp * 1000 - Date.now() + 50));
+    sb.clock.advance(exp * 1000 - sb.clock.now() + 50);
     const expired = await fetchMedia(link);
     expect([expired.res.status, expired.bytes.toString()]).toEqual([403, 'URL signature expired']);
     // Pushing exp forward breaks the signature instead.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApi, endpoints, pathOf } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 
 // The validator is ESM-only; run its CLI in a child process.
 const CLI = join(__dirname, '../../node_modules/@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
@@ -25,7 +26,7 @@ function validate(doc: unknown): { valid: boolean; errors?: unknown } {
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await startSandbox({ startAt: TEST_START });
 });
 afterAll(() => sb.close());
 

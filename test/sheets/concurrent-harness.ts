@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createConcurrentRuntime, ConcurrentRuntime, ExecSpec } from '../../scripts/gas-standin/concurrent/pool';
 import { getWorld } from '../../scripts/sandbox/world/build';
 import { DIST, PROD, PROP } from './harness';
+import { TEST_START } from '../support/clock';
 
 /**
  * `IGDATA_TEST_CLAIMS=off npx jest ...` runs the suites against the add-on with claims switched off
@@ -22,6 +23,7 @@ export function concurrentAddon(sandboxUrl: string, key: string, threads: number
     enforceUrlFetchWhitelist: true,
     rewrite: { from: PROD, to: sandboxUrl },
     documentProperties: { [PROP.apiKey]: key, ...props },
+    startAt: TEST_START,
   });
 }
 

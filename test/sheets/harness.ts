@@ -10,6 +10,7 @@ import { DEFAULT_BASE_URL } from '@igdata/core';
 import { createGasRuntime, GasRuntime, GasRuntimeOptions } from '../../scripts/gas-standin/runtime';
 import type { SandboxProcess } from '../support/sandbox';
 import { DEMO_KEY, startSandbox } from '../support/sandbox';
+import { TEST_START } from '../support/clock';
 
 export const ROOT = path.join(__dirname, '..', '..');
 export const DIST = path.join(ROOT, 'sheets-addon', 'dist');
@@ -32,6 +33,7 @@ export function addonRuntime(sandboxUrl: string, opts: Partial<GasRuntimeOptions
     addonName: 'IG Data',
     enforceUrlFetchWhitelist: true,
     rewriteUrl: (u) => (u.startsWith(PROD) ? sandboxUrl + u.slice(PROD.length) : u),
+    startAt: TEST_START,
     ...rest,
   });
   if (key !== null) rt.properties.document.set(PROP.apiKey, key ?? DEMO_KEY);

@@ -10,6 +10,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import type { spawnServer } from '../../scripts/gas-standin/testServer';
 import { DEMO_KEY, SandboxProcess } from './harness';
 import { cellText, previewSuite, shot as screenshot } from './preview-page';
+import { TEST_START } from '../support/clock';
 import { poll } from './sidebar-page';
 
 let sb: SandboxProcess;
@@ -17,7 +18,7 @@ let preview: Awaited<ReturnType<typeof spawnServer>>;
 let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
-const env = previewSuite();
+const env = previewSuite(TEST_START);
 
 const cell = (a1: string) => cellText(page, a1);
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -1,7 +1,7 @@
 /**
  * The Sheets preview for a test file: the sandbox, the preview server (scripts/sheets-preview) in
  * its own process, headless Chromium on its page; closed after the file's tests.
- *   const env = previewSuite(); ... env.page, env.sidebar, env.sb, env.browser, env.preview.url
+ *   const env = previewSuite('2026-11-25T10:00:00Z'); ... env.page, env.sidebar, env.sb, env.browser, env.preview.url
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,12 @@ import { DEMO_KEY, ROOT, startSandbox } from './harness';
 
 export const VIEWPORT = { width: 1400, height: 900 };
 
-export function previewSuite() {
+/**
+ * `startAt`: the instant the preview's clock and the sandbox's start at (ISO 8601 with its zone).
+ * Required: what a preview suite shows depends on the weekday and hour (a weekly schedule's next
+ * run, a day's usage), so each suite names the one it needs.
+ */
+export function previewSuite(startAt: string) {
   const env = {
     sb: undefined as unknown as SandboxProcess,
     preview: undefined as unknown as Awaited<ReturnType<typeof spawnServer>>,
@@ -22,9 +27,9 @@ export function previewSuite() {
     sidebar: undefined as unknown as FrameLocator,
   };
   beforeAll(async () => {
-    env.sb = await startSandbox();
+    env.sb = await startSandbox({ startAt });
     env.preview = await spawnServer(process.execPath, [path.join(ROOT, 'scripts/sheets-preview/server.mjs')], {
-      env: { SANDBOX_URL: env.sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0' },
+      env: { SANDBOX_URL: env.sb.url, IGDATA_API_KEY: DEMO_KEY, SHEETS_PREVIEW_PORT: '0', IGDATA_CLOCK_START: startAt },
       portPattern: /sheets-preview listening on http:\/\/[\d.]+:(\d+)/,
       timeoutMs: 60_000,
     });

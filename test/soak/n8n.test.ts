@@ -7,6 +7,7 @@
 import { fetchIO, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../support/clock';
 import type { RunningServer } from '../../scripts/gas-standin/testServer';
 import type { ItemCall, ItemResult } from '../../n8n-node/nodes/IgData/engine';
 import { runItemCalls } from '../../n8n-node/nodes/IgData/engine';
@@ -15,7 +16,7 @@ import { startFaultProxy } from '../support/fault-proxy';
 let sb: Sandbox;
 let proxy: RunningServer;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, seed: 42 });
+  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
   proxy = await startFaultProxy(sb.url, { seed: 7 });
 });
 afterAll(async () => {

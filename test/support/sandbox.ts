@@ -8,6 +8,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { SandboxStats } from '../../scripts/sandbox/server';
 import { spawnServer } from '../../scripts/gas-standin/testServer';
+import { TEST_START } from './clock';
 
 const ROOT = path.join(__dirname, '..', '..');
 export const DEMO_KEY = 'sk_test_sheets_demo_key_0123456789';
@@ -23,11 +24,12 @@ export interface SandboxProcess {
   close(): Promise<void>;
 }
 
-export async function startSandbox(opts: { latencyMs?: number } = {}): Promise<SandboxProcess> {
+/** `startAt`: the instant the sandbox's clock starts at (default TEST_START, support/clock.ts). */
+export async function startSandbox(opts: { latencyMs?: number; startAt?: string } = {}): Promise<SandboxProcess> {
   const cli = path.join(ROOT, 'dist', 'sandbox.mjs');
   if (!fs.existsSync(cli)) throw new Error('dist/sandbox.mjs is missing: run `npm run build` first');
   const server = await spawnServer(process.execPath, [cli], {
-    env: { PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: DEMO_KEY, SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0), SANDBOX_FAULT_RATE: '0' },
+    env: { PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: DEMO_KEY, SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0), SANDBOX_FAULT_RATE: '0', IGDATA_CLOCK_START: opts.startAt ?? TEST_START },
     portPattern: /listening on http:\/\/[\d.]+:(\d+)/,
   });
   const url = server.url;

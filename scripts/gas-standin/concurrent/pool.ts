@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ExecutionKind, GasLimits } from '../internal/types';
+import { clockStart } from '../../lib/clock-start';
 import { DocChannel, SharedDocument } from './shared-doc';
 
 export interface ConcurrentOptions {
@@ -33,6 +34,8 @@ export interface ConcurrentOptions {
   rewrite?: { from: string; to: string };
   /** Document properties every thread starts with (e.g. the API key). */
   documentProperties?: Record<string, string>;
+  /** The instant every thread's clock and the shared document's start at (see GasRuntimeOptions.startAt). */
+  startAt?: number | string;
 }
 
 export interface ExecSpec {
@@ -79,6 +82,8 @@ export interface ThreadData {
   channel: DocChannel;
   thread: string;
   gate: Int32Array;
+  startAt: number;
+  startRealAt: number;
 }
 export interface RunMessage extends ExecSpec {
   type: 'run';
@@ -124,9 +129,12 @@ export class ConcurrentRuntime {
   private readonly gate = new Int32Array(new SharedArrayBuffer(4));
   private readonly workers: Worker[] = [];
   private seq = 0;
+  /** One start for every clock of the pool, so its threads and the shared document agree on the time. */
+  private readonly start: { at: number; realAt: number };
 
   private constructor(private readonly opts: ConcurrentOptions) {
-    this.document = new SharedDocument(opts.limits);
+    this.start = { at: clockStart(opts.startAt, "the concurrent stand-in's clock"), realAt: Date.now() };
+    this.document = new SharedDocument(opts.limits, this.start);
   }
 
   static async start(opts: ConcurrentOptions): Promise<ConcurrentRuntime> {
@@ -138,6 +146,7 @@ export class ConcurrentRuntime {
         const data: ThreadData = {
           files: opts.files, dir: opts.dir, addonName: opts.addonName, enforceUrlFetchWhitelist: opts.enforceUrlFetchWhitelist,
           limits: opts.limits, rewrite: opts.rewrite, documentProperties: opts.documentProperties, channel, thread: `t${i + 1}`, gate: pool.gate,
+          startAt: pool.start.at, startRealAt: pool.start.realAt,
         };
         const w = new Worker(file, { workerData: data, transferList: [channel.port] });
         pool.workers.push(w);

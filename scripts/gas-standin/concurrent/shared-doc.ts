@@ -36,7 +36,7 @@ interface Waiter {
 }
 
 export class SharedDocument {
-  readonly clock = new Clock();
+  readonly clock: Clock;
   readonly stats = emptyStats();
   readonly cache: CacheStore;
   /** Lock acquisitions, and the total and longest time executions waited for the lock. */
@@ -45,7 +45,8 @@ export class SharedDocument {
   private readonly queue: Waiter[] = [];
   private readonly ports: MessagePort[] = [];
 
-  constructor(limits: Partial<GasLimits> = {}) {
+  constructor(limits: Partial<GasLimits> = {}, start?: { at: number; realAt: number }) {
+    this.clock = new Clock(start?.at, start?.realAt);
     const host = { clock: this.clock, limits: { ...DEFAULT_LIMITS, ...limits }, stats: this.stats };
     this.cache = new CacheStore('document', host);
   }

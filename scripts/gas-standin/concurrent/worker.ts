@@ -16,6 +16,8 @@ const rt = createGasRuntime({
   enforceUrlFetchWhitelist: data.enforceUrlFetchWhitelist,
   limits: data.limits,
   sleep: 'real',
+  startAt: data.startAt,
+  startRealAt: data.startRealAt,
   rewriteUrl: data.rewrite ? (u) => (u.startsWith(data.rewrite!.from) ? data.rewrite!.to + u.slice(data.rewrite!.from.length) : u) : undefined,
   sharedDocument: { ...data.channel, thread: data.thread },
 });

@@ -1,9 +1,20 @@
+import { clockStart } from '../../lib/clock-start';
+
 /**
- * The runtime's clock: real time plus an offset that tests (and virtual sleeps) move forward.
- * Cache TTLs, execution time limits and (by default) the script's `Date` all read it.
+ * The runtime's clock: it starts at an instant (the real time for people, a named one under tests:
+ * scripts/lib/clock-start.ts), runs at the real pace from there, and tests (and virtual sleeps) move
+ * it forward. Cache TTLs, execution time limits and (by default) the script's `Date` all read it.
  */
 export class Clock {
-  private offsetMs = 0;
+  private offsetMs: number;
+
+  /**
+   * `startAt`: the instant the clock reads at real time `realAt` (default: now). Clocks that must
+   * agree (a concurrent runtime's threads and its shared document) are given the same pair.
+   */
+  constructor(startAt?: number | string, realAt: number = Date.now()) {
+    this.offsetMs = clockStart(startAt, "the Apps Script stand-in's clock") - realAt;
+  }
 
   /** Milliseconds since the epoch, as the stand-in sees it. */
   now(): number {
@@ -19,11 +30,6 @@ export class Clock {
   /** Jumps to an absolute time (ms since epoch). Going backwards is allowed but unusual. */
   set(epochMs: number): void {
     this.offsetMs = epochMs - Date.now();
-  }
-
-  /** Total virtual time added so far. */
-  get offset(): number {
-    return this.offsetMs;
   }
 }
 

@@ -37,7 +37,7 @@ export function serveMedia(rt: Runtime, req: http.IncomingMessage, res: http.Ser
   const path = url.pathname.slice(MEDIA_PREFIX.length);
   const m = PATH.exec(path);
   if (!m) return text(404, 'Not found');
-  const check = rt.media.check(path, url.searchParams.get('exp'), url.searchParams.get('sig'), Date.now());
+  const check = rt.media.check(path, url.searchParams.get('exp'), url.searchParams.get('sig'), rt.clock.now());
   if (check === 'expired') return text(403, 'URL signature expired');
   if (check === 'mismatch') return text(403, 'URL signature mismatch');
   const [, kind, name, ext] = m;
@@ -47,7 +47,7 @@ export function serveMedia(rt: Runtime, req: http.IncomingMessage, res: http.Ser
     'content-type': ext === 'mp4' ? 'video/mp4' : 'image/png',
     'content-length': String(body.length),
     // A signed link's bytes never change; it may be kept until it expires.
-    'cache-control': `private, max-age=${Math.max(0, Number(url.searchParams.get('exp')) - Math.floor(Date.now() / 1000))}`,
+    'cache-control': `private, max-age=${Math.max(0, Number(url.searchParams.get('exp')) - Math.floor(rt.clock.now() / 1000))}`,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
