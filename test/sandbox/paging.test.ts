@@ -87,6 +87,20 @@ test('stories: only live ones (last 24 h of the sandbox clock), next_cursor null
   expect(s2.items.length).toBe(withExpired.liveStories);
 });
 
+test("stories expire with the sandbox's clock: fetched again 25 hours later, they are gone", async () => {
+  const other = await startSandbox({ startAt: TEST_START, seed: 42 });
+  try {
+    const c = createClient({ apiKey: other.demoKey, baseUrl: other.url });
+    const first = await c.call('profile/stories', { handle: 'nasa' });
+    expect(first.items.length).toBeGreaterThan(0);
+    other.clock.advance(25 * 3600_000);
+    const later = await c.call('profile/stories', { handle: 'nasa' });
+    expect(later.items).toEqual([]);
+  } finally {
+    await other.close();
+  }
+});
+
 test('publish puts new posts at the head of hashtag/recent; delete removes a post everywhere', async () => {
   const c = api();
   const before = await c.call('hashtag/recent', { tag: 'veganrecipes' });
