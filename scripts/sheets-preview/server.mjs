@@ -13,7 +13,7 @@
 // formula?} (a value or a parsed formula), POST /paste {a1, rows} (values), POST /select {a1},
 // POST /sheet {name} (show another sheet tab), POST /advance {ms} (time travel: the stand-in's clock
 // moves on and the installed hourly trigger fires on the way, so scheduled lookups run and bulk
-// runs go on in the background, as in Sheets with the sidebar closed).
+// runs go on in the background, as in Sheets with the sidebar closed; the sandbox's clock moves too).
 //
 // Like Google Sheets, a sheet grows when values are typed or pasted past its last row or column
 // (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
@@ -374,6 +374,10 @@ const server = createServer(async (req, res) => {
     if (req.method === 'POST' && path === '/advance') {
       const { ms } = await body(req);
       const advanced = advance(ms);
+      // The sandbox's world keeps the same time (its stories expire, its media links age): moved
+      // after the triggers ran, which saw it where the hour began.
+      const moved = await fetch(`${sandboxUrl}/_sandbox/clock?advance=${Number(ms)}`, { method: 'POST' }).catch((e) => e);
+      if (!(moved instanceof Response) || !moved.ok) console.error(`sheets-preview: the sandbox's clock did not move: ${moved instanceof Response ? moved.status : moved.message}`);
       return json({ ...grid(), advanced });
     }
     send(404, 'text/plain', 'not found');

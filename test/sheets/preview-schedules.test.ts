@@ -87,6 +87,9 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   for (const t of sidebarNow) expect(Math.abs(t - standinNow)).toBeLessThan(60_000);
   expect(standinNow - Date.parse(START)).toBeGreaterThanOrEqual(14 * 24 * 3600_000);
   expect(standinNow - Date.parse(START)).toBeLessThan(14 * 24 * 3600_000 + 5 * 60_000);
+  // the sandbox's world moved with it (its stories expire by its clock)
+  const sandboxNow = Date.parse(((await (await fetch(`${sb.url}/_sandbox/clock`)).json()) as { now: string }).now);
+  expect(Math.abs(sandboxNow - standinNow)).toBeLessThan(5 * 60_000);
   // the history sheet the runs wrote has a tab; the add-on's hidden cache sheet still has none
   const names = await tabs();
   expect(names).toContain(HISTORY);
