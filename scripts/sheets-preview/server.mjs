@@ -376,7 +376,10 @@ const server = createServer(async (req, res) => {
       const advanced = advance(ms);
       // The sandbox's world keeps the same time (its stories expire, its media links age): moved
       // after the triggers ran, which saw it where the hour began.
-      const moved = await fetch(`${sandboxUrl}/_sandbox/clock?advance=${Number(ms)}`, { method: 'POST' }).catch((e) => e);
+      // Tried twice: the stand-in blocked this thread for the whole advance, so the sandbox may have
+      // closed the idle keep-alive connection the first try would reuse.
+      const moveSandbox = () => fetch(`${sandboxUrl}/_sandbox/clock?advance=${Number(ms)}`, { method: 'POST' });
+      const moved = await moveSandbox().catch(() => moveSandbox()).catch((e) => e);
       if (!(moved instanceof Response) || !moved.ok) console.error(`sheets-preview: the sandbox's clock did not move: ${moved instanceof Response ? moved.status : moved.message}`);
       return json({ ...grid(), advanced });
     }
