@@ -59,9 +59,12 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
     }
     if (path === '/_sandbox/clock') {
       if (m === 'POST') {
-        const ms = Number(url.searchParams.get('advance') ?? NaN);
-        if (!(Number.isFinite(ms) && ms >= 0)) return bad('Give advance=<ms>: how far to move the sandbox clock forward, 0 or more.');
-        rt.clock.advance(ms);
+        // to=<instant> is idempotent (a client may send it twice); the clock never goes back.
+        const to = url.searchParams.get('to');
+        const ms = to !== null ? Date.parse(to) - rt.clock.now() : Number(url.searchParams.get('advance') ?? NaN);
+        if (to !== null && !Number.isFinite(ms)) return bad(`to must be an ISO 8601 instant, like 2026-11-25T10:00:00Z; got "${to}"`);
+        if (to === null && !(Number.isFinite(ms) && ms >= 0)) return bad('Give advance=<ms> (how far to move the sandbox clock forward, 0 or more) or to=<ISO 8601 instant>.');
+        rt.clock.advance(Math.max(0, ms));
       }
       if (m === 'POST' || m === 'GET') return json(200, { now: new Date(rt.clock.now()).toISOString(), startedAt: new Date(rt.startedAt).toISOString() });
     }

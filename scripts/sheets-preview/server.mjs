@@ -375,10 +375,10 @@ const server = createServer(async (req, res) => {
       const { ms } = await body(req);
       const advanced = advance(ms);
       // The sandbox's world keeps the same time (its stories expire, its media links age): moved
-      // after the triggers ran, which saw it where the hour began.
-      // Tried twice: the stand-in blocked this thread for the whole advance, so the sandbox may have
-      // closed the idle keep-alive connection the first try would reuse.
-      const moveSandbox = () => fetch(`${sandboxUrl}/_sandbox/clock?advance=${Number(ms)}`, { method: 'POST' });
+      // after the triggers ran, which saw it where the hour began. Set to an instant, so a second try
+      // is harmless: the stand-in blocked this thread for the whole advance, and the sandbox may have
+      // closed the idle keep-alive connection the first try reuses.
+      const moveSandbox = () => fetch(`${sandboxUrl}/_sandbox/clock?to=${new Date(rt.now()).toISOString()}`, { method: 'POST' });
       const moved = await moveSandbox().catch(() => moveSandbox()).catch((e) => e);
       if (!(moved instanceof Response) || !moved.ok) console.error(`sheets-preview: the sandbox's clock did not move: ${moved instanceof Response ? moved.status : moved.message}`);
       return json({ ...grid(), advanced });
