@@ -1,6 +1,6 @@
 /**
  * The `/_sandbox/...` routes: what the Sandbox handle does in-process (keys, stats, faults,
- * publishing and deleting posts), for clients in another process. Never counted or billed.
+ * publishing and deleting posts, adding accounts), for clients in another process. Never counted or billed.
  */
 import type * as http from 'node:http';
 import { parseFaults } from './faults';
@@ -67,6 +67,16 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
         rt.clock.advance(Math.max(0, ms));
       }
       if (m === 'POST' || m === 'GET') return json(200, { now: new Date(rt.clock.now()).toISOString(), startedAt: new Date(rt.startedAt).toISOString() });
+    }
+    if (path === '/_sandbox/accounts' && m === 'POST') {
+      const text = await readBody(req);
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return bad('The body must be JSON: {username, full_name?, biography?, id?, ..., omit?}');
+      }
+      return json(200, rt.overlay.addAccount(body));
     }
     if (path === '/_sandbox/fixtures' && m === 'GET') return json(200, fixtures(rt.world));
     return json(404, { error: { code: 'not_found', message: `No admin route ${m} ${path}` } });

@@ -18,6 +18,14 @@ function findAccount(world: World, handle: string): Account | undefined {
   return /^[0-9]+$/.test(handle) ? world.byId.get(handle) ?? world.byUsername.get(handle) : world.byUsername.get(handle);
 }
 
+/** `o` without the fields `omit` names (an added account's answer missing documented fields). */
+function without<T extends object>(omit: string[], o: T): T {
+  if (!omit.length) return o;
+  const out = { ...o } as Record<string, unknown>;
+  for (const f of omit) delete out[f];
+  return out as T;
+}
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt' | 'clock'>): Record<string, Handler> {
@@ -26,7 +34,7 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
   // Each handler's target, or the 404 (billed) that the platform would answer.
   function account(ctx: Ctx): Account {
     const h = String(ctx.params.handle);
-    const a = findAccount(world, h);
+    const a = overlay.account(h) ?? findAccount(world, h);
     if (!a) throw notFound(`No account "${h}": it does not exist (or changed its username).`);
     if (a.is_private) throw notFound(`@${a.username} is private: no public data.`, 'private_account');
     return a;
@@ -54,7 +62,7 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
   const postsAt = (l: LocationRec) => overlay.merge(world.locationPosts.get(l.id) ?? [], undefined);
   const windowOf = (ctx: Ctx, a: Account) => overlay.feedOf(a).slice(0, Number(ctx.params.posts));
 
-  const profileJson = (a: Account) => ({
+  const profileJson = (a: Account) => without(overlay.omits(a), {
     id: a.id, username: a.username, full_name: a.full_name, biography: a.biography, is_verified: a.is_verified,
     is_private: a.is_private, is_business: a.is_business, category: a.category, followers: a.followers,
     following: a.following, posts: overlay.feedOf(a).length, external_url: a.external_url, profile_pic_url: a.profile_pic_url,

@@ -1,7 +1,8 @@
 /**
- * What changes while a sandbox runs: posts published (for trigger tests) and posts deleted, kept
- * apart from the seeded world because that world is shared, read-only, by every sandbox with the
- * same seed.
+ * What changes while a sandbox runs: posts published (for trigger tests), posts deleted and
+ * accounts added (with the text fields a test chooses: a biography that is a formula, a name of
+ * digits), kept apart from the seeded world because that world is shared, read-only, by every
+ * sandbox with the same seed.
  */
 import type { Account, Post, World } from './world/records';
 import { hash32, Rng } from './world/random';
@@ -18,6 +19,9 @@ export class Overlay {
   private readonly byShortcode = new Map<string, Post>();
   private counter = 0;
   private lastT = 0;
+  /** Added accounts by username and by id; the profile fields each one's answers leave out. */
+  private readonly added = new Map<string, Account>();
+  private readonly omitted = new Map<Account, string[]>();
 
   constructor(
     private readonly world: World,
@@ -82,6 +86,45 @@ export class Overlay {
       out.push({ id, shortcode, url: p.url, taken_at: p.taken_at, author: author.username });
     }
     return out.reverse(); // newest first, like the feed
+  }
+
+  /** An added account by username or id. */
+  account(handle: string): Account | undefined {
+    return this.added.get(handle);
+  }
+
+  /** The profile fields `a`'s answers leave out (an answer missing a documented field). */
+  omits(a: Account): string[] {
+    return this.omitted.get(a) ?? [];
+  }
+
+  /**
+   * Adds a public account with no posts: `username` (new), and any of the text fields, `id` (digits),
+   * `followers`/`following`, `is_verified`, and `omit` (profile fields its answers leave out); the
+   * rest is copied from a seeded account.
+   */
+  addAccount(spec: Record<string, unknown>): { id: string; username: string } {
+    const { world } = this;
+    const username = String(spec.username ?? '');
+    if (!/^[a-z0-9._]{1,30}$/.test(username)) throw new Error('username must be 1-30 of a-z, 0-9, "." and "_"');
+    if (world.byUsername.has(username) || this.added.has(username)) throw new Error(`@${username} exists`);
+    const id = String(spec.id ?? `4${String(hash32(this.seed, 'account', username)).padStart(16, '0')}`);
+    if (!/^\d{1,19}$/.test(id) || world.byId.has(id) || this.added.has(id)) throw new Error('id must be 1-19 digits, unused');
+    const template = world.accounts.find((a) => !a.is_private && a.full_name)!;
+    const text = (k: string): string | undefined => (spec[k] === undefined ? undefined : String(spec[k]));
+    const count = (k: string, d: number): number => (spec[k] === undefined ? d : Number(spec[k]));
+    const full_name = text('full_name') ?? template.full_name;
+    const a: Account = {
+      ...template, id, username, full_name, biography: text('biography') ?? '', category: text('category') ?? template.category,
+      external_url: text('external_url') ?? null, public_email: text('public_email') ?? null, public_phone_number: text('public_phone_number') ?? null,
+      followers: count('followers', template.followers), following: count('following', template.following), is_verified: spec.is_verified === true,
+      former_usernames: [], posts: [], postCount: 0, summary: { ...template.summary, id, username, full_name },
+    };
+    const omit = spec.omit;
+    if (omit !== undefined && !(Array.isArray(omit) && omit.every((f) => typeof f === 'string'))) throw new Error('omit must be a list of field names');
+    this.added.set(username, a).set(id, a);
+    if (omit) this.omitted.set(a, omit as string[]);
+    return { id, username };
   }
 
   deletePost(ref: string): boolean {

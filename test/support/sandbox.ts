@@ -21,6 +21,8 @@ export interface SandboxProcess {
   createKey(balance?: number): Promise<string>;
   balance(key: string): Promise<number>;
   setFaults(f: Record<string, unknown>): Promise<void>;
+  /** Adds a public account with the fields given (scripts/sandbox/overlay.ts addAccount); until the sandbox stops. */
+  addAccount(spec: Record<string, unknown>): Promise<{ id: string; username: string }>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
     createKey: async (balance?: number) => (await admin(`/_sandbox/keys${balance === undefined ? '' : `?balance=${balance}`}`, 'POST')).key,
     balance: async (key: string) => (await admin(`/_sandbox/keys/${encodeURIComponent(key)}`)).balance,
     setFaults: async (f) => void (await admin('/_sandbox/faults', 'POST', f)),
+    addAccount: (spec) => admin('/_sandbox/accounts', 'POST', spec),
     close: () => server.close(),
   };
 }

@@ -74,13 +74,13 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
             fail(`The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(rowVals) ? rowVals.length : 0} but the range has ${numCols}.`);
           }
         });
-        v.forEach((rowVals, r) => rowVals.forEach((x, c) => sheet.set(row + r, col + c, x)));
+        v.forEach((rowVals, r) => rowVals.forEach((x, c) => sheet.enter(row + r, col + c, x, host.timeZone)));
         return self;
       },
       setValue(val: unknown) {
         write('setValue');
         const x = fromRealm(val);
-        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.set(row + r, col + c, x);
+        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.enter(row + r, col + c, x, host.timeZone);
         return self;
       },
       clearContent() {
@@ -120,8 +120,24 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         model.formulaWrites.push({ sheet: sheet.name, a1: toA1(row, col, numRows, numCols), formula: rows.map((r) => r.join('\t')).join('\n') });
         return self;
       },
-      setNumberFormat: () => (write('setNumberFormat'), self),
-      setNumberFormats: () => (write('setNumberFormats'), self),
+      setNumberFormat(f: unknown) {
+        write('setNumberFormat');
+        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.numberFormats.set(`${row + r},${col + c}`, String(f));
+        return self;
+      },
+      setNumberFormats(fs: unknown) {
+        write('setNumberFormats');
+        const rows = fromRealm(fs) as unknown[][];
+        if (!Array.isArray(rows) || rows.length !== numRows || rows.some((r) => !Array.isArray(r) || r.length !== numCols)) fail('Invalid argument: numberFormats');
+        rows.forEach((cells, r) => cells.forEach((f, c) => sheet.numberFormats.set(`${row + r},${col + c}`, String(f))));
+        return self;
+      },
+      // An automatic cell's format reads as "General" here (the stand-in's choice: Sheets' own text for it is not documented).
+      getNumberFormat: () => (read('Range.getNumberFormat'), sheet.numberFormats.get(`${row},${col}`) ?? 'General'),
+      getNumberFormats: () => {
+        read('Range.getNumberFormats');
+        return realm.toRealm(Array.from({ length: numRows }, (_, r) => Array.from({ length: numCols }, (_, c) => sheet.numberFormats.get(`${row + r},${col + c}`) ?? 'General')));
+      },
       setFontWeight: () => (write('setFontWeight'), self),
       getA1Notation: () => toA1(row, col, numRows, numCols),
       getRow: () => row,
@@ -213,13 +229,13 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         sheet.maxRows = Math.max(sheet.maxRows, r);
         (fromRealm(rowContents) as unknown[]).forEach((v, i) => {
           sheet.maxCols = Math.max(sheet.maxCols, i + 1);
-          sheet.set(r, i + 1, v);
+          sheet.enter(r, i + 1, v, host.timeZone);
         });
         return self;
       },
       clear() {
         write('Sheet.clear');
-        sheet.clear();
+        sheet.clear(true);
         return self;
       },
       clearContents() {

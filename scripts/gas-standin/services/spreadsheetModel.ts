@@ -5,6 +5,7 @@
  */
 import { isDate } from '../internal/realm';
 import { parseA1 } from './a1';
+import { enterValue } from './cellInput';
 import type { ChartModel } from './chartModel';
 
 export type CellValue = string | number | boolean | Date;
@@ -32,6 +33,8 @@ export class SheetModel {
   private rows: CellValue[][] = [];
   /** Formula text by "row,col" (the stand-in does not evaluate them; tests call the functions). */
   readonly formulas = new Map<string, string>();
+  /** Number formats set by the script, by "row,col" (absent: automatic). */
+  readonly numberFormats = new Map<string, string>();
   /** Embedded charts on this sheet, in insertion order (chartModel.ts). */
   readonly charts: ChartModel[] = [];
   hidden = false;
@@ -56,6 +59,16 @@ export class SheetModel {
     r[col - 1] = normalize(v);
   }
 
+  /**
+   * Writes `v` as a script's setValue(s)/appendRow does: a string is parsed as Sheets parses typed
+   * input (cellInput.ts) unless the cell's number format is plain text.
+   */
+  enter(row: number, col: number, v: unknown, timeZone: string): void {
+    const e = enterValue(v, this.numberFormats.get(`${row},${col}`) ?? '', timeZone);
+    this.set(row, col, e.value);
+    if (e.formula) this.formulas.set(`${row},${col}`, e.formula);
+  }
+
   /** Inserts `n` blank rows after row `after` (0 = at the top); rows below move down. */
   insertRows(after: number, n: number): void {
     if (this.rows.length > after) this.rows.splice(after, 0, ...Array.from({ length: n }, () => []));
@@ -76,13 +89,14 @@ export class SheetModel {
     return max;
   }
 
-  clear(): void {
-    // Sheets' clear and clearContents empty formulas too.
+  /** Sheets' clear and clearContents empty formulas too; clear also resets formats. */
+  clear(formats = false): void {
     this.rows = [];
     this.formulas.clear();
+    if (formats) this.numberFormats.clear();
   }
 
-  /** Test helper: writes a 2D array at `a1` (top-left or a whole range), growing the sheet. */
+  /** Test helper: writes a 2D array at `a1` (top-left or a whole range), growing the sheet; values are stored as given, not parsed. */
   setValues(a1: string, values: unknown[][]): void {
     const ref = parseA1(a1);
     if (!ref) throw new Error(`bad A1: ${a1}`);

@@ -128,7 +128,7 @@ interface ZonedParts {
   tzName: string;
 }
 
-function zoned(d: Date, timeZone: string): ZonedParts {
+export function zoned(d: Date, timeZone: string): ZonedParts {
   const fmt = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',

@@ -86,16 +86,32 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** An API value as a cell: dates (`*_at` ISO strings) as Date, null as blank, numbers as numbers. */
+/**
+ * An API value as a cell: dates (`*_at` ISO strings) as Date, null as blank, numbers as numbers,
+ * ids as text (an id is a name, not a quantity: a number id would lose digits past 15 and sum),
+ * every other string as that string (sheet writes keep it so: `entered`).
+ */
 function toCell(field: string, v: unknown): SheetValue {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string' && /(^|[._])[a-z]+_at$/.test(field) && ISO.test(v)) {
     const d = new Date(v);
     if (!Number.isNaN(d.getTime())) return d;
   }
+  if (typeof v === 'number' && /(^|[._])([a-z]+_)?(id|pk)$/.test(field)) return String(v);
   if (typeof v === 'object') return JSON.stringify(v);
   return v as SheetValue;
 }
+
+/**
+ * A value as the add-on hands it to `setValues` (the one rule for every sheet write: gas/book.ts).
+ * Apps Script enters strings as if typed, so `=IMAGE(...)` would become a live formula, `0012345`
+ * the number 12345, `TRUE` a boolean and `2026-01-05` a date, by rules that change with the
+ * spreadsheet's locale. Every non-empty string therefore gets Sheets' quote prefix: the cell holds
+ * exactly the string (getValues reads it without the apostrophe). A plain-text cell ('@') parses
+ * nothing and takes the string as it is. Numbers, booleans and dates pass as themselves.
+ * CONTRIBUTING.md, "Values written to a sheet", says why a prefix and not the '@' format.
+ */
+export const entered = (v: SheetValue, plainText: boolean): SheetValue => (typeof v === 'string' && v !== '' && !plainText ? `'${v}` : v);
 
 /** The field that shows when an answer was fetched (not the API's: the add-on's own). */
 export const FETCHED_AT = '_fetched_at';

@@ -1,7 +1,20 @@
 /** The spreadsheet (run/ports.ts Book and Grid) over SpreadsheetApp. */
+import type { SheetValue } from '../engine/values';
+import { entered } from '../engine/values';
 import type { Book, Grid, Rect } from '../run/ports';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Range = GoogleAppsScript.Spreadsheet.Range;
+
+/**
+ * The add-on's only way of putting values into cells (sheets-addon/test/layers.test.ts checks that
+ * nothing else calls setValues or appendRow): each value as `entered` makes it, so text from the
+ * API stays that text. One read of the formats tells which cells are plain text.
+ */
+export function setCells(range: Range, values: SheetValue[][]): void {
+  const formats = range.getNumberFormats();
+  range.setValues(values.map((row, r) => row.map((v, c) => entered(v, formats[r][c] === '@'))));
+}
 
 /** The spreadsheet this execution is bound to. */
 export const activeSpreadsheet = (): GoogleAppsScript.Spreadsheet.Spreadsheet => SpreadsheetApp.getActiveSpreadsheet();
@@ -12,7 +25,7 @@ const gridOf = (sheet: Sheet): Grid => ({
   lastRow: () => sheet.getLastRow(),
   read: (row, col, rows, cols) => sheet.getRange(row, col, rows, cols).getValues(),
   write: (row, col, values) => {
-    if (values.length) sheet.getRange(row, col, values.length, values[0].length).setValues(values);
+    if (values.length) setCells(sheet.getRange(row, col, values.length, values[0].length), values);
   },
   insertRowsAfter: (after, count) => {
     sheet.insertRowsAfter(after, count);

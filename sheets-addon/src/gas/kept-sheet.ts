@@ -5,7 +5,7 @@
  */
 import type { KeptGrid } from '../engine/keep';
 import { KEEP_ROWS, MAX_CELLS } from '../engine/keep';
-import { activeSpreadsheet } from './book';
+import { activeSpreadsheet, setCells } from './book';
 
 export const KEPT_SHEET = 'IG Data answers';
 
@@ -30,6 +30,7 @@ export const keptGrid: KeptGrid = {
       active.activate();
     }
     // Every cell a row may use is written: cells beyond its new end are cleared.
-    for (const [row, cells] of rows) sheet.getRange(row, 1, 1, MAX_CELLS).setValues([Array.from({ length: MAX_CELLS }, (_, i) => cells[i] ?? '')]);
+    // Through setCells like every write (its pieces also begin with `~`, keep.ts).
+    for (const [row, cells] of rows) setCells(sheet.getRange(row, 1, 1, MAX_CELLS), [Array.from({ length: MAX_CELLS }, (_, i) => cells[i] ?? '')]);
   },
 };
