@@ -41,6 +41,7 @@ test('the hourly trigger keeps the formulas\' usage past the cache\'s 6 hours; e
   const u = rt.call('igUsage');
   const rows = [['Day', 'What', 'Credits'], ...Object.keys(u).sort().flatMap((d) => Object.entries(u[d]).map(([w, n]) => [d, w, n]))];
   rt.call('igExportUsage', rows);
-  expect(rt.spreadsheet.sheet('IG Data usage').getValues()).toEqual(rows);
+  // The day as a date (the spreadsheet's zone is UTC here), the label as its text, credits as numbers.
+  expect(rt.spreadsheet.sheet('IG Data usage').getValues()).toEqual(rows.map((r, i) => (i ? [new Date(`${r[0]}T00:00:00Z`), r[1], r[2]] : r)));
   expect(rows.slice(1).reduce((n, r) => n + (r[2] as number), 0)).toBe(2);
 });
