@@ -4,7 +4,7 @@
  * sidebar's bulk run. Calls not started before the deadline come back as `late`.
  */
 import type { AnyIgError, Call } from '@igdata/core';
-import { IgApiError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
+import { IgApiError, IgSchemaError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
 import type { EngineDeps } from './ports';
 import { fromResult } from './store';
 import type { CachedAnswer } from './types';
@@ -50,15 +50,26 @@ export interface FetchRun {
   stats: FetchStats;
 }
 
-/** Rebuilds the error a stored billed failure (a 404) stood for, so its message is the same. */
-export function errorFromStore(v: Extract<CachedAnswer, { ok: false }>): IgApiError {
+/** The stored code of a paid answer that was not in the documented shape (not one of the service's codes). */
+const SCHEMA_CODE = 'unexpected_shape';
+
+/** Rebuilds the error a stored billed failure stood for, so its message is the same. */
+export function errorFromStore(v: Extract<CachedAnswer, { ok: false }>): IgApiError | IgSchemaError {
+  if (v.code === SCHEMA_CODE) return new IgSchemaError(v.message, [v.message], v.charged, v.requestId);
   return new IgApiError(v.status, v.code, v.message, { creditsCharged: v.charged, reason: v.reason });
 }
 
-/** A billed "no public data" (404) as stored, so recalculating never bills it again; other failures are not stored. */
+/**
+ * A billed failure as stored, so recalculating within the answer's reuse limit never bills it again:
+ * a "no public data" (404), and a paid answer not in the documented shape (the service would most
+ * likely answer the same again, and charge again). Other failures are not stored.
+ */
 function storedFailure(e: AnyIgError, at: number): CachedAnswer | undefined {
   if (e.name === 'IgApiError' && e.status === 404 && e.charged > 0) {
     return { ok: false, status: 404, code: String(e.code), message: e.message, charged: e.charged, reason: e.details.reason, at };
+  }
+  if (e.name === 'IgSchemaError' && e.charged > 0) {
+    return { ok: false, status: 200, code: SCHEMA_CODE, message: e.issues[0] ?? e.message, charged: e.charged, requestId: e.requestId, at };
   }
   return undefined;
 }

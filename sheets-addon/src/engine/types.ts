@@ -5,10 +5,13 @@
  * importing each other (`npm run lint:cycles` fails on any circle, type-only imports included).
  */
 
-/** What is stored for one request: the answer, or a billed failure (a 404); `at`: when it was fetched. */
+/**
+ * What is stored for one request: the answer, or a billed failure (a 404, or a paid answer not in
+ * the documented shape: code SCHEMA_CODE, `message` its first issue); `at`: when it was fetched.
+ */
 export type CachedAnswer =
   | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
-  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; at: number };
+  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; requestId?: string; at: number };
 
 /** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
 export interface ExtraItems {
