@@ -9,11 +9,11 @@ type Range = GoogleAppsScript.Spreadsheet.Range;
 /**
  * The add-on's only way of putting values into cells (sheets-addon/test/layers.test.ts checks that
  * nothing else calls setValues or appendRow): each value as `entered` makes it, so text from the
- * API stays that text. One read of the formats tells which cells are plain text.
+ * API stays that text. One read of the formats tells which cells are plain text; `formats` null:
+ * none are (the add-on's own hidden sheet, which nobody formats: no read).
  */
-export function setCells(range: Range, values: SheetValue[][]): void {
-  const formats = range.getNumberFormats();
-  range.setValues(values.map((row, r) => row.map((v, c) => entered(v, formats[r][c] === '@'))));
+export function setCells(range: Range, values: SheetValue[][], formats: string[][] | null = range.getNumberFormats()): void {
+  range.setValues(values.map((row, r) => row.map((v, c) => entered(v, formats?.[r][c] === '@'))));
 }
 
 /** The spreadsheet this execution is bound to. */
