@@ -29,13 +29,13 @@ export type OutputPlace = JobPlace & { outNext?: number };
 
 /**
  * Prepares the output of a run on `range` (writes the header; fetches nothing): a new sheet, the
- * history sheet of the lookup ("IG Data history <historyName>", the function's name unless told), or
- * the empty columns beside (refused when not empty).
+ * history sheet of the lookup ("IG Data history <fn>"; with `own`, a new "IG Data history <own>" of
+ * its own, numbered when taken), or the empty columns beside (refused when not empty).
  */
-export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRequest['output'], historyName = p.endpoint.fn): OutputPlace {
+export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRequest['output'], own?: string): OutputPlace {
   const at = { sheet: range.sheet, row: range.row, col: range.col, rows: range.rows };
   if (output === 'history') {
-    const h = historySheet(book, historyName, ['date', p.targetName, ...p.fields]);
+    const h = historySheet(book, own ?? p.endpoint.fn, ['date', p.targetName, ...p.fields], own !== undefined);
     return { ...at, outSheet: h.name, outRow: 2, outCol: 3, outNext: h.next };
   }
   if (output === 'sheet') {
