@@ -5,9 +5,11 @@
  * accounts per run. The list can change: added accounts join, removed ones stop, a renamed one
  * (same id) keeps its line, a deleted one says why once.
  */
+import { step } from '../src/bulk/control';
 import { background } from '../src/schedule/background';
+import { runNow } from '../src/schedule/start';
 import { deleteSchedule, loadSchedules } from '../src/schedule/schedules';
-import { createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
+import { afterRunStep, createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
 import type { World } from './run-fakes';
 import { world } from './run-fakes';
 // The evaluator of the preview page: the trend's numbers, as Sheets would draw them.
@@ -162,5 +164,110 @@ describe('review findings, each a test that failed before its fix', () => {
     const note = v.header.indexOf('note');
     expect(v.lines.find((l) => l[0] === 'acct_1')![note]).toBe('');
     expect(v.lines.find((l) => l[0] === 'gone_1')![note]).toMatch(/no public data/);
+  });
+});
+
+describe('a tracker keeps its identity (issue 22)', () => {
+  test('default names stay unique after a delete: no "Tracker N" collision, and none named like the sheets a deleted one left', () => {
+    const w = world();
+    w.column(accounts(2));
+    const one = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    const two = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    expect([one.name, two.name]).toEqual(['Tracker 1', 'Tracker 2']);
+    deleteTracker(w.execution(), one.id);
+    // Before: "Tracker 2" again (trackers + 1), refused as taken.
+    const three = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    expect(three.name).toBe('Tracker 3');
+    expect(three.view).toBe('IG Data tracker Tracker 3');
+    expect(loadTrackers(w.execution()).map((t) => t.name)).toEqual(['Tracker 2', 'Tracker 3']);
+  });
+
+  test("a new tracker named like a deleted one starts its own history: the old snapshots never enter its trends", () => {
+    const w = world();
+    w.column(accounts(3));
+    const old = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'Creators' });
+    nextWeek(w);
+    nextWeek(w);
+    expect(view(w, old.view).trend(1, 'followers')).toHaveLength(3);
+    deleteTracker(w.execution(), old.id);
+    const fresh = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'Creators' });
+    expect(fresh.parts[0].history).not.toBe(old.parts[0].history);
+    const v = view(w, fresh.view);
+    for (let r = 1; r <= 3; r++) expect(v.trend(r, 'followers')).toHaveLength(1);
+    expect(v.lines.every((l) => l[3] === '')).toBe(true); // no "change since" taken from the deleted tracker's rows
+    // Its rows stay where they were, untouched.
+    const h = w.sheet(old.parts[0].history);
+    expect(h.lastRow()).toBe(1 + 3 * 3);
+  });
+
+  test('the fetched column shows when each answer was fetched, not when the run started', () => {
+    const w = world(Date.parse('2026-11-23T06:00:00Z'));
+    w.column(['acct_1', 'acct_2']);
+    const a = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'A' });
+    const fetchedByA = w.clock.t;
+    w.clock.advance(24 * 3600000);
+    // A second tracker of the same accounts a day later reuses A's answers (free).
+    const before = w.svc.credits;
+    const b = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'B' });
+    expect(w.svc.credits).toBe(before);
+    for (const line of view(w, b.view).lines) expect((line[1] as Date).getTime()).toBe(fetchedByA);
+    expect(view(w, a.view).lines[0][1]).toEqual(new Date(fetchedByA));
+  });
+});
+
+describe("when a tracker's answers are fetched again (issue 21: the rule in sheets-addon/README.md)", () => {
+  const DAY = 24 * 3600000;
+  const credits = (w: World) => w.svc.credits;
+
+  test('created on a Saturday, a weekly Monday tracker does not run two days later: its next run is the Monday after, and fetches every account', () => {
+    const w = world(Date.parse('2026-11-28T10:00:00Z')); // Saturday
+    w.column(accounts(4));
+    const t = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    expect(credits(w)).toBe(4);
+    const first = w.clock.t;
+    w.clock.t = Date.parse('2026-11-30T07:10:00Z'); // Monday, two days later
+    background(w.execution());
+    expect(credits(w)).toBe(4);
+    expect(Math.min(...loadSchedules(w.execution().props).map((s) => s.nextAt))).toBe(Date.parse('2026-12-07T07:00:00Z'));
+    expect(view(w, t.view).lines.every((l) => (l[1] as Date).getTime() === first)).toBe(true);
+    w.clock.t = Date.parse('2026-12-07T07:10:00Z');
+    background(w.execution());
+    expect(credits(w)).toBe(8);
+    const v = view(w, t.view);
+    expect(v.lines.every((l) => (l[1] as Date).getTime() === Date.parse('2026-12-07T07:10:00Z'))).toBe(true);
+    for (let r = 1; r <= 4; r++) expect(v.trend(r, 'followers')).toHaveLength(2);
+  });
+
+  /** Run now of the tracker's schedule (Schedules, in the sidebar), stepped to its end. */
+  function runNowToEnd(w: World, scheduleId: string) {
+    let job = runNow(w.execution(), scheduleId);
+    for (let i = 0; i < 20 && job.status === 'running'; i++) job = step(w.execution(), job.id, undefined, scheduleId);
+    afterRunStep(w.execution(), scheduleId);
+  }
+
+  test('a run two days after the first one (Run now) reuses its answers: it bills nothing, and the view says they were fetched two days ago', () => {
+    const w = world(Date.parse('2026-11-28T10:00:00Z'));
+    w.column(accounts(4));
+    const t = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    const first = w.clock.t;
+    w.clock.advance(2 * DAY);
+    runNowToEnd(w, t.parts[0].scheduleId);
+    expect(credits(w)).toBe(4);
+    const h = w.sheet(t.parts[0].history);
+    // Two snapshots per account, each row saying when its answer was fetched.
+    const rows = h.read(2, 1, h.lastRow() - 1, 5);
+    expect(rows.map((r) => (r[0] as Date).getTime())).toEqual([...Array(4).fill(first), ...Array(4).fill(w.clock.t)]);
+    expect(rows.every((r) => (r[4] as Date).getTime() === first)).toBe(true);
+    expect(view(w, t.view).lines.every((l) => (l[1] as Date).getTime() === first)).toBe(true);
+  });
+
+  test('a run more than half a period (3.5 days) after the first one fetches every account again, and the view says so', () => {
+    const w = world(Date.parse('2026-11-28T10:00:00Z'));
+    w.column(accounts(4));
+    const t = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    w.clock.advance(3.5 * DAY + 60000);
+    runNowToEnd(w, t.parts[0].scheduleId);
+    expect(credits(w)).toBe(8);
+    expect(view(w, t.view).lines.every((l) => (l[1] as Date).getTime() === w.clock.t)).toBe(true);
   });
 });

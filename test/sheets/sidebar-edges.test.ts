@@ -1,9 +1,11 @@
 /**
  * The built sidebar in headless Chromium (stand-in + sandbox): when the chosen targets no longer
  * fit their sheet (rows deleted since), Apps Script's raw "coordinates of the range are outside
- * the dimensions of the sheet" becomes a sentence that says what to do.
+ * the dimensions of the sheet" becomes a sentence that says what to do; a new run while one is
+ * paused asks first and keeps the first unless told otherwise.
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
+import { DEMO_KEY, PROP } from './harness';
 import type { SandboxProcess } from './harness';
 import { openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
@@ -59,3 +61,43 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
     rt.spreadsheet.sheets.map((s) => s.name).find((n) => n.startsWith('IG Data history IGPROFILE')),
   );
 });
+
+test('Run while another run is paused asks first: "Keep that run" starts nothing; "Run this one instead" replaces it, its written rows stay', async () => {
+  const first = rt.spreadsheet.addSheet('Paused');
+  // (nasa and natgeo answers are cached by the test before: they come last here)
+  ['nike', 'starbucks', 'bbcnews', 'instagram', 'nasa'].forEach((h, i) => first.set(i + 1, 1, h));
+  rt.spreadsheet.select('Paused!A1:A5');
+  rt.properties.document.set(PROP.apiKey, await sb.createKey(2)); // two lookups, then out of credits
+  let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
+  while (job.status === 'running') job = rt.call('igBulkStep', job.id);
+  expect(job).toMatchObject({ status: 'paused', next: 2 });
+  rt.properties.document.set(PROP.apiKey, DEMO_KEY);
+
+  const second = rt.spreadsheet.addSheet('Second');
+  ['nasa', 'nike'].forEach((h, i) => second.set(i + 1, 1, h));
+  rt.spreadsheet.select('Second!A1:A2');
+  const page = await openLoaded(rt, pages);
+  await page.click('#use-selection');
+  await poll(() => text(page, '#selection')).toBe('Second!A1:A2 (2 rows)');
+  await page.selectOption('#endpoint', 'profile');
+  await page.fill('#fields', 'followers');
+  await page.click('#preview');
+  await poll(() => page.isEnabled('#run')).toBe(true);
+  await page.click('#run');
+  await poll(() => page.isVisible('#replace-confirm')).toBe(true);
+  expect(await text(page, '#replace-question')).toBe(
+    'Another bulk run is paused at 2 of 5 rows (columns B:B of Paused). Run this one instead? What it wrote stays; its other 3 rows would not be looked up.',
+  );
+  await page.click('#replace-no');
+  await poll(() => text(page, '#bulk-message')).toBe('Nothing was started: that run was kept. Resume it, or cancel it and run this one.');
+  expect(JSON.parse(rt.properties.document.get(PROP.job)!)).toMatchObject({ id: job.id, status: 'paused', next: 2 });
+  expect(second.getValues('B1:B2').flat()).toEqual(['', '']);
+
+  await page.click('#run');
+  await poll(() => page.isVisible('#replace-confirm')).toBe(true);
+  await page.click('#replace-yes');
+  await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 2 of 2 rows/);
+  expect(second.getValues('B1:B2').every((r) => typeof r[0] === 'number')).toBe(true);
+  expect(first.getValues('B1:B5').map((r) => typeof r[0])).toEqual(['number', 'number', 'string', 'string', 'string']);
+  expect(first.getValues('B3:B5').flat()).toEqual(['', '', '']);
+}, 60000);

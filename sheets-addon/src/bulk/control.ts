@@ -13,7 +13,7 @@ import { settingRule } from '../run/reuse';
 import { recordUsage } from '../run/usage-log';
 import { historySheet, newOutputSheet, outputLabel, selection } from './grid';
 import type { BulkJob, JobPlace } from './job';
-import { jobStore, pauseJob } from './job';
+import { jobStore, pauseJob, waitingRows } from './job';
 import { stepHistory } from './history-step';
 import { stepList } from './list-step';
 import type { BulkPlan, BulkRequest } from './plan';
@@ -29,13 +29,13 @@ export type OutputPlace = JobPlace & { outNext?: number };
 
 /**
  * Prepares the output of a run on `range` (writes the header; fetches nothing): a new sheet, the
- * history sheet of the lookup ("IG Data history <historyName>", the function's name unless told), or
- * the empty columns beside (refused when not empty).
+ * history sheet of the lookup ("IG Data history <fn>"; with `own`, a new "IG Data history <own>" of
+ * its own, numbered when taken), or the empty columns beside (refused when not empty).
  */
-export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRequest['output'], historyName = p.endpoint.fn): OutputPlace {
+export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRequest['output'], own?: string): OutputPlace {
   const at = { sheet: range.sheet, row: range.row, col: range.col, rows: range.rows };
   if (output === 'history') {
-    const h = historySheet(book, historyName, ['date', p.targetName, ...p.fields]);
+    const h = historySheet(book, own ?? p.endpoint.fn, ['date', p.targetName, ...p.fields], own !== undefined);
     return { ...at, outSheet: h.name, outRow: 2, outCol: 3, outNext: h.next };
   }
   if (output === 'sheet') {
@@ -63,11 +63,22 @@ export function newJob(ctx: Pick<RunContext, 'newId' | 'now'>, p: BulkPlan, plac
   return { ...base, kind: 'rows', copyTargets: output === 'sheet' };
 }
 
-/** Starts a job on the selection (replacing any earlier sidebar job). Writes the header; fetches nothing. */
-export function start(ctx: RunContext, req: BulkRequest): BulkJob {
+/**
+ * Starts a job on the selection. Writes the header; fetches nothing. The document has one sidebar
+ * run: one still running (here or in the background) or paused is replaced only when `replace` says
+ * the user confirmed it (the sidebar asks first), never silently.
+ */
+export function start(ctx: RunContext, req: BulkRequest, replace = false): BulkJob {
   const p = plan(req);
   const range = selection(ctx.book);
   return ctx.lock.withLock(() => {
+    const current = jobStore(ctx.props).load();
+    if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
+      throw new Error(
+        `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+          `resume or cancel it first, or confirm to start this one in its place (its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
+      );
+    }
     const job = newJob(ctx, p, placeOutput(ctx.book, range, p, req.output), req.output);
     jobStore(ctx.props).save(job);
     return job;

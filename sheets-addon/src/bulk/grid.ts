@@ -80,9 +80,10 @@ const HISTORY = 'IG Data history';
 
 /**
  * The history sheet of a lookup: the first "IG Data history <fn>" (numbered when taken) whose header
- * is `header` exactly, so runs of the same lookup append to one sheet; a new one otherwise.
+ * is `header` exactly, so runs of the same lookup append to one sheet; a new one otherwise. `own`:
+ * always a new one (a tracker's: a sheet left by a deleted tracker of the same name is never taken).
  */
-export function historySheet(book: Book, fn: string, header: string[]): { name: string; next: number } {
+export function historySheet(book: Book, fn: string, header: string[], own = false): { name: string; next: number } {
   for (let i = 1; ; i++) {
     const name = `${HISTORY} ${fn}${i > 1 ? ` ${i}` : ''}`;
     const sheet = book.sheet(name);
@@ -90,6 +91,7 @@ export function historySheet(book: Book, fn: string, header: string[]): { name: 
       book.insertSheet(name).write(1, 1, [header]);
       return { name, next: 2 };
     }
+    if (own) continue;
     // The header and the cell after it (a sheet narrower than the header cannot hold it).
     const top = sheet.read(1, 1, 1, Math.min(sheet.maxColumns(), header.length + 1))[0];
     if (top.slice(0, header.length).join('\u0000') === header.join('\u0000') && !isFilled(top[header.length] ?? '')) return { name, next: sheet.lastRow() + 1 };

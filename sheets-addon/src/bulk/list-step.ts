@@ -3,7 +3,8 @@
  * work is a group of targets whose pages (estimated from the page size, less what is stored) fit
  * UNIT_PAGES; one target is a unit of its own when it needs more (500 posts = 42 pages). A unit is
  * fetched by the custom functions' engine (runCalls: page N of every target in one fetchAll, each
- * page stored as soon as it is paid for, stopping at `limit` items or the end of the list). Then
+ * page stored as soon as it is paid for, stopping at `limit` items, the end of the list or the
+ * step's budget, with claims so formulas recalculating meanwhile never pay for it again). Then
  * its targets' rows are written in order, all at once, and only then does `next` advance. A target
  * is written only when all its pages are in; a target cut short (out of credits, out of time) is
  * written by a later step, whose fetch of the pages already paid for comes from the store. A
@@ -30,8 +31,6 @@ import { UNIT_TARGETS } from './unit';
 const WINDOW_ROWS = 200;
 /** Estimated pages not in the store that one unit of work may need. */
 const UNIT_PAGES = 50;
-/** A unit starts no new page after this long (far under the 6-minute limit); the rest waits for the next step. */
-const UNIT_DEADLINE_MS = 240000;
 
 export function stepList(s: Step<ListJob>): ListJob {
   const { job, endpoint, deps: d } = s;
@@ -56,7 +55,10 @@ export function stepList(s: Step<ListJob>): ListJob {
       pages += left;
       unit.set(r.key, r.call);
     }
-    const run = runCalls(endpoint, unit, d, { deadline: s.started + UNIT_DEADLINE_MS, refresh: false, limit: job.limit });
+    // No new page after the step's budget, as for rows: the step holds the document lock, which
+    // the sidebar's calls and the formulas' claims wait for. A target cut short is finished by the
+    // next step, its pages paid for so far read from the store.
+    const run = runCalls(endpoint, unit, d, { deadline: s.started + s.budgetMs, refresh: false, limit: job.limit, claims: true });
     countFetch(job, run.credits, run.requests, run.fromStore);
     const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
       const res = run.results.get(row.key) as TargetResult;

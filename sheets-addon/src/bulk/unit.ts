@@ -82,7 +82,9 @@ function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, w
   const { job, deps: d } = s;
   const n = rows.length;
   const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, estimateCost(s.endpoint, job.params as never).credits));
-  const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false });
+  // With claims: a formula recalculating meanwhile waits for this unit's answers instead of paying
+  // for them again (the step holds the lock its claim round would take), and the other way round.
+  const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false, claims: true });
   const fromStore: number[] = [];
   for (const [k, o] of run.outcomes) {
     if (o.kind === 'late') continue;

@@ -2,6 +2,8 @@
  * The growth view of a history sheet (rows: date, target, fields...): per account, the latest
  * snapshot against the previous one, and a date-by-account table of one field for a line chart.
  */
+import { FETCHED_AT } from './values';
+
 export interface Growth {
   field: string;
   /** Account, latest date, latest, previous date, previous, change, change (ratio; blank when previous is 0). */
@@ -18,8 +20,8 @@ export const CHART_ACCOUNTS = 8;
 /** The time of a history sheet's row (its date cell), for the growth view and the tracker view; NaN when it holds none. */
 export const historyTime = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
 
-/** Numeric fields of a history sheet's header (the growth view's choices): everything after date and target. */
-export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter(Boolean);
+/** Numeric fields of a history sheet's header (the growth view's choices): everything after date and target but when each answer was fetched. */
+export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter((f) => f && f !== FETCHED_AT);
 
 /** `values`: the history sheet, header first. Throws with a clear message when `field` is not one of its columns. */
 export function growth(values: unknown[][], field: string, accounts: string[] = []): Growth {

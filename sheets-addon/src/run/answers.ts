@@ -26,8 +26,10 @@ export function answersFor(ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'pl
   const { cache: kv, kept: grid, sha256Base64 } = ctx.places;
   const cache = createAnswerStore({ cache: kv, tryLock: ctx.lock.tryLock, sha256Base64, now: ctx.now, maxAgeMs: age });
   const kept = createKeptAnswers(grid, { now: ctx.now, maxAgeMs: age, writable: writer });
-  // Claims run under the lock: they read the cache alone (kept answers were looked up before).
-  const claims = createClaimStore({ store: cache, cache: kv, now: ctx.now, sleep: (ms) => ctx.client.io.sleep(ms) }, ctx.settings.claims);
+  // Claims run under the lock: they read the cache alone (kept answers were looked up before); what
+  // they publish is kept too (a bulk step fetches with claims).
+  const publishing: AnswerStore = { ...cache, putMany: (entries, extra) => (cache.putMany(entries, extra), kept.add(entries)) };
+  const claims = createClaimStore({ store: publishing, cache: kv, now: ctx.now, sleep: (ms) => ctx.client.io.sleep(ms) }, ctx.settings.claims);
   return { deps: { client: ctx.client, store: withKept(cache, kept), now: ctx.now, claims }, cache, kept };
 }
 

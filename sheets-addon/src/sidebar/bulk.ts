@@ -109,6 +109,30 @@ function outputPlace(job: Job): string {
   return 'columns ' + colName(job.outCol) + ':' + colName(job.outCol + n - 1) + ' of ' + job.outSheet;
 }
 
+/** Starts the run the form describes (`replace`: in place of an unfinished one, as the user confirmed) and steps it. */
+function begin(replace: boolean): void {
+  call('igBulkStart', request(), replace).then((job) => {
+    state.running = true;
+    state.cancelRequested = false;
+    $('cancel').disabled = false;
+    showJob(job);
+    return loop();
+  }, (e) => {
+    $('run').disabled = !state.previewed;
+    fail('bulk-message')(e);
+  });
+}
+
+/** Asks before a new run replaces one still going or paused: what it would leave undone. */
+function askReplace(current: Job): void {
+  if (!state.job || state.job.id !== current.id) showJob(current);
+  const left = current.rows - current.next;
+  say('replace-question', 'Another bulk run is ' + (current.status === 'paused' ? 'paused' : 'still running') + ' at ' + current.next + ' of ' + current.rows +
+    ' rows (' + outputPlace(current) + '). Run this one instead? What it wrote stays; its other ' + left + ' row' + (left === 1 ? '' : 's') + ' would not be looked up.');
+  $('replace-confirm').hidden = false;
+  $('replace-no').focus();
+}
+
 /** Steps the run until it stops, or cancels it after the current step when asked. */
 function loop(): Promise<void> | undefined {
   const current = state.job;
@@ -119,6 +143,7 @@ function loop(): Promise<void> | undefined {
     return call('igBulkCancel', current.id).then(showJob, fail('bulk-message'));
   }
   return call('igBulkStep', current.id).then((job) => {
+    if (state.job && state.job.id !== current.id) return; // replaced by a run started here: that one's loop goes on
     state.running = job.status === 'running';
     showJob(job);
     // Yield to the page between steps, so a click on Cancel is seen before the next step.
@@ -128,6 +153,7 @@ function loop(): Promise<void> | undefined {
       if (job.kind === 'history') loadHistory();
     }
   }, (e) => {
+    if (state.job && state.job.id !== current.id) return;
     state.running = false;
     showJob(state.job);
     say('bulk-message', errText(e) + ' Press Resume to continue: finished rows are kept and not billed again.', 'error');
@@ -175,16 +201,25 @@ export function wireBulk(): void {
       $('run').disabled = !ok;
     }, (e) => { state.previewed = false; $('run').disabled = true; fail('preview-text')(e); });
   };
+  // The document has one bulk run: one still going or paused is replaced only after the user says so.
   $('run').onclick = () => {
     if (!state.previewed) return;
     $('run').disabled = true;
     say('bulk-message', '');
-    call('igBulkStart', request()).then((job) => {
-      state.running = true;
-      state.cancelRequested = false;
-      showJob(job);
-      return loop();
+    call('igBulkStatus').then((current) => {
+      if (current && (current.status === 'running' || current.status === 'paused')) askReplace(current);
+      else begin(false);
     }, fail('bulk-message'));
+  };
+  $('replace-yes').onclick = () => {
+    $('replace-confirm').hidden = true;
+    begin(true);
+  };
+  $('replace-no').onclick = () => {
+    $('replace-confirm').hidden = true;
+    $('run').disabled = !state.previewed;
+    if (state.job) showJob(state.job);
+    say('bulk-message', 'Nothing was started: that run was kept. ' + (state.running ? 'It goes on here; run this one when it is done.' : 'Resume it, or cancel it and run this one.'));
   };
   $('cancel').onclick = () => {
     state.cancelRequested = true;

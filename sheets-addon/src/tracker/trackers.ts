@@ -14,6 +14,7 @@ import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
 import { jsonList } from '../engine/json';
 import { readBalance } from '../engine/balance';
+import { FETCHED_AT } from '../engine/values';
 import { planRow } from '../engine/rows';
 import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
@@ -79,10 +80,11 @@ function readTracker(req: TrackerRequest) {
     if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. Choose from: ${choices.map((x) => x.field).join(', ')}.`);
     byEndpoint.set(e, [...(byEndpoint.get(e) ?? []), f]);
   }
-  // The profile's id links the lines of an account that changed its username.
+  // The profile's id links the lines of an account that changed its username; `_fetched_at` says
+  // when each snapshot's answer was fetched (a run may reuse an earlier answer: the view's "fetched").
   const parts = [...byEndpoint].map(([endpoint, f]) => {
     const idField = endpoint.tracker?.idField;
-    return { endpoint, fields: idField ? [...f, idField] : f, credits: creditsOf(endpoint) };
+    return { endpoint, fields: [...f, ...(idField ? [idField] : []), FETCHED_AT], credits: creditsOf(endpoint) };
   });
   const each = parts.reduce((n, p) => n + p.credits, 0);
   const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 });
@@ -116,6 +118,16 @@ function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
   return [...out];
 }
 
+/** "Tracker N", the first N no tracker is named and whose view sheet no deleted tracker left. */
+function defaultName(ctx: RunContext, trackers: Tracker[]): string {
+  for (let n = 1; ; n++) {
+    const name = `Tracker ${n}`;
+    if (!trackers.some((x) => x.name === name) && !ctx.book.sheet(viewName(name))) return name;
+  }
+}
+
+const viewName = (name: string): string => `IG Data tracker ${name}`;
+
 /** The first run is now: the next comes at the schedule's time at least half a period later (not an hour later). */
 const secondRun = (ctx: RunContext, r: Repeat): number => nextRun(ctx.book, r, ctx.now() + reuseLimitMs(r));
 
@@ -146,7 +158,7 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
     const schedules = loadSchedules(ctx.props);
     if (schedules.length + t.parts.length > MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules (a tracker uses one per kind of field): delete one first.`);
     const id = ctx.newId();
-    const name = t.name || `Tracker ${trackers.length + 1}`;
+    const name = t.name || defaultName(ctx, trackers);
     if (trackers.some((x) => x.name === name)) throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
     const { repeat, cap } = t.settings;
     const label = `Tracker ${name}`;
@@ -156,7 +168,8 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
     for (const part of t.parts) {
       const request = { endpoint: part.endpoint.id, params: {}, fields: part.fields.join(','), output: 'history' as const };
       const p = plan(request);
-      // Its own history sheet: another lookup's rows would be taken for this tracker's snapshots.
+      // A new history sheet of its own (the tracker keeps its name, by id): another lookup's rows, or
+      // those of a deleted tracker that had this name, would be taken for this tracker's snapshots.
       const placed = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
       // Each part gets its share of the cap (each account costs all parts).
       const share = Math.max(part.credits, Math.floor((cap * part.credits) / t.each));
@@ -166,7 +179,7 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
     }
     const tracker: Tracker = {
       id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, ...t.settings,
-      parts, view: freeSheetName(ctx.book, `IG Data tracker ${name}`), createdAt: new Date(ctx.now()).toISOString(),
+      parts, view: freeSheetName(ctx.book, viewName(name)), createdAt: new Date(ctx.now()).toISOString(),
     };
     // The view first: if it cannot be written, nothing is saved and nothing runs.
     refreshView(ctx, tracker);

@@ -6,6 +6,7 @@
  * under the old name count as its own. A private or deleted account shows why, once, in `note`.
  */
 import type { SheetValue } from '../engine/values';
+import { FETCHED_AT } from '../engine/values';
 import { colName } from '../bulk/grid';
 import { historyTime } from '../engine/growth';
 
@@ -53,6 +54,15 @@ interface Row {
   cells: unknown[];
 }
 
+/**
+ * When a snapshot's answer was fetched: its `_fetched_at` cell (a run may reuse an answer fetched
+ * before it started), else the run's date (a message row, or a history sheet made before the column).
+ */
+function fetchedAt(h: Pick<TrackedHistory, 'fields'>, row: Row): number {
+  const t = historyTime(row.cells[h.fields.indexOf(FETCHED_AT)]);
+  return Number.isNaN(t) ? row.t : t;
+}
+
 /** `accounts`: the column's distinct targets as the service reads them, in order; `sortBy`: a field (latest value, largest first). */
 export function trackerView(accounts: string[], histories: TrackedHistory[], sortBy: string): TrackerView {
   const parsed = histories.map((h) => ({
@@ -72,7 +82,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     if (!id) return [account];
     return [...new Set([account, ...withId.rows.filter((r) => r.cells[idCol] === id).map((r) => r.target)])];
   };
-  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== h.idField).map((f) => ({ h, f, col: h.fields.indexOf(f) })));
+  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== h.idField && f !== FETCHED_AT).map((f) => ({ h, f, col: h.fields.indexOf(f) })));
   const header = ['account', 'fetched', ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]), 'note'];
   const lines = accounts.map((account) => {
     const aliases = aliasesOf(account);
@@ -84,7 +94,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     for (const { h, f, col } of fields) {
       const rows = h.rows.filter((r) => aliases.includes(r.target)).sort((a, b) => a.t - b.t);
       const last = rows[rows.length - 1];
-      if (last) fetched = Math.max(fetched, last.t);
+      if (last) fetched = Math.max(fetched, fetchedAt(h, last));
       // A message row (private, deleted...) has its sentence in the first field: said once, in note.
       if (last && !note && isMessageRow(last.cells)) note = String(last.cells[0]);
       const points = rows.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
