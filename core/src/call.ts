@@ -46,6 +46,14 @@ export function* request(config: ClientConfig, endpointId: string, input: Record
  * Send several calls at once (one `httpAll` effect per round, i.e. one UrlFetchApp.fetchAll), then
  * retry only the transient failures, together, after one backoff. Outcomes come back in order,
  * each an ApiResult or an Ig error; nothing throws for a single bad call.
+ *
+ * The one rule of a lost answer, for both products: a send whose answer never came may still have
+ * reached the service, which bills what reaches it (a timeout, a dropped connection, an answer
+ * lost with its batch). Such a request is sent again at most `lostResends` times (once), so it is
+ * billed at most twice, and its outcome counts those sends (`lostSends`: its message says it may
+ * have been charged, the caller can record what they may have cost). A request that failed on its
+ * own is sent again apart from those only lost with it, so one request that keeps failing cannot
+ * take its batch down twice.
  */
 export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | AnyIgError)[]> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...config.retry };
@@ -58,31 +66,42 @@ export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | A
       return undefined;
     }
   });
+  const lost: number[] = calls.map(() => 0);
+  const withBatch = new Set<number>();
   let pending = calls.map((_, i) => i).filter((i) => requests[i]);
   for (let attempt = 1; pending.length; attempt++) {
-    const batch = pending.map((i) => requests[i] as HttpRequest);
-    // One request is sent as one (UrlFetchApp.fetch), several at once (fetchAll).
-    const single = batch.length === 1;
-    const effect: Effect = single ? { kind: 'http', request: batch[0] } : { kind: 'httpAll', requests: batch };
-    const answer = yield effect;
-    const responses = (single ? [answer] : answer) as RawResponse[];
+    const responses = new Map<number, RawResponse>();
+    const groups = [pending.filter((i) => withBatch.has(i)), pending.filter((i) => !withBatch.has(i))];
+    for (const group of groups.filter((g) => g.length)) {
+      const batch = group.map((i) => requests[i] as HttpRequest);
+      // One request is sent as one (UrlFetchApp.fetch), several at once (fetchAll).
+      const single = batch.length === 1;
+      const effect: Effect = single ? { kind: 'http', request: batch[0] } : { kind: 'httpAll', requests: batch };
+      const answer = yield effect;
+      ((single ? [answer] : answer) as RawResponse[]).forEach((res, k) => responses.set(group[k], res));
+    }
+    withBatch.clear();
     const retry: number[] = [];
     let lastRetryable: RawResponse | undefined;
-    pending.forEach((index, k) => {
-      const res = responses[k];
+    for (const index of pending) {
+      const res = responses.get(index) as RawResponse;
+      if (res.status === 0 && !res.neverSent) lost[index]++;
       if (res.status >= 200 && res.status < 300) {
         try {
-          outcomes[index] = parseSuccess(calls[index].endpoint, res, attempt);
+          outcomes[index] = { ...parseSuccess(calls[index].endpoint, res, attempt), ...(lost[index] ? { lostSends: lost[index] } : {}) };
         } catch (e) {
           outcomes[index] = e as AnyIgError;
         }
-      } else if (policy.statuses.includes(res.status) && attempt < policy.attempts) {
+      } else if (policy.statuses.includes(res.status) && attempt < policy.attempts && lost[index] <= policy.lostResends) {
         retry.push(index);
+        if (res.lostWithBatch) withBatch.add(index);
         lastRetryable = res;
       } else {
         outcomes[index] = toError(res, attempt, config.apiKey);
       }
-    });
+      const outcome = outcomes[index];
+      if (isIgError(outcome)) outcome.lostSends = lost[index];
+    }
     if (retry.length) yield { kind: 'sleep', ms: backoffMs(policy, attempt, lastRetryable) };
     pending = retry;
   }

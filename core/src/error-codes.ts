@@ -10,7 +10,7 @@
 import type { AnyIgError, IgApiError } from './errors';
 import type { KnownErrorCode } from './types';
 import type { MessageContext } from './words';
-import { NOT_CHARGED, chargedNote, targetLabel, tries } from './words';
+import { chargedNote, targetLabel, tries } from './words';
 
 export interface ErrorCodeFacts {
   /**
@@ -27,16 +27,16 @@ export interface ErrorCodeFacts {
   sentence: (error: IgApiError, ctx: MessageContext) => string;
 }
 
-/** The sentence of a key problem: what is wrong, and where the key is set. Refused before any work: never billed. */
-const keyProblem = (what: string) => (_e: IgApiError, ctx: MessageContext) => `${what} Set it in ${ctx.keyWhere}. ${NOT_CHARGED}`;
+/** The sentence of a key problem: what is wrong, and where the key is set. Refused before any work: never billed (an earlier try whose answer was lost may have been). */
+const keyProblem = (what: string) => (e: IgApiError, ctx: MessageContext) => `${what} Set it in ${ctx.keyWhere}. ${chargedNote(e)}`;
 
 /** The sentence of a transient failure that outlasted the retries. */
-const gaveUp = (what: string) => (e: IgApiError) => `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e.charged)}`;
+const gaveUp = (what: string) => (e: IgApiError) => `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e)}`;
 
 export const ERROR_CODES = {
   missing_parameter: {
     status: 400,
-    sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e.charged)}`,
+    sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e)}`,
   },
   invalid_api_key: {
     status: 401, stopsBulk: true,
@@ -48,17 +48,17 @@ export const ERROR_CODES = {
   },
   insufficient_credits: {
     status: 402, stopsBulk: true,
-    sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${NOT_CHARGED}`,
+    sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${chargedNote(e)}`,
   },
   not_found: {
     status: 404,
-    sentence: (e, ctx) => `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e.charged)}`,
+    sentence: (e, ctx) => `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.
   rate_limited: {
     status: 429, retryable: true,
-    sentence: (e) => `Too many requests: the service asked to slow down (${tries(e.details.attempts)}). Try again in a minute. ${chargedNote(e.charged)}`,
+    sentence: (e) => `Too many requests: the service asked to slow down (${tries(e.details.attempts)}). Try again in a minute. ${chargedNote(e)}`,
   },
   upstream_error: {
     status: 502, retryable: true,

@@ -16,6 +16,11 @@ abstract class IgError extends Error {
   abstract readonly name: IgErrorName;
   /** Whether the service charged credits for the request that failed. */
   abstract readonly charged: number;
+  /**
+   * Sends of the request whose answer was lost after it may have reached the service, which bills
+   * what reaches it (call.ts sets it): each may have been billed, and nobody can say.
+   */
+  lostSends = 0;
 }
 
 /** The service answered with an error status. */
@@ -42,7 +47,8 @@ export class IgApiError extends IgError {
 }
 
 /**
- * The request never got an HTTP answer (DNS, refused, reset, timeout on our side). Never billed.
+ * The request never got an HTTP answer (DNS, refused, reset, timeout on our side). Billed only if
+ * it reached the service before the answer was lost: `lostSends` says whether it may have.
  * `cause` is what the HTTP client threw on the last attempt (fetch's TypeError, whose own cause
  * says ECONNREFUSED or ENOTFOUND; Apps Script's exception), kept as openai-node's
  * APIConnectionError keeps it, for whoever debugs. Like a native cause it is not enumerable (out of

@@ -9,7 +9,7 @@ import type { ClientConfig, HttpRequest, Params, RetryPolicy } from './types';
 import { DEFAULT_BASE_URL } from './constants';
 
 /** The retried statuses come from the error table; network failures are retried as well. */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, statuses: [0, ...RETRYABLE_STATUSES], baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, statuses: [0, ...RETRYABLE_STATUSES], baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000, lostResends: 1 };
 
 const EXTRA_NAME = /^[A-Za-z0-9_.\-[\]]{1,64}$/;
 

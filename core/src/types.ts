@@ -35,6 +35,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Longest Retry-After we honour; a longer one fails fast instead of hanging a cell. */
   maxRetryAfterMs: number;
+  /**
+   * How many times a request is sent again after a send whose answer was lost once it may have
+   * reached the service (and been billed): so a request is billed at most this many times + 1.
+   */
+  lostResends: number;
 }
 
 export interface HttpRequest {
@@ -62,6 +67,17 @@ export interface RawResponse {
   error?: string;
   /** With `status: 0`: what the HTTP client threw, kept as the IgConnectionError's `cause`. */
   cause?: unknown;
+  /**
+   * With `status: 0`: the request is known never to have left (nothing listening, no such host), so
+   * the service cannot have billed it. Absent: it may have reached the service (a timeout, a dropped
+   * connection, an answer lost with its batch) and been billed.
+   */
+  neverSent?: boolean;
+  /**
+   * With `status: 0`: nothing failed for this request itself as far as anyone knows; its answer was
+   * lost because another request of its batch failed (UrlFetchApp.fetchAll throws for all of them).
+   */
+  lostWithBatch?: boolean;
 }
 
 export type Effect =
@@ -110,6 +126,8 @@ export interface ApiResult<T = Record<string, unknown>> {
   creditsRemaining?: number;
   requestId?: string;
   attempts: number;
+  /** Earlier sends whose answer was lost after they may have reached the service: each may have been billed too. */
+  lostSends?: number;
 }
 
 // ---- Errors (the table is error-codes.ts, the family errors.ts)

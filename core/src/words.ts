@@ -7,7 +7,21 @@ export const thousands = (n: number): string => n.toLocaleString('en-US');
 export const counted = (n: number, word: string): string => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
 export const tries = (n = 1): string => (n === 1 ? '1 try' : `${n} tries`);
 export const NOT_CHARGED = '(Not charged.)';
-export const chargedNote = (credits: number): string => (credits > 0 ? `(Charged ${plural(credits, 'credit')}.)` : NOT_CHARGED);
+const MAYBE_CHARGED = '(May have been charged.)';
+
+/** What an error knows of its request's cost: credits the service reported, and sends whose answer was lost. */
+export interface Charges {
+  charged: number;
+  /** Sends whose answer was lost after the request may have reached the service (call.ts): each may have been billed. */
+  lostSends?: number;
+}
+
+/** The end of every sentence about a request: what it cost, or that it may have cost something nobody can see. */
+export function chargedNote(c: Charges): string {
+  const lost = c.lostSends ?? 0;
+  if (c.charged > 0) return `(Charged ${plural(c.charged, 'credit')}${lost ? '; a try whose answer was lost may have been charged too' : ''}.)`;
+  return lost ? MAYBE_CHARGED : NOT_CHARGED;
+}
 
 /** How a call's target reads in a sentence. */
 export function targetLabel(call?: Call): string {

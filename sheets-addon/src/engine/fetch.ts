@@ -4,7 +4,7 @@
  * sidebar's bulk run. Calls not started before the deadline come back as `late`.
  */
 import type { AnyIgError, Call } from '@igdata/core';
-import { IgApiError, IgSchemaError, baseUrlOf, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
+import { IgApiError, IgSchemaError, baseUrlOf, estimateCost, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
 import type { EngineDeps } from './ports';
 import { fromResult } from './store';
 import type { CachedAnswer } from './types';
@@ -43,6 +43,10 @@ export interface FetchStats {
   /** Credits the service reported charging in this fetch (stored answers are free). */
   credits: number;
   late: number;
+  /** Calls sent again after an answer was lost once the request may have reached the service (core's rule, sendAll). */
+  lostLookups: number;
+  /** What those lost sends may have cost, by the registry's prices: billed or not, nobody can tell. */
+  lostCredits: number;
 }
 
 export interface FetchRun {
@@ -84,7 +88,7 @@ export const keyOf = (call: Call): string => requestKey(call.endpoint, call.para
 export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: FetchOptions): FetchRun {
   const { client, store, now } = deps;
   const outcomes = new Map<string, CallOutcome>();
-  const stats: FetchStats = { unique: calls.size, cacheHits: 0, requests: 0, credits: 0, late: 0 };
+  const stats: FetchStats = { unique: calls.size, cacheHits: 0, requests: 0, credits: 0, late: 0, lostLookups: 0, lostCredits: 0 };
   const requestsBefore = client.io.stats.requests;
   const base = baseUrlOf(client.config);
   const skey = new Map([...calls.keys()].map((key) => [key, store.keyFor(base, key)]));
@@ -129,6 +133,12 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
       const result = isIgError(answer) ? answer : fromResult(answer, at);
       outcomes.set(keys[i], outcomeOf(result, false, at));
       stats.credits += result.charged;
+      const lost = answer.lostSends ?? 0;
+      if (lost) {
+        const call = calls.get(keys[i])!;
+        stats.lostLookups++;
+        stats.lostCredits += lost * estimateCost(call.endpoint, call.params).credits;
+      }
       const value = isIgError(result) ? storedFailure(result, at) : result;
       if (value) toStore.set(skey.get(keys[i])!, value);
     });

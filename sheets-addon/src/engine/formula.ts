@@ -11,6 +11,7 @@ import { format } from './format';
 import { messageOf } from './messages';
 import type { EngineDeps } from './ports';
 import { planRow, uniqueCalls } from './rows';
+import type { Lost } from './run';
 import { runCalls } from './run';
 
 /** Custom functions must return within 30 s: no new batch starts after this much time. */
@@ -19,8 +20,8 @@ const CUSTOM_BUDGET_MS = 20000;
 /** A custom function: args as Sheets passes them; returns a value or a 2D array, or throws the message. */
 export function evaluateFormula(
   endpointId: string, args: unknown[], deps: () => EngineDeps, now: () => number = Date.now,
-  /** Told the credits this formula spent (the usage log). */
-  spent?: (fn: string, credits: number) => void,
+  /** Told the credits this formula spent, and its lookups whose answer was lost (the usage log). */
+  spent?: (fn: string, credits: number, lost: Lost) => void,
 ): SheetValue | SheetValue[][] {
   const started = now();
   try {
@@ -29,11 +30,11 @@ export function evaluateFormula(
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
     // A single bad target fails the formula (a bad argument); in a range it is that row's message.
     if (!parsed.isRangeInput && rows[0].kind === 'error') throw new Error(rows[0].message);
-    const { results, credits } = runCalls(endpoint, uniqueCalls(rows), deps(), {
+    const { results, credits, lost } = runCalls(endpoint, uniqueCalls(rows), deps(), {
       deadline: started + CUSTOM_BUDGET_MS, refresh: parsed.refresh, limit: parsed.limit,
       claims: !parsed.refresh, // other cells recalculating at the same time never pay twice
     });
-    if (credits) spent?.(endpoint.fn, credits);
+    if (credits || lost.lookups) spent?.(endpoint.fn, credits, lost);
     return format(parsed, rows, results);
   } catch (e) {
     if (isIgError(e)) throw new Error(messageOf(e));

@@ -23,10 +23,17 @@ export interface TargetResult {
   fetchedAt?: number;
 }
 
+/** Lookups whose answer was lost once they may have reached the service (sent again once), and what those sends may have cost. */
+export interface Lost {
+  lookups: number;
+  credits: number;
+}
+
 interface RunTotals {
   results: Map<string, TargetResult>;
   credits: number;
   requests: number;
+  lost: Lost;
   /** Pages answered from the store, with the time each was fetched (for "from cache" counts). */
   fromStore: number[];
 }
@@ -50,7 +57,7 @@ export function runCalls(
 ): RunTotals {
   const keys = [...calls.keys()];
   const walk = new PageWalk([...calls.values()], capFor(endpoint, opts.limit));
-  const totals: RunTotals = { results: new Map(), credits: 0, requests: 0, fromStore: [] };
+  const totals: RunTotals = { results: new Map(), credits: 0, requests: 0, lost: { lookups: 0, credits: 0 }, fromStore: [] };
   const failed = new Map<number, Call>();
   const fetchedAt = new Map<number, number>();
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
@@ -59,6 +66,8 @@ export function runCalls(
     const run = fetchMany(pages, deps, { ...opts, noCache: endpoint.maxReuseHours === 0 });
     totals.credits += run.stats.credits;
     totals.requests += run.stats.requests;
+    totals.lost.lookups += run.stats.lostLookups;
+    totals.lost.credits += run.stats.lostCredits;
     for (const p of round) {
       const outcome = run.outcomes.get(keyOf(p.call)) as CallOutcome;
       if (outcome.kind === 'late') {

@@ -6,6 +6,7 @@
  */
 import { clientConfig } from '../engine/messages';
 import type { EngineDeps, SheetsClient } from '../engine/ports';
+import type { Lost } from '../engine/run';
 import type { Answers } from '../run/answers';
 import { answersFor } from '../run/answers';
 import { formulaSpent } from '../run/usage-log';
@@ -70,9 +71,9 @@ function formulaRule(ctx: RunContext): ReuseRule {
  * first asked: a bad argument fails before anything is read), and where its credits are recorded.
  * Custom functions only read kept answers (they may not write a sheet).
  */
-export function formulaContext(): { ctx: RunContext; deps: () => EngineDeps; spent: (fn: string, credits: number) => void } {
+export function formulaContext(): { ctx: RunContext; deps: () => EngineDeps; spent: (fn: string, credits: number, lost: Lost) => void } {
   const ctx = gasContext();
   let answers: Answers | undefined;
   const get = () => (answers ??= answersFor(ctx, formulaRule(ctx), false));
-  return { ctx, deps: () => get().deps, spent: (fn, credits) => formulaSpent(ctx, get().cache, formulaLabel(fn), credits) };
+  return { ctx, deps: () => get().deps, spent: (fn, credits, lost) => formulaSpent(ctx, get().cache, formulaLabel(fn), credits, lost) };
 }

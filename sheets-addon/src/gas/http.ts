@@ -24,35 +24,49 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
 }
 
 
+/**
+ * An exception of UrlFetchApp as the request's outcome. Apps Script says only a sentence naming one
+ * URL: "DNS error: <url>" (the host was not found: nothing left), "Address unavailable: <url>"
+ * (refused, but also seen for a server that closed without answering), "Timeout: <url>"; so every
+ * failure but a DNS error may have reached the service, and core treats it so.
+ */
+const failed = (e: unknown): RawResponse => noHttpAnswer(e, /^(Exception: )?DNS error/.test(String((e as Error)?.message ?? e)));
+
+/**
+ * fetchAll throws for the whole batch at the first request that failed, naming its URL; the other
+ * answers are lost, those the service answered and billed included. The named one has its failure;
+ * the others are lost with the batch (core sends them again together, once, and the named one apart).
+ */
+function lostBatch(requests: HttpRequest[], e: unknown): RawResponse[] {
+  const text = String((e as Error)?.message ?? e).trim();
+  const named = requests.findIndex((r) => text.endsWith(r.url));
+  // Not the batch's sentence, which names another request's URL: a cell would blame the wrong target.
+  const lost = new Error('the answer was lost when another request of its batch failed');
+  return requests.map((_, i) => (i === named ? failed(e) : { ...noHttpAnswer(lost), lostWithBatch: true }));
+}
+
 /** A SyncIO; `stats` counts what went out (the sidebar's "requests"), each request once. */
 export function gasIO(): SheetsClient['io'] {
   const stats = { requests: 0, batches: 0 };
-  const fetchOne = (request: HttpRequest): RawResponse => {
-    stats.requests++;
-    stats.batches++;
-    const { url, ...params } = options(request);
-    return read(UrlFetchApp.fetch(url, params));
-  };
   return {
     stats,
-    fetch: fetchOne,
+    fetch(request) {
+      stats.requests++;
+      stats.batches++;
+      const { url, ...params } = options(request);
+      try {
+        return read(UrlFetchApp.fetch(url, params));
+      } catch (e) {
+        return failed(e);
+      }
+    },
     fetchAll(requests) {
       stats.requests += requests.length;
       stats.batches++;
       try {
         return UrlFetchApp.fetchAll(requests.map(options)).map(read);
       } catch (e) {
-        // fetchAll throws for the whole batch on the first network failure, naming that one URL.
-        // Each request is asked again on its own so each gets its own answer or its own failure
-        // (the core would retry all of them anyway: this is that retry, one by one).
-        if (requests.length === 1) return [noHttpAnswer(e)];
-        return requests.map((r) => {
-          try {
-            return fetchOne(r);
-          } catch (one) {
-            return noHttpAnswer(one);
-          }
-        });
+        return lostBatch(requests, e);
       }
     },
     sleep(ms) {

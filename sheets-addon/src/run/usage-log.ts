@@ -5,6 +5,7 @@
  * IGDATA_USAGE, with their own credits.
  */
 import type { AnswerStore } from '../engine/types';
+import type { Lost } from '../engine/run';
 import type { Usage } from '../engine/usage';
 import { addUsage, mergeUsage, parseUsage } from '../engine/usage';
 import type { RunContext } from './ports';
@@ -20,9 +21,21 @@ type UsageContext = Pick<RunContext, 'props' | 'places' | 'now'>;
 const today = (ctx: UsageContext) => new Date(ctx.now()).toISOString().slice(0, 10);
 const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM])[ITEM]);
 
+/**
+ * The line of the log for lookups whose answer was lost after they may have reached the service:
+ * they were sent again (once), and the lost sends may have been billed, so what they may have cost
+ * is counted on a line of its own that says so.
+ */
+const lostLabel = (label: string, lost: Lost): string =>
+  `${label}: ${lost.lookups} lookup${lost.lookups === 1 ? '' : 's'} sent again after a lost answer (may have been charged)`;
+
 /** A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount). */
-export function formulaSpent(ctx: UsageContext, store: AnswerStore, label: string, credits: number): void {
-  store.withLock(() => ctx.places.cache.putAll({ [ITEM]: JSON.stringify(addUsage(pending(ctx), label, credits, today(ctx))) }, ITEM_TTL_SECONDS));
+export function formulaSpent(ctx: UsageContext, store: AnswerStore, label: string, credits: number, lost?: Lost): void {
+  store.withLock(() => {
+    const u = credits ? addUsage(pending(ctx), label, credits, today(ctx)) : pending(ctx);
+    if (lost?.lookups) addUsage(u, lostLabel(label, lost), lost.credits, today(ctx));
+    ctx.places.cache.putAll({ [ITEM]: JSON.stringify(u) }, ITEM_TTL_SECONDS);
+  });
 }
 
 /** Under the document lock: the formulas' usage, and a run's credits under `label`, into the property; all of it. */
