@@ -166,10 +166,51 @@ describe('Refresh selected cells', () => {
     sheetWithFormula(rt, Array.from({ length: 30 }, (_, i) => `creator_${i}`));
     rt.ui.alertResponses.push('NO');
     expect(rt.call('igRefreshSelection')).toEqual({ cells: 0, estimate: 30 });
-    expect(rt.ui.alerts).toEqual([{ title: 'Refresh selected cells', prompt: '1 formulas fetch again: up to 30 credits.', buttons: 'YES_NO' }]);
+    expect(rt.ui.alerts).toEqual([{ title: 'Refresh selected cells', prompt: '1 formula fetches again: up to 30 credits.', buttons: 'YES_NO' }]);
     expect(rt.spreadsheet.formulaWrites).toEqual([]);
     expect(rt.properties.document.get('IGDATA_REFRESH')).toBeNull();
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 0 });
+  });
+});
+
+describe('Refresh selected cells prices what the formulas will ask', () => {
+  /** The formula in Sheet1!B1, selected; "No" to the question, so nothing is spent. */
+  function ask(rt: GasRuntime, formula: string) {
+    rt.spreadsheet.sheet('Sheet1').setFormula('B1', formula);
+    rt.spreadsheet.select('Sheet1!B1');
+    rt.ui.alertResponses.push('NO');
+    return rt.call('igRefreshSelection');
+  }
+  const handles = (n: number, from = 0) => Array.from({ length: n }, (_, i) => [`creator_${from + i}`]);
+  const prompt = (credits: number) => [{ title: 'Refresh selected cells', prompt: `1 formula fetches again: up to ${credits} credits.`, buttons: 'YES_NO' }];
+
+  test('an open range (A2:A) over 900 handles: asks first and names 900 credits', async () => {
+    const rt = runtime();
+    rt.spreadsheet.sheet('Sheet1').setValues('A1', [['handle'], ...handles(900)]);
+    expect(ask(rt, '=IGPROFILE(A2:A,"followers")')).toEqual({ cells: 0, estimate: 900 });
+    expect(rt.ui.alerts).toEqual(prompt(900));
+    expect(rt.spreadsheet.formulaWrites).toEqual([]);
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 0 });
+  });
+
+  test("another sheet's range at the formula's own posts: 30 accounts x 6 credits (1 + ceil(50 / 12)); repeats and blanks are not asked", () => {
+    const rt = runtime();
+    rt.spreadsheet.addSheet('Sheet2').setValues('A2', [...handles(30), [''], ...handles(5)]);
+    expect(ask(rt, "=IGENGAGEMENT(Sheet2!A2:A900, 50)")).toEqual({ cells: 0, estimate: 180 });
+    expect(rt.ui.alerts).toEqual(prompt(180));
+  });
+
+  test('a named range, a quoted sheet name, and a list whose limit needs pages', () => {
+    const rt = runtime();
+    rt.spreadsheet.addSheet('My list').setValues('A1', handles(25));
+    rt.spreadsheet.defineNamedRange('Handles', "'My list'!A1:A25");
+    expect(ask(rt, '=IGPROFILE(Handles, "followers")')).toEqual({ cells: 0, estimate: 25 });
+    expect(ask(rt, "=IGPROFILE('My list'!A:A; \"followers\")")).toEqual({ cells: 0, estimate: 25 });
+    // 240 posts of one account: 20 pages of 12 at 2 credits a page.
+    expect(ask(rt, '=IGPOSTS("nasa", "", TRUE, 240)')).toEqual({ cells: 0, estimate: 40 });
+    // Its posts from a cell: read there.
+    rt.spreadsheet.sheet('Sheet1').set(1, 4, 12);
+    expect(ask(rt, '=IGENGAGEMENT(Handles, D1)')).toEqual({ cells: 0, estimate: 50 });
   });
 });
 

@@ -6,8 +6,15 @@
  * many formulas ask it (the second finds the first one's fresh answer), and the next
  * recalculations are free again. A large selection shows its cost first.
  */
-import { endpoints, estimateCost } from '@igdata/core';
+import type { EndpointDef } from '@igdata/core';
+import { endpoints, estimateCost, isIgError } from '@igdata/core';
+import { pagesFor } from '../bulk/plan';
+import { parseArgs } from '../engine/args';
+import type { ArgText } from '../engine/formula-text';
+import { readFormula } from '../engine/formula-text';
 import { jsonList } from '../engine/json';
+import { MAX_LIMIT, argLayout } from '../engine/layout';
+import { planRow, uniqueCalls } from '../engine/rows';
 import { PROP, props } from './settings';
 import { REFRESH } from './ui';
 
@@ -31,6 +38,56 @@ export function refreshedSince(text: string, cell: GoogleAppsScript.Spreadsheet.
   return at;
 }
 
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/**
+ * What an argument is when the formula runs: a value written in it, the cells of a reference (on
+ * the formula's sheet unless it names another; a named range; an open range like A2:A reaches the
+ * sheet's last row, blank cells included), or, for what only Sheets computes, the dearest the
+ * argument allows (a window parameter's largest value, the largest limit).
+ */
+function argValue(arg: ArgText | undefined, sheet: Sheet, dearest: unknown): unknown {
+  if (!arg) return undefined;
+  try {
+    const range =
+      arg.kind === 'ref' ? (arg.qualified ? sheet.getParent().getRange(arg.ref) : sheet.getRange(arg.ref))
+      : arg.kind === 'name' ? sheet.getParent().getRangeByName(arg.name)
+      : null;
+    if (range) {
+      const values = range.getValues();
+      return values.length === 1 && values[0].length === 1 ? values[0][0] : values;
+    }
+  } catch {
+    // A reference Sheets cannot read either (the formula shows #REF!): priced as unknown.
+  }
+  return arg.kind === 'value' ? arg.value : dearest;
+}
+
+/**
+ * Adds to `asked` (request key -> credits) what a formula will ask when it runs again: each distinct
+ * non-blank target once, at the price of the formula's own parameters (posts, sample...) by the
+ * registry's rules, times the pages its limit needs. A formula that fails its own argument check
+ * asks nothing.
+ */
+function price(endpoint: EndpointDef, text: ArgText[], sheet: Sheet, asked: Map<string, number>): void {
+  const layout = argLayout(endpoint);
+  if (text.length > layout.length) return; // fails its argument check
+  const args = layout.map((spec, i) => {
+    const p = spec.param;
+    // A computed target is one target; a computed text parameter is some text.
+    const dearest = spec.role === 'limit' ? MAX_LIMIT : spec.role === 'target' ? '_' : spec.role === 'param' ? p?.max ?? p?.default ?? '_' : undefined;
+    return argValue(text[i], sheet, dearest);
+  });
+  try {
+    const parsed = parseArgs(endpoint, args);
+    const pages = pagesFor(endpoint, parsed.limit);
+    const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
+    for (const [key, call] of uniqueCalls(rows)) asked.set(key, estimateCost(endpoint, call.params).credits * pages);
+  } catch (e) {
+    if (!isIgError(e)) throw e;
+  }
+}
+
 /** The formulas marked, and the credits they may spend (0 formulas: cancelled, or none selected). */
 export function refreshSelection(): { cells: number; estimate: number } {
   // From a menu there is always an active range (at least the cursor's cell).
@@ -39,21 +96,21 @@ export function refreshSelection(): { cells: number; estimate: number } {
   const top = range.getRow();
   const left = range.getColumn();
   const cells: [number, number, string][] = [];
-  let estimate = 0;
+  // A question asked by several formulas is fetched once (the second finds the first one's answer).
+  const asked = new Map<string, number>();
   range.getFormulas().forEach((cols, r) =>
     cols.forEach((f, c) => {
-      const m = /^=\s*(IG[A-Z]+)\s*\(\s*([^,;)]*)/i.exec(f);
-      const e = m && byFn.get(m[1].toUpperCase());
+      const read = readFormula(f);
+      const e = read && byFn.get(read.fn);
       if (!e) return;
       cells.push([top + r, left + c, f]);
-      // At most one question per non-blank target cell (repeats are asked once); not a range: one.
-      const target = m[2].trim();
-      const ref = /^\$?[A-Z]{1,3}\$?\d+(:\$?[A-Z]{1,3}\$?\d+)?$/i.test(target) && sheet.getRange(target);
-      estimate += (ref ? ref.getValues().flat().filter((v) => v !== '').length : 1) * estimateCost(e, {}).credits;
+      price(e, read.args, sheet, asked);
     }),
   );
+  let estimate = 0;
+  for (const credits of asked.values()) estimate += credits;
   const ui = estimate > CONFIRM_OVER && SpreadsheetApp.getUi();
-  if (!cells.length || (ui && ui.alert(REFRESH, `${cells.length} formulas fetch again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
+  if (!cells.length || (ui && ui.alert(REFRESH, `${cells.length === 1 ? '1 formula fetches' : `${cells.length} formulas fetch`} again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
     return { cells: 0, estimate };
   }
   // The last 20 marks (9 KB a property). An old mark is harmless: every answer its cells use was
