@@ -26,11 +26,13 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
 
 /**
  * An exception of UrlFetchApp as the request's outcome. Apps Script says only a sentence naming one
- * URL: "DNS error: <url>" (the host was not found: nothing left), "Address unavailable: <url>"
- * (refused, but also seen for a server that closed without answering), "Timeout: <url>"; so every
- * failure but a DNS error may have reached the service, and core treats it so.
+ * URL. Two of its sentences can come after the request left: "Address unavailable: <url>" (said
+ * for a refused connection, but also for a server that closed without answering) and "Timeout:
+ * <url>"; so those may have reached the service, and core treats them so. The others come before
+ * anything is sent ("DNS error", "SSL Error", "Invalid argument", a URL the manifest does not allow,
+ * a quota).
  */
-const failed = (e: unknown): RawResponse => noHttpAnswer(e, /^(Exception: )?DNS error/.test(String((e as Error)?.message ?? e)));
+const failed = (e: unknown): RawResponse => noHttpAnswer(e, !/^(Exception: )?(Address unavailable|Timeout)\b/.test(String((e as Error)?.message ?? e)));
 
 /**
  * fetchAll throws for the whole batch at the first request that failed, naming its URL; the other
