@@ -86,3 +86,47 @@ test('through fetch: a refused connection keeps fetch\'s TypeError, whose cause 
   expect(err.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
   expect((err.cause as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
 });
+
+describe('an answer lost after the request may have reached the service (the one rule for both products)', () => {
+  const code = (c: string) => Object.assign(new Error(`${c} (x)`), { code: c });
+  const policy = { ...config, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 } };
+
+  test('a timeout or a reset: sent again once, never a third time, "may have been charged"; refused: three tries, "Not charged"', async () => {
+    for (const [thrown, sends, sentence] of [
+      [new TypeError('fetch failed', { cause: code('ECONNRESET') }), 2, 'No answer from the service after 2 tries: fetch failed. Try again later. (May have been charged.)'],
+      [code('ETIMEDOUT'), 2, 'No answer from the service after 2 tries: ETIMEDOUT (x). Try again later. (May have been charged.)'],
+      [refused(1), 3, 'Could not reach the service after 3 tries: fetch failed (1). Check the base URL and your connection, then try again. (Not charged.)'],
+    ] as const) {
+      let sent = 0;
+      const io: AsyncIO = { fetch: () => (sent++, Promise.reject(thrown)), sleep: async () => undefined };
+      const err = (await caught(runAsync(request(policy, 'profile', { handle: 'nasa' }), io))) as IgConnectionError;
+      expect(sent).toBe(sends);
+      expect(userMessage(err, { keyWhere: 'Settings' })).toBe(sentence);
+    }
+  });
+
+  test('a batch that threw: sent again once, together, the request that failed apart; answers after a loss count it', () => {
+    const calls = ['a1', 'b2', 'c3'].map((h) => prepare('profile', { handle: h }));
+    const effects: string[][] = [];
+    const ok = (r: HttpRequest): RawResponse => ({ status: 200, headers: {}, body: JSON.stringify({ data: { id: '1', username: new URL(r.url).searchParams.get('handle') }, meta: { credits_charged: 1 } }) });
+    const io: SyncIO = {
+      fetch: (r) => {
+        effects.push([new URL(r.url).searchParams.get('handle')!]);
+        return { status: 0, headers: {}, body: '', error: 'timeout' }; // b2 never gets an answer
+      },
+      fetchAll: (rs) => {
+        effects.push(rs.map((r) => new URL(r.url).searchParams.get('handle')!));
+        if (effects.length > 1) return rs.map(ok);
+        // The first batch: b2 failed on its own, the others were lost with it.
+        return rs.map((r) => (r.url.includes('b2') ? { status: 0, headers: {}, body: '', error: 'timeout' } : { status: 0, headers: {}, body: '', error: 'lost', lostWithBatch: true }));
+      },
+      sleep: () => undefined,
+    };
+    const [a, b, c] = runSync(sendAll(policy, calls), io);
+    expect(effects).toEqual([['a1', 'b2', 'c3'], ['a1', 'c3'], ['b2']]);
+    expect(a).toMatchObject({ creditsCharged: 1, lostSends: 1 });
+    expect(c).toMatchObject({ creditsCharged: 1, lostSends: 1 });
+    expect(b).toBeInstanceOf(IgConnectionError);
+    expect((b as IgConnectionError).lostSends).toBe(2);
+  });
+});
