@@ -195,6 +195,19 @@ describe('work whose cost is known is checked before the first request', () => {
   });
 });
 
+test('a request whose answer is lost after the service billed it: sent again once, never a third time, and its item says it may have been charged', async () => {
+  // The sandbox answers (and bills) every request; the client then loses the answer, as an HTTP
+  // client whose timeout strikes after the request left (axios' ECONNABORTED inside n8n's error).
+  const io = fetchIO();
+  const lost: AsyncIO = { ...io, fetch: async (request) => {
+    await io.fetch(request);
+    throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' });
+  } };
+  const [out] = await runItemCalls(config(), [job('profile', { handle: 'nasa' })], lost, { concurrency: 1 });
+  expect(failureMessage(errorOf(out) as never)).toBe('No answer from the service after 2 tries: timeout of 60000ms exceeded. Try again later. (May have been charged.)');
+  expect(sb.stats()).toMatchObject({ byRequest: { 'profile?handle=nasa': 2 }, creditsBilled: 2 });
+});
+
 test('known work is held up front: Return All lists only use what is left of the cap', async () => {
   // Four Return All lists ahead of a Limit list in input order. Without the hold, their pages took
   // the cap first and the Limit list stopped at 60 of its 90 items.
