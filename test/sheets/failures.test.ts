@@ -116,12 +116,18 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
   const handles = [...getWorld(42).byUsername.values()].filter((a) => !a.is_private).slice(0, 50).map((a) => a.username);
   const cut = handles[7];
 
-  async function cutRun(cutTimes?: number) {
+  /** The add-on behind the proxy that cuts the 8th account's connection (`cutTimes`: how often). */
+  async function cutting(cutTimes?: number) {
     await slow.reset();
     await proxy?.close();
     proxy = await startFaultProxy(slow.url, { rate502: 0, rate504: 0, cut: new RegExp(`handle=${cut.replace(/\./g, '\\.')}(&|$)`), cutTimes });
     const rt = addonRuntime(proxy.url);
     runtimes.push(rt);
+    return rt;
+  }
+
+  async function cutRun(cutTimes?: number) {
+    const rt = await cutting(cutTimes);
     const out = rt.custom('IGPROFILE', column(handles), 'followers') as unknown[][];
     return { rt, out, ms: rt.executions.at(-1)!.ms, stats: await slow.stats(), usage: rt.call('igUsage') as Record<string, Record<string, number>> };
   }
@@ -151,5 +157,20 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
     expect(stats.creditsBilled).toBe(100);
     const [day] = Object.values(usage);
     expect(day).toEqual({ IGPROFILE: 50, 'IGPROFILE: 50 lookups sent again after a lost answer (may have been charged)': 50 });
+  }, 60000);
+
+  test('a bulk run beside the column (cut once): every row a value, the re-send on the run\'s usage line', async () => {
+    const rt = await cutting(1);
+    const sheet = rt.spreadsheet.addSheet('Cut');
+    sheet.setValues('A1', handles.map((h) => [h]));
+    rt.spreadsheet.select('Cut!A1:A50');
+    let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
+    while (job.status === 'running') job = rt.call('igBulkStep', job.id);
+    expect(job).toMatchObject({ status: 'done', written: 50, credits: 50, lost: { lookups: 50, credits: 50 } });
+    expect(handles.every((_, i) => typeof sheet.get(i + 1, 2) === 'number')).toBe(true);
+    expect((await slow.stats()).creditsBilled).toBe(100);
+    const [day] = Object.values(rt.call('igUsage') as Record<string, Record<string, number>>);
+    const label = `Run ${job.startedAt.slice(0, 16)} IGPROFILE`;
+    expect(day).toEqual({ [label]: 50, [`${label}: 50 lookups sent again after a lost answer (may have been charged)`]: 50 });
   }, 60000);
 });

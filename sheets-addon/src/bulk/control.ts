@@ -116,11 +116,14 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
       return pause(ctx, job, `The targets go past the last row of "${job.sheet}" (were rows deleted?). Select the column again and start a new run.`);
     }
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
-    const before = job.credits;
+    const before = { credits: job.credits, lost: job.lost ?? { lookups: 0, credits: 0 } };
     const after = keeping(ctx, jobRule(ctx, job), (a) =>
       runStep({ job, endpoint, targetName: targetParam(endpoint)!.name, params: job.params, src, out, deps: a.deps, save: jobs.save, started, budgetMs }),
     );
-    recordUsage(ctx, job.label ?? `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before);
+    const lost = after.lost ?? before.lost;
+    recordUsage(ctx, job.label ?? `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before.credits, {
+      lookups: lost.lookups - before.lost.lookups, credits: lost.credits - before.lost.credits,
+    });
     return after;
   });
 }

@@ -6,6 +6,7 @@
  * a new sheet), `list` (many rows per target, appended to a new sheet), `history` (one dated row
  * per distinct target, appended to a history sheet).
  */
+import type { Lost } from '../engine/run';
 import { readJson } from '../engine/json';
 import type { PropertyStore } from '../run/ports';
 import { PROP } from '../run/property-names';
@@ -46,6 +47,8 @@ interface JobBase extends JobPlace {
   requests: number;
   /** Answers read from the store that were fetched before this run started (not this run's own). */
   cached: number;
+  /** Lookups sent again after a lost answer, and what the lost sends may have cost (engine/fetch.ts). Absent: none. */
+  lost?: Lost;
   status: 'running' | 'paused' | 'cancelled' | 'done';
   /** Rows written with a message instead of values (errors), for the run's report. */
   errors?: number;
@@ -168,7 +171,8 @@ export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row
  * Adds a fetch to the job's counts. `fetchedAt`: when the answers it read from the store were
  * fetched; those fetched before the run started count as cached (not this run's own).
  */
-export function countFetch(job: BulkJob, credits: number, requests: number, fetchedAt: number[]): void {
+export function countFetch(job: BulkJob, credits: number, requests: number, fetchedAt: number[], lost: Lost): void {
+  if (lost.lookups) job.lost = { lookups: (job.lost?.lookups ?? 0) + lost.lookups, credits: (job.lost?.credits ?? 0) + lost.credits };
   job.credits += credits;
   job.requests += requests;
   const start = Date.parse(job.startedAt);

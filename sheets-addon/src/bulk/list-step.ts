@@ -59,7 +59,7 @@ export function stepList(s: Step<ListJob>): ListJob {
     // the sidebar's calls and the formulas' claims wait for. A target cut short is finished by the
     // next step, its pages paid for so far read from the store.
     const run = runCalls(endpoint, unit, d, { deadline: s.started + s.budgetMs, refresh: false, limit: job.limit, claims: true });
-    countFetch(job, run.credits, run.requests, run.fromStore);
+    countFetch(job, run.credits, run.requests, run.fromStore, run.lost);
     const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
       const res = run.results.get(row.key) as TargetResult;
       return res.late ? { late: true } : { value: res, error: res.error, failedCall: res.failedCall };

@@ -91,7 +91,7 @@ function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, w
     answered.add(k);
     if (o.cached) fromStore.push(o.fetchedAt);
   }
-  countFetch(job, run.stats.credits, run.stats.requests, fromStore);
+  countFetch(job, run.stats.credits, run.stats.requests, fromStore, { lookups: run.stats.lostLookups, credits: run.stats.lostCredits });
   const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
     const o = run.outcomes.get(row.key)!;
     return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };

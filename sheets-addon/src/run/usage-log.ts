@@ -38,9 +38,11 @@ export function formulaSpent(ctx: UsageContext, store: AnswerStore, label: strin
   });
 }
 
-/** Under the document lock: the formulas' usage, and a run's credits under `label`, into the property; all of it. */
-export function recordUsage(ctx: UsageContext, label?: string, credits = 0): Usage {
-  const u = mergeUsage(parseUsage(ctx.props.get(PROP.usage)), credits ? addUsage(pending(ctx), label!, credits, today(ctx)) : pending(ctx));
+/** Under the document lock: the formulas' usage, and a run's credits (and lost lookups) under `label`, into the property; all of it. */
+export function recordUsage(ctx: UsageContext, label?: string, credits = 0, lost?: Lost): Usage {
+  const more = credits ? addUsage(pending(ctx), label!, credits, today(ctx)) : pending(ctx);
+  if (lost?.lookups) addUsage(more, lostLabel(label!, lost), lost.credits, today(ctx));
+  const u = mergeUsage(parseUsage(ctx.props.get(PROP.usage)), more);
   ctx.props.set(PROP.usage, JSON.stringify(u));
   ctx.places.cache.removeAll?.([ITEM]);
   return u;
