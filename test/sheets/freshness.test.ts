@@ -212,6 +212,13 @@ describe('Refresh selected cells prices what the formulas will ask', () => {
     rt.spreadsheet.sheet('Sheet1').set(1, 4, 12);
     expect(ask(rt, '=IGENGAGEMENT(Handles, D1)')).toEqual({ cells: 0, estimate: 50 });
   });
+
+  test('a target only Sheets computes is one target, at the formula\'s own posts', () => {
+    const rt = runtime();
+    rt.spreadsheet.sheet('Sheet1').setFormula('B1', '=IGENGAGEMENT(INDEX(A1:A9, 2), 50)');
+    rt.spreadsheet.select('Sheet1!B1');
+    expect(rt.call('igRefreshSelection')).toEqual({ cells: 1, estimate: 6 });
+  });
 });
 
 describe("Apps Script's rules", () => {

@@ -6,7 +6,7 @@
  * many formulas ask it (the second finds the first one's fresh answer), and the next
  * recalculations are free again. A large selection shows its cost first.
  */
-import type { EndpointDef } from '@igdata/core';
+import type { EndpointDef, Params } from '@igdata/core';
 import { endpoints, estimateCost, isIgError } from '@igdata/core';
 import { pagesFor } from '../bulk/plan';
 import { parseArgs } from '../engine/args';
@@ -74,15 +74,18 @@ function price(endpoint: EndpointDef, text: ArgText[], sheet: Sheet, asked: Map<
   if (text.length > layout.length) return; // fails its argument check
   const args = layout.map((spec, i) => {
     const p = spec.param;
-    // A computed target is one target; a computed text parameter is some text.
-    const dearest = spec.role === 'limit' ? MAX_LIMIT : spec.role === 'target' ? '_' : spec.role === 'param' ? p?.max ?? p?.default ?? '_' : undefined;
+    // A computed text parameter is some text (a computed target is counted below).
+    const dearest = spec.role === 'limit' ? MAX_LIMIT : spec.role === 'param' ? p?.max ?? p?.default ?? '_' : '';
     return argValue(text[i], sheet, dearest);
   });
   try {
     const parsed = parseArgs(endpoint, args);
     const pages = pagesFor(endpoint, parsed.limit);
+    const each = (params: Record<string, unknown>) => estimateCost(endpoint, params as Params).credits * pages;
+    // A target only Sheets computes is one target.
+    if (layout[0]?.role === 'target' && text[0]?.kind === 'unknown') asked.set(`${endpoint.id}#${asked.size}`, each(parsed.params));
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
-    for (const [key, call] of uniqueCalls(rows)) asked.set(key, estimateCost(endpoint, call.params).credits * pages);
+    for (const [key, call] of uniqueCalls(rows)) asked.set(key, Math.max(asked.get(key) ?? 0, each(call.params)));
   } catch (e) {
     if (!isIgError(e)) throw e;
   }
