@@ -14,27 +14,45 @@ export interface Allowance extends CreditBudget {
   release(): void;
 }
 
-export class CreditLedger implements CreditBudget {
-  spent = 0;
-  private reserved = 0;
+/**
+ * What a ledger counts, as a plain object so that several ledgers can share it: the runs of one n8n
+ * node within one workflow execution (loops, an agent's tool calls) keep it in the execution's
+ * context and each run brings its own cap. Plain numbers, so the context can be saved and restored.
+ */
+export interface LedgerTally {
+  spent: number;
+  reserved: number;
   /** Set aside for work whose cost was known before it started and not drawn yet. */
-  private held = 0;
-  /** `cap` undefined: no limit, only counting. */
-  constructor(readonly cap?: number) {}
+  held: number;
+}
+
+export const emptyTally = (): LedgerTally => ({ spent: 0, reserved: 0, held: 0 });
+
+export class CreditLedger implements CreditBudget {
+  /** `cap` undefined: no limit, only counting. `tally`: shared with other ledgers over the same spending. */
+  constructor(
+    readonly cap?: number,
+    private readonly tally: LedgerTally = emptyTally(),
+  ) {}
+
+  get spent(): number {
+    return this.tally.spent;
+  }
 
   private fits(credits: number): boolean {
-    return this.cap === undefined || this.spent + this.reserved + this.held + credits <= this.cap;
+    const t = this.tally;
+    return this.cap === undefined || t.spent + t.reserved + t.held + credits <= this.cap;
   }
 
   tryReserve(credits: number): boolean {
     if (!this.fits(credits)) return false;
-    this.reserved += credits;
+    this.tally.reserved += credits;
     return true;
   }
 
   settle(reserved: number, charged: number): void {
-    this.reserved -= reserved;
-    this.spent += charged;
+    this.tally.reserved -= reserved;
+    this.tally.spent += charged;
   }
 
   /**
@@ -43,7 +61,7 @@ export class CreditLedger implements CreditBudget {
    */
   tryHold(credits: number): boolean {
     if (!this.fits(credits)) return false;
-    this.held += credits;
+    this.tally.held += credits;
     return true;
   }
 
@@ -57,14 +75,14 @@ export class CreditLedger implements CreditBudget {
       tryReserve: (credits) => {
         const own = Math.min(credits, left);
         if (!this.fits(credits - own)) return false;
-        this.held -= own;
+        this.tally.held -= own;
         left -= own;
-        this.reserved += credits;
+        this.tally.reserved += credits;
         return true;
       },
       settle: (reserved, charged) => this.settle(reserved, charged),
       release: () => {
-        this.held -= left;
+        this.tally.held -= left;
         left = 0;
       },
     };

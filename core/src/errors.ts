@@ -77,6 +77,8 @@ export class IgSchemaError extends IgError {
     readonly issues: string[],
     readonly charged = 0,
     readonly requestId?: string,
+    /** The answer's `data` as it came (it was paid for): a product may still hand it on, with the issue beside it. */
+    readonly received?: unknown,
   ) {
     super(message);
   }

@@ -39,8 +39,8 @@ export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 // Credits.
 export type { CostEstimate } from './cost';
 export { costRange, describeCost, estimateCost } from './cost';
-export type { Allowance, CreditBudget } from './budget';
-export { CreditLedger } from './budget';
+export type { Allowance, CreditBudget, LedgerTally } from './budget';
+export { CreditLedger, emptyTally } from './budget';
 
 // Errors: the family, the table of the service's codes, the sentences users read.
 export type { AnyIgError, ApiErrorCode } from './errors';
@@ -53,7 +53,7 @@ export { docsLink } from './error-docs';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';
 // A run of many calls as a whole (an n8n execution): refused before it starts, or stopped part-way.
-export type { RunError, RunTally, WorkEstimate } from './run-errors';
+export type { EarlierRuns, RunError, RunTally, WorkEstimate } from './run-errors';
 export { RunRefusedError, RunStoppedError, isRunError, isRunRefusedError, isRunStoppedError, runErrorMessage, runStopSentence } from './run-errors';
 
 // Tables and documents.

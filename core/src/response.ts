@@ -65,7 +65,7 @@ export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: 
   const meta = metaOf(body);
   const facts = requestFacts(meta, res);
   const fail = (msg: string, issues: string[] = []) =>
-    new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, facts.creditsCharged, facts.requestId);
+    new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, facts.creditsCharged, facts.requestId, body?.data);
   if (!body || typeof body !== 'object') throw fail('the body is not JSON');
   const data = body.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw fail('`data` is missing or not an object');

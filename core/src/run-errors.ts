@@ -33,9 +33,16 @@ export interface RunTally {
   delivered: number;
 }
 
+/** What earlier runs of the same capped work already spent (an n8n node's runs within one execution: loops, tool calls). */
+export interface EarlierRuns {
+  runs: number;
+  spent: number;
+}
+
 /**
  * A run refused before its first billed request: its known work would cost more than the credit
- * cap (`limit: 'cap'`) or the balance (`'balance'`). Nothing was sent: never billed.
+ * cap (`limit: 'cap'`, less what `earlier` runs under the same cap spent) or the balance
+ * (`'balance'`). Nothing was sent: never billed.
  */
 export class RunRefusedError extends Error {
   readonly name = 'RunRefusedError' as const;
@@ -45,6 +52,7 @@ export class RunRefusedError extends Error {
     /** The cap, or the balance the service reported. */
     readonly available: number,
     readonly work: WorkEstimate,
+    readonly earlier: EarlierRuns = { runs: 0, spent: 0 },
   ) {
     super(`Refused: ${work.calls} calls would cost ~${work.credits} credits, over the ${limit === 'cap' ? 'credit cap' : 'balance'} of ${available}.`);
   }
@@ -102,16 +110,23 @@ export function runStopSentence(error: RunStoppedError, ctx: MessageContext): st
 
 /**
  * A run refused before it started: what its known work would cost, the limit it is over, and what
- * to change. Splitting is offered only when a batch can fit: one call can cost more than the limit.
+ * to change. Over the balance, splitting is offered when a batch can fit (one call can cost more
+ * than the balance). Over the cap, only raising it: the cap bounds the whole execution, and a
+ * sentence on how to split the work would be one on how to spend past it.
  */
 function refusedSentence(error: RunRefusedError, ctx: MessageContext): string {
-  const { work, available } = error;
+  const { work, available, earlier } = error;
   const cost = `${counted(work.calls, 'distinct lookup')} would cost ~${counted(work.credits, 'credit')}`;
-  const batch = Math.floor(available / Math.max(1, work.largest));
-  const split = batch > 0 ? `, or split the input into batches of ${counted(batch, 'item')} or fewer${ctx.splitWith ? ` (${ctx.splitWith})` : ''}` : '';
-  if (error.limit === 'balance') return `Not started: ${cost} and your balance is ${counted(available, 'credit')}. Top up at ${DASHBOARD_URL}${split}. Nothing was sent. (Not charged.)`;
+  if (error.limit === 'balance') {
+    const batch = Math.floor(available / Math.max(1, work.largest));
+    const split = batch > 0 ? `, or split the input into batches of ${counted(batch, 'item')} or fewer${ctx.splitWith ? ` (${ctx.splitWith})` : ''}` : '';
+    return `Not started: ${cost} and your balance is ${counted(available, 'credit')}. Top up at ${DASHBOARD_URL}${split}. Nothing was sent. (Not charged.)`;
+  }
   const off = ctx.capOff ? ` (${ctx.capOff})` : '';
-  return `Not started: ${cost}, over the credit cap of ${thousands(available)}. Raise ${ctx.capWhere ?? 'the credit cap'} to at least ${thousands(work.credits)}${off}${split}. Nothing was sent. (Not charged.)`;
+  const raise = `Raise ${ctx.capWhere ?? 'the credit cap'} to at least ${thousands(earlier.spent + work.credits)}${off}. Nothing was sent. (Not charged.)`;
+  if (!earlier.runs) return `Not started: ${cost}, over the credit cap of ${thousands(available)}. ${raise}`;
+  const before = `${counted(earlier.runs, 'earlier run')} of this node in this execution spent ${counted(earlier.spent, 'credit')} of its credit cap of ${thousands(available)}`;
+  return `Not started at this node's run ${thousands(earlier.runs + 1)}: ${cost}, and ${before}. ${raise}`;
 }
 
 /** The sentence users read for a run error: userMessage's counterpart for a run as a whole. */

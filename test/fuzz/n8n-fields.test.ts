@@ -34,6 +34,8 @@ function context(params: Record<string, unknown>, counter: { requests: number })
     getNodeParameter: (name: string, _i: number, fallback?: unknown) => (name in params && params[name] !== undefined ? params[name] : fallback),
     getNode: () => ({ id: 'fuzz', name: 'IG Data', type: 'n8n-nodes-igdata.igData', typeVersion: 1, position: [0, 0], parameters: {} }),
     continueOnFail: () => true,
+    // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
+    getContext: () => ({}),
     addExecutionHints: () => undefined,
     getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url }),
     helpers: {

@@ -70,6 +70,8 @@ describe('the credit cap applies by default', () => {
       getCredentials: async () => ({ apiKey: sandbox.demoKey, baseUrl: sandbox.url, authHeader: 'bearer' }),
       getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
       continueOnFail: () => true,
+      // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
+      getContext: () => ({}),
       addExecutionHints: () => undefined,
       helpers: {
         // As n8n does for the credential's `authenticate`: the key goes on as one header.
@@ -95,8 +97,8 @@ describe('the credit cap applies by default', () => {
     expect(spent).toBe(0);
     expect(out.every((j) => j.code === 'credit_cap')).toBe(true);
     expect(out[0].error).toBe(
-      'Not started: 200 distinct lookups would cost ~1,200 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,200 (0 for no cap), ' +
-        'or split the input into batches of 166 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
+      'Not started: 200 distinct lookups would cost ~1,200 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,200 (0 for no cap). ' +
+        'Nothing was sent. (Not charged.)',
     );
   });
 

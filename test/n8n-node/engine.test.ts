@@ -143,8 +143,8 @@ describe('work whose cost is known is checked before the first request', () => {
     const errors = out.map(errorOf);
     expect(errors.every(isRunRefusedError)).toBe(true);
     expect(failureMessage(errors[0] as never)).toBe(
-      'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap), ' +
-        'or split the input into batches of 1,000 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
+      'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap). ' +
+        'Nothing was sent. (Not charged.)',
     );
     expect(errorJson(errors[1])).toMatchObject({ code: 'credit_cap', credits_charged: 0 });
   });

@@ -26,6 +26,15 @@ interface Setup {
   continueOnFail: boolean;
   /** Called as the n-th answer comes back: another consumer of the same key. */
   after?: (answers: number) => void;
+  /** Per item, what overrides `parameters` (as an expression evaluated per item would). */
+  perItem?: (i: number) => Record<string, unknown>;
+  /**
+   * The execution's context store (n8n's `getContext`): pass the same object to several calls for
+   * several runs of the node in one execution (Loop Over Items, an agent's tool calls).
+   */
+  execution?: Record<string, Record<string, unknown>>;
+  /** Rewrites an answer's body on its way back, as a proxy between n8n and the service would. */
+  tamper?: (url: string, body: string) => string;
 }
 
 /** Runs the node as n8n does; the key goes on as one header, as n8n does for the credential. */
@@ -34,7 +43,8 @@ async function execute(setup: Setup) {
   let answers = 0;
   const ctx = {
     getInputData: () => setup.inputs.map(() => ({ json: {} })),
-    getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...setup.parameters, ...fieldOf(setup, i) })[name] ?? dflt,
+    getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...setup.parameters, ...fieldOf(setup, i), ...setup.perItem?.(i) })[name] ?? dflt,
+    getContext: (type: string) => ((setup.execution ??= {})[type === 'node' ? 'node:IG Data' : type] ??= {}),
     getCredentials: async () => ({ apiKey: setup.key, baseUrl: sb.url, authHeader: 'bearer' }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: setup.parameters }),
     continueOnFail: () => setup.continueOnFail,
@@ -44,7 +54,8 @@ async function execute(setup: Setup) {
         const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${setup.key}` } });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
-        const body = await res.text();
+        const text = await res.text();
+        const body = setup.tamper ? setup.tamper(o.url, text) : text;
         setup.after?.(++answers);
         return { statusCode: res.status, headers, body };
       },
@@ -64,8 +75,8 @@ const posts = (n: number) => [...sb.world.postsByShortcode.keys()].slice(0, n);
 const postLookups = { resource: 'post', operation: 'post', options: { concurrency: 1 } };
 
 const REFUSED_1500 =
-  'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap), ' +
-  'or split the input into batches of 1,000 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)';
+  'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap). ' +
+  'Nothing was sent. (Not charged.)';
 const STOPPED_300 =
   'Stopped after 300 of 500 lookups: your credit balance is empty. 300 credits spent; 300 items delivered, 200 not looked up. Top up, then run again for the items not looked up.';
 
@@ -123,5 +134,137 @@ describe('Continue On Fail on', () => {
     }
     expect(out.some((o) => '_notice' in o.json)).toBe(false); // the error items say it
     expect(hints).toEqual([{ message: STOPPED_300, type: 'warning', location: 'outputPane' }]);
+  });
+});
+
+const privateAccount = () => [...sb.world.byUsername.values()].find((a) => a.is_private)!.username;
+const publicAccounts = (n: number) => [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, n);
+
+describe('one bad item spoils nothing (issue 23)', () => {
+  test('an invalid item stops the execution before the first request, naming the item and the field: 0 credits', async () => {
+    const handles = publicAccounts(100);
+    handles[37] = '   ';
+    const run = execute({ inputs: handles, parameters: lookups, key: sb.demoKey, continueOnFail: false });
+    await expect(run).rejects.toMatchObject({
+      name: 'NodeOperationError',
+      message: 'Item 37 of 100: handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)',
+      context: { itemIndex: 37 },
+    });
+    expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
+  });
+
+  test('with Continue On Fail the invalid item is an error item and the other 99 are looked up', async () => {
+    const handles = publicAccounts(100);
+    handles[37] = '';
+    const { out } = await execute({ inputs: handles, parameters: lookups, key: sb.demoKey, continueOnFail: true });
+    expect(out).toHaveLength(100);
+    expect(out[37].json).toMatchObject({ code: 'invalid_input', credits_charged: 0 });
+    expect(sb.stats().creditsBilled).toBe(99);
+  });
+
+  test('a private account among 40, no Continue On Fail: the 39 paid answers and a found: false item for it, 40 credits', async () => {
+    const handles = publicAccounts(39);
+    handles.splice(17, 0, privateAccount());
+    const { out, hints } = await execute({ inputs: handles, parameters: lookups, key: sb.demoKey, continueOnFail: false });
+    expect(sb.stats().creditsBilled).toBe(40);
+    expect(out).toHaveLength(40);
+    expect(out.map((o) => o.pairedItem)).toEqual(handles.map((_, item) => ({ item })));
+    expect(out.filter((_, i) => i !== 17).map((o) => o.json.username)).toEqual(handles.filter((_, i) => i !== 17));
+    expect(out[17].json).toEqual({
+      found: false,
+      handle: handles[17],
+      message: `@${handles[17]} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`,
+      code: 'not_found',
+      http_status: 404,
+      credits_charged: 1,
+      request_id: expect.any(String),
+    });
+    expect(hints).toEqual([]);
+  });
+
+  test('On Not Found: Skip leaves it out and says so; Error fails the execution', async () => {
+    const handles = [...publicAccounts(3), privateAccount()];
+    const skip = { ...lookups, options: { onNotFound: 'skip' } };
+    const { out, hints } = await execute({ inputs: handles, parameters: skip, key: sb.demoKey, continueOnFail: false });
+    expect(out.map((o) => o.json.username)).toEqual(handles.slice(0, 3));
+    const said = `Item 3 skipped (Options > On Not Found): @${handles[3]} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`;
+    expect(out[2].json._notice).toBe(said);
+    expect(hints.map((h) => h.message)).toEqual([said]);
+    const error = { ...lookups, options: { onNotFound: 'error' } };
+    await expect(execute({ inputs: handles, parameters: error, key: sb.demoKey, continueOnFail: false })).rejects.toMatchObject({ httpCode: '404', context: { itemIndex: 3 } });
+  });
+
+  test('duplicates of a private account are charged once: the sum of credits_charged is the bill', async () => {
+    const who = privateAccount();
+    const { out } = await execute({ inputs: [who, `@${who}`, publicAccounts(1)[0]], parameters: lookups, key: sb.demoKey, continueOnFail: false });
+    expect(out.map((o) => o.json.credits_charged ?? 1)).toEqual([1, 0, 1]);
+    expect(out[1].json).toMatchObject({ found: false, deduplicated: true });
+    expect(sb.stats().creditsBilled).toBe(2);
+  });
+
+  test('an item that fails after its retries (502, not charged) is left out with a notice; the paid answers come out', async () => {
+    const handles = publicAccounts(4);
+    const perItem = (i: number) => (i === 2 ? { options: { extraParameters: { parameter: [{ name: 'sandbox_fault', value: '502' }] } } } : {});
+    const { out, hints } = await execute({ inputs: handles, parameters: lookups, perItem, key: sb.demoKey, continueOnFail: false });
+    expect(out.map((o) => o.json.username)).toEqual([handles[0], handles[1], handles[3]]);
+    expect(out[2].json._notice).toBe('Item 2 not delivered: The data provider failed after 3 tries. Try again later. (Not charged.)');
+    expect(hints.map((h) => h.message)).toEqual([out[2].json._notice]);
+    expect(sb.stats().creditsBilled).toBe(3);
+  });
+
+  test('an answer not in the documented shape comes out with _notice, not as a thrown error', async () => {
+    const [a, b] = publicAccounts(2);
+    const tamper = (url: string, body: string) => (url.includes(b) ? body.replace(/"followers":\d+/, '"followers":"many"') : body);
+    const { out } = await execute({ inputs: [a, b], parameters: lookups, tamper, key: sb.demoKey, continueOnFail: false });
+    expect(out).toHaveLength(2);
+    expect(out[1].json).toMatchObject({ username: b, followers: 'many' });
+    expect(out[1].json._notice).toMatch(/^The service answered in an unexpected shape \(data\.followers: .*\)\. Please report it with request id .*\. \(Charged 1 credit\.\)$/);
+  });
+});
+
+describe('one credit cap per execution (issue 23)', () => {
+  const capped = { ...lookups, options: { creditCap: 150 } };
+  const batches = [0, 1, 2].map((b) => someone(300).slice(b * 100, b * 100 + 100));
+
+  test('Loop Over Items: runs of 100 distinct lookups under a Credit Cap of 150 spend at most 150; the run over it is refused and says where it stopped', async () => {
+    const execution = {};
+    const first = await execute({ inputs: batches[0], parameters: capped, key: sb.demoKey, continueOnFail: false, execution });
+    expect(first.out).toHaveLength(100);
+    const second = execute({ inputs: batches[1], parameters: capped, key: sb.demoKey, continueOnFail: false, execution });
+    await expect(second).rejects.toMatchObject({
+      name: 'NodeOperationError',
+      message:
+        "Not started at this node's run 2: 100 distinct lookups would cost ~100 credits, and 1 earlier run of this node in this execution spent 100 credits of its credit cap of 150. " +
+        'Raise Options > Credit Cap to at least 200 (0 for no cap). Nothing was sent. (Not charged.)',
+    });
+    expect(sb.stats().creditsBilled).toBe(100);
+    // Another execution has its own cap.
+    const other = await execute({ inputs: batches[1], parameters: capped, key: sb.demoKey, continueOnFail: false, execution: {} });
+    expect(other.out).toHaveLength(100);
+    expect(sb.stats().creditsBilled).toBe(200);
+  });
+
+  test('a Return All in a later run only gets what earlier runs left of the cap', async () => {
+    const execution = {};
+    await execute({ inputs: batches[0].slice(0, 40), parameters: { ...lookups, options: { creditCap: 50 } }, key: sb.demoKey, continueOnFail: false, execution });
+    const all = { resource: 'hashtag', operation: 'hashtag/recent', returnAll: true, options: { creditCap: 50 } };
+    const { out } = await execute({ inputs: ['veganrecipes'], parameters: { ...all, tag: 'veganrecipes' }, key: sb.demoKey, continueOnFail: false, execution });
+    expect(sb.stats().byEndpoint['hashtag/recent']).toBe(10);
+    expect(sb.stats().creditsBilled).toBe(50);
+    expect(out.at(-1)!.json._notice).toMatch(/^Stopped at the credit cap of 50 \(50 spent/);
+  });
+
+  test('items that disagree on Credit Cap or Concurrency are refused before anything is sent, naming the item', async () => {
+    const perItem = (i: number) => ({ options: { creditCap: i === 4 ? 500 : 150 } });
+    await expect(execute({ inputs: batches[0].slice(0, 10), parameters: lookups, perItem, key: sb.demoKey, continueOnFail: true })).rejects.toMatchObject({
+      message:
+        'Options > Credit Cap must be the same for every input item: it holds for the whole execution. Item 0 has 150, item 4 has 500. Set one value (not an expression that differs by item). Nothing was sent. (Not charged.)',
+      context: { itemIndex: 4 },
+    });
+    const fast = (i: number) => ({ options: { concurrency: i === 2 ? 5 : 50 } });
+    await expect(execute({ inputs: batches[0].slice(0, 10), parameters: lookups, perItem: fast, key: sb.demoKey, continueOnFail: false })).rejects.toMatchObject({
+      message: expect.stringMatching(/^Options > Concurrency must be the same for every input item: .* Item 0 has 50, item 2 has 5\./),
+    });
+    expect(sb.stats().total).toBe(0);
   });
 });

@@ -75,6 +75,8 @@ async function execute(run: Run) {
     getCredentials: async () => ({ apiKey: key, baseUrl: sb.url, authHeader: 'bearer' }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
     continueOnFail: () => run.continueOnFail ?? false,
+    // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
+    getContext: () => ({}),
     addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),
     helpers: {
       // As n8n does for the credential's `authenticate`: the key goes on as one header.

@@ -190,8 +190,8 @@ test('1,500 distinct lookups at the default Credit Cap: the execution fails with
   );
   expect(r.ok).toBe(false);
   expect(r.run?.data?.resultData?.error?.message).toBe(
-    'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap), ' +
-      'or split the input into batches of 1,000 items or fewer (e.g. with Loop Over Items). Nothing was sent. (Not charged.)',
+    'Not started: 1,500 distinct lookups would cost ~1,500 credits, over the credit cap of 1,000. Raise Options > Credit Cap to at least 1,500 (0 for no cap). ' +
+      'Nothing was sent. (Not charged.)',
   );
   expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
   expect(JSON.stringify(r.run)).not.toContain(apiKey);

@@ -49,6 +49,8 @@ function context(key: string, inputs: string[], options: Record<string, unknown>
     getCredentials,
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: { resource: 'profile', operation: 'profile' }, credentials: { igDataApi: { id: 'cred1', name: 'IG Data' } } }),
     continueOnFail: () => continueOnFail,
+    // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
+    getContext: () => ({}),
     addExecutionHints: () => undefined,
     helpers: {
       // n8n 2.8.4's httpRequestWithAuthentication: the decrypted credential given, or read again; then authenticate.

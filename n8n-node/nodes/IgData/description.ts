@@ -183,6 +183,8 @@ export function mediaSizeOption(show?: NonNullable<IDisplayOptions['show']>): IN
 }
 
 const listIds = endpoints.filter((e) => e.shape === 'list').map((e) => e.id);
+/** Operations about one account, post, hashtag or place: the API answers 404 when it has no public data. */
+const targetIds = endpoints.filter((e) => e.params.some((p) => p.required && ['handle', 'post', 'tag', 'location'].includes(p.kind))).map((e) => e.id);
 const pagedIds = endpoints.filter((e) => e.shape === 'list' && e.paginated).map((e) => e.id);
 
 export const properties: INodeProperties[] = [
@@ -288,6 +290,29 @@ export const properties: INodeProperties[] = [
 					'Whether to add a meta field to each item: credits charged and remaining, request ID, pages read',
 			},
 			mediaSizeOption({ '/operation': mediaIds }),
+			{
+				displayName: 'On Not Found',
+				name: 'onNotFound',
+				type: 'options',
+				displayOptions: { show: { '/operation': targetIds } },
+				options: [
+					{
+						name: 'Output an Item',
+						value: 'item',
+						description: 'An item with found: false, the target, the message and credits_charged, paired to its input item',
+					},
+					{ name: 'Skip', value: 'skip', description: 'No item; a warning hint and _notice on the last item say which and what they cost' },
+					{
+						name: 'Error',
+						value: 'error',
+						description:
+							'An error: an error item with Continue On Fail; without it the execution fails, and the answers of the other items, already paid for, are not output (n8n keeps no output of a failed node)',
+					},
+				],
+				default: 'item',
+				description:
+					'What a lookup of an account, post, hashtag or place with no public data (private, deleted or nonexistent) gives. The API charges it like an answer.',
+			},
 			{
 				displayName: 'Simplify',
 				name: 'simplify',

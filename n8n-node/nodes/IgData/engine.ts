@@ -16,7 +16,7 @@
  *   answered is kept and the items not looked up say how far the run got.
  */
 import type {
-	Allowance, AnyIgError, ApiResult, AsyncIO, Call, ClientConfig, Effect, IgApiError, Op, PagingCap, PagingResult, RunError, RunTally, WorkEstimate,
+	Allowance, AnyIgError, ApiResult, AsyncIO, Call, ClientConfig, EarlierRuns, Effect, IgApiError, LedgerTally, Op, PagingCap, PagingResult, RunError, RunTally, WorkEstimate,
 } from '@igdata/core';
 import {
 	CreditLedger, IgCreditCapError, PageWalk, RunRefusedError, RunStoppedError, describeStop, estimateCost, isIgError, noHttpAnswer, prepare,
@@ -36,6 +36,13 @@ export interface RunOptions {
 	concurrency: number;
 	/** Credits this execution may spend; undefined = no cap. */
 	creditCap?: number;
+	/**
+	 * What earlier runs under the same cap spent and hold (the node's runs within one workflow
+	 * execution share it); a fresh tally when absent. The cap applies to it as a whole.
+	 */
+	tally?: LedgerTally;
+	/** How many runs spent the tally before this one, for the refusal's sentence. */
+	earlierRuns?: number;
 	/** Safety ceiling on the pages of one Return All. */
 	maxPages?: number;
 }
@@ -65,8 +72,9 @@ export type ItemResult =
 	/**
 	 * An Ig error from the core or, a bug, any other Error, kept to its item. A refused run gives every
 	 * item its RunRefusedError; a stopped run gives the items it did not look up a RunStoppedError.
+	 * `deduplicated`: the error of an identical request made for an earlier item (not charged again).
 	 */
-	| { ok: false; error: AnyIgError | RunError | Error };
+	| { ok: false; error: AnyIgError | RunError | Error; deduplicated?: true };
 
 /**
  * What a call's run gives back before the execution ends. Errors that state the execution's totals
@@ -153,8 +161,8 @@ async function readBalance(config: ClientConfig, io: AsyncIO): Promise<number | 
  * requests will say what is wrong), except an error that stops bulk runs: a refused key would
  * fail every request.
  */
-async function preCheck(config: ClientConfig, io: AsyncIO, ledger: CreditLedger, work: WorkEstimate): Promise<AnyIgError | RunError | undefined> {
-	if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work);
+async function preCheck(config: ClientConfig, io: AsyncIO, ledger: CreditLedger, work: WorkEstimate, earlier: EarlierRuns): Promise<AnyIgError | RunError | undefined> {
+	if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work, earlier);
 	if (work.credits <= BALANCE_CHECK_ABOVE) return undefined;
 	const balance = await readBalance(config, io);
 	if (typeof balance === 'number') return balance < work.credits ? new RunRefusedError('balance', balance, work) : undefined;
@@ -292,8 +300,8 @@ export async function runItemCalls(config: ClientConfig, itemCalls: (ItemCall | 
 	const { unique, source } = dedupe(itemCalls);
 	const shares = unique.map(({ itemCall }) => knownCost(itemCall));
 	const work: WorkEstimate = { calls: unique.length, credits: shares.reduce((a, b) => a + b, 0), largest: shares.reduce((a, b) => Math.max(a, b), 0) };
-	const ledger = new CreditLedger(options.creditCap);
-	const refusal = await preCheck(config, io, ledger, work);
+	const ledger = new CreditLedger(options.creditCap, options.tally);
+	const refusal = await preCheck(config, io, ledger, work, { runs: options.earlierRuns ?? 0, spent: ledger.spent });
 	if (refusal) return itemCalls.map((itemCall) => itemCall && { ok: false, error: refusal });
 
 	const run = new Run(options.concurrency);
@@ -332,8 +340,9 @@ export async function runItemCalls(config: ClientConfig, itemCalls: (ItemCall | 
 	});
 }
 
-/** An answer given to a later item that asked the same: not charged again. */
+/** An answer (or a billed error) given to a later item that asked the same: not charged again. */
 function withFanOut(outcome: ItemResult, from: number, index: number): ItemResult {
-	if (from === index || !outcome.ok) return outcome;
+	if (from === index) return outcome;
+	if (!outcome.ok) return { ...outcome, deduplicated: true };
 	return { ...outcome, meta: { ...outcome.meta, credits_charged: 0, deduplicated: true } };
 }

@@ -1,128 +1,70 @@
-/** The action node's execute(): read each item's fields, run the engine, shape n8n items. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-import type { AnyIgError, EndpointDef, RunError, RunStoppedError } from '@igdata/core';
-import { findEndpoint, isIgError, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/core';
-import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
-import type { ItemCall, ItemMeta } from './engine';
+/**
+ * The action node's execute(): read and check every item (input.ts), run the calls under the
+ * execution's credit cap (engine.ts, credits.ts), turn each item's outcome into output by the one
+ * per-item policy (outcome.ts), attach media, and say what was left out.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { RunStoppedError } from '@igdata/core';
+import { isRunStoppedError } from '@igdata/core';
+import { executionCredits } from './credits';
+import type { ItemResult } from './engine';
 import { runItemCalls } from './engine';
+import { readInput } from './input';
 import type { MediaOptions } from './media';
 import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
-import { errorJson, simplifyItem, stopNotice, toNodeError } from './output';
+import { DEFAULT_ON_NOT_FOUND, decide, outputOf, runFailure } from './outcome';
+import { stopNotice } from './output';
 import { n8nClient } from './transport';
 
-interface Options {
-	concurrency?: number;
-	creditCap?: number;
-	simplify?: boolean;
-	includeMeta?: boolean;
-	extraParameters?: { parameter?: { name?: string; value?: string }[] };
-	downloadMedia?: string[] | string;
-	mediaMaxSize?: number;
-}
-
-/** Input for the core: the operation's fields by their API names, plus extra query parameters. */
-function readInput(ctx: IExecuteFunctions, endpoint: EndpointDef, i: number, options: Options): Record<string, unknown> {
-	const input: Record<string, unknown> = {};
-	for (const extra of options.extraParameters?.parameter ?? []) {
-		const name = (extra.name ?? '').trim();
-		if (name) input[name] = extra.value ?? '';
+/** The calls, run under the cap this node's runs share in the current execution. */
+async function runCalls(ctx: IExecuteFunctions, input: ReturnType<typeof readInput>): Promise<(ItemResult | undefined)[]> {
+	if (!input.calls.some(Boolean)) return [];
+	const credits = executionCredits(ctx);
+	const client = n8nClient(ctx);
+	try {
+		const options = { concurrency: input.concurrency, creditCap: input.creditCap, tally: credits.tally, earlierRuns: credits.runs };
+		return await runItemCalls(await client.config(), input.calls, client.io, options);
+	} finally {
+		credits.runs++;
 	}
-	for (const p of endpoint.params) {
-		if (p.kind === 'cursor') continue;
-		const value = ctx.getNodeParameter(p.name, i, undefined) as unknown;
-		if (value !== undefined) input[p.name] = value;
-		else if (!(p.name in input)) input[p.name] = undefined;
-	}
-	return input;
-}
-
-type Failure = AnyIgError | RunError | Error;
-
-function metaJson(meta: ItemMeta): IDataObject {
-	const out: IDataObject = {};
-	for (const [k, v] of Object.entries(meta)) if (v !== undefined) out[k] = v as IDataObject[string];
-	return out;
 }
 
 export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const first = (this.getNodeParameter('options', 0, {}) as Options) ?? {};
-	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(first.concurrency ?? DEFAULT_CONCURRENCY)));
-	// Absent = the default cap (a paid API: a mistake must stop somewhere); 0 = no cap.
-	const capSetting = first.creditCap ?? DEFAULT_CREDIT_CAP;
-	const creditCap = capSetting > 0 ? Math.floor(capSetting) : undefined;
+	const input = readInput(this, items);
+	const outcomes = await runCalls(this, input);
+	const continueOnFail = this.continueOnFail();
+	const dispositions = input.perItem.map(({ endpoint, options }, i) =>
+		decide(i, outcomes[i], input.early[i], {
+			endpoint,
+			call: input.calls[i]?.call,
+			simplify: options.simplify,
+			includeMeta: options.includeMeta,
+			onNotFound: options.onNotFound ?? DEFAULT_ON_NOT_FOUND,
+			continueOnFail,
+		}),
+	);
+	const failure = runFailure(this.getNode(), dispositions, input.calls.map((c) => c?.call));
+	if (failure) throw failure;
 
-	const itemCalls: (ItemCall | undefined)[] = [];
-	const early: (Failure | undefined)[] = [];
-	const perItem: { endpoint?: EndpointDef; options: Options }[] = [];
-	for (let i = 0; i < items.length; i++) {
-		const options = (this.getNodeParameter('options', i, {}) as Options) ?? {};
-		const operation = this.getNodeParameter('operation', i) as string;
-		const endpoint = findEndpoint(operation);
-		if (!endpoint) throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}".`, { itemIndex: i });
-		perItem.push({ endpoint, options });
-		try {
-			const call = prepare(endpoint, readInput(this, endpoint, i, options));
-			const itemCall: ItemCall = { call, returnAll: false };
-			if (endpoint.shape === 'list') {
-				itemCall.returnAll = endpoint.paginated ? (this.getNodeParameter('returnAll', i, false) as boolean) : false;
-				if (!itemCall.returnAll) itemCall.limit = Math.max(1, Math.floor(this.getNodeParameter('limit', i, DEFAULT_LIMIT) as number));
-			}
-			itemCalls.push(itemCall);
-			early.push(undefined);
-		} catch (e) {
-			if (!isIgError(e)) throw new NodeOperationError(this.getNode(), e as Error, { itemIndex: i });
-			itemCalls.push(undefined);
-			early.push(e);
-		}
-	}
-
-	const client = n8nClient(this);
-	const outcomes = itemCalls.some(Boolean) ? await runItemCalls(await client.config(), itemCalls, client.io, { concurrency, creditCap }) : [];
-
-	const out: INodeExecutionData[] = [];
-	// Aligned with out: the answer an output item came from (for its media) and its input item.
-	const answers: (Record<string, unknown> | undefined)[] = [];
-	const owners: number[] = [];
-	let stopped: RunStoppedError | undefined;
-	for (let i = 0; i < items.length; i++) {
-		const outcome = outcomes[i];
-		const failure: Failure | undefined = early[i] ?? (outcome && !outcome.ok ? outcome.error : undefined);
-		if (failure) {
-			if (isRunStoppedError(failure)) stopped = failure;
-			if (this.continueOnFail()) {
-				out.push({ json: errorJson(failure, itemCalls[i]?.call), pairedItem: { item: i } });
-				answers.push(undefined);
-				owners.push(i);
-				continue;
-			}
-			// The paid answers are not thrown away for the items a stopped run did not look up: those are
-			// left out, and the notice below says so.
-			if (isRunStoppedError(failure)) continue;
-			// A refusal is the whole execution's, not this item's.
-			throw toNodeError(this.getNode(), failure, itemCalls[i]?.call, isRunRefusedError(failure) ? undefined : i);
-		}
-		if (!outcome || !outcome.ok) continue;
-		const { endpoint, options } = perItem[i];
-		const list = outcome.items;
-		list.forEach((item, k) => {
-			const json: IDataObject = options.simplify ? simplifyItem(endpoint as EndpointDef, item) : { ...(item as IDataObject) };
-			if (options.includeMeta) json.meta = metaJson(outcome.meta);
-			if (outcome.notice && k === list.length - 1) json._notice = outcome.notice;
-			out.push({ json, pairedItem: { item: i } });
-			answers.push(item);
-			owners.push(i);
-		});
-		if (outcome.notice) this.addExecutionHints({ message: `Item ${i}: ${outcome.notice}`, type: 'warning', location: 'outputPane' });
-	}
+	const { out, answers, hints, missing } = outputOf(dispositions);
+	const owners = out.map((o) => (o.pairedItem as { item: number }).item);
+	for (const message of hints) this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
 	await attachMedia(this, out, answers, (k) => {
-		const options = perItem[owners[k]].options;
+		const options = input.perItem[owners[k]].options;
 		const fields = mediaFields(options.downloadMedia);
-		return fields.length ? { fields, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency } : undefined;
+		return fields.length ? { fields, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: input.concurrency } : undefined;
 	});
+	// Items left out are not in the output to say it: the last item does, as a run's stop does.
+	if (missing.length) addNotice(out, missing.join(' '));
+	const stopped = outcomes.map((o) => (o && !o.ok ? o.error : undefined)).find(isRunStoppedError);
 	if (stopped) noteStop(this, out, stopped);
 	return [out];
+}
+
+function addNotice(out: INodeExecutionData[], notice: string): void {
+	const last = out[out.length - 1];
+	if (last) last.json._notice = last.json._notice ? `${String(last.json._notice)} ${notice}` : notice;
 }
 
 /**
@@ -171,7 +113,5 @@ async function attachMedia(ctx: IExecuteFunctions, out: INodeExecutionData[], an
 function noteStop(ctx: IExecuteFunctions, out: INodeExecutionData[], stopped: RunStoppedError): void {
 	const notice = stopNotice(stopped);
 	ctx.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
-	const last = out[out.length - 1];
-	if (ctx.continueOnFail() || !last) return;
-	last.json._notice = last.json._notice ? `${String(last.json._notice)} ${notice}` : notice;
+	if (!ctx.continueOnFail()) addNotice(out, notice);
 }
