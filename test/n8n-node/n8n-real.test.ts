@@ -146,8 +146,11 @@ test('continueOnFail: errors become items paired to their inputs, with the add-o
   const items = out(r, 'Lookup');
   expect(items.map((i) => i.pairedItem?.item)).toEqual([0, 1, 2, 3, 4, 5]);
   expect(items[0].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 1 } });
+  // A billed 404 is an answer (On Not Found: Output an Item, the default), not an error item.
   expect(items[1].json).toMatchObject({
-    error: '@no_such_account_zz has no public data: private, deleted or nonexistent. (Charged 1 credit.)',
+    found: false,
+    handle: 'no_such_account_zz',
+    message: '@no_such_account_zz has no public data: private, deleted or nonexistent. (Charged 1 credit.)',
     code: 'not_found',
     http_status: 404,
     credits_charged: 1,
@@ -160,23 +163,78 @@ test('continueOnFail: errors become items paired to their inputs, with the add-o
   expect(sb.stats().creditsBilled).toBe(3);
 });
 
-test('without continueOnFail the run fails with the clear message and the item index', async () => {
+test('40 lookups with one private account, no Continue On Fail: the 39 paid answers and a found: false item, 40 credits', async () => {
+  const accounts = [...sb.world.byUsername.values()];
+  const handles = accounts.filter((a) => !a.is_private).map((a) => a.username).slice(0, 39);
+  const locked = accounts.find((a) => a.is_private)!.username;
+  handles.splice(20, 0, locked);
+  sb.resetStats();
   const r = await rt.runWorkflow(
     home,
     chain([
-      code(`return [{ json: { who: 'nasa' } }, { json: { who: 'no_such_account_zz' } }];`),
-      ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: '={{ $json.who }}', posts: 24 }),
+      code(`return ${JSON.stringify(handles)}.map((who) => ({ json: { who } }));`),
+      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}' }),
+    ]),
+  );
+  expect(r.error).toBeUndefined();
+  expect(r.ok).toBe(true);
+  const items = out(r, 'Lookup');
+  expect(items).toHaveLength(40);
+  expect(items.map((i) => i.pairedItem?.item)).toEqual(handles.map((_, i) => i));
+  expect(items.filter((_, i) => i !== 20).map((i) => i.json.username)).toEqual(handles.filter((_, i) => i !== 20));
+  expect(items[20].json).toMatchObject({
+    found: false,
+    handle: locked,
+    message: `@${locked} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`,
+    code: 'not_found',
+    credits_charged: 1,
+  });
+  expect(sb.stats()).toMatchObject({ creditsBilled: 40, byStatus: { 200: 39, 404: 1 } });
+  expect(JSON.stringify(r.run)).not.toContain(apiKey);
+});
+
+test('one blank handle among 100, no Continue On Fail: the execution stops before the first request, naming the item and the field', async () => {
+  const handles = Array.from({ length: 100 }, (_, i) => (i === 63 ? ' ' : `someone_${i}`));
+  sb.resetStats();
+  const r = await rt.runWorkflow(
+    home,
+    chain([
+      code(`return ${JSON.stringify(handles)}.map((who) => ({ json: { who } }));`),
+      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}' }),
     ]),
   );
   expect(r.ok).toBe(false);
   const error = r.run?.data?.resultData?.error;
-  expect(error.message).toBe('@no_such_account_zz has no public data: private, deleted or nonexistent. (Charged 3 credits.)');
-  expect(error.httpCode).toBe('404');
-  expect(error.context?.itemIndex).toBe(1);
-  expect(JSON.stringify(r.run)).not.toContain(apiKey);
+  expect(error.message).toBe('Item 63 of 100: handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)');
+  expect(error.context?.itemIndex).toBe(63);
+  expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
 
   const bad = await rt.runWorkflow(home, chain([ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: 'nasa', posts: 99 })]));
   expect(bad.run?.data?.resultData?.error?.message).toBe('posts must be a whole number from 1 to 50; got 99. (Not charged.)');
+});
+
+test('Loop Over Items: 300 distinct lookups in batches of 100 under a Credit Cap of 150 spend 100 credits; the second batch is refused, saying where it stopped', async () => {
+  sb.resetStats();
+  const loop = { id: 'l1', name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [400, 0], parameters: { batchSize: 100, options: {} } };
+  const lookup = ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}', options: { creditCap: 150 } });
+  const r = await rt.runWorkflow(home, {
+    name: 'igdata loop test',
+    nodes: [manual, code(`return Array.from({ length: 300 }, (_, i) => ({ json: { who: 'someone_' + i } }));`), loop, lookup],
+    connections: {
+      Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+      Input: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+      Loop: { main: [[], [{ node: 'Lookup', type: 'main', index: 0 }]] },
+      Lookup: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+    },
+  });
+  expect(r.ok).toBe(false);
+  expect(r.run?.data?.resultData?.error?.message).toBe(
+    "Not started at this node's run 2: 100 distinct lookups would cost ~100 credits, and 1 earlier run of this node in this execution spent 100 credits of its credit cap of 150. " +
+      'Raise Options > Credit Cap to at least 200 (0 for no cap). Nothing was sent. (Not charged.)',
+  );
+  expect(sb.stats()).toMatchObject({ byEndpoint: { profile: 100 }, creditsBilled: 100 });
+  // The first batch's answers went on through the loop (n8n keeps them in the node's first run).
+  expect(rt.nodeOutput(r.run, 'Lookup', { full: true, runIndex: 0 })).toHaveLength(100);
 });
 
 test('1,500 distinct lookups at the default Credit Cap: the execution fails with the refusal before any request, nothing billed', async () => {
@@ -230,7 +288,7 @@ test('the example "engagement for a list of handles" runs as shipped', async () 
   expect(items[0].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 2 } });
   expect(typeof items[0].json.engagement_rate_pct).toBe('number');
   expect(items[4].json).toMatchObject({ username: 'nasa', meta: { deduplicated: true, credits_charged: 0 } });
-  expect(items[8].json.error).toMatch(/^@no_such_account_zz has no public data/);
+  expect(items[8].json).toMatchObject({ found: false, message: expect.stringMatching(/^@no_such_account_zz has no public data/) });
   expect(sb.stats().byEndpoint['insights/profile/engagement']).toBe(7); // 9 handles, 7 distinct accounts
 });
 

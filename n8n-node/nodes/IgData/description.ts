@@ -8,7 +8,7 @@ import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n
 import type { DocumentedEndpoint, EndpointDef, ParamDef } from '@igdata/core';
 // Names, descriptions and examples are the registry's docs (core/src/registry/docs.ts), joined to its runtime facts.
 import { costRange, documentedEndpoints as endpoints, documentedParam } from '@igdata/core';
-import { BALANCE_CHECK_ABOVE } from './engine';
+import { BALANCE_CHECK_ABOVE } from './precheck';
 import { DEFAULT_MEDIA_MAX_MB, mediaChoices, mediaPaths } from './media';
 
 export const DEFAULT_CONCURRENCY = 50;
@@ -251,7 +251,7 @@ export const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 				default: DEFAULT_CONCURRENCY,
-				description: `How many requests may be in flight at once across all input items (1-${MAX_CONCURRENCY})`,
+				description: `How many requests may be in flight at once across all input items (1-${MAX_CONCURRENCY}). Must be the same for every item.`,
 			},
 			{
 				displayName: 'Credit Cap',
@@ -259,7 +259,7 @@ export const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: DEFAULT_CREDIT_CAP,
-				description: `Most credits this node may spend in one execution, across all items and pages. Without this option the cap is ${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending anything. Return All stops at the cap and keeps the pages it read.`,
+				description: `Most credits this node may spend in one workflow execution, across all its runs (each batch of Loop Over Items, each AI agent tool call), items and pages. Without this option the cap is ${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
 			},
 			downloadMediaOption(endpoints, { '/operation': mediaIds }),
 			{

@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { RunStoppedError } from '@igdata/core';
 import { isRunStoppedError } from '@igdata/core';
 import { executionCredits } from './credits';
-import type { ItemResult } from './engine';
+import type { ItemResult } from './run-types';
 import { runItemCalls } from './engine';
 import { readInput } from './input';
 import type { MediaOptions } from './media';

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, EndpointDef } from '@igdata/core';
 import { findEndpoint, isIgError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
-import type { ItemCall } from './engine';
+import type { ItemCall } from './run-types';
 import type { OnNotFound } from './outcome';
 import { failureMessage } from './output';
 
