@@ -189,7 +189,7 @@ test('40 lookups with one private account, no Continue On Fail: the 39 paid answ
     code: 'not_found',
     credits_charged: 1,
   });
-  expect(sb.stats()).toMatchObject({ creditsBilled: 40, byStatus: { 200: 39, 404: 1 } });
+  expect(sb.stats()).toMatchObject({ creditsBilled: 40, byEndpoint: { profile: 40, credits: 1 }, byStatus: { 404: 1 } }); // and the free balance read
   expect(JSON.stringify(r.run)).not.toContain(apiKey);
 });
 
