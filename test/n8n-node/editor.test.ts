@@ -77,7 +77,13 @@ test('sign in, see the examples, and the credential test passes (and fails with 
   const workflows = await get('/rest/workflows');
   const names = workflows.data.map((w: { name: string }) => w.name).sort();
   expect(names).toEqual([...editor.workflows].sort());
-  expect(names).toEqual(['IG Data: #veganrecipes images to disk', 'IG Data: #veganrecipes to a table', 'IG Data: engagement for a list of handles']);
+  expect(names).toEqual([
+    'IG Data: #veganrecipes images to disk',
+    'IG Data: #veganrecipes to a table',
+    'IG Data: engagement for a list of handles',
+    'IG Data: vet a list of accounts',
+    'IG Data: watch #veganrecipes, new posts to CSV and images',
+  ]);
 
   const types = await get('/types/nodes.json');
   const ours = (Array.isArray(types) ? types : types.data ?? []).filter((t: { name: string }) => t.name.startsWith('n8n-nodes-igdata.'));
