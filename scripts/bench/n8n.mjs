@@ -45,7 +45,7 @@ const key = sb.createKey(10_000_000);
 const CRED = { id: 'igBenchCred01', name: 'IG Data bench' };
 const home = await createN8nHome({
   packageDir: join(root, 'n8n-node'),
-  credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey: key, baseUrl: sb.url, authHeader: 'bearer' } }],
+  credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey: key, baseUrl: sb.url } }],
 });
 
 // 120 public accounts; 200 inputs = the 120 once + 80 repeats written differently.

@@ -46,7 +46,7 @@ export async function startN8nEditor({ sandboxUrl, apiKey, port = 5678, dir = jo
   const home = await createN8nHome({
     dir,
     packageDir: join(root, 'n8n-node'),
-    credentials: [{ ...CREDENTIAL, data: { apiKey, baseUrl: sandboxUrl, authHeader: 'bearer' } }],
+    credentials: [{ ...CREDENTIAL, data: { apiKey, baseUrl: sandboxUrl } }],
   });
   const workflows = [];
   for (const wf of exampleWorkflows()) {

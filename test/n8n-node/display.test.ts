@@ -67,7 +67,7 @@ describe('the credit cap applies by default', () => {
     const ctx = {
       getInputData: () => handles.map(() => ({ json: {} })),
       getNodeParameter: (name: string, i: number, dflt?: unknown) => params(i)[name] ?? dflt,
-      getCredentials: async () => ({ apiKey: sandbox.demoKey, baseUrl: sandbox.url, authHeader: 'bearer' }),
+      getCredentials: async () => ({ apiKey: sandbox.demoKey, baseUrl: sandbox.url }),
       getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
       continueOnFail: () => true,
       // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.

@@ -45,7 +45,7 @@ async function execute(setup: Setup) {
     getInputData: () => setup.inputs.map(() => ({ json: {} })),
     getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...setup.parameters, ...fieldOf(setup, i), ...setup.perItem?.(i) })[name] ?? dflt,
     getContext: (type: string) => ((setup.execution ??= {})[type === 'node' ? 'node:IG Data' : type] ??= {}),
-    getCredentials: async () => ({ apiKey: setup.key, baseUrl: sb.url, authHeader: 'bearer' }),
+    getCredentials: async () => ({ apiKey: setup.key, baseUrl: sb.url }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: setup.parameters }),
     continueOnFail: () => setup.continueOnFail,
     addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),

@@ -72,7 +72,7 @@ async function execute(run: Run) {
   const ctx = {
     getInputData: () => run.inputs.map(() => ({ json: {} })),
     getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...run.parameters, [field]: run.inputs[i] } as Record<string, unknown>)[name] ?? dflt,
-    getCredentials: async () => ({ apiKey: key, baseUrl: sb.url, authHeader: 'bearer' }),
+    getCredentials: async () => ({ apiKey: key, baseUrl: sb.url }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
     continueOnFail: () => run.continueOnFail ?? false,
     // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
@@ -295,7 +295,7 @@ test('the trigger: Download Media on new posts (here its manual run), a failure 
     getMode: () => 'manual',
     getNodeParameter: (name: string, fallback?: unknown) => (({ event: 'hashtag', tag: 'veganrecipes', options }) as Record<string, unknown>)[name] ?? fallback,
     getNode: () => ({ name: 'IG Data Trigger', type: 'n8n-nodes-igdata.igDataTrigger' }),
-    getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url, authHeader: 'bearer' }),
+    getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url }),
     helpers: {
       httpRequestWithAuthentication: async (_c: string, o: { url: string; method: string; headers: Record<string, string> }) => {
         const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${sb.demoKey}` } });

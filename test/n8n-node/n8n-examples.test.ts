@@ -22,7 +22,7 @@ let world: N8nWorld;
 let dir: string;
 beforeAll(async () => {
   // The examples' credential (n8n-node/examples).
-  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)', authHeader: 'bearer' }]);
+  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)' }]);
   dir = mkdtempSync(join(tmpdir(), 'igdata-n8n-examples-'));
 });
 afterAll(async () => {

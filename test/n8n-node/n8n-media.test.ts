@@ -32,7 +32,7 @@ let dir: string;
 
 beforeAll(async () => {
   // The examples' credential (n8n-node/examples) as well as the tests' own.
-  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)', authHeader: 'bearer' }]);
+  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)' }]);
   ({ sb, home, apiKey } = world);
   dir = mkdtempSync(join(tmpdir(), 'igdata-n8n-media-'));
 });
@@ -93,7 +93,7 @@ describe('Options > Download Media in a real run', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    await rt.importCredentials(home, [{ id: 'igMediaProxyCred', name: 'IG Data via proxy', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'bearer' } }]);
+    await rt.importCredentials(home, [{ id: 'igMediaProxyCred', name: 'IG Data via proxy', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl } }]);
   });
   afterAll(async () => {
     sb.setFaults({ mediaTtlSeconds: 7 * 24 * 3600 });

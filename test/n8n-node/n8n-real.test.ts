@@ -18,8 +18,8 @@ let home: N8nWorld['home'];
 let apiKey: string;
 
 beforeAll(async () => {
-  // The examples' credential (n8n-node/examples), here with the x-api-key header form.
-  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)', authHeader: 'x-api-key' }]);
+  // The examples' credential (n8n-node/examples).
+  world = await setupN8n([{ id: 'igDataSandboxCred', name: 'IG Data (sandbox)' }]);
   ({ sb, home, apiKey } = world);
 });
 afterAll(() => teardownN8n(world));
@@ -91,7 +91,7 @@ test('a single lookup, Return All across pages and the credit cap, in one real r
   expect(r.stdout + r.stderr).not.toContain(apiKey);
 });
 
-test('the credential sends exactly one auth header in each form, added by n8n (recorded between n8n and the sandbox)', async () => {
+test("the credential sends exactly one auth header, Authorization: Bearer, added by n8n from the credential's generic form (recorded between n8n and the sandbox)", async () => {
   // A recording proxy in front of the sandbox: what n8n really sends, header by header.
   const seen: Record<string, string | string[] | undefined>[] = [];
   const proxy = http.createServer(async (req, res) => {
@@ -106,14 +106,15 @@ test('the credential sends exactly one auth header in each form, added by n8n (r
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   try {
     await rt.importCredentials(home, [
-      { id: 'recBearerCred01', name: 'recorded bearer', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'bearer' } },
-      { id: 'recXApiKeyCred1', name: 'recorded x-api-key', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'x-api-key' } },
+      { id: 'recBearerCred01', name: 'recorded bearer', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl } },
+      // Saved with the former Authentication Header field (x-api-key): the field is ignored now.
+      { id: 'recXApiKeyCred1', name: 'recorded former x-api-key', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'x-api-key' } },
     ]);
     const r = await rt.runWorkflow(
       home,
       fanOut([
         ig('Bearer', { resource: 'profile', operation: 'profile', handle: 'nasa' }, { credentials: { igDataApi: { id: 'recBearerCred01', name: 'recorded bearer' } } }),
-        ig('XApiKey', { resource: 'profile', operation: 'profile', handle: 'natgeo' }, { credentials: { igDataApi: { id: 'recXApiKeyCred1', name: 'recorded x-api-key' } } }),
+        ig('XApiKey', { resource: 'profile', operation: 'profile', handle: 'natgeo' }, { credentials: { igDataApi: { id: 'recXApiKeyCred1', name: 'recorded former x-api-key' } } }),
       ]),
     );
     expect(r.error).toBeUndefined();
@@ -123,13 +124,11 @@ test('the credential sends exactly one auth header in each form, added by n8n (r
     await new Promise((r) => proxy.close(r));
   }
   const authOf = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k === 'authorization' || k === 'x-api-key');
-  const bearer = seen.find((h) => String(h.authorization ?? '').startsWith('Bearer '));
-  const xApiKey = seen.find((h) => h['x-api-key'] !== undefined);
   expect(seen).toHaveLength(2);
-  expect(bearer && authOf(bearer)).toEqual(['authorization']);
-  expect(bearer?.authorization).toBe(`Bearer ${apiKey}`);
-  expect(xApiKey && authOf(xApiKey)).toEqual(['x-api-key']);
-  expect(xApiKey?.['x-api-key']).toBe(apiKey);
+  for (const h of seen) {
+    expect(authOf(h)).toEqual(['authorization']);
+    expect(h.authorization).toBe(`Bearer ${apiKey}`);
+  }
 });
 
 test('continueOnFail: errors become items paired to their inputs, with the add-on\'s messages; duplicates are fetched once', async () => {
@@ -257,7 +256,7 @@ test('1,500 distinct lookups at the default Credit Cap: the execution fails with
 
 test('a balance that runs out mid-run: the execution succeeds with every paid answer, a warning hint and _notice on the last item', async () => {
   const poorKey = sb.createKey(8);
-  await rt.importCredentials(home, [{ id: 'igPoorKeyCred01', name: 'IG Data (8 credits)', type: 'igDataApi', data: { apiKey: poorKey, baseUrl: sb.url, authHeader: 'bearer' } }]);
+  await rt.importCredentials(home, [{ id: 'igPoorKeyCred01', name: 'IG Data (8 credits)', type: 'igDataApi', data: { apiKey: poorKey, baseUrl: sb.url } }]);
   const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 10);
   sb.resetStats();
   const r = await rt.runWorkflow(

@@ -37,7 +37,7 @@ beforeAll(async () => {
     fresh: true,
     env: services.env,
     packageDir: join(root, 'n8n-node'),
-    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } }],
+    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url } }],
   });
 }, 900_000);
 
@@ -128,7 +128,7 @@ test('a 500-item lookup runs on a worker: one request per distinct account, the 
   // The same nodes in regular mode (SQLite home, `n8n execute`): the same 500 items, the same bill.
   const regular = await rt.createN8nHome({
     packageDir: join(root, 'n8n-node'),
-    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } }],
+    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url } }],
   });
   try {
     sb.resetStats();

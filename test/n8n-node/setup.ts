@@ -13,7 +13,7 @@ import { N8N_BUILT, requireBuilt } from '../support/built';
 export const rt = require('../../scripts/n8n-harness/index.cjs');
 
 export const root = join(__dirname, '..', '..');
-/** The credential the test workflows use (bearer header form). */
+/** The credential the test workflows use. */
 export const CRED = { id: 'igSandboxCred01', name: 'IG Data sandbox' };
 
 export interface N8nWorld {
@@ -23,7 +23,7 @@ export interface N8nWorld {
 }
 
 /** Call in beforeAll; pass `world` to `teardownN8n` in afterAll. `extraCredentials` get the same key. */
-export async function setupN8n(extraCredentials: { id: string; name: string; authHeader: 'bearer' | 'x-api-key' }[] = []): Promise<N8nWorld> {
+export async function setupN8n(extraCredentials: { id: string; name: string }[] = []): Promise<N8nWorld> {
   requireBuilt(...N8N_BUILT);
   const sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
   const apiKey = sb.createKey(100000);
@@ -31,8 +31,8 @@ export async function setupN8n(extraCredentials: { id: string; name: string; aut
   const home = await rt.createN8nHome({
     packageDir: join(root, 'n8n-node'),
     credentials: [
-      { ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader: 'bearer' } },
-      ...extraCredentials.map(({ authHeader, ...c }) => ({ ...c, type: 'igDataApi', data: { apiKey, baseUrl: sb.url, authHeader } })),
+      { ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url } },
+      ...extraCredentials.map((c) => ({ ...c, type: 'igDataApi', data: { apiKey, baseUrl: sb.url } })),
     ],
   });
   return { sb, home, apiKey };

@@ -6,9 +6,9 @@
  * (`callerAuthenticates`), the credential is decrypted once per execution however many requests
  * it makes (n8n read it for each one, which held requests back: npm run bench:n8n), and the key
  * appears in no item, no error and no request n8n did not authenticate. In real n8n:
- * n8n-real.test.ts (one auth header in each form, recorded between n8n and the sandbox).
+ * n8n-real.test.ts (the one auth header, recorded between n8n and the sandbox).
  */
-import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, IAuthenticateGeneric, ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 import { prepare, send } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
@@ -24,7 +24,20 @@ beforeAll(async () => {
 afterAll(async () => sb?.close());
 beforeEach(() => sb.resetStats());
 
-const authenticate = new IgDataApi().authenticate as (c: ICredentialDataDecryptedObject, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+const GENERIC = new IgDataApi().authenticate as IAuthenticateGeneric;
+/**
+ * What n8n 2.8.4 does with a generic `authenticate` (n8n's CredentialsHelper.authenticate): each
+ * property's entries set on the request, names and values resolved as expressions over
+ * `$credentials` (here only the `{{$credentials.field}}` parts this credential uses).
+ */
+async function authenticate(credentials: ICredentialDataDecryptedObject, o: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+  const resolve = (v: string) => (v.startsWith('=') ? v.slice(1).replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, k: string) => String(credentials[k])) : v);
+  const out = { ...o, headers: { ...(o.headers ?? {}) } } as IHttpRequestOptions & Record<string, Record<string, unknown>>;
+  for (const [outer, entries] of Object.entries(GENERIC.properties)) {
+    for (const [k, v] of Object.entries(entries as Record<string, string>)) out[outer] = { ...(out[outer] ?? {}), [resolve(k)]: resolve(v) };
+  }
+  return out;
+}
 const KEY_HEADER = /^(authorization|x-api-key)$/i;
 
 interface Seen {
@@ -38,7 +51,7 @@ interface Seen {
 /** A context as n8n gives the action node, its helper sending for real after the credential's authenticate. */
 function context(key: string, inputs: string[], options: Record<string, unknown>, continueOnFail = false) {
   const seen: Seen = { credentialReads: 0, requests: [], sent: [] };
-  const stored = { apiKey: key, baseUrl: sb.url, authHeader: 'bearer' };
+  const stored = { apiKey: key, baseUrl: sb.url };
   const getCredentials = async (): Promise<ICredentialDataDecryptedObject> => {
     seen.credentialReads++;
     return { ...stored };
@@ -135,16 +148,10 @@ test('the client of the trigger and the node: one credential read for its config
 describe("the credential's authenticate", () => {
   const options = (headers: Record<string, string> = {}): IHttpRequestOptions => ({ url: 'https://api.test/v1/credits', method: 'GET', headers: { accept: 'application/json', ...headers } });
 
-  test('bearer (the default) and x-api-key: exactly one header each, the other headers kept', async () => {
-    expect((await authenticate({ apiKey: 'sk_a', authHeader: 'bearer' }, options())).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_a' });
-    expect((await authenticate({ apiKey: 'sk_a' }, options())).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_a' });
-    expect((await authenticate({ apiKey: 'sk_b', authHeader: 'x-api-key' }, options())).headers).toEqual({ accept: 'application/json', 'x-api-key': 'sk_b' });
-  });
-
-  test('a key header already on the request (any case) is replaced, never doubled', async () => {
-    const stale = options({ authorization: 'Bearer old', 'X-Api-Key': 'old' });
-    expect((await authenticate({ apiKey: 'sk_c', authHeader: 'bearer' }, stale)).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_c' });
-    expect((await authenticate({ apiKey: 'sk_c', authHeader: 'x-api-key' }, stale)).headers).toEqual({ accept: 'application/json', 'x-api-key': 'sk_c' });
-    expect(stale.headers).toEqual({ accept: 'application/json', authorization: 'Bearer old', 'X-Api-Key': 'old' }); // the caller's object untouched
+  test("n8n's documented generic form: one Authorization header from the key, the request's other headers kept", async () => {
+    expect(new IgDataApi().authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } } });
+    expect((await authenticate({ apiKey: 'sk_a', baseUrl: 'https://api.test' }, options())).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_a' });
+    // A credential saved with the former Authentication Header field: the field is ignored.
+    expect((await authenticate({ apiKey: 'sk_b', authHeader: 'x-api-key' }, options())).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_b' });
   });
 });

@@ -202,7 +202,7 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     getNodeParameter: (name: string, fallback?: unknown) => (name in params ? params[name] : fallback),
     getWorkflowStaticData: jest.fn(() => staticData),
     getNode: () => ({ id: 't1', name: NODE, type: 'n8n-nodes-igdata.igDataTrigger', typeVersion: 1, position: [0, 0], parameters: params }),
-    getCredentials: async () => ({ apiKey, baseUrl: sb.url, authHeader: 'bearer' }),
+    getCredentials: async () => ({ apiKey, baseUrl: sb.url }),
     helpers: {
       // What n8n does for the node: the transport hands over a request without any key, n8n adds
       // the credential's one header (real n8n runs of this are in n8n-real.test.ts).
