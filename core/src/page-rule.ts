@@ -28,16 +28,19 @@ export interface PagingCap {
   /** A budget shared with other calls (e.g. an execution-wide credit cap); a refusal stops as 'credits'. */
   budget?: CreditBudget;
   /**
-   * Stop at the first item for which this is true (the trigger's "until a post already seen",
-   * §4 behaviour rule 4); that item and the rest of its page are not kept. Not a cap by itself:
-   * one of the limits above is still required.
+   * Whether an item was handled before (the trigger's posts already seen, §4 behaviour rule 4).
+   * Handled items are not kept, wherever they are on a page, and a page whose last item was
+   * handled ends the walk ('until'). Pages are read whole because a feed is not strictly newest
+   * first: a profile shows up to three older pinned posts at its head, so an old post only marks
+   * the end of the new ones at a page's end. Not a cap by itself: one of the limits above is
+   * still required.
    */
-  until?: (item: Item) => boolean;
+  handled?: (item: Item) => boolean;
 }
 
 /**
  * Why a walk stopped. `end`: the list was read to its last page. `items`, `pages`, `credits`: that
- * cap. `until`: the stop predicate matched. `time`: the caller ran out of time before sending the
+ * cap. `until`: a page ended in an item handled before. `time`: the caller ran out of time before sending the
  * next page (a Sheets cell's 30 s). `error`: a page failed; the pages before it are kept.
  */
 export type StopReason = 'end' | 'items' | 'pages' | 'credits' | 'until' | 'time' | 'error';
@@ -104,14 +107,16 @@ export type PageStep =
  */
 export function afterPage(plan: PagePlan, read: PagingProgress, page: PageLike): PageStep {
   const { cap } = plan;
-  const matched = cap.until ? page.items.findIndex(cap.until) : -1;
-  const wanted = matched >= 0 ? matched : page.items.length;
+  const { handled } = cap;
+  const fresh = handled ? page.items.filter((item) => !handled(item)) : page.items;
+  const reached = handled !== undefined && page.items.length > 0 && handled(page.items[page.items.length - 1]);
+  const wanted = fresh.length;
   const room = cap.maxItems === undefined ? wanted : Math.max(0, cap.maxItems - read.items);
-  const keep = page.items.slice(0, Math.min(wanted, room));
+  const keep = fresh.slice(0, Math.min(wanted, room));
   const after: PagingProgress = { pages: read.pages + 1, items: read.items + keep.length, credits: read.credits + page.creditsCharged };
   const cursor = plan.paginated ? page.nextCursor : null;
-  // In this order: the item cap cut the page, the predicate matched, the list ended, a cap forbids the next page.
-  const stop = room < wanted ? 'items' : matched >= 0 ? 'until' : cursor === null ? 'end' : capBefore(plan, after);
+  // In this order: the item cap cut the page, the page ended in a handled item, the list ended, a cap forbids the next page.
+  const stop = room < wanted ? 'items' : reached ? 'until' : cursor === null ? 'end' : capBefore(plan, after);
   if (stop) return { keep, read: after, stop, resume: cursor };
   return { keep, read: after, next: cursor as string }; // not 'end': there is a next page
 }
@@ -151,7 +156,7 @@ export function describeStop(r: PagingResult, cap: PagingCap): string {
     case 'credits':
       return `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); more are available.`;
     case 'until':
-      return `Read up to the first item already seen: ${r.items.length} new items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
+      return `Read up to the items already seen: ${r.items.length} new items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
     case 'time':
       return `Stopped for lack of time after ${r.pages} page(s) (${r.items.length} items, ${r.creditsCharged} credits); more are available.`;
     case 'error':

@@ -64,11 +64,18 @@ describe('the next-page rule', () => {
     expect(s.keep).toHaveLength(5);
   });
 
-  it('stops at the first item the stop predicate matches, keeping only what came before it', () => {
-    const seen = new Set(['3']);
-    const s = afterPage(plan({ maxPages: 9, until: (item) => seen.has(String(item.id)) }), NOTHING_READ, like(10, 'c1'));
+  it('drops the items handled before and stops at a page that ends in one, keeping the new ones', () => {
+    const seen = new Set(['3', '4', '5', '6', '7', '8', '9']);
+    const s = afterPage(plan({ maxPages: 9, handled: (item) => seen.has(String(item.id)) }), NOTHING_READ, like(10, 'c1'));
     expect(s).toMatchObject({ stop: 'until', read: { pages: 1, items: 3 } });
     expect(s.keep.map((i) => i.id)).toEqual(['0', '1', '2']);
+  });
+
+  it('reads a page whole: handled items at its head (pinned posts) are skipped, not a stop', () => {
+    const pinned = new Set(['0', '1', '2']);
+    const s = afterPage(plan({ maxPages: 9, handled: (item) => pinned.has(String(item.id)) }), NOTHING_READ, like(10, 'c1'));
+    expect(s).toMatchObject({ next: 'c1', read: { pages: 1, items: 7 } });
+    expect(s.keep.map((i) => i.id)).toEqual(['3', '4', '5', '6', '7', '8', '9']);
   });
 
   it('checks the caps before the first page too', () => {
@@ -80,7 +87,7 @@ describe('the next-page rule', () => {
 
   it('requires a cap and a sane one; prices a page from the registry', () => {
     expect(() => planPaging(followers(), {})).toThrow(/limit/);
-    expect(() => planPaging(followers(), { until: () => true })).toThrow(/limit/);
+    expect(() => planPaging(followers(), { handled: () => true })).toThrow(/limit/);
     expect(() => planPaging(followers(), { maxPages: -1 })).toThrow(/maxPages/);
     expect(planPaging(followers(), { maxPages: 1 })).toMatchObject({ pageCost: 2, paginated: true });
     expect(planPaging(prepare('profile/stories', { handle: 'nasa' }), { maxPages: 1 })).toMatchObject({ paginated: false });
@@ -112,9 +119,9 @@ describe('one list', () => {
     expect(r.value.items).toHaveLength(30);
   });
 
-  it('stops at a stop predicate ("until a seen id")', () => {
+  it('stops at a page that ends in an item handled before ("until a seen id")', () => {
     const answers = [page(users(25), 'c1'), page(users(25, 25), 'c2')];
-    const r = step(paginate(config, followers(), { maxPages: 10, until: (i) => i.id === '30' }), (_e, i) => answers[i]);
+    const r = step(paginate(config, followers(), { maxPages: 10, handled: (i) => Number(i.id) >= 30 }), (_e, i) => answers[i]);
     expect(r.value).toMatchObject({ stoppedBy: 'until', pages: 2, nextCursor: 'c2' });
     expect(r.value.items).toHaveLength(30);
   });

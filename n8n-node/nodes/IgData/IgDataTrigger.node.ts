@@ -6,7 +6,7 @@ import { DEFAULT_CONCURRENCY, downloadMediaOption, mediaSizeOption, paramField }
 import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
 import { simplifyItem, toNodeError } from './output';
 import type { Page, PollState } from './poll';
-import { pollFeed, startFeed } from './poll';
+import { newestOf, pollFeed, startFeed } from './poll';
 import { n8nClient } from './transport';
 
 /** Each event watches a feed: a registry list endpoint, read through its target parameter. */
@@ -154,9 +154,10 @@ export class IgDataTrigger implements INodeType {
 		};
 
 		if (this.getMode() === 'manual') {
-			// A manual run shows what the trigger emits: the newest posts, oldest first. State is untouched.
+			// A manual run shows what the trigger emits: the newest posts, oldest first (pinned older
+			// posts at the head of an account's feed are not the newest). State is untouched.
 			const page = await readPage(null);
-			const sample = page.items.slice(0, SAMPLE_SIZE).reverse();
+			const sample = newestOf(page.items, SAMPLE_SIZE);
 			return sample.length ? [await shape(sample)] : null;
 		}
 
@@ -169,6 +170,15 @@ export class IgDataTrigger implements INodeType {
 		}
 		const result = await pollFeed(stored, readPage, maxPages);
 		staticData.state = result.state as unknown as IDataObject;
-		return result.emit.length ? [await shape(result.emit)] : null;
+		if (!result.emit.length) return null;
+		const items = await shape(result.emit);
+		if (result.failure) {
+			// The pages before the failed one were paid for: their posts come out now, and the state
+			// resumes at the failed page, so the next poll neither repeats nor pays for them again.
+			const last = items[items.length - 1].json;
+			const notice = `A later page of this poll failed (${result.failure.message.replace(/\.$/, '')}): the new posts read before it are here; the next poll resumes at that page without reading these again.`;
+			last._notice = last._notice ? `${String(last._notice)} ${notice}` : notice;
+		}
+		return [items];
 	}
 }

@@ -3,12 +3,19 @@
  * newest first (`hashtag/recent`, `profile/posts`). The state remembers where the feed stood:
  * - `seen`: ids of the most recent posts already handled (a bounded set, newest first);
  * - `newest`: the newest `taken_at` handled.
- * A poll pages from the head until it meets a seen id OR a post older than `newest`; the second
- * test is what stops it when the last seen post was deleted (no duplicates, no paging through the
- * whole history). Posts are emitted oldest first.
+ * A new post is one not seen AND not older than `newest`; the second test is what recognises old
+ * posts when the last seen post was deleted (no duplicates, no paging through the whole history).
+ * Every page is read whole: a profile shows up to three older pinned posts at its head, which are
+ * skipped, not a stop. A poll pages on while a page ends in a new post (core's page rule, with
+ * "handled" as its predicate). Posts are emitted oldest first.
  * Pages per poll are bounded. When the bound is hit before the boundary, the posts read are emitted
  * and the rest is remembered as a backlog (the cursor to resume from and the old boundary), read on
- * the next polls before it can be forgotten: nothing is skipped, nothing emitted twice.
+ * the next polls before it can be forgotten: nothing is skipped, nothing emitted twice. A page that
+ * fails after others of the same poll were paid for is treated the same way: what was read is
+ * emitted and the failed page is where the backlog resumes; the next poll reads from there first,
+ * without the head (which would pay for the first page again: posts published meanwhile come on
+ * the poll after). Only a failure of a poll's first request is thrown (nothing was paid); when
+ * that request is the resumed page, the poll reads the head instead, as an ordinary poll.
  */
 import type { PagePlan } from '@igdata/core';
 import { NOTHING_READ, afterPage, capBefore } from '@igdata/core';
@@ -31,7 +38,7 @@ export interface PollState {
 	feed: string;
 	head: Boundary;
 	/** Unread older part of an earlier poll that hit the page bound. */
-	backlog?: { cursor: string; until: Boundary };
+	backlog?: { cursor: string; until: Boundary; /** A page failed here: the next poll resumes here before reading the head. */ failed?: true };
 	/** Ids emitted recently, to drop the repeats a shifted cursor can bring back. */
 	emitted: string[];
 }
@@ -40,8 +47,10 @@ export interface PollResult {
 	emit: Post[];
 	state: PollState;
 	pages: number;
-	/** True when the page bound stopped this poll before it met the last seen post. */
+	/** True when the page bound (or a failed page) stopped this poll before it met the last seen post. */
 	behind: boolean;
+	/** A page that failed after this poll had paid for others: the posts read are emitted all the same. */
+	failure?: Error;
 }
 
 const SEEN_KEEP = 200;
@@ -53,7 +62,7 @@ const timeOf = (p: Post): number => {
 	return Number.isFinite(t) ? t : NaN;
 };
 
-/** Whether a post is at or beyond a boundary (already handled). */
+/** Whether a post is at or beyond a boundary (already handled): seen, or older than the newest handled. */
 function reached(p: Post, b: Boundary): boolean {
 	if (b.seen.includes(idOf(p))) return true;
 	const t = timeOf(p);
@@ -70,16 +79,38 @@ function boundaryOf(posts: Post[], previous?: Boundary): Boundary {
 	return Number.isFinite(newest) ? { seen: kept, newest } : { seen: kept };
 }
 
+/** The `n` newest posts of a page, oldest first (a pinned older post at the head is not among them). */
+export function newestOf(posts: Post[], n: number): Post[] {
+	const time = (p: Post) => (Number.isFinite(timeOf(p)) ? timeOf(p) : -Infinity);
+	return posts
+		.map((p, i) => ({ p, i }))
+		.sort((a, b) => time(b.p) - time(a.p) || a.i - b.i)
+		.slice(0, n)
+		.map(({ p }) => p)
+		.reverse();
+}
+
 /** First poll: record where the feed stands, emit nothing. */
 export async function startFeed(feed: string, fetchPage: (cursor: string | null) => Promise<Page>): Promise<PollState> {
 	const page = await fetchPage(null);
 	return { feed, head: boundaryOf(page.items), emitted: [] };
 }
 
+interface Reading {
+	posts: Post[];
+	pages: number;
+	done: boolean;
+	next: string | null;
+	/** The page at `next` failed; the posts before it are kept. */
+	failure?: Error;
+}
+
 /**
- * Read from `cursor` until a post at or beyond `until`, the end of the feed, or `budget` pages;
- * returns the new posts, newest first. When to ask for the next page is the core's paging rule,
- * with "reached the boundary" as its stop predicate.
+ * Read from `cursor` until a page that ends at or beyond `until`, the end of the feed, or `budget`
+ * pages; returns the new posts, newest first. When to ask for the next page is the core's paging
+ * rule, with "reached the boundary" as its predicate. A failed page ends the reading with what was
+ * read before it, unless nothing of the poll was paid for yet (`paid` false, first page): then it
+ * is thrown.
  */
 async function readUntil(
 	fetchPage: (cursor: string | null) => Promise<Page>,
@@ -87,14 +118,21 @@ async function readUntil(
 	until: Boundary,
 	budget: number,
 	skip: Set<string>,
-): Promise<{ posts: Post[]; pages: number; done: boolean; next: string | null }> {
+	paid: boolean,
+): Promise<Reading> {
 	// Credits are not capped here (pages are), so a page's cost does not enter the rule.
-	const plan: PagePlan = { cap: { maxPages: budget, until: (p) => reached(p, until) }, pageCost: 0, paginated: true };
+	const plan: PagePlan = { cap: { maxPages: budget, handled: (p) => reached(p, until) }, pageCost: 0, paginated: true };
 	const posts: Post[] = [];
 	if (capBefore(plan, NOTHING_READ)) return { posts, pages: 0, done: false, next: cursor };
 	let read = NOTHING_READ;
 	for (;;) {
-		const page = await fetchPage(cursor);
+		let page: Page;
+		try {
+			page = await fetchPage(cursor);
+		} catch (e) {
+			if (!paid && read.pages === 0) throw e;
+			return { posts, pages: read.pages, done: false, next: cursor, failure: e instanceof Error ? e : new Error(String(e)) };
+		}
 		const step = afterPage(plan, read, { ...page, creditsCharged: 0 });
 		read = step.read;
 		for (const p of step.keep) {
@@ -112,25 +150,53 @@ async function readUntil(
 /** A later poll: new posts since the state, oldest first, within `maxPages` pages. */
 export async function pollFeed(state: PollState, fetchPage: (cursor: string | null) => Promise<Page>, maxPages: number): Promise<PollResult> {
 	const skip = new Set(state.emitted);
-	const head = await readUntil(fetchPage, null, state.head, maxPages, skip);
+	if (state.backlog?.failed) {
+		const resumed = await resume(state, state.backlog, fetchPage, maxPages, skip);
+		if (resumed) return resumed;
+	}
+	const head = await readUntil(fetchPage, null, state.head, maxPages, skip, false);
 	let pages = head.pages;
+	let failure = head.failure;
 	let backlog = state.backlog;
 	let older: Post[] = [];
-	if (backlog && pages < maxPages) {
-		const rest = await readUntil(fetchPage, backlog.cursor, backlog.until, maxPages - pages, skip);
+	if (backlog && pages < maxPages && !failure) {
+		const rest = await readUntil(fetchPage, backlog.cursor, backlog.until, maxPages - pages, skip, true);
 		pages += rest.pages;
 		older = rest.posts;
+		failure = rest.failure;
 		backlog = rest.done ? undefined : { cursor: rest.next as string, until: backlog.until };
 	}
 	if (!head.done) {
-		// The head alone filled the budget: what lies between it and the old boundary waits. With an
-		// older backlog still open, the new backlog reads down to the older boundary: it passes the
-		// region already emitted (dropped by the emitted set) and covers both gaps.
+		// The head alone filled the budget (or a page of it failed): what lies between it and the old
+		// boundary waits. With an older backlog still open, the new backlog reads down to the older
+		// boundary: it passes the region already emitted (dropped by the emitted set) and covers both gaps.
 		const until = backlog ? backlog.until : state.head;
 		backlog = { cursor: head.next as string, until };
 	}
+	if (backlog && failure) backlog.failed = true;
 	const emit = [...older.slice().reverse(), ...head.posts.slice().reverse()];
 	const newHead = head.posts.length ? boundaryOf(head.posts, state.head) : state.head;
 	const emitted = [...emit.map(idOf), ...state.emitted].filter(Boolean).slice(0, EMITTED_KEEP);
-	return { emit, pages, behind: backlog !== undefined, state: { feed: state.feed, head: newHead, backlog, emitted } };
+	const result: PollResult = { emit, pages, behind: backlog !== undefined, state: { feed: state.feed, head: newHead, backlog, emitted } };
+	if (failure) result.failure = failure;
+	return result;
+}
+
+/**
+ * The poll after a failed page: read from that page on, not the head. Undefined when its first
+ * request fails too (nothing paid): the caller polls as usual, head first.
+ */
+async function resume(state: PollState, backlog: NonNullable<PollState['backlog']>, fetchPage: (cursor: string | null) => Promise<Page>, maxPages: number, skip: Set<string>): Promise<PollResult | undefined> {
+	let rest: Reading;
+	try {
+		rest = await readUntil(fetchPage, backlog.cursor, backlog.until, maxPages, skip, false);
+	} catch {
+		return undefined;
+	}
+	const next = rest.done ? undefined : { cursor: rest.next as string, until: backlog.until, ...(rest.failure ? { failed: true as const } : {}) };
+	const emit = rest.posts.slice().reverse();
+	const emitted = [...emit.map(idOf), ...state.emitted].filter(Boolean).slice(0, EMITTED_KEEP);
+	const result: PollResult = { emit, pages: rest.pages, behind: next !== undefined, state: { feed: state.feed, head: state.head, backlog: next, emitted } };
+	if (rest.failure) result.failure = rest.failure;
+	return result;
 }
