@@ -52,6 +52,11 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
       const tag = decodeURIComponent(k[1]).replace(/^#/, '').toLowerCase();
       return json(200, { tag, published: rt.overlay.addPosts(tag, count) });
     }
+    k = /^\/_sandbox\/profile\/([^/]+)\/pin$/.exec(path);
+    if (k && m === 'POST') {
+      const handle = decodeURIComponent(k[1]);
+      return json(200, { handle, pinned: rt.overlay.pinPosts(handle, Number(url.searchParams.get('count') ?? '1')) });
+    }
     k = /^\/_sandbox\/post\/([^/]+)\/delete$/.exec(path);
     if (k && m === 'POST') {
       const ref = decodeURIComponent(k[1]);

@@ -91,7 +91,9 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
     },
     'profile/posts': (ctx) => {
       const a = account(ctx);
-      return pager.keyed(ctx, a.id, overlay.feedOf(a), PAGE_SIZE.posts);
+      const pinned = overlay.pinnedOf(a);
+      const feed = pinned.length ? overlay.feedOf(a).filter((p) => !pinned.includes(p)) : overlay.feedOf(a);
+      return pager.keyed(ctx, a.id, feed, PAGE_SIZE.posts, pinned);
     },
     'profile/reels': (ctx) => {
       const a = account(ctx);

@@ -1,8 +1,9 @@
 /**
- * What changes while a sandbox runs: posts published (for trigger tests), posts deleted and
- * accounts added (with the text fields a test chooses: a biography that is a formula, a name of
- * digits), kept apart from the seeded world because that world is shared, read-only, by every
- * sandbox with the same seed.
+ * What changes while a sandbox runs: posts published (for trigger tests), posts deleted, posts
+ * pinned at the head of an account's feed (as Instagram profiles show up to three) and accounts
+ * added (with the text fields a test chooses: a biography that is a formula, a name of digits),
+ * kept apart from the seeded world because that world is shared, read-only, by every sandbox with
+ * the same seed.
  */
 import type { Account, Post, World } from './world/records';
 import { hash32, Rng } from './world/random';
@@ -17,6 +18,8 @@ export class Overlay {
   private readonly byAuthor = new Map<string, Post[]>();
   private readonly byId = new Map<string, Post>();
   private readonly byShortcode = new Map<string, Post>();
+  /** Pinned post ids per account id, in the order they are shown. */
+  private readonly pinned = new Map<string, string[]>();
   private counter = 0;
   private lastT = 0;
   /** Added accounts by username and by id; the profile fields each one's answers leave out. */
@@ -41,6 +44,28 @@ export class Overlay {
 
   feedOf(a: Account): Post[] {
     return this.merge(a.posts, this.byAuthor.get(a.id));
+  }
+
+  /** The account's pinned posts still alive, shown first on the first page of profile/posts. */
+  pinnedOf(a: Account): Post[] {
+    const ids = this.pinned.get(a.id);
+    if (!ids?.length) return [];
+    return ids.map((id) => this.findPost(id)).filter((p): p is Post => p !== undefined && this.alive(p));
+  }
+
+  /**
+   * Pin the account's `count` oldest posts (0 unpins): profile/posts then shows them first on its
+   * first page, out of their place further down, as a profile shows older pinned posts. At most 3,
+   * as Instagram allows.
+   */
+  pinPosts(handle: string, count: number): PublishedPost[] {
+    const a = this.world.byUsername.get(handle.replace(/^@/, '').toLowerCase());
+    if (!a) throw new Error(`No account "${handle}"`);
+    if (!Number.isInteger(count) || count < 0 || count > 3) throw new Error('count must be a whole number from 0 to 3');
+    const feed = this.feedOf(a);
+    const chosen = count ? feed.slice(-count) : [];
+    this.pinned.set(a.id, chosen.map((p) => p.id));
+    return chosen.map((p) => ({ id: p.id, shortcode: p.shortcode, url: p.url, taken_at: p.taken_at, author: a.username }));
   }
 
   reelsOf(a: Account): Post[] {

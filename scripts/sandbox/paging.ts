@@ -45,8 +45,11 @@ export class Pager {
     return list(page, next);
   }
 
-  /** Time-ordered lists page by "older than the last item seen", robust to new and deleted posts. */
-  keyed(ctx: Ctx, target: string, items: Post[], size: number): Raw {
+  /**
+   * Time-ordered lists page by "older than the last item seen", robust to new and deleted posts.
+   * `pinned` posts (not in `items`) come first on the first page, within its size.
+   */
+  keyed(ctx: Ctx, target: string, items: Post[], size: number, pinned: Post[] = []): Raw {
     const scope = scopeOf(ctx, target);
     const pos = this.cursors.decode(scope, ctx.params.cursor as string | undefined);
     let start = 0;
@@ -63,9 +66,10 @@ export class Pager {
       }
       start = lo;
     }
-    const page = items.slice(start, start + size);
+    const head = pos === null ? pinned.slice(0, size) : [];
+    const page = items.slice(start, start + size - head.length);
     const last = page[page.length - 1];
     const next = start + page.length < items.length && last ? this.cursors.encode(scope, `k${last.t}_${last.id}`) : null;
-    return listOf(page, next, postJson);
+    return listOf([...head, ...page], next, postJson);
   }
 }

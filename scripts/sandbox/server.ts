@@ -150,6 +150,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     resetStats: () => stats.reset(),
     addPosts: (tag: string, n: number) => rt.overlay.addPosts(tag, n),
     deletePost: (ref: string) => rt.overlay.deletePost(ref),
+    pinPosts: (handle: string, count: number) => rt.overlay.pinPosts(handle, count),
     faults: () => ({ ...rt.faults }),
     setFaults: (partial: Partial<FaultConfig>) => (rt.faults = parseFaults(partial as Record<string, unknown>, rt.faults)),
   };

@@ -75,6 +75,8 @@ export interface Sandbox {
   addPosts(tag: string, n: number): PublishedPost[];
   /** Delete a post (id or shortcode) from every feed; later lookups answer 404. */
   deletePost(idOrShortcode: string): boolean;
+  /** Pin the account's `count` (0-3) oldest posts: shown first on profile/posts' first page (0 unpins). */
+  pinPosts(handle: string, count: number): PublishedPost[];
   faults(): FaultConfig;
   setFaults(partial: Partial<FaultConfig>): FaultConfig;
   /** The (shared, read-only) synthetic world. */

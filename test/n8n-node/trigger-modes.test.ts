@@ -194,6 +194,49 @@ describe('account mode ("New Account Post", profile/posts) and the manual run, i
   });
 });
 
+describe('"New Account Post" on an account with pinned older posts at the head of its feed (sandbox pinPosts), in real n8n', () => {
+  const PINNED = 'Pinned account posts';
+  const pinnedTrigger = {
+    ...accountTrigger(),
+    id: 'wfPinnedTrig01',
+    name: 'igdata account trigger with pinned posts',
+    nodes: [{ ...accountTrigger().nodes[0], id: 't2', name: PINNED }],
+  };
+
+  test('with 2, then 3 pinned posts: every new post fires once, in order, across polls and a burst beyond the page bound', async () => {
+    sb.pinPosts('bbcnews', 2);
+    try {
+      const first = await rt.pollOnce(home, pinnedTrigger);
+      expect(first.activationError).toBeUndefined();
+      expect(emitted(first)).toEqual([]);
+      const id = first.id;
+      const got: unknown[] = [];
+      const published: unknown[] = [];
+      const poll = async (fresh: PublishedPost[], expected: PublishedPost[] = fresh) => {
+        published.push(...ids(fresh).reverse());
+        const r = await rt.pollOnce(home, id);
+        expect(r.executions.every((e: { status: string }) => e.status === 'success')).toBe(true);
+        expect(ids(emitted(r))).toEqual(ids(expected).reverse());
+        got.push(...ids(emitted(r)));
+        return r;
+      };
+      await poll(publish(3));
+      sb.pinPosts('bbcnews', 3);
+      await poll(publish(1));
+      // 30 new posts, 12 a page with 3 pinned on the first, 2 pages a poll: the newest 21, then 9.
+      const burst = publish(30);
+      await poll(burst, burst.slice(0, 21));
+      const rest = await rt.pollOnce(home, id);
+      expect(ids(emitted(rest))).toEqual(ids(burst.slice(21)).reverse());
+      got.push(...ids(emitted(rest)));
+      expect(new Set(got).size).toBe(got.length);
+      expect([...got].sort()).toEqual([...published].sort());
+    } finally {
+      sb.pinPosts('bbcnews', 0);
+    }
+  });
+});
+
 describe('the manual run in-process: poll() in mode "manual" never reads or writes the stored state', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { IgDataTrigger } = require(join(root, 'n8n-node/dist/nodes/IgData/IgDataTrigger.node.js'));

@@ -194,3 +194,25 @@ test('many concurrent requests are served (and counted in flight)', async () => 
   expect(sb.stats().maxInFlight).toBeGreaterThan(1);
   expect(Date.now() - t0).toBeLessThan(10000);
 });
+
+test('pinned posts: the first page of profile/posts shows them first, out of their place; every post once; 0 unpins; also over HTTP', async () => {
+  const c = api();
+  const before = await c.paginate('profile/posts', { handle: 'veganfoodie' }, { maxPages: 50 });
+  const pinned = sb.pinPosts('@veganfoodie', 2);
+  try {
+    expect(pinned.map((p) => p.id)).toEqual(before.items.slice(-2).map((p) => p.id)); // the two oldest
+    const p1 = await c.call('profile/posts', { handle: 'veganfoodie' });
+    expect(p1.items).toHaveLength(PAGE_SIZE.posts);
+    expect(p1.items.slice(0, 2).map((p) => p.id)).toEqual(pinned.map((p) => p.id));
+    expect(p1.items.slice(2).map((p) => p.id)).toEqual(before.items.slice(0, PAGE_SIZE.posts - 2).map((p) => p.id));
+    const after = await c.paginate('profile/posts', { handle: 'veganfoodie' }, { maxPages: 50 });
+    expect(after.items.map((p) => p.id).sort()).toEqual(before.items.map((p) => p.id).sort());
+    expect(() => sb.pinPosts('veganfoodie', 4)).toThrow(/0 to 3/);
+  } finally {
+    sb.pinPosts('veganfoodie', 0);
+  }
+  expect((await c.call('profile/posts', { handle: 'veganfoodie' })).items.map((p) => p.id)).toEqual(before.items.slice(0, PAGE_SIZE.posts).map((p) => p.id));
+  const res = await fetch(`${sb.url}/_sandbox/profile/veganfoodie/pin?count=1`, { method: 'POST' });
+  expect(((await res.json()) as { pinned: { id: string }[] }).pinned.map((p) => p.id)).toEqual([before.items.at(-1)!.id]);
+  sb.pinPosts('veganfoodie', 0);
+});
