@@ -59,7 +59,7 @@ export { RunRefusedError, RunStoppedError, isRunError, isRunRefusedError, isRunS
 // Tables and documents.
 export type { Cell } from './flatten';
 export { flatten, pick, toRows } from './flatten';
-export { fieldPaths } from './shape';
+export { fieldPaths, mediaFieldPaths } from './shape';
 export { buildOpenApi } from './openapi';
 
 // A promise-based client over fetch, for Node scripts, tests and benchmarks.

@@ -49,6 +49,18 @@ export function checkShape(shape: Shape, value: unknown, path: (string | number)
 }
 
 /**
+ * The dotted paths of a schema's media links (fields marked `media`: pictures and videos on the
+ * CDN), e.g. `image_url`, `author.profile_pic_url`: the only links products download.
+ */
+export function mediaFieldPaths(schema: Shape, prefix = ''): string[] {
+  if (typeof schema !== 'object' || !('object' in schema)) return [];
+  return Object.entries(schema.object).flatMap(([k, f]) => {
+    const path = prefix ? `${prefix}.${k}` : k;
+    return typeof f === 'object' && 'optional' in f && f.media ? [path] : mediaFieldPaths(valueShape(f), path);
+  });
+}
+
+/**
  * Every dotted field path a schema documents, for validating the fields a user asks for before any
  * request is made. Lists stop the walk (a list is one column). Empty for loose "any object" schemas.
  */

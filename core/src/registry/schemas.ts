@@ -16,6 +16,8 @@ const optList = (item: Shape): Field => ({ optional: { array: item } });
 const optStr = nullable('string');
 const optNum = nullable('number');
 const optBool = nullable('boolean');
+/** A link to a picture or video on the CDN (may be absent or null): what products may download. */
+const mediaLink: Field = { optional: 'string', nullable: true, media: true };
 const optStrList = optList('string');
 /** A loose object: these fields, with their types; any other field passes. */
 const object = (fields: Record<string, Field>): Shape => ({ object: fields });
@@ -28,7 +30,7 @@ export const userSummary = object({
   full_name: optStr,
   is_verified: optBool,
   is_private: optBool,
-  profile_pic_url: optStr,
+  profile_pic_url: mediaLink,
 });
 
 const location = object({
@@ -55,7 +57,7 @@ const profileFields = {
   following: optNum,
   posts: optNum,
   external_url: optStr,
-  profile_pic_url: optStr,
+  profile_pic_url: mediaLink,
 };
 
 export const profile = object({
@@ -91,8 +93,8 @@ export const post = object({
   like_count: optNum,
   comment_count: optNum,
   view_count: optNum,
-  image_url: optStr,
-  video_url: optStr,
+  image_url: mediaLink,
+  video_url: mediaLink,
   video_duration: optNum,
   location: nullable(location),
   author: nullable(userSummary),
@@ -103,8 +105,8 @@ export const story = object({
   shortcode: optStr,
   type: str,
   taken_at: str,
-  image_url: optStr,
-  video_url: optStr,
+  image_url: mediaLink,
+  video_url: mediaLink,
   video_duration: optNum,
 });
 
@@ -113,7 +115,7 @@ export const highlight = object({
   title: optStr,
   media_count: optNum,
   created_at: optStr,
-  cover_image_url: optStr,
+  cover_image_url: mediaLink,
 });
 
 export const comment = object({

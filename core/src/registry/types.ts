@@ -14,8 +14,13 @@ type ParamKind =
  */
 export type Shape = 'string' | 'number' | 'boolean' | { object: Readonly<Record<string, Field>> } | { array: Shape } | { record: Shape };
 
-/** A field of an object: required, or optional (may be absent) and then maybe nullable too. */
-export type Field = Shape | { optional: Shape; nullable?: true };
+/**
+ * A field of an object: required, or optional (may be absent) and then maybe nullable too.
+ * `media`: the field is a link to a picture or video on the service's CDN, the only links a
+ * product may download (n8n's Download Media); any other link in an answer (an account's
+ * `external_url`) is a stranger's and is never fetched.
+ */
+export type Field = Shape | { optional: Shape; nullable?: true; media?: true };
 
 /** A parameter as the runtime reads it: validation, defaults, messages. Its documentation: docs.ts. */
 export interface ParamDef {

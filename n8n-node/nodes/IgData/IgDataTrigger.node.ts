@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { Call, EndpointDef, ParamDef } from '@igdata/core';
-import { documentedEndpoints, estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
+import { baseUrlOf, documented, documentedEndpoints, estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, downloadMediaOption, mediaSizeOption, paramField } from './description';
-import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
+import { downloadMedia, failureSentence, maxBytesOf, mediaSelection } from './media';
 import { simplifyItem, toNodeError } from './output';
 import type { Page, PollState } from './poll';
 import { newestOf, pollFeed, startFeed } from './poll';
@@ -127,6 +127,8 @@ export class IgDataTrigger implements INodeType {
 		} catch (e) {
 			throw toNodeError(this.getNode(), isIgError(e) ? e : (e as Error));
 		}
+		// Only the feed's media links: a field an expression names otherwise is never fetched.
+		const { fields, refused } = mediaSelection(options.downloadMedia, documented(feed.endpoint));
 		const { config: readConfig, io } = n8nClient(this);
 		const config = await readConfig();
 		const readPage = async (cursor: string | null): Promise<Page> => {
@@ -139,11 +141,10 @@ export class IgDataTrigger implements INodeType {
 		};
 		const shape = async (posts: Record<string, unknown>[]): Promise<INodeExecutionData[]> => {
 			const items: INodeExecutionData[] = posts.map((p) => ({ json: options.simplify ? simplifyPost(call.endpoint, p) : { ...(p as IDataObject) } }));
-			const fields = mediaFields(options.downloadMedia);
-			if (!fields.length) return items;
+			if (!fields.length && !refused) return items;
 			// The posts are already paid for and the state moves past them: a medium that cannot be
 			// downloaded never fails the poll (the post would be lost); the post says so in _notice.
-			const media = await downloadMedia(this, posts, () => ({ fields, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: DEFAULT_CONCURRENCY }));
+			const media = await downloadMedia(this, posts, () => ({ fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: DEFAULT_CONCURRENCY }), baseUrlOf(config));
 			media.forEach((m, k) => {
 				if (!m) return;
 				if (Object.keys(m.binary).length) items[k].binary = m.binary;

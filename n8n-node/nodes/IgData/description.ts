@@ -154,6 +154,14 @@ function paramProperties(): INodeProperties[] {
 /** Operations whose answers link to media (image_url, video_url, ... in their schemas). */
 const mediaIds = endpoints.filter((e) => mediaPaths(e).length).map((e) => e.id);
 
+/** The media operations grouped by their media fields: each group gets its own Download Media choices. */
+const mediaGroups: DocumentedEndpoint[][] = [
+	...endpoints
+		.filter((e) => mediaPaths(e).length)
+		.reduce((groups, e) => groups.set(mediaPaths(e).join(), [...(groups.get(mediaPaths(e).join()) ?? []), e]), new Map<string, DocumentedEndpoint[]>())
+		.values(),
+];
+
 /** Options > Download Media, for the action node (shown for its media operations) and the trigger. */
 export function downloadMediaOption(list: readonly DocumentedEndpoint[], show?: NonNullable<IDisplayOptions['show']>): INodeProperties {
 	return {
@@ -261,7 +269,8 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_CREDIT_CAP,
 				description: `Most credits this node may spend in one workflow execution, across all its runs (each batch of Loop Over Items, each AI agent tool call), items and pages. Without this option the cap is ${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
 			},
-			downloadMediaOption(endpoints, { '/operation': mediaIds }),
+			// One Download Media per set of media fields, offering only the fields of the operation shown.
+			...mediaGroups.map((list) => downloadMediaOption(list, { '/operation': list.map((e) => e.id) })),
 			{
 				displayName: 'Extra Query Parameters',
 				name: 'extraParameters',

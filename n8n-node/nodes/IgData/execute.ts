@@ -5,13 +5,13 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { RunStoppedError } from '@igdata/core';
-import { isRunStoppedError } from '@igdata/core';
+import { baseUrlOf, documented, isRunStoppedError } from '@igdata/core';
 import { executionCredits } from './credits';
 import type { ItemResult } from './run-types';
 import { runItemCalls } from './engine';
 import { readInput } from './input';
 import type { MediaOptions } from './media';
-import { downloadMedia, failureSentence, maxBytesOf, mediaFields } from './media';
+import { downloadMedia, failureSentence, maxBytesOf, mediaSelection } from './media';
 import { DEFAULT_ON_NOT_FOUND, decide, outputOf, runFailure } from './outcome';
 import { stopNotice } from './output';
 import { n8nClient } from './transport';
@@ -50,10 +50,12 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	const { out, answers, hints, missing } = outputOf(dispositions);
 	const owners = out.map((o) => (o.pairedItem as { item: number }).item);
 	for (const message of hints) this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
-	await attachMedia(this, out, answers, (k) => {
-		const options = input.perItem[owners[k]].options;
-		const fields = mediaFields(options.downloadMedia);
-		return fields.length ? { fields, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: input.concurrency } : undefined;
+	await attachMedia(this, out, answers, async () => baseUrlOf(await n8nClient(this).config()), (k) => {
+		const { endpoint, options } = input.perItem[owners[k]];
+		// Only the endpoint's media links: a field an expression names otherwise (a link an account
+		// owner chose) is never fetched, and the item says so.
+		const { fields, refused } = mediaSelection(options.downloadMedia, documented(endpoint));
+		return fields.length || refused ? { fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: input.concurrency } : undefined;
 	});
 	// Items left out are not in the output to say it: the last item does, as a run's stop does.
 	if (missing.length) addNotice(out, missing.join(' '));
@@ -73,9 +75,15 @@ function addNotice(out: INodeExecutionData[], notice: string): void {
  * notice (`_notice` and a warning hint), never failing the execution (its answers were paid for);
  * under Continue On Fail a failed download is `error` and `code` beside the answer instead.
  */
-async function attachMedia(ctx: IExecuteFunctions, out: INodeExecutionData[], answers: (Record<string, unknown> | undefined)[], options: (k: number) => MediaOptions | undefined): Promise<void> {
+async function attachMedia(
+	ctx: IExecuteFunctions,
+	out: INodeExecutionData[],
+	answers: (Record<string, unknown> | undefined)[],
+	baseUrl: () => Promise<string>,
+	options: (k: number) => MediaOptions | undefined,
+): Promise<void> {
 	if (!answers.some((a, k) => a && options(k))) return;
-	const media = await downloadMedia(ctx, answers, options);
+	const media = await downloadMedia(ctx, answers, options, await baseUrl());
 	const skipped: string[] = [];
 	media.forEach((m, k) => {
 		if (!m) return;
