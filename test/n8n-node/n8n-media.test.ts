@@ -15,10 +15,12 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeCost, documentedEndpoints } from '@igdata/core';
 import { drawPicture } from '../../scripts/sandbox/media/pictures';
+import { isPrivateAddress } from '../../n8n-node/nodes/IgData/address';
 import type { N8nWorld } from './setup';
 import { root, rt, setupN8n, teardownN8n } from './setup';
 
@@ -77,11 +79,26 @@ describe('Options > Download Media in a real run', () => {
   let proxyUrl: string;
   const seen: { path: string; headers: http.IncomingHttpHeaders }[] = [];
   let mediaDelayMs = 0;
+  /** Edits profile answers on their way to n8n (links a stranger could have set). */
+  let rewriteProfile: ((data: Record<string, unknown>) => void) | undefined;
   beforeAll(async () => {
     proxy = http.createServer((req, res) => {
       seen.push({ path: req.url ?? '', headers: { ...req.headers } });
       const go = () => {
         const upstream = http.request(`${sb.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+          if (rewriteProfile && req.url?.startsWith('/v1/profile?')) {
+            let text = '';
+            answer.setEncoding('utf8');
+            answer.on('data', (c: string) => (text += c));
+            answer.on('end', () => {
+              const body = JSON.parse(text);
+              rewriteProfile!(body.data);
+              const out = JSON.stringify(body);
+              res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(Buffer.byteLength(out)) });
+              res.end(out);
+            });
+            return;
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         });
@@ -102,6 +119,7 @@ describe('Options > Download Media in a real run', () => {
   beforeEach(() => {
     seen.length = 0;
     mediaDelayMs = 0;
+    rewriteProfile = undefined;
     sb.setFaults({ mediaTtlSeconds: 7 * 24 * 3600 });
     sb.resetStats();
   });
@@ -147,6 +165,67 @@ describe('Options > Download Media in a real run', () => {
     }
     expect(seen.find((s) => s.path.startsWith('/v1/'))?.headers.authorization).toBe(`Bearer ${apiKey}`);
     expect(r.stdout + r.stderr).not.toContain(apiKey);
+  });
+
+  test("Download Media ={{ 'external_url,profile_pic_url' }}: external_url never requested, the profile picture a binary without the key; links to a private address, or to a name resolving to one, refused", async () => {
+    // A host on this machine recording what reaches it: the intranet a stranger's link may name.
+    const hits: string[] = [];
+    const intranet = http.createServer((req, res) => {
+      hits.push(`${req.headers.host}${req.url}`);
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(drawPicture('u', 'intranet'));
+    });
+    await new Promise<void>((r) => intranet.listen(0, '0.0.0.0', r));
+    const port = (intranet.address() as AddressInfo).port;
+    // This machine's own name resolves to one of its own, private addresses (not the Base URL's host).
+    const name = hostname();
+    const resolved = (await dnsLookup(name)).address;
+    expect(isPrivateAddress(resolved)).toBe(true);
+    try {
+      rewriteProfile = (data) => {
+        if (data.username === 'nasa') data.external_url = `http://127.0.0.1:${port}/intranet/page`;
+        if (data.username === 'natgeo') data.profile_pic_url = `http://127.0.0.2:${port}/p/natgeo.png`;
+        if (data.username === 'bbcnews') data.profile_pic_url = `http://${name}:${port}/p/bbcnews.png`;
+      };
+      const node = (label: string, handle: string, downloadMedia: unknown, x: number) => ({
+        id: label,
+        name: label,
+        type: 'n8n-nodes-igdata.igData',
+        typeVersion: 1,
+        position: [x, 0],
+        parameters: { resource: 'profile', operation: 'profile', handle, options: { downloadMedia } },
+        credentials: viaProxy,
+      });
+      const r = await rt.runWorkflow(
+        home,
+        chain([
+          node('Expression', 'nasa', "={{ 'external_url,profile_pic_url' }}", 200),
+          node('Private', 'natgeo', ['profile_pic_url'], 400),
+          node('Resolved', 'bbcnews', ['profile_pic_url'], 600),
+        ]),
+      );
+      expect(r.error).toBeUndefined();
+      const [nasa] = out(r, 'Expression');
+      expect(Object.keys(nasa.binary ?? {})).toEqual(['profile_pic']);
+      expect(nasa.binary!.profile_pic).toMatchObject({ mimeType: 'image/png' });
+      expect(nasa.json._notice).toBe('Download Media: "external_url" is not a media link of Profile › Get (profile), so it was not downloaded (only media links are). Its media fields: profile_pic_url.');
+      const [natgeo] = out(r, 'Private');
+      expect(natgeo.json.username).toBe('natgeo');
+      expect(natgeo.binary).toBeUndefined();
+      expect(natgeo.json._notice).toMatch(/^The media link was not followed: it points at a private address \(127\.0\.0\.2\)\./);
+      const [bbc] = out(r, 'Resolved');
+      expect(bbc.binary).toBeUndefined();
+      expect(bbc.json._notice).toMatch(new RegExp(`^The media link was not followed: ${name.replace(/\./g, '\\.')} resolved to a private address \\(`));
+      // Nothing reached the intranet host but the one connection whose address was then refused.
+      expect(hits).toEqual([`${name}:${port}/p/bbcnews.png`]);
+      const mediaSeen = seen.filter((s) => s.path.startsWith('/media/'));
+      expect(mediaSeen).toHaveLength(1); // nasa's picture
+      expect(JSON.stringify(mediaSeen)).not.toContain(apiKey);
+      expect(sb.stats().creditsBilled).toBe(3);
+      expect(r.stdout + r.stderr).not.toContain(apiKey);
+    } finally {
+      await new Promise((res) => intranet.close(res));
+    }
   });
 
   test('an expired link: under Continue On Fail the paid answer stays with the error; without it, with the sentence in _notice (the execution does not fail)', async () => {
