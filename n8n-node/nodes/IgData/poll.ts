@@ -126,13 +126,10 @@ async function readUntil(
 	if (capBefore(plan, NOTHING_READ)) return { posts, pages: 0, done: false, next: cursor };
 	let read = NOTHING_READ;
 	for (;;) {
-		let page: Page;
-		try {
-			page = await fetchPage(cursor);
-		} catch (e) {
-			if (!paid && read.pages === 0) throw e;
-			return { posts, pages: read.pages, done: false, next: cursor, failure: e instanceof Error ? e : new Error(String(e)) };
-		}
+		// The poll's first request: its failure is the poll's (nothing was paid). A later one ends the reading.
+		const got = !paid && read.pages === 0 ? await fetchPage(cursor) : await fetchPage(cursor).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+		if (got instanceof Error) return { posts, pages: read.pages, done: false, next: cursor, failure: got };
+		const page = got;
 		const step = afterPage(plan, read, { ...page, creditsCharged: 0 });
 		read = step.read;
 		for (const p of step.keep) {
