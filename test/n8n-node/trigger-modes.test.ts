@@ -240,6 +240,9 @@ describe('"New Account Post" on an account with pinned older posts at the head o
 describe('the manual run in-process: poll() in mode "manual" never reads or writes the stored state', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { IgDataTrigger } = require(join(root, 'n8n-node/dist/nodes/IgData/IgDataTrigger.node.js'));
+  /** The API requests sent, and whether pages after the first answer 502 (the sandbox's per-request fault). */
+  const sent: string[] = [];
+  let failLaterPages = false;
   const context = (mode: string, params: Record<string, unknown>, staticData: Record<string, unknown>) => ({
     getMode: () => mode,
     getNodeParameter: (name: string, fallback?: unknown) => (name in params ? params[name] : fallback),
@@ -252,7 +255,9 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
       httpRequestWithAuthentication: async (credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
         expect(credential).toBe('igDataApi');
         expect(Object.keys(o.headers).map((h) => h.toLowerCase())).toEqual(expect.not.arrayContaining(['authorization', 'x-api-key']));
-        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, Authorization: `Bearer ${apiKey}` } });
+        sent.push(o.url);
+        const fault: Record<string, string> = failLaterPages && new URL(o.url).searchParams.has('cursor') ? { 'x-sandbox-fault': '502' } : {};
+        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, ...fault, Authorization: `Bearer ${apiKey}` } });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
         return { statusCode: res.status, headers, body: await res.text() };
@@ -283,6 +288,33 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     expect(JSON.stringify(staticData)).toBe(frozen);
     const polled = await new IgDataTrigger().poll.call(context('trigger', params, staticData));
     expect(ids(polled[0].map((i: { json: Item }) => i.json))).toEqual([one[0].id]);
+  });
+
+  test('a second page that fails (502 after the retries): the first page\'s posts come out with a notice; the next poll resumes at the failed page and does not pay for the first again', async () => {
+    const params = { event: 'account', handle: 'bbcnews', options: { maxPages: 5 } };
+    const staticData: Record<string, unknown> = {};
+    expect(await new IgDataTrigger().poll.call(context('trigger', params, staticData))).toBeNull();
+    const fresh = publish(30); // three pages of 12
+    failLaterPages = true;
+    sb.resetStats();
+    let first;
+    try {
+      first = await new IgDataTrigger().poll.call(context('trigger', params, staticData));
+    } finally {
+      failLaterPages = false;
+    }
+    const items = first[0].map((i: { json: Item }) => i.json);
+    expect(ids(items)).toEqual(ids(fresh.slice(0, 12)).reverse());
+    expect(items.at(-1)._notice).toMatch(/^A later page of this poll failed \(.*502.*\): the new posts read before it are here; the next poll resumes at that page without reading these again\.$/);
+    expect(sb.stats().creditsBilled).toBe(2); // the first page; the 502s were not billed
+
+    sb.resetStats();
+    const before = sent.length;
+    const second = await new IgDataTrigger().poll.call(context('trigger', params, staticData));
+    expect(ids(second[0].map((i: { json: Item }) => i.json))).toEqual(ids(fresh.slice(12)).reverse());
+    // Two pages read, both after the first: the first page is not paid for again.
+    expect(sent.slice(before).map((u) => new URL(u).searchParams.has('cursor'))).toEqual([true, true]);
+    expect(sb.stats().creditsBilled).toBe(4);
   });
 
   test('an account with no posts: the manual run returns nothing (null), not an error', async () => {
