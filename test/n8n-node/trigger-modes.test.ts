@@ -305,7 +305,7 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     }
     const items = first[0].map((i: { json: Item }) => i.json);
     expect(ids(items)).toEqual(ids(fresh.slice(0, 12)).reverse());
-    expect(items.at(-1)._notice).toMatch(/^A later page of this poll failed \(.*502.*\): the new posts read before it are here; the next poll resumes at that page without reading these again\.$/);
+    expect(items.at(-1)._notice).toMatch(/^A later page of this poll failed \(The data provider failed after 3 tries\. .*\): the new posts read before it are here; the next poll resumes at that page without reading these again\.$/);
     expect(sb.stats().creditsBilled).toBe(2); // the first page; the 502s were not billed
 
     sb.resetStats();
