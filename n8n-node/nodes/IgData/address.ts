@@ -91,11 +91,15 @@ export function refusedLink(url: URL, trustedHost: string): string | undefined {
 	return undefined;
 }
 
-/** Why the address a connection to `url` reached is refused, or undefined. */
+/**
+ * Why the address a connection to `url` reached is refused, or undefined. Undefined too when n8n
+ * does not expose the connection (`remoteAddress` unknown: n8n 2.41.1 hands over a stream without
+ * its socket; 2.8.4 exposes it): refusing then would refuse every CDN, so there the literal check
+ * is all the node can do (README.md, "Media as files", says what to enable in n8n).
+ */
 export function refusedAddress(url: URL, trustedHost: string, remoteAddress: string | undefined): string | undefined {
 	const host = hostOf(url);
-	if (host === trustedHost) return undefined;
-	if (remoteAddress === undefined) return `the address ${host} connected to could not be read, so it cannot be told from a private one`;
+	if (host === trustedHost || remoteAddress === undefined) return undefined;
 	if (isPrivateAddress(remoteAddress) !== false) return `${host} resolved to a private address (${remoteAddress.replace(/^::ffff:/, '')})`;
 	return undefined;
 }
