@@ -12,6 +12,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseCsv as parseRows } from '../../scripts/gas-standin/services/utilities';
 import { drawPicture } from '../../scripts/sandbox/media/pictures';
 import type { N8nWorld } from './setup';
 import { root, rt, setupN8n, teardownN8n } from './setup';
@@ -110,28 +111,9 @@ describe('the example "vet a list of accounts"', () => {
   });
 });
 
-/** A CSV as RFC 4180 writes it (quoted fields may hold commas, quotes and line breaks), after the byte-order mark Convert to File starts it with. */
+/** A CSV file's rows as objects by header, after the byte-order mark Convert to File starts it with (the stand-in's RFC 4180 reader). */
 function parseCsv(file: string): Record<string, string>[] {
-  const text = file.replace(/^\uFEFF/, '');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
-    } else field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  const [header, ...body] = rows;
+  const [header, ...body] = parseRows(file.replace(/^\uFEFF/, ''), ',');
   return body.map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i]])));
 }
 

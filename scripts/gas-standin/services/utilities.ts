@@ -283,7 +283,8 @@ function formatString(template: string, args: unknown[]): string {
   });
 }
 
-function parseCsv(text: string, delim: string): string[][] {
+/** RFC 4180 rows (quoted fields may hold the delimiter, quotes and line breaks): Utilities.parseCsv, also read by tests. */
+export function parseCsv(text: string, delim: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
