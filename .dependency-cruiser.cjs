@@ -22,6 +22,27 @@ module.exports = {
       from: { path: '(^|/)types\\.ts$' },
       to: { path: '^(core|sheets-addon|n8n-node)/', pathNot: '(^|/)types\\.ts$' },
     },
+    {
+      name: 'bulk-internals',
+      severity: 'error',
+      comment: "Outside bulk/, a run is made and stepped through bulk/runs.ts (owners: schedule/, tracker/, ...); its step machinery stays inside. Use runs.ts, or give it what you need.",
+      from: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/bulk/' },
+      to: { path: '^sheets-addon/src/bulk/', pathNot: '^sheets-addon/src/bulk/(runs|control|job|plan|grid)\\.ts$' },
+    },
+    {
+      name: 'sidebar-run-is-the-sidebars',
+      severity: 'error',
+      comment: "bulk/control.ts is the sidebar's own run (start, cancel, resume: one per document); an owner of runs makes its own with bulk/runs.ts.",
+      from: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/(bulk/|sidebar-api\\.ts$)' },
+      to: { path: '^sheets-addon/src/bulk/control\\.ts$' },
+    },
+    {
+      name: 'schedules-know-no-owner',
+      severity: 'error',
+      comment: 'schedule/ hears from its owners through schedule/owner.ts (hooks passed down from owners.ts): importing an owner would make the two one layer.',
+      from: { path: '^sheets-addon/src/schedule/' },
+      to: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/(schedule|bulk|engine|run)/' },
+    },
   ],
   options: {
     // Keep `import type` edges, which the TypeScript compiler would elide.

@@ -59,3 +59,24 @@ describe('on a copy with planted circles', () => {
     expect(violations).toHaveLength(4);
   });
 });
+
+describe('on a copy where a schedule reaches into bulk and its owner', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'igdata-seams-'));
+    for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs']) cpSync(join(root, f), join(dir, f), { recursive: true });
+    writeFileSync(
+      join(dir, 'sheets-addon/src/schedule/planted-reach.ts'),
+      "import { endStep } from '../bulk/step';\nimport { start } from '../bulk/control';\nimport { TRACKER_OWNER } from '../tracker/trackers';\nexport const planted = [endStep, start, TRACKER_OWNER];\n",
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails, naming the bulk internal, the sidebar run and the owner it imports', () => {
+    const r = lintCycles(dir);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(/bulk-internals: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/step\.ts/);
+    expect(r.out).toMatch(/sidebar-run-is-the-sidebars: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/control\.ts/);
+    expect(r.out).toMatch(/schedules-know-no-owner: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/tracker\/trackers\.ts/);
+  });
+});

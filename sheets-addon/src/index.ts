@@ -6,6 +6,7 @@
 import { evaluateFormula } from './engine/formula';
 import { formulaContext, gasContext } from './gas/context';
 import { keepFromCache } from './gas/keep-trigger';
+import { OWNERS } from './owners';
 import { background } from './schedule/background';
 import { SIDEBAR_API } from './sidebar-api';
 export { onOpen, showSidebar } from './gas/ui';
@@ -16,7 +17,7 @@ export function hourly(): number {
   try {
     return keepFromCache(ctx);
   } finally {
-    background(ctx); // schedules run even when keeping failed this hour
+    background(ctx, OWNERS); // schedules run even when keeping failed this hour
   }
 }
 

@@ -5,9 +5,10 @@
  * about the key is its masked form.
  */
 import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
-import { cancel, resume, start, step } from './bulk/control';
+import { cancel, resume, start } from './bulk/control';
 import { jobStore } from './bulk/job';
 import { preview } from './bulk/plan';
+import { step } from './bulk/runs';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
 import { clientConfig } from './engine/messages';
@@ -21,9 +22,11 @@ import { activeSelection } from './gas/ui';
 import { exportUsage } from './gas/usage';
 import type { RunContext } from './run/ports';
 import { recordUsage } from './run/usage-log';
+import { OWNERS } from './owners';
 import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
-import { DEFAULT_FIELDS, afterRunStep, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
+import { stepScheduled } from './schedule/step';
+import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
 
 function settingsView() {
   const s = readSettings();
@@ -127,12 +130,7 @@ export const SIDEBAR_API = {
   igScheduleDelete: thenShow(deleteSchedule, scheduleViews),
   /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
   igScheduleRunNow: inContext(runNow),
-  igScheduleStep: (id: string, jobId: string) => {
-    const ctx = gasContext();
-    const job = step(ctx, jobId, undefined, id);
-    if (job.status !== 'running') afterRunStep(ctx, id); // a tracker's view follows its runs
-    return job;
-  },
+  igScheduleStep: (id: string, jobId: string) => stepScheduled(gasContext(), OWNERS, id, jobId),
   /** Track these accounts: the fields offered, the cost preview, create (first run stepped by the sidebar), step, list, delete. */
   igTrackerChoices: () => ({ fields: trackableFields(), defaults: DEFAULT_FIELDS }),
   igTrackerPreview: inContext(previewTracker),

@@ -7,7 +7,8 @@
 import type { RunContext } from '../src/run/ports';
 import { answersFor } from '../src/run/answers';
 import { settingRule } from '../src/run/reuse';
-import { resume, start, step } from '../src/bulk/control';
+import { resume, start } from '../src/bulk/control';
+import { step } from '../src/bulk/runs';
 import { jobStore } from '../src/bulk/job';
 import { evaluateFormula } from '../src/engine/formula';
 import type { World } from './run-fakes';

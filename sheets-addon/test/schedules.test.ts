@@ -5,6 +5,7 @@
  * what only the platform shows (the built bundle, triggers, execution limits).
  */
 import { jobStore } from '../src/bulk/job';
+import { OWNERS } from '../src/owners';
 import { background } from '../src/schedule/background';
 import { loadSchedules, saveSchedule, scheduleViews } from '../src/schedule/schedules';
 import type { World } from './run-fakes';
@@ -18,7 +19,7 @@ const accounts = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `a
 function hourlyAfterNextRun(w: World, opts?: Parameters<World['execution']>[0]) {
   const [s] = loadSchedules(w.execution().props);
   w.clock.t = s.nextAt + 10 * 60000;
-  background(w.execution(opts));
+  background(w.execution(opts), OWNERS);
 }
 
 const history = (w: World, name = 'IG Data history IGPROFILE') => w.sheet(name).read(2, 1, w.sheet(name).lastRow() - 1, 3);
@@ -73,7 +74,7 @@ describe('a run killed mid-way resumes at the next hour without a duplicate row 
       expect(job.status).toBe('running'); // died mid-way
       expect(w.svc.credits).toBeLessThan(120);
       w.clock.advance(HOUR);
-      background(w.execution()); // the next hourly trigger
+      background(w.execution(), OWNERS); // the next hourly trigger
       const rows = history(w);
       expect(rows.map((r) => r[1])).toEqual(accounts(120));
       expect(w.svc.credits).toBe(120);

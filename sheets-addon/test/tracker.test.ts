@@ -5,11 +5,12 @@
  * accounts per run. The list can change: added accounts join, removed ones stop, a renamed one
  * (same id) keeps its line, a deleted one says why once.
  */
-import { step } from '../src/bulk/control';
+import { OWNERS } from '../src/owners';
 import { background } from '../src/schedule/background';
 import { runNow } from '../src/schedule/start';
+import { stepScheduled } from '../src/schedule/step';
 import { deleteSchedule, loadSchedules } from '../src/schedule/schedules';
-import { afterRunStep, createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
+import { createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
 import type { World } from './run-fakes';
 import { world } from './run-fakes';
 // The evaluator of the preview page: the trend's numbers, as Sheets would draw them.
@@ -30,7 +31,7 @@ function track(w: World, req: Record<string, unknown>) {
 function nextWeek(w: World) {
   const next = Math.min(...loadSchedules(w.execution().props).map((s) => s.nextAt));
   w.clock.t = next + 10 * 60000;
-  background(w.execution());
+  background(w.execution(), OWNERS);
 }
 
 function view(w: World, name: string) {
@@ -159,7 +160,7 @@ describe('review findings, each a test that failed before its fix', () => {
     w.column(['acct_1', 'gone_1']);
     const t = track(w, { fields: 'full_name,followers', ...weekly, cap: 10 });
     const [s] = loadSchedules(w.execution().props);
-    expect(() => deleteSchedule(w.execution(), s.id)).toThrow(`This schedule is part of the tracker "${t.name}": delete the tracker instead (Track these accounts).`);
+    expect(() => deleteSchedule(w.execution(), s.id)).toThrow(`This schedule is part of the tracker "${t.name}": delete the tracker instead. Nothing was deleted.`);
     const v = view(w, t.view);
     const note = v.header.indexOf('note');
     expect(v.lines.find((l) => l[0] === 'acct_1')![note]).toBe('');
@@ -226,12 +227,12 @@ describe("when a tracker's answers are fetched again (issue 21: the rule in shee
     expect(credits(w)).toBe(4);
     const first = w.clock.t;
     w.clock.t = Date.parse('2026-11-30T07:10:00Z'); // Monday, two days later
-    background(w.execution());
+    background(w.execution(), OWNERS);
     expect(credits(w)).toBe(4);
     expect(Math.min(...loadSchedules(w.execution().props).map((s) => s.nextAt))).toBe(Date.parse('2026-12-07T07:00:00Z'));
     expect(view(w, t.view).lines.every((l) => (l[1] as Date).getTime() === first)).toBe(true);
     w.clock.t = Date.parse('2026-12-07T07:10:00Z');
-    background(w.execution());
+    background(w.execution(), OWNERS);
     expect(credits(w)).toBe(8);
     const v = view(w, t.view);
     expect(v.lines.every((l) => (l[1] as Date).getTime() === Date.parse('2026-12-07T07:10:00Z'))).toBe(true);
@@ -241,8 +242,7 @@ describe("when a tracker's answers are fetched again (issue 21: the rule in shee
   /** Run now of the tracker's schedule (Schedules, in the sidebar), stepped to its end. */
   function runNowToEnd(w: World, scheduleId: string) {
     let job = runNow(w.execution(), scheduleId);
-    for (let i = 0; i < 20 && job.status === 'running'; i++) job = step(w.execution(), job.id, undefined, scheduleId);
-    afterRunStep(w.execution(), scheduleId);
+    for (let i = 0; i < 20 && job.status === 'running'; i++) job = stepScheduled(w.execution(), OWNERS, scheduleId, job.id);
   }
 
   test('a run two days after the first one (Run now) reuses its answers: it bills nothing, and the view says they were fetched two days ago', () => {
@@ -269,5 +269,30 @@ describe("when a tracker's answers are fetched again (issue 21: the rule in shee
     runNowToEnd(w, t.parts[0].scheduleId);
     expect(credits(w)).toBe(8);
     expect(view(w, t.view).lines.every((l) => (l[1] as Date).getTime() === w.clock.t)).toBe(true);
+  });
+});
+
+describe('trackers saved before schedules had owners', () => {
+  /** The schedules property as it was saved then: a tracker's schedule carried `tracker: <id>` and no owner. */
+  function saveOldShape(w: World) {
+    const props = w.execution().props;
+    const old = loadSchedules(props).map(({ owner, ...s }) => ({ ...s, tracker: owner!.id }));
+    props.set('IGDATA_SCHEDULES', JSON.stringify(old));
+  }
+
+  test('still belong to their tracker: its view follows their runs, and they are deleted with it, not alone', () => {
+    const w = world();
+    w.column(accounts(3));
+    const t = track(w, { fields: 'followers', ...weekly, cap: 10 });
+    saveOldShape(w);
+    const [s] = loadSchedules(w.execution().props);
+    expect(s.owner).toEqual({ kind: 'tracker', id: t.id });
+    expect(() => deleteSchedule(w.execution(), s.id)).toThrow('This schedule is part of a tracker: delete the tracker instead. Nothing was deleted.');
+    nextWeek(w);
+    // The hourly run's end rebuilt the view: a second point on every line.
+    const v = view(w, t.view);
+    for (let r = 1; r <= 3; r++) expect(v.trend(r, 'followers')).toHaveLength(2);
+    deleteTracker(w.execution(), t.id);
+    expect(loadSchedules(w.execution().props)).toEqual([]);
   });
 });

@@ -6,35 +6,37 @@
  * sidebar stepping the same job interleaves with the trigger; each step re-reads the job, so no row
  * is written or billed twice.
  */
-import { step } from '../bulk/control';
 import { jobStore } from '../bulk/job';
+import { step } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
+import type { ScheduleOwners } from './owner';
 import { loadSchedules } from './schedules';
 import { startDue } from './start';
-import { afterRunStep } from '../tracker/trackers';
+import { stepScheduled } from './step';
 
 /** Time the trigger spends on jobs (of its 6 minutes; keeping answers comes first). */
 const BACKGROUND_MS = 270000;
 /** One background step holds the lock at most about this long (a sidebar step waits up to 30 s). */
 const STEP_MS = 15000;
 
-/** The hourly trigger's work on jobs: what came due starts, then everything running goes on. */
-export function background(ctx: RunContext, budgetMs = BACKGROUND_MS): void {
+/** The hourly trigger's work on jobs: what came due starts, then everything running goes on (`owners`: the schedules' owners, owners.ts). */
+export function background(ctx: RunContext, owners: ScheduleOwners, budgetMs = BACKGROUND_MS): void {
   startDue(ctx);
-  continueJobs(ctx, budgetMs);
+  continueJobs(ctx, owners, budgetMs);
 }
 
 /** Continues every running job until the budget is used; the sidebar's first, then schedules' in order. */
-export function continueJobs(ctx: RunContext, budgetMs = BACKGROUND_MS): void {
+function continueJobs(ctx: RunContext, owners: ScheduleOwners, budgetMs: number): void {
   const until = ctx.now() + budgetMs;
   const jobs = jobStore(ctx.props);
   const slots = [undefined, ...loadSchedules(ctx.props).map((s) => s.id)];
   for (const slot of slots) {
     try {
       let job = jobs.load(slot);
-      const going = job?.status === 'running';
-      while (job?.status === 'running' && ctx.now() < until) job = step(ctx, job.id, Math.min(STEP_MS, until - ctx.now()), slot);
-      if (going && job?.status !== 'running') afterRunStep(ctx, slot);
+      while (job?.status === 'running' && ctx.now() < until) {
+        const budget = Math.min(STEP_MS, until - ctx.now());
+        job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : step(ctx, job.id, budget);
+      }
     } catch (e) {
       console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
     }

@@ -5,17 +5,19 @@
  * in its own property (bulk/job.ts, slot = the schedule's id), resumable like any bulk run.
  */
 import { estimateCost, getEndpoint } from '@igdata/core';
-import { placeOutput } from '../bulk/control';
 import { colName, selection } from '../bulk/grid';
-import type { OutputPlace } from '../bulk/control';
 import type { BulkJob, JobPlace } from '../bulk/job';
 import { jobStore } from '../bulk/job';
 import type { BulkPlan, BulkRequest } from '../bulk/plan';
 import { plan, preview } from '../bulk/plan';
+import type { OutputPlace } from '../bulk/runs';
+import { placeOutput } from '../bulk/runs';
 import { jsonList } from '../engine/json';
 import type { Book, PropertyStore, RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import { runCosts } from './cost';
+import type { OwnerRef } from './owner';
+import { ownerTitle } from './owner';
 import type { Repeat } from './when';
 import { describeRepeat, nextRunAt, readRepeat, wholeNumber } from './when';
 
@@ -35,13 +37,21 @@ export interface Schedule {
   skippedAt?: string;
   /** Its runs cover the column from its first row down to its last filled cell (a tracker's: accounts added join the next run). */
   grow?: boolean;
-  /** Usage label of its runs (a tracker's name). */
+  /** Usage label of its runs (shown as it is, never read back). */
   label?: string;
-  /** The tracker it belongs to (tracker/trackers.ts): its view is rebuilt when a run ends. */
-  tracker?: string;
+  /** What it is part of (owner.ts): deleted with its owner, which hears when a run ends. */
+  owner?: OwnerRef;
 }
 
-export const loadSchedules = (props: PropertyStore): Schedule[] => jsonList(props.get(PROP.schedules)) as Schedule[];
+/** A schedule as saved before owners (2026-11): a tracker's carried its id alone. */
+type SavedSchedule = Schedule & { tracker?: string };
+
+/** A saved schedule in today's shape: an old tracker's schedule gets its owner (its name was not saved: messages say "a tracker"). */
+function fromSaved({ tracker, ...s }: SavedSchedule): Schedule {
+  return tracker && !s.owner ? { ...s, owner: { kind: 'tracker', id: tracker } } : s;
+}
+
+export const loadSchedules = (props: PropertyStore): Schedule[] => (jsonList(props.get(PROP.schedules)) as SavedSchedule[]).map(fromSaved);
 
 export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => props.set(PROP.schedules, JSON.stringify(list));
 
@@ -123,13 +133,10 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
   });
 }
 
-/** The name of the tracker a schedule belongs to (its usage label is "Tracker <name>"). */
-const trackerName = (s: Schedule): string | undefined => s.label?.replace(/^Tracker /, '');
-
 export function deleteSchedule(ctx: RunContext, id: string): void {
   const mine = findSchedule(ctx.props, id);
-  // A tracker's view would keep showing this part's old values: it goes with its tracker.
-  if (mine?.tracker) throw new Error(`This schedule is part of the tracker "${trackerName(mine) ?? ''}": delete the tracker instead (Track these accounts).`);
+  // Its owner counts on it (a tracker's view would keep showing this part's old values): it goes with its owner.
+  if (mine?.owner) throw new Error(`This schedule is part of ${ownerTitle(mine.owner)}: delete the ${mine.owner.kind} instead. Nothing was deleted.`);
   ctx.lock.withLock(() => {
     saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => s.id !== id));
     jobStore(ctx.props).delete(id);
@@ -137,7 +144,7 @@ export function deleteSchedule(ctx: RunContext, id: string): void {
 }
 
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
-export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; tracker?: string; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
+export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; owner?: { kind: string; title: string }; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
   const jobs = jobStore(ctx.props);
   const timeLabel = (iso: string | undefined) => iso && ctx.book.formatTime(Date.parse(iso));
   return loadSchedules(ctx.props).map((s) => {
@@ -150,8 +157,8 @@ export function scheduleViews(ctx: RunContext): { id: string; what: string; wher
       when: describeRepeat(s.repeat),
       cap: s.cap,
       ...nextAtFields(ctx.book, s.nextAt),
-      /** The tracker it belongs to (its name), if any: deleted with the tracker, not alone. */
-      tracker: s.tracker ? trackerName(s) : undefined,
+      /** What it is part of, if anything: deleted with that, not alone. */
+      owner: s.owner && { kind: s.owner.kind, title: ownerTitle(s.owner) },
       runLabel: timeLabel(run?.startedAt),
       skippedAt: timeLabel(s.skippedAt),
       run,

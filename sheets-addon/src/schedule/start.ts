@@ -2,11 +2,11 @@
  * Starting a schedule's runs: the ones that came due (the hourly trigger), and Run now (the
  * sidebar). Each run is a bulk job in the schedule's own property, resumable like any bulk run.
  */
-import { newJob } from '../bulk/control';
 import { isFilled, readColumn } from '../bulk/grid';
 import type { BulkJob } from '../bulk/job';
 import { jobStore, pauseJob, physical } from '../bulk/job';
 import { plan } from '../bulk/plan';
+import { newJob } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
 import type { Schedule } from './schedules';
 import { findSchedule, loadSchedules, nextRun, saveSchedules } from './schedules';

@@ -27,8 +27,8 @@ function showSchedules(list: Answer<'igSchedules'>): void {
     now.className = 'run-now';
     now.onclick = () => runNow(s.id, now);
     div.appendChild(now);
-    // A tracker's schedule goes with its tracker (Track these accounts), not alone.
-    if (s.tracker) div.appendChild(listItem('muted', [['span', 'Part of the tracker \u201c' + s.tracker + '\u201d: delete the tracker to stop it.']]));
+    // A schedule that is part of something (a tracker's) goes with its owner, not alone.
+    if (s.owner) div.appendChild(listItem('muted', [['span', 'Part of ' + s.owner.title + ': delete the ' + s.owner.kind + ' to stop it.']]));
     else div.appendChild(deleteButton('Delete this schedule?', () =>
       call('igScheduleDelete', s.id).then((l) => { showSchedules(l); say('schedules-message', 'Deleted. What it wrote stays.', 'ok'); }, fail('schedules-message'))));
     box.appendChild(div);

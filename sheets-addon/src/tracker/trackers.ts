@@ -2,16 +2,17 @@
  * "Track these accounts": a column of accounts, some fields, how often and a credit cap become, in
  * one step, history schedules (one per endpoint the fields come from, over the column as it grows),
  * a first run now, and a tracker view sheet (view.ts) rebuilt whenever a run ends. Trackers live in
- * one document property; their schedules are ordinary schedules (schedule/), marked as theirs.
+ * one document property; their schedules are ordinary schedules (schedule/) whose owner is the
+ * tracker (kind 'tracker': TRACKER_OWNER, listed in owners.ts).
  */
 import type { EndpointDef } from '@igdata/core';
 import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
-import { placeOutput, step } from '../bulk/control';
 import { emptiedSheet, freeSheetName, rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
 import type { BulkJob } from '../bulk/job';
 import { plan } from '../bulk/plan';
+import { placeOutput } from '../bulk/runs';
 import { jsonList } from '../engine/json';
 import { readBalance } from '../engine/balance';
 import { FETCHED_AT } from '../engine/values';
@@ -19,9 +20,11 @@ import { planRow } from '../engine/rows';
 import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
-import { MAX_SCHEDULES, findSchedule, loadSchedules, newSchedule, nextRun, readCap, saveSchedules } from '../schedule/schedules';
+import { MAX_SCHEDULES, loadSchedules, newSchedule, nextRun, readCap, saveSchedules } from '../schedule/schedules';
 import { runCosts } from '../schedule/cost';
+import type { ScheduleOwner } from '../schedule/owner';
 import { scheduledJob } from '../schedule/start';
+import { stepScheduled } from '../schedule/step';
 import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, reuseLimitMs } from '../schedule/when';
 import { trackerView } from './view';
@@ -173,7 +176,7 @@ export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: s
       const placed = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
       // Each part gets its share of the cap (each account costs all parts).
       const share = Math.max(part.credits, Math.floor((cap * part.credits) / t.each));
-      const s: Schedule = { ...newSchedule(ctx, request, p, placed, { repeat, cap: share, nextAt }), grow: true, label, tracker: id };
+      const s: Schedule = { ...newSchedule(ctx, request, p, placed, { repeat, cap: share, nextAt }), grow: true, label, owner: { kind: 'tracker', id, name } };
       made.push(s);
       parts.push({ scheduleId: s.id, endpoint: request.endpoint, fields: p.fields, history: placed.outSheet });
     }
@@ -215,29 +218,28 @@ const runsOf = (ctx: RunContext, t: Tracker): (BulkJob | null)[] => t.parts.map(
 /** The trackers' runs still going (first run, or a scheduled one). */
 const running = (ctx: RunContext, t: Tracker): BulkJob[] => runsOf(ctx, t).filter((job): job is BulkJob => job?.status === 'running');
 
-/** Rebuilds the tracker's view if its runs are over; whether they are. */
-function refreshWhenDone(ctx: RunContext, t: Tracker): boolean {
-  const done = !running(ctx, t).length;
-  if (done) ctx.lock.withLock(() => refreshView(ctx, t));
-  return done;
+/** Rebuilds the tracker's view if its runs are over. */
+function refreshWhenDone(ctx: RunContext, t: Tracker): void {
+  if (!running(ctx, t).length) ctx.lock.withLock(() => refreshView(ctx, t));
 }
 
-/** One step of a tracker's run from the sidebar; when its runs are over, its view is rebuilt. */
+/** A tracker as its schedules' owner: its view is rebuilt once all its runs are over. */
+export const TRACKER_OWNER: ScheduleOwner = {
+  afterRun(ctx, trackerId) {
+    const t = findTracker(ctx, trackerId);
+    if (t) refreshWhenDone(ctx, t);
+  },
+};
+
+/** One step of a tracker's run from the sidebar; when its runs are over, its view is rebuilt (by TRACKER_OWNER). */
 export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jobs: BulkJob[]; done: boolean } {
   const t = findTracker(ctx, id);
   if (!t) throw new Error('This tracker was deleted; reopen the sidebar.');
-  const [job] = running(ctx, t);
-  if (job) step(ctx, job.id, undefined, job.slot);
-  // No run was going: the view was rebuilt when the last one ended.
-  const done = !job || refreshWhenDone(ctx, t);
-  return { tracker: t, jobs: runsOf(ctx, t).filter((job): job is BulkJob => !!job), done };
-}
-
-/** After a step of a schedule's job (the trigger's, or Run now's): a tracker's view is rebuilt once its runs are over. */
-export function afterRunStep(ctx: RunContext, scheduleId: string | undefined): void {
-  const s = scheduleId && findSchedule(ctx.props, scheduleId);
-  const t = s && s.tracker ? findTracker(ctx, s.tracker) : undefined;
-  if (t) refreshWhenDone(ctx, t);
+  const part = t.parts.find((p) => jobStore(ctx.props).load(p.scheduleId)?.status === 'running');
+  const job = part && jobStore(ctx.props).load(part.scheduleId);
+  // Only its own schedules are stepped here, so its own hook is the only one needed.
+  if (part && job) stepScheduled(ctx, { tracker: TRACKER_OWNER }, part.scheduleId, job.id);
+  return { tracker: t, jobs: runsOf(ctx, t).filter((job): job is BulkJob => !!job), done: !running(ctx, t).length };
 }
 
 /** The sidebar's list: each tracker, its schedules' next run, and its runs. */
