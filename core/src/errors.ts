@@ -129,6 +129,21 @@ export class IgCreditCapError extends IgError {
 
 export type AnyIgError = IgApiError | IgConnectionError | IgSchemaError | IgValidationError | IgCreditCapError;
 
+/** The codes of the errors that happen on this side of the wire (the service names its own). */
+const LOCAL_CODES: Record<Exclude<AnyIgError['name'], 'IgApiError'>, string> = {
+  IgValidationError: 'invalid_input',
+  IgConnectionError: 'connection_error',
+  IgSchemaError: 'unexpected_response',
+  IgCreditCapError: 'credit_cap',
+};
+
+/**
+ * An error's code, what programs decide by (the sentence is for people and may change): the
+ * service's own for an API error, else one of LOCAL_CODES. n8n's error items and the Sheets
+ * history rows carry it.
+ */
+export const errorCode = (e: AnyIgError): string => (e.name === 'IgApiError' ? String(e.code) : LOCAL_CODES[e.name]);
+
 const NAMES = new Set<string>(['IgApiError', 'IgConnectionError', 'IgSchemaError', 'IgValidationError', 'IgCreditCapError']);
 
 export function isIgError(e: unknown): e is AnyIgError {

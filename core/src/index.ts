@@ -45,7 +45,7 @@ export { CreditLedger, emptyTally } from './budget';
 // Errors: the family, the table of the service's codes, the sentences users read.
 export type { AnyIgError, ApiErrorCode } from './errors';
 export {
-  IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, isCreditCapError, isIgError, isValidationError, showValue,
+  IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, errorCode, isCreditCapError, isIgError, isValidationError, showValue,
 } from './errors';
 export type { ErrorCodeFacts } from './error-codes';
 export { ERROR_CODES, errorFacts, stopsBulkRun } from './error-codes';

@@ -52,6 +52,13 @@ describe('header default', () => {
 });
 
 describe('runs against the injected client and store', () => {
+  test('the field _error holds a failed lookup\'s code beside its sentence, blank for an answer', () => {
+    const out = run(fakeDeps(), 'profile', column(['nasa', 'nobody_1', 'bad handle!']), 'followers,_error') as unknown[][];
+    expect(out[0]).toEqual([97400000, '']);
+    expect(out[1]).toEqual([expect.stringMatching(/^@nobody_1 has no public data/), 'not_found']);
+    expect(out[2]).toEqual([expect.stringMatching(/^handle must be/), 'invalid_input']);
+  });
+
   test('a range: repeated targets fetched once in one batch; recalculating is served by the store', () => {
     const deps = fakeDeps();
     const input = column(['nasa', '@NASA', 'natgeo', 'nobody_1', 'bad handle!']);

@@ -5,7 +5,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, Call, EndpointDef, KnownErrorCode, RunError, RunStoppedError } from '@igdata/core';
-import { flatten, isIgError, isRunError, pick, runErrorMessage, runStopSentence, userMessage } from '@igdata/core';
+import { errorCode, flatten, isIgError, isRunError, pick, runErrorMessage, runStopSentence, userMessage } from '@igdata/core';
 import { KEY_WHERE } from './transport';
 
 /** What the core's sentences about the action node's runs name: the cap, how to turn it off, how to split a run. */
@@ -48,21 +48,14 @@ export function toNodeError(node: INode, error: AnyIgError | RunError | Error, c
 	return new NodeOperationError(node, message, where);
 }
 
-const CODE_OF: Record<Exclude<AnyIgError['name'], 'IgApiError'>, string> = {
-	IgValidationError: 'invalid_input',
-	IgConnectionError: 'connection_error',
-	IgSchemaError: 'unexpected_response',
-	IgCreditCapError: 'credit_cap',
-};
-
 /**
  * The `code` of an error item. A refused execution says which limit refused it; an item that a
  * stopped execution did not look up has the code of what stopped it (`insufficient_credits`, ...).
  */
 function codeOf(error: AnyIgError | RunError): string {
-	if (error.name === 'RunRefusedError') return error.limit === 'cap' ? CODE_OF.IgCreditCapError : ('insufficient_credits' satisfies KnownErrorCode);
+	if (error.name === 'RunRefusedError') return error.limit === 'cap' ? 'credit_cap' /* errorCode's for a cap */ : ('insufficient_credits' satisfies KnownErrorCode);
 	if (error.name === 'RunStoppedError') return codeOf(error.stoppedBy);
-	return error.name === 'IgApiError' ? String(error.code) : CODE_OF[error.name];
+	return errorCode(error);
 }
 
 /** A failure as an output item (Continue On Fail): the sentence, a code, what was charged. */

@@ -18,7 +18,7 @@ export type TargetRow =
   /** Its output row already holds something: a run never overwrites it (rows runs). */
   | { kind: 'filled' }
   | { kind: 'dup' }
-  | { kind: 'invalid'; label: SheetValue; message: string }
+  | { kind: 'invalid'; label: SheetValue; message: string; code: string }
   | { kind: 'call'; label: SheetValue; key: string; call: Call };
 
 /** The cell as written beside its values: text trimmed, anything else as it is. */
@@ -27,7 +27,7 @@ const labelOf = (cell: unknown): SheetValue => (typeof cell === 'string' ? cell.
 function targetRow(p: BulkPlanned, cell: unknown): Exclude<TargetRow, { kind: 'filled' | 'dup' }> {
   const c = bulkRow(p, cell);
   if (c.kind === 'blank') return c;
-  if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message };
+  if (c.kind === 'error') return { kind: 'invalid', label: labelOf(cell), message: c.message, code: c.code };
   return { kind: 'call', label: labelOf(cell), key: c.key, call: c.call };
 }
 

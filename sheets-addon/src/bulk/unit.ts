@@ -4,14 +4,14 @@
  * and settled into the cells written for each row, stopping a run at its cap before it is passed.
  */
 import type { Call } from '@igdata/core';
-import { baseUrlOf, estimateCost } from '@igdata/core';
+import { baseUrlOf, errorCode, estimateCost } from '@igdata/core';
 import type { CallOutcome } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
-import { messageOf, messageRow } from '../engine/messages';
+import { messageOf } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
 import { uniqueCalls } from '../engine/rows';
 import type { SheetValue } from '../engine/values';
-import { cellsOf } from '../engine/values';
+import { cellsOf, failedCells } from '../engine/values';
 import type { BulkJob } from './job';
 import { countFetch, pauseJob, waitingRows } from './job';
 import type { Settled, Step } from './step';
@@ -104,8 +104,8 @@ function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, w
 /** A row written with a message instead of values: a bad target, or an answer that is an error. */
 export const failed = (x: UnitSettled): boolean => x.kind === 'invalid' || (x.kind === 'answer' && !x.value);
 
-/** The cells written for a bad target (its message) or an answer (its fields, or the error's message). */
+/** The cells written for a bad target (its message and code) or an answer (its fields, or the error's message and code). */
 export function cellsFor(job: BulkJob, x: Extract<UnitSettled, { kind: 'invalid' | 'answer' }>): SheetValue[] {
-  if (x.kind === 'invalid') return messageRow(x.message, job.fields.length);
-  return x.value ? cellsOf(x.value.data, job.fields, x.value.at) : messageRow(messageOf(x.error!, x.row.call), job.fields.length);
+  if (x.kind === 'invalid') return failedCells(x.message, x.code, job.fields);
+  return x.value ? cellsOf(x.value.data, job.fields, x.value.at) : failedCells(messageOf(x.error!, x.row.call), errorCode(x.error!), job.fields);
 }

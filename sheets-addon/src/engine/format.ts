@@ -1,11 +1,12 @@
 /** Turning a formula's results into what the cell shows: a value or a 2D array. */
+import { errorCode } from '@igdata/core';
 import type { FormulaArgs } from './args';
 import { defaultHeader } from './layout';
 import { NOT_REACHED, messageOf, messageRow } from './messages';
 import type { PlannedRow } from './rows';
 import type { TargetResult } from './run';
 import type { SheetValue } from './values';
-import { cellsOf, columnsSeen } from './values';
+import { cellsOf, columnsSeen, failedCells } from './values';
 
 /** The columns: the ones asked for (or the registry's), else every key of the items read. */
 function columnsOf(args: FormulaArgs, results: Map<string, TargetResult>): string[] {
@@ -26,14 +27,14 @@ export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<strin
       continue;
     }
     if (row.kind === 'error') {
-      table.push(lead('', messageRow(row.message, width)));
+      table.push(lead('', failedCells(row.message, row.code, fields)));
       continue;
     }
     const label = args.targetName ? String(row.call.params[args.targetName]) : '';
     const r = results.get(row.key)!;
     // What the row says instead of values: a page not reached in time, a failure, an empty list.
     const message = r.late ? NOT_REACHED : r.error ? messageOf(r.error, r.failedCall ?? row.call) : list && !r.items.length ? 'No items.' : undefined;
-    if (message !== undefined) table.push(lead(label, messageRow(message, width)));
+    if (message !== undefined) table.push(lead(label, failedCells(message, r.error ? errorCode(r.error) : '', fields)));
     else for (const item of list ? r.items : [r.items[0]]) table.push(lead(label, cellsOf(item, fields, r.fetchedAt)));
   }
   if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(lead(args.targetName as string, fields));

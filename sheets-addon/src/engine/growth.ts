@@ -2,7 +2,7 @@
  * The growth view of a history sheet (rows: date, target, fields...): per account, the latest
  * snapshot against the previous one, and a date-by-account table of one field for a line chart.
  */
-import { FETCHED_AT } from './values';
+import { ERROR_CODE, FETCHED_AT } from './values';
 
 export interface Growth {
   field: string;
@@ -21,7 +21,7 @@ export const CHART_ACCOUNTS = 8;
 export const historyTime = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
 
 /** Numeric fields of a history sheet's header (the growth view's choices): everything after date and target but when each answer was fetched. */
-export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter((f) => f && f !== FETCHED_AT);
+export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter((f) => f && f !== FETCHED_AT && f !== ERROR_CODE);
 
 /** `values`: the history sheet, header first. Throws with a clear message when `field` is not one of its columns. */
 export function growth(values: unknown[][], field: string, accounts: string[] = []): Growth {

@@ -1,10 +1,10 @@
 /** Planning rows: each target cell becomes a blank, a message (bad input) or a call. */
 import type { Call, EndpointDef } from '@igdata/core';
-import { isBlank, isIgError, prepare } from '@igdata/core';
+import { errorCode, isBlank, isIgError, prepare } from '@igdata/core';
 import { keyOf } from './fetch';
 import { messageOf } from './messages';
 
-export type PlannedRow = { kind: 'blank' } | { kind: 'error'; message: string } | { kind: 'call'; key: string; call: Call };
+export type PlannedRow = { kind: 'blank' } | { kind: 'error'; message: string; code: string } | { kind: 'call'; key: string; call: Call };
 
 /**
  * The call for one target cell with the other parameters: a blank cell is a blank row, bad input
@@ -17,7 +17,7 @@ export function planRow(endpoint: EndpointDef, targetName: string | undefined, p
     const call = prepare(endpoint, input);
     return { kind: 'call', key: keyOf(call), call };
   } catch (e) {
-    if (isIgError(e)) return { kind: 'error', message: messageOf(e) };
+    if (isIgError(e)) return { kind: 'error', message: messageOf(e), code: errorCode(e) };
     throw e;
   }
 }

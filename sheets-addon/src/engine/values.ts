@@ -72,7 +72,7 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
   }
   const known = knownFields(endpoint);
   for (const name of names) {
-    if (name === FETCHED_AT) continue;
+    if (name === FETCHED_AT || name === ERROR_CODE) continue;
     if (known.length && !known.some((k) => name === k || name.startsWith(`${k}.`))) {
       const guess = closest(name, known);
       throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`);
@@ -116,10 +116,23 @@ export const entered = (v: SheetValue, plainText: boolean): SheetValue => (typeo
 /** The field that shows when an answer was fetched (not the API's: the add-on's own). */
 export const FETCHED_AT = '_fetched_at';
 
+/**
+ * The field that holds a failed lookup's error code (core's errorCode: `not_found`,
+ * `invalid_input`...), blank for an answer: what a program reading the row decides by, since the
+ * sentence beside it is for people and may change. The add-on's own, like FETCHED_AT.
+ */
+export const ERROR_CODE = '_error';
+
 /** The cells of one API item for the fields asked (the same for cells, bulk rows and list rows). */
 export function cellsOf(item: Record<string, unknown>, fields: string[], fetchedAt?: number): SheetValue[] {
   const flat = flatten(item);
-  return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : toCell(f, pick(item, flat, f))));
+  return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : f === ERROR_CODE ? '' : toCell(f, pick(item, flat, f))));
+}
+
+/** The cells of a row that failed, for the fields asked: its sentence in the first other field, its code under ERROR_CODE, the rest blank. */
+export function failedCells(message: string, code: string, fields: string[]): SheetValue[] {
+  const at = Math.max(0, fields.findIndex((f) => f !== ERROR_CODE));
+  return fields.length ? fields.map((f, i) => (f === ERROR_CODE ? code : i === at ? message : '')) : [message];
 }
 
 /** Columns when neither the user nor the registry chose any: every key of the items seen. */

@@ -15,7 +15,7 @@ import { plan } from '../bulk/plan';
 import { placeOutput } from '../bulk/runs';
 import { jsonList } from '../engine/json';
 import { readBalance } from '../engine/balance';
-import { FETCHED_AT } from '../engine/values';
+import { ERROR_CODE, FETCHED_AT } from '../engine/values';
 import { planRow } from '../engine/rows';
 import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
@@ -84,10 +84,11 @@ function readTracker(req: TrackerRequest) {
     byEndpoint.set(e, [...(byEndpoint.get(e) ?? []), f]);
   }
   // The profile's id links the lines of an account that changed its username; `_fetched_at` says
-  // when each snapshot's answer was fetched (a run may reuse an earlier answer: the view's "fetched").
+  // when each snapshot's answer was fetched (a run may reuse an earlier answer: the view's "fetched");
+  // `_error` holds a failed lookup's code, by which the view tells a failure's row from values.
   const parts = [...byEndpoint].map(([endpoint, f]) => {
     const idField = endpoint.tracker?.idField;
-    return { endpoint, fields: [...f, ...(idField ? [idField] : []), FETCHED_AT], credits: creditsOf(endpoint) };
+    return { endpoint, fields: [...f, ...(idField ? [idField] : []), FETCHED_AT, ERROR_CODE], credits: creditsOf(endpoint) };
   });
   const each = parts.reduce((n, p) => n + p.credits, 0);
   const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 });

@@ -6,8 +6,8 @@
  * under the old name count as its own. A private or deleted account shows why, once, in `note`.
  */
 import type { SheetValue } from '../engine/values';
-import { FETCHED_AT } from '../engine/values';
-import { colName } from '../bulk/grid';
+import { ERROR_CODE, FETCHED_AT } from '../engine/values';
+import { colName, isFilled } from '../bulk/grid';
 import { historyTime } from '../engine/growth';
 
 /** A history sheet of a tracker: `values` read whole, header first (date, target, fields...). */
@@ -41,12 +41,17 @@ export function sparklineFormula(history: string, fieldCol: number, aliases: str
 }
 
 /**
- * A history row that is a message, not values: its sentence in the first field, the others blank,
- * and the sentence says what was charged, as every message does (core's userMessage). A text field
- * (a name, a bio) is never taken for one.
+ * Whether a history row is a failed lookup's (its sentence in the first field) rather than values:
+ * its ERROR_CODE cell holds the code. A history sheet made before that column (trackers of
+ * 2026-11-22 to 27) tells by its `_fetched_at` cell instead, filled on every answer and blank on a
+ * failure; older ones cannot tell, and show no note.
  */
-const isMessageRow = (cells: unknown[]): boolean =>
-  typeof cells[0] === 'string' && /\((Not charged|Charged [\d,]+ credits?)\.\)$/.test(cells[0]) && cells.slice(1).every((c) => c === '' || c === null || c === undefined);
+function isFailedRow(fields: string[], cells: unknown[]): boolean {
+  const code = fields.indexOf(ERROR_CODE);
+  if (code >= 0) return isFilled(cells[code] ?? '');
+  const fetched = fields.indexOf(FETCHED_AT);
+  return fetched >= 0 && !isFilled(cells[fetched] ?? '') && isFilled(cells[0] ?? '');
+}
 
 interface Row {
   t: number;
@@ -82,7 +87,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     if (!id) return [account];
     return [...new Set([account, ...withId.rows.filter((r) => r.cells[idCol] === id).map((r) => r.target)])];
   };
-  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== h.idField && f !== FETCHED_AT).map((f) => ({ h, f, col: h.fields.indexOf(f) })));
+  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== h.idField && f !== FETCHED_AT && f !== ERROR_CODE).map((f) => ({ h, f, col: h.fields.indexOf(f) })));
   const header = ['account', 'fetched', ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]), 'note'];
   const lines = accounts.map((account) => {
     const aliases = aliasesOf(account);
@@ -96,7 +101,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
       const last = rows[rows.length - 1];
       if (last) fetched = Math.max(fetched, fetchedAt(h, last));
       // A message row (private, deleted...) has its sentence in the first field: said once, in note.
-      if (last && !note && isMessageRow(last.cells)) note = String(last.cells[0]);
+      if (last && !note && isFailedRow(h.fields, last.cells)) note = String(last.cells[0]);
       const points = rows.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
       const latest = points[points.length - 1];
       const prev = points[points.length - 2];
