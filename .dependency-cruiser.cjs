@@ -23,6 +23,13 @@ module.exports = {
       to: { path: '^(core|sheets-addon|n8n-node)/', pathNot: '(^|/)types\\.ts$' },
     },
     {
+      name: 'bench-entry-is-for-benches',
+      severity: 'error',
+      comment: "core/src/bench-entry.ts is core's internal entry for scripts/bench/: products use core through @igdata/core (core/src/index.ts).",
+      from: { path: '^(sheets-addon|n8n-node)/' },
+      to: { path: '^core/src/bench-entry\\.ts$' },
+    },
+    {
       name: 'bulk-internals',
       severity: 'error',
       comment: "Outside bulk/, a run is made and stepped through bulk/runs.ts (owners: schedule/, tracker/, ...); its step machinery stays inside. Use runs.ts, or give it what you need.",

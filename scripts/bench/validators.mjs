@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm run bench:validators`: what the response-schema validator costs the Sheets bundle, paid on
 // every custom-function call. Builds the whole add-on bundle (scripts/build/sheets.mjs's options)
-// once per validator, with core's two schema modules (core/src/registry/schemas.ts, the schemas;
-// core/src/shape.ts, checking a value and listing a schema's field paths) replaced by the same
-// schemas written for that library, generated from core's own. Prints each bundle's minified size
+// once per validator, with core's two schema modules (VALIDATOR_MODULES of core's bench entry,
+// core/src/bench-entry.ts: the schemas; the checker of a value that lists a schema's field paths)
+// replaced by the same schemas written for that library, generated from core's own. Prints each bundle's minified size
 // and its evaluation time in a fresh V8 context (median, interleaved rounds). Writes
 // node_modules/.cache/validators-bench.json.
 //
-//   plain        core's schemas as data + core/src/shape.ts (what ships)
+//   plain        core's schemas as data + core's checker (what ships)
 //   zod/mini     zod 4's tree-shakable build (what shipped before: `z.looseObject`, `safeParse`)
 //   valibot      valibot 1 (`v.looseObject`, `v.safeParse`)
 //   superstruct  superstruct 2 (`type`, `validate`)
@@ -23,11 +23,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cache = join(root, 'node_modules', '.cache');
 mkdirSync(cache, { recursive: true });
 
-// Core's schemas, as data (the module's exports, by name).
-const schemasOut = join(cache, `schemas-${process.pid}.mjs`);
-await esbuild.build({ entryPoints: [join(root, 'core/src/registry/schemas.ts')], outfile: schemasOut, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
-const schemas = { ...(await import(pathToFileURL(schemasOut).href)) };
-rmSync(schemasOut, { force: true });
+// Core's bench entry: the schemas as data (by name) and the modules to replace.
+const BENCH_ENTRY = 'core/src/bench-entry.ts';
+const entryOut = join(cache, `bench-entry-${process.pid}.mjs`);
+await esbuild.build({ entryPoints: [join(root, BENCH_ENTRY)], outfile: entryOut, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+const core = await import(pathToFileURL(entryOut).href);
+rmSync(entryOut, { force: true });
+const schemas = { ...core.schemas };
+const { VALIDATOR_MODULES } = core;
+/** A module's path as an esbuild onLoad filter (either separator). */
+const fileFilter = (path) => new RegExp(`(^|[\\\\/])${path.split('/').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]')}$`);
 
 /**
  * Source of a schemas module for a library: `lib` says how each construct is written. A schema met
@@ -140,9 +145,9 @@ export function fieldPaths(schema, prefix = '') {
 const replaced = (lib) => ({
   name: 'validator',
   setup(b) {
-    b.onLoad({ filter: /[\\/]core[\\/]src[\\/]registry[\\/]schemas\.ts$/ }, () => ({ contents: schemaSource(lib), loader: 'js', resolveDir: root }));
+    b.onLoad({ filter: fileFilter(VALIDATOR_MODULES.schemas) }, () => ({ contents: schemaSource(lib), loader: 'js', resolveDir: root }));
     // (core's openapi.ts, which the bundle leaves out, is linked all the same: it imports fieldShape.)
-    b.onLoad({ filter: /[\\/]core[\\/]src[\\/]shape\.ts$/ }, () => ({ contents: `${lib.shape}\nexport const fieldShape = () => { throw new Error('plain schemas only'); };`, loader: 'js', resolveDir: root }));
+    b.onLoad({ filter: fileFilter(VALIDATOR_MODULES.checker) }, () => ({ contents: `${lib.shape}\nexport const fieldShape = () => { throw new Error('plain schemas only'); };`, loader: 'js', resolveDir: root }));
   },
 });
 
@@ -159,7 +164,7 @@ const CASES = [
 ];
 async function verdicts(plugins) {
   const out = await esbuild.build({
-    stdin: { contents: `import * as s from './core/src/registry/schemas.ts'; import { checkShape, fieldPaths } from './core/src/shape.ts';
+    stdin: { contents: `import { schemas as s, checkShape, fieldPaths } from './${BENCH_ENTRY}';
       globalThis.result = JSON.stringify([${JSON.stringify(CASES)}.map(([name, v]) => checkShape(s[name], v).length > 0), fieldPaths(s.post)]);`, resolveDir: root, loader: 'ts' },
     bundle: true, format: 'iife', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'warning', plugins,
   });
@@ -180,7 +185,7 @@ for (const name of ['plain', ...Object.keys(LIBS)]) {
   bundles[name] = result.text;
   const inputs = Object.values(result.metafile.outputs)[0].inputs;
   const lib = Object.entries(inputs).filter(([f]) => /node_modules[\\/](zod|valibot|superstruct)[\\/]/.test(f)).reduce((n, [, i]) => n + i.bytesInOutput, 0);
-  const own = ['core/src/registry/schemas.ts', 'core/src/shape.ts'].reduce((n, f) => n + (inputs[f]?.bytesInOutput ?? 0), 0);
+  const own = Object.values(VALIDATOR_MODULES).reduce((n, f) => n + (inputs[f]?.bytesInOutput ?? 0), 0);
   meta[name] = { bytes: Buffer.byteLength(bundles[name]), libraryBytes: lib, schemaModuleBytes: own };
 }
 const times = evalTimes(bundles, 40);
