@@ -10,9 +10,9 @@
  *
  * The credential is decrypted once per execution (per client) and handed to every request as
  * `credentialsDecrypted`. Without it n8n reads it again for each request (a database query, a
- * decryption and the credential's expressions before the request can leave): a lookup of 120
- * distinct handles at Concurrency 200, 100 ms a request, had 47-82 requests in flight, the first
- * answered before the last were sent; with it all 120 are in flight at once (`npm run bench:n8n`).
+ * decryption and the credential's expressions before the request can leave), so requests leave one
+ * by one instead of together and Concurrency is never reached (`npm run bench:n8n` shows how many
+ * are in flight at once).
  */
 import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -42,9 +42,8 @@ export interface N8nClient {
 }
 
 /**
- * The client of one execution. The credential is read (a database query and a decryption in n8n,
- * about 30 ms in a traced `n8n execute`) once, on first need, for the config and for every request
- * (it was read twice: once for the config, once for the requests).
+ * The client of one execution. The credential is read (a database query and a decryption in n8n)
+ * once, on first need, and the one reading serves the config and every request.
  */
 export function n8nClient(ctx: Ctx): N8nClient {
 	let data: Promise<ICredentialDataDecryptedObject> | undefined;

@@ -3,9 +3,10 @@
  * answers, and a round runs under the store's document lock: one getAll (answers + claims), one
  * getAll of the buckets it rewrites, one putAll (answers + claims). `mode` chooses another way, for
  * `npm run bench:sheets` and to see the tests fail (the document property IGDATA_CLAIMS, read by
- * the Apps Script adapter): "off", no coordination, each execution pays for what it misses. (A lock
- * held around the whole fetch was measured too, and rejected: 2-2.8x slower than claims for
- * filled-down cells, see sheets-addon/README.md; it is not shipped.)
+ * the Apps Script adapter): "off", no coordination, each execution pays for what it misses. Claims
+ * rather than the document lock held around the whole fetch: a held lock makes every other cell
+ * recalculating wait out a whole round trip, where a claim makes it wait only for the requests it
+ * shares: slower for filled-down cells (sheets-addon/README.md has the measurement).
  */
 import type { KeyValueCache } from './ports';
 import type { AnswerStore, CachedAnswer, ClaimStore } from './types';

@@ -42,9 +42,9 @@ export function sparklineFormula(history: string, fieldCol: number, aliases: str
 
 /**
  * Whether a history row is a failed lookup's (its sentence in the first field) rather than values:
- * its ERROR_CODE cell holds the code. A history sheet made before that column (trackers of
- * 2026-11-22 to 27) tells by its `_fetched_at` cell instead, filled on every answer and blank on a
- * failure; older ones cannot tell, and show no note.
+ * its ERROR_CODE cell holds the code. A history sheet made before that column (an older tracker's)
+ * tells by its `_fetched_at` cell instead, filled on every answer and blank on a failure; one with
+ * neither cannot tell, and shows no note.
  */
 function isFailedRow(fields: string[], cells: unknown[]): boolean {
   const code = fields.indexOf(ERROR_CODE);
