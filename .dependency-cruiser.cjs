@@ -32,15 +32,15 @@ module.exports = {
     {
       name: 'bulk-internals',
       severity: 'error',
-      comment: "Outside bulk/, a run is made and stepped through bulk/runs.ts (owners: schedule/, tracker/, ...); its step machinery stays inside. Use runs.ts, or give it what you need.",
+      comment: "Outside bulk/, a run is made and stepped through bulk/runs.ts; the step machinery (step.ts, the *-step.ts kinds, unit.ts, append.ts) stays inside. Use runs.ts, or give it what you need.",
       from: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/bulk/' },
-      to: { path: '^sheets-addon/src/bulk/', pathNot: '^sheets-addon/src/bulk/(runs|control|job|plan|grid)\\.ts$' },
+      to: { path: '^sheets-addon/src/bulk/(step|[a-z]+-step|unit|append)\\.ts$' },
     },
     {
-      name: 'sidebar-run-is-the-sidebars',
+      name: 'owned-runs-are-their-own',
       severity: 'error',
-      comment: "bulk/control.ts is the sidebar's own run (start, cancel, resume: one per document); an owner of runs makes its own with bulk/runs.ts.",
-      from: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/(bulk/|sidebar-api\\.ts$)' },
+      comment: "bulk/control.ts is the sidebar's run (one per document); schedules and trackers make runs of their own with bulk/runs.ts.",
+      from: { path: '^sheets-addon/src/(schedule|tracker)/' },
       to: { path: '^sheets-addon/src/bulk/control\\.ts$' },
     },
     {

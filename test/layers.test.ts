@@ -76,7 +76,7 @@ describe('on a copy where a schedule reaches into bulk and its owner', () => {
     const r = lintCycles(dir);
     expect(r.status).not.toBe(0);
     expect(r.out).toMatch(/bulk-internals: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/step\.ts/);
-    expect(r.out).toMatch(/sidebar-run-is-the-sidebars: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/control\.ts/);
+    expect(r.out).toMatch(/owned-runs-are-their-own: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/control\.ts/);
     expect(r.out).toMatch(/schedules-know-no-owner: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/tracker\/trackers\.ts/);
   });
 });

@@ -10,6 +10,8 @@ import { settingRule } from '../src/run/reuse';
 import { resume, start } from '../src/bulk/control';
 import { step } from '../src/bulk/runs';
 import { jobStore } from '../src/bulk/job';
+import { background } from '../src/schedule/background';
+import type { RunOwners } from '../src/schedule/owner';
 import { evaluateFormula } from '../src/engine/formula';
 import type { World } from './run-fakes';
 import { world } from './run-fakes';
@@ -184,5 +186,29 @@ describe('formulas recalculated during a bulk step pay once', () => {
     expect(JSON.stringify(result)).toMatch(/not reached in time/i);
     expect(job).toMatchObject({ status: 'done' });
     expect(w.svc.credits).toBe(4); // one page each at 2 credits; before: 8
+  });
+});
+
+describe("the hourly trigger and the owners of runs (schedule/owner.ts)", () => {
+  test("each owner's due work runs once a trigger; each background step of the sidebar's run passes through afterSidebarStep, whose job goes on", () => {
+    const w = world();
+    w.column(accounts(60));
+    start(w.execution(), profile);
+    const calls: string[] = [];
+    const owners: RunOwners = {
+      a: { due: () => void calls.push('due a') },
+      b: {
+        afterSidebarStep: (_, job) => {
+          calls.push(`after ${job.status}`);
+          return job;
+        },
+      },
+    };
+    background(w.execution(), owners);
+    expect(calls[0]).toBe('due a');
+    expect(calls.filter((c) => c === 'due a')).toHaveLength(1);
+    expect(calls.at(-1)).toBe('after done');
+    expect(calls.slice(1).every((c) => c.startsWith('after '))).toBe(true);
+    expect(jobStore(w.execution().props).load()!.status).toBe('done');
   });
 });

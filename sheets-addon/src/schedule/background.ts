@@ -6,10 +6,11 @@
  * sidebar stepping the same job interleaves with the trigger; each step re-reads the job, so no row
  * is written or billed twice.
  */
+import type { BulkJob } from '../bulk/job';
 import { jobStore } from '../bulk/job';
 import { step } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
-import type { ScheduleOwners } from './owner';
+import type { RunOwners } from './owner';
 import { loadSchedules } from './schedules';
 import { startDue } from './start';
 import { stepScheduled } from './step';
@@ -19,14 +20,15 @@ const BACKGROUND_MS = 270000;
 /** One background step holds the lock at most about this long (a sidebar step waits up to 30 s). */
 const STEP_MS = 15000;
 
-/** The hourly trigger's work on jobs: what came due starts, then everything running goes on (`owners`: the schedules' owners, owners.ts). */
-export function background(ctx: RunContext, owners: ScheduleOwners, budgetMs = BACKGROUND_MS): void {
+/** The hourly trigger's work on jobs: what came due starts (schedules, owners' own work), then everything running goes on (`owners`: owners.ts). */
+export function background(ctx: RunContext, owners: RunOwners, budgetMs = BACKGROUND_MS): void {
   startDue(ctx);
+  for (const owner of Object.values(owners)) owner.due?.(ctx);
   continueJobs(ctx, owners, budgetMs);
 }
 
 /** Continues every running job until the budget is used; the sidebar's first, then schedules' in order. */
-function continueJobs(ctx: RunContext, owners: ScheduleOwners, budgetMs: number): void {
+function continueJobs(ctx: RunContext, owners: RunOwners, budgetMs: number): void {
   const until = ctx.now() + budgetMs;
   const jobs = jobStore(ctx.props);
   const slots = [undefined, ...loadSchedules(ctx.props).map((s) => s.id)];
@@ -35,10 +37,14 @@ function continueJobs(ctx: RunContext, owners: ScheduleOwners, budgetMs: number)
       let job = jobs.load(slot);
       while (job?.status === 'running' && ctx.now() < until) {
         const budget = Math.min(STEP_MS, until - ctx.now());
-        job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : step(ctx, job.id, budget);
+        job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : afterSidebarStep(ctx, owners, step(ctx, job.id, budget));
       }
     } catch (e) {
       console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
     }
   }
 }
+
+/** The sidebar's run after a background step, as its owners' hooks leave it. */
+const afterSidebarStep = (ctx: RunContext, owners: RunOwners, job: BulkJob): BulkJob =>
+  Object.values(owners).reduce((j, o) => o.afterSidebarStep?.(ctx, j) ?? j, job);

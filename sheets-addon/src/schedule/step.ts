@@ -2,20 +2,20 @@
 import type { BulkJob } from '../bulk/job';
 import { step } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
-import type { ScheduleOwners } from './owner';
+import type { RunOwners } from './owner';
 import { findSchedule } from './schedules';
 
 /**
  * One step of the run `jobId` of schedule `scheduleId`; when the run leaves `running`, its
  * schedule's owner hears of it (the only place an owner's afterRun is called).
  */
-export function stepScheduled(ctx: RunContext, owners: ScheduleOwners, scheduleId: string, jobId: string, budgetMs?: number): BulkJob {
+export function stepScheduled(ctx: RunContext, owners: RunOwners, scheduleId: string, jobId: string, budgetMs?: number): BulkJob {
   const job = step(ctx, jobId, budgetMs, scheduleId);
   if (job.status !== 'running') afterRun(ctx, owners, scheduleId);
   return job;
 }
 
-function afterRun(ctx: RunContext, owners: ScheduleOwners, scheduleId: string): void {
+function afterRun(ctx: RunContext, owners: RunOwners, scheduleId: string): void {
   const owner = findSchedule(ctx.props, scheduleId)?.owner;
-  if (owner) owners[owner.kind]?.afterRun(ctx, owner.id);
+  if (owner) owners[owner.kind]?.afterRun?.(ctx, owner.id);
 }

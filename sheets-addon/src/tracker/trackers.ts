@@ -22,7 +22,7 @@ import { PROP } from '../run/property-names';
 import type { Schedule } from '../schedule/schedules';
 import { MAX_SCHEDULES, loadSchedules, newSchedule, nextRun, readCap, saveSchedules } from '../schedule/schedules';
 import { runCosts } from '../schedule/cost';
-import type { ScheduleOwner } from '../schedule/owner';
+import type { RunOwner } from '../schedule/owner';
 import { scheduledJob } from '../schedule/start';
 import { stepScheduled } from '../schedule/step';
 import type { Repeat } from '../schedule/when';
@@ -225,7 +225,7 @@ function refreshWhenDone(ctx: RunContext, t: Tracker): void {
 }
 
 /** A tracker as its schedules' owner: its view is rebuilt once all its runs are over. */
-export const TRACKER_OWNER: ScheduleOwner = {
+export const TRACKER_OWNER: RunOwner = {
   afterRun(ctx, trackerId) {
     const t = findTracker(ctx, trackerId);
     if (t) refreshWhenDone(ctx, t);
