@@ -21,7 +21,7 @@ export interface WorkEstimate {
   largest: number;
 }
 
-/** How far a run got before it stopped, counted once every request has settled. */
+/** How far a run got before it stopped, counted once every request is answered or has failed. */
 export interface RunTally {
   calls: number;
   /** Calls that got an answer (data or a billed error) before the stop. */

@@ -26,8 +26,8 @@ function record(job: AppendingJob, d: PendingWrite): void {
 /** The first two cells of a row as text: what an announced write looks for to know it is its own. */
 const fingerprint = (cells: unknown[]): string => cells.slice(0, 2).map((c) => (c instanceof Date ? c.toISOString() : String(c ?? ''))).join('\u0000');
 
-/** Settles a write that an earlier step began but did not record: it happened if its first row is there, and is its own. */
-function settlePending(s: Step<AppendingJob>): void {
+/** Finishes a write that an earlier step began but did not record: it happened if its first row is there, and is its own. */
+function finishPending(s: Step<AppendingJob>): void {
   const p = s.job.pending;
   if (!p) return;
   const ours = cellFilled(s.out, p.at, 1) && (p.first === undefined || fingerprint(s.out.read(p.at, 1, 1, 2)[0]) === p.first);
@@ -37,13 +37,13 @@ function settlePending(s: Step<AppendingJob>): void {
 }
 
 /**
- * The start of an appending step: an unfinished write settled, then the rows of its window (at
+ * The start of an appending step: an unfinished write finished, then the rows of its window (at
  * most `max`; null when none are left). A target is written once a run, at its first row in the
  * column: in a rotated run (started past row 0) too, so a repeated target is never paid twice in
  * one pass over the column.
  */
 export function appendWindow(s: Step<AppendingJob>, max: number): TargetRow[] | null {
-  settlePending(s);
+  finishPending(s);
   const { job } = s;
   const n = windowSize(job, max);
   if (n <= 0) return null;

@@ -22,11 +22,11 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
   // One date for the whole run: a snapshot is "the accounts as of this run".
   const date = new Date(job.startedAt);
 
-  runUnits(s, rows, (_, settled, stopAt) => {
+  runUnits(s, rows, (_, outcomes, stopAt) => {
     const values: SheetValue[][] = [];
     let errors = 0;
     let dups = 0;
-    for (const x of settled) {
+    for (const x of outcomes) {
       if (x.kind === 'dup') dups++;
       if (failed(x)) errors++;
       // An answer's target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across runs.

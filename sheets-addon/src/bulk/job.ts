@@ -82,7 +82,7 @@ export interface PendingWrite {
   items: number;
   duplicates: number;
   errors?: number;
-  /** Its first row's first two cells (settlePending knows the write as its own by them). */
+  /** Its first row's first two cells (finishPending knows the write as its own by them). */
   first?: string;
 }
 

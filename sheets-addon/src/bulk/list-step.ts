@@ -24,7 +24,7 @@ import type { ListJob } from './job';
 import { countFetch } from './job';
 import { cacheWalk, pagesFor, pagesLeft } from './plan';
 import type { Step } from './step';
-import { eachUnit, endStep, settleRows, writesCells } from './step';
+import { eachUnit, endStep, rowOutcomes, writesCells } from './step';
 import { UNIT_TARGETS } from './unit';
 
 /** Rows a list step reads ahead. */
@@ -60,7 +60,7 @@ export function stepList(s: Step<ListJob>): ListJob {
     // next step, its pages paid for so far read from the store.
     const run = runCalls(endpoint, unit, d, { deadline: s.started + s.budgetMs, refresh: false, limit: job.limit, claims: true });
     countFetch(job, run.credits, run.requests, run.fromStore, run.lost);
-    const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
+    const { outcomes, stopAt } = rowOutcomes(job, rows, i, end, (row) => {
       const res = run.results.get(row.key) as TargetResult;
       return res.late ? { late: true } : { value: res, error: res.error, failedCall: res.failedCall };
     });
@@ -68,7 +68,7 @@ export function stepList(s: Step<ListJob>): ListJob {
     const values: SheetValue[][] = [];
     let written = 0;
     let dups = 0;
-    for (const x of settled) {
+    for (const x of outcomes) {
       if (x.kind === 'dup') dups++;
       if (x.kind === 'invalid') values.push(labelled(x.label, x.message));
       if (x.kind === 'answer') {

@@ -24,9 +24,9 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
   const cells = readColumn(s.src, job.row + at, job.col, n);
   // A scheduled refresh rewrites its own columns; any other run never writes a filled row.
   const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
-  runUnits(s, eachRow(s, cells, filled), (i, settled, stopAt) => {
+  runUnits(s, eachRow(s, cells, filled), (i, outcomes, stopAt) => {
     // Rows to write, in order: null leaves a row as it is.
-    const values: (SheetValue[] | null)[] = settled.map((x) => {
+    const values: (SheetValue[] | null)[] = outcomes.map((x) => {
       if (x.kind === 'filled') job.skipped++;
       if (failed(x)) job.errors = (job.errors ?? 0) + 1;
       return writesCells(x) ? cellsFor(job, x) : null;

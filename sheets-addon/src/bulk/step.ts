@@ -54,11 +54,11 @@ export type Answer<A> = { late: true } | { late?: false; value?: A; error?: AnyI
  * What one row of a unit became: a row that needs no fetch as it was planned (a blank target, an
  * output already written, a repeat of an earlier target, a bad target), or a call's answer.
  */
-export type Settled<A> =
+export type RowOutcome<A> =
   | Exclude<TargetRow, { kind: 'call' }>
   | { kind: 'answer'; row: Extract<TargetRow, { kind: 'call' }>; value?: A; error?: AnyIgError; failedCall?: Call };
 
-/** A settled row that writes cells: a bad target (its message) or an answer; blanks, repeats and filled rows write none. */
+/** A row outcome that writes cells: a bad target (its message) or an answer; blanks, repeats and filled rows write none. */
 export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, { kind: 'invalid' | 'answer' }> => x.kind === 'invalid' || x.kind === 'answer';
 
 /**
@@ -66,20 +66,20 @@ export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, {
  * not reached in time, or whose error stops the whole run (a bad key, an empty balance: the job is
  * paused with the error's sentence). Returns what each row before the stop became, and the stop.
  */
-export function settleRows<A>(job: BulkJob, rows: TargetRow[], from: number, end: number, answerOf: (row: Extract<TargetRow, { kind: 'call' }>) => Answer<A>): { settled: Settled<A>[]; stopAt: number } {
-  const settled: Settled<A>[] = [];
+export function rowOutcomes<A>(job: BulkJob, rows: TargetRow[], from: number, end: number, answerOf: (row: Extract<TargetRow, { kind: 'call' }>) => Answer<A>): { outcomes: RowOutcome<A>[]; stopAt: number } {
+  const outcomes: RowOutcome<A>[] = [];
   for (let r = from; r < end; r++) {
     const row = rows[r];
-    if (row.kind !== 'call') settled.push(row);
+    if (row.kind !== 'call') outcomes.push(row);
     else {
       const a = answerOf(row);
-      if (a.late) return { settled, stopAt: r };
+      if (a.late) return { outcomes, stopAt: r };
       if (a.error && stopsBulkRun(a.error)) {
         pauseJob(job, messageOf(a.error, a.failedCall ?? row.call));
-        return { settled, stopAt: r };
+        return { outcomes, stopAt: r };
       }
-      settled.push({ ...a, kind: 'answer', row });
+      outcomes.push({ ...a, kind: 'answer', row });
     }
   }
-  return { settled, stopAt: end };
+  return { outcomes, stopAt: end };
 }

@@ -1,7 +1,7 @@
 /**
  * What the row and history steps share: which targets the store holds, and one unit of work (up
  * to 50 targets not answered yet, within the run's credit cap) cut, fetched into the job's counts
- * and settled into the cells written for each row, stopping a run at its cap before it is passed.
+ * and turned into the cells written for each row, stopping a run at its cap before it is passed.
  */
 import type { Call } from '@igdata/core';
 import { baseUrlOf, errorCode, estimateCost } from '@igdata/core';
@@ -14,15 +14,15 @@ import type { SheetValue } from '../engine/values';
 import { cellsOf, failedCells } from '../engine/values';
 import type { BulkJob } from './job';
 import { countFetch, pauseJob, waitingRows } from './job';
-import type { Settled, Step } from './step';
-import { eachUnit, settleRows } from './step';
+import type { RowOutcome, Step } from './step';
+import { eachUnit, rowOutcomes } from './step';
 import type { TargetRow } from './targets';
 
 /** Distinct targets not in the store that one unit fetches (one full fetchAll). */
 export const UNIT_TARGETS = 50;
 
 /** What a row of a rows or history unit became (its answer: the fetch's value). */
-type UnitSettled = Settled<Extract<CallOutcome, { kind: 'ok' }>['value']>;
+type UnitOutcome = RowOutcome<Extract<CallOutcome, { kind: 'ok' }>['value']>;
 
 /** The targets of `rows` the store already holds (one read): the step's units fetch only the others. */
 function storedTargets(rows: TargetRow[], d: EngineDeps): Set<string> {
@@ -69,16 +69,16 @@ function stopAtCap(job: BulkJob): void {
 
 /**
  * The units of a rows or history step over the window `rows`, each cut from row `i`, fetched
- * (store first) and settled; `write` writes what its rows became and advances the job. A unit
+ * (store first) and decided row by row; `write` writes what its rows became and advances the job. A unit
  * the cap ended pauses the run after it is written.
  */
-export function runUnits(s: Step, rows: TargetRow[], write: (i: number, settled: UnitSettled[], stopAt: number) => void): void {
+export function runUnits(s: Step, rows: TargetRow[], write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void): void {
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, s.deps);
   eachUnit(s, rows.length, (i) => runUnit(s, rows, i, answered, write));
 }
 
-function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, write: (i: number, settled: UnitSettled[], stopAt: number) => void): { stopAt: number; end: number } {
+function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void): { stopAt: number; end: number } {
   const { job, deps: d } = s;
   const n = rows.length;
   const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, estimateCost(s.endpoint, job.params as never).credits));
@@ -92,20 +92,20 @@ function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, w
     if (o.cached) fromStore.push(o.fetchedAt);
   }
   countFetch(job, run.stats.credits, run.stats.requests, fromStore, { lookups: run.stats.lostLookups, credits: run.stats.lostCredits });
-  const { settled, stopAt } = settleRows(job, rows, i, end, (row) => {
+  const { outcomes, stopAt } = rowOutcomes(job, rows, i, end, (row) => {
     const o = run.outcomes.get(row.key)!;
     return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };
   });
-  write(i, settled, stopAt);
+  write(i, outcomes, stopAt);
   if (capped && stopAt === end && job.status === 'running') stopAtCap(job);
   return { stopAt, end };
 }
 
 /** A row written with a message instead of values: a bad target, or an answer that is an error. */
-export const failed = (x: UnitSettled): boolean => x.kind === 'invalid' || (x.kind === 'answer' && !x.value);
+export const failed = (x: UnitOutcome): boolean => x.kind === 'invalid' || (x.kind === 'answer' && !x.value);
 
 /** The cells written for a bad target (its message and code) or an answer (its fields, or the error's message and code). */
-export function cellsFor(job: BulkJob, x: Extract<UnitSettled, { kind: 'invalid' | 'answer' }>): SheetValue[] {
+export function cellsFor(job: BulkJob, x: Extract<UnitOutcome, { kind: 'invalid' | 'answer' }>): SheetValue[] {
   if (x.kind === 'invalid') return failedCells(x.message, x.code, job.fields);
   return x.value ? cellsOf(x.value.data, job.fields, x.value.at) : failedCells(messageOf(x.error!, x.row.call), errorCode(x.error!), job.fields);
 }
