@@ -43,6 +43,7 @@ const QUICK = [
   'test/sandbox/mcp.test.ts',
   'test/sandbox/mcp-inspector.test.ts',
   'test/sandbox/media.test.ts',
+  'test/sandbox/moving-world.test.ts',
   'test/sandbox/openapi.test.ts',
   'test/sandbox/paging.test.ts',
   'test/n8n-node/engine.test.ts',

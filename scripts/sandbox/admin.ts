@@ -66,12 +66,18 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
       if (m === 'POST') {
         // to=<instant> is idempotent (a client may send it twice); the clock never goes back.
         const to = url.searchParams.get('to');
-        const ms = to !== null ? Date.parse(to) - rt.clock.now() : Number(url.searchParams.get('advance') ?? NaN);
-        if (to !== null && !Number.isFinite(ms)) return bad(`to must be an ISO 8601 instant, like 2026-11-25T10:00:00Z; got "${to}"`);
-        if (to === null && !(Number.isFinite(ms) && ms >= 0)) return bad('Give advance=<ms> (how far to move the sandbox clock forward, 0 or more) or to=<ISO 8601 instant>.');
-        rt.clock.advance(Math.max(0, ms));
+        if (to !== null) {
+          const at = Date.parse(to);
+          if (!Number.isFinite(at)) return bad(`to must be an ISO 8601 instant, like 2026-11-25T10:00:00Z; got "${to}"`);
+          rt.clock.moveTo(at);
+        } else {
+          const ms = Number(url.searchParams.get('advance') ?? NaN);
+          if (!(Number.isFinite(ms) && ms >= 0)) return bad('Give advance=<ms> (how far to move the sandbox clock forward, 0 or more) or to=<ISO 8601 instant>.');
+          rt.clock.advance(ms);
+        }
       }
-      if (m === 'POST' || m === 'GET') return json(200, { now: new Date(rt.clock.now()).toISOString(), startedAt: new Date(rt.startedAt).toISOString() });
+      const iso = (ms: number) => new Date(ms).toISOString();
+      if (m === 'POST' || m === 'GET') return json(200, { now: iso(rt.clock.now()), world: iso(rt.clock.worldNow()), startedAt: iso(rt.startedAt) });
     }
     if (path === '/_sandbox/accounts' && m === 'POST') {
       const text = await readBody(req);

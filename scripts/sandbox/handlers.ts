@@ -28,7 +28,7 @@ function without<T extends object>(omit: string[], o: T): T {
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt' | 'clock'>): Record<string, Handler> {
+export function createHandlers({ seed, world, overlay, startedAt, clock, moving }: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt' | 'clock' | 'moving'>): Record<string, Handler> {
   const pager = new Pager(seed);
 
   // Each handler's target, or the 404 (billed) that the platform would answer.
@@ -37,7 +37,7 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
     const a = overlay.account(h) ?? findAccount(world, h);
     if (!a) throw notFound(`No account "${h}": it does not exist (or changed its username).`);
     if (a.is_private) throw notFound(`@${a.username} is private: no public data.`, 'private_account');
-    return a;
+    return moving.account(a);
   }
   function post(ctx: Ctx): Post {
     const ref = String(ctx.params.post);
@@ -59,7 +59,7 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
     if (!l) throw notFound(`No location "${id}".`);
     return l;
   }
-  const postsAt = (l: LocationRec) => overlay.merge(world.locationPosts.get(l.id) ?? [], undefined);
+  const postsAt = (l: LocationRec) => overlay.locationPosts(l.id);
   const windowOf = (ctx: Ctx, a: Account) => overlay.feedOf(a).slice(0, Number(ctx.params.posts));
 
   const profileJson = (a: Account) => without(overlay.omits(a), {
@@ -101,8 +101,10 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
     },
     'profile/stories': (ctx) => {
       const a = account(ctx);
-      const now = clock.now();
-      const live = storiesOf(world, a, startedAt).filter((s) => now - s.t < DAY && s.t <= now);
+      // the world's time (explicit moves only), not the real-paced clock: the same moves, the same stories
+      const now = clock.worldNow();
+      const all = [...storiesOf(world, a, startedAt), ...moving.storiesOf(a)];
+      const live = all.filter((s) => now - s.t < DAY && s.t <= now);
       return list(live.map(({ t, ...s }) => s), null);
     },
     'profile/highlights': (ctx) => list(highlightsOf(world, account(ctx)), null),
@@ -206,6 +208,7 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
       const q = String(ctx.params.q).toLowerCase().replace(/^@/, '');
       const hits = world.accounts
         .filter((a) => a.username.includes(q) || a.full_name.toLowerCase().includes(q))
+        .map((a) => moving.account(a))
         .sort((x, y) => y.followers - x.followers || (x.username < y.username ? -1 : 1))
         .slice(0, SEARCH_LIMIT);
       return list(hits.map((a) => ({ ...a.summary, followers: a.followers, is_business: a.is_business })), null);
@@ -218,7 +221,7 @@ export function createHandlers({ seed, world, overlay, startedAt, clock }: Pick<
     'search/locations': (ctx) => {
       const q = String(ctx.params.q).toLowerCase();
       const hits = world.locations.filter((l) => l.name.toLowerCase().includes(q) || l.city.toLowerCase().includes(q) || l.category.toLowerCase().includes(q)).slice(0, SEARCH_LIMIT);
-      return list(hits.map((l) => ({ ...locationJson(l), media_count: (world.locationPosts.get(l.id) ?? []).length })), null);
+      return list(hits.map((l) => ({ ...locationJson(l), media_count: postsAt(l).length })), null);
     },
     credits: () => ({}), // the pipeline answers this one itself: the balance needs the caller's key
   };

@@ -7,7 +7,8 @@
  */
 import type { Account, Post, World } from './world/records';
 import { hash32, Rng } from './world/random';
-import { iso, toShortcode } from './world/build';
+import { byTimeDesc, iso, toShortcode } from './world/build';
+import type { MovingWorld } from './world/moving';
 import { imageRef } from './world/media';
 import type { PublishedPost } from './types';
 
@@ -31,6 +32,8 @@ export class Overlay {
     private readonly seed: number,
     /** The sandbox's clock: a published post is taken "now". */
     private readonly now: () => number,
+    /** Posts since the start as the world's clock moves (world/moving.ts). */
+    private readonly moving: MovingWorld,
   ) {}
 
   /** An arrow property, not a method, so it can be handed to filter() without a bind per call. */
@@ -42,8 +45,19 @@ export class Overlay {
     return this.deleted.size ? merged.filter(this.alive) : merged;
   }
 
+  /** Posts published here and posts of the moving world, both newer than the seeded ones, newest first. */
+  private newer(published: Post[] | undefined, moved: Post[]): Post[] | undefined {
+    if (!moved.length) return published;
+    if (!published?.length) return moved;
+    return [...published, ...moved].sort(byTimeDesc);
+  }
+
   feedOf(a: Account): Post[] {
-    return this.merge(a.posts, this.byAuthor.get(a.id));
+    return this.merge(a.posts, this.newer(this.byAuthor.get(a.id), this.moving.feedOf(a)));
+  }
+
+  locationPosts(id: string): Post[] {
+    return this.merge(this.world.locationPosts.get(id) ?? [], this.moving.located(id));
   }
 
   /** The account's pinned posts still alive, shown first on the first page of profile/posts. */
@@ -73,13 +87,13 @@ export class Overlay {
   }
 
   recentOf(tag: string, seeded: Post[]): Post[] {
-    return this.merge(seeded, this.byTag.get(tag));
+    return this.merge(seeded, this.newer(this.byTag.get(tag), this.moving.tagged(tag)));
   }
 
   /** A post by id or shortcode, seeded or published, deleted or not. */
   findPost(ref: string): Post | undefined {
     const { world } = this;
-    return world.postsById.get(ref) ?? this.byId.get(ref) ?? world.postsByShortcode.get(ref) ?? this.byShortcode.get(ref);
+    return world.postsById.get(ref) ?? this.byId.get(ref) ?? world.postsByShortcode.get(ref) ?? this.byShortcode.get(ref) ?? this.moving.find(ref);
   }
 
   addPosts(tagInput: string, n: number): PublishedPost[] {

@@ -7,6 +7,7 @@ import type { Stats } from './stats';
 import type { Timers } from './timers';
 import type { MediaLinks } from './media/links';
 import type { SandboxClock } from './clock';
+import type { MovingWorld } from './world/moving';
 
 export interface Runtime {
   readonly seed: number;
@@ -16,6 +17,8 @@ export interface Runtime {
   readonly clock: SandboxClock;
   readonly quiet: boolean;
   readonly world: World;
+  /** The world since the start, as the world's clock moves (clock.worldNow). */
+  readonly moving: MovingWorld;
   readonly overlay: Overlay;
   readonly billing: Billing;
   readonly stats: Stats;

@@ -19,6 +19,7 @@ import { createHandlers } from './handlers';
 import { routesFor } from './routes';
 import { Overlay } from './overlay';
 import { SandboxClock } from './clock';
+import { MovingWorld } from './world/moving';
 import { Stats } from './stats';
 import { Timers } from './timers';
 import { requestIds, send } from './http';
@@ -45,13 +46,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   faults = parseFaults({ latencyMs: opts.latencyMs, faultRate: opts.faultRate, faultStatus: opts.faultStatus, slowMs: opts.slowMs, mediaTtlSeconds: opts.mediaTtlSeconds }, faults);
   const clock = new SandboxClock(opts.startAt, env);
   const { startedAt } = clock;
+  const moving = new MovingWorld(world, startedAt, () => clock.worldNow());
   const rt: Runtime = {
     seed,
     startedAt,
     clock,
     quiet,
     world,
-    overlay: new Overlay(world, seed, () => clock.now()),
+    moving,
+    overlay: new Overlay(world, seed, () => clock.now(), moving),
     billing,
     stats: new Stats(),
     dice: new FaultDice(seed),

@@ -62,8 +62,12 @@ export interface Sandbox {
   seed: number;
   /** Where the sandbox's clock started (ms): live stories are within 24 h before it. */
   startedAt: number;
-  /** The sandbox's clock (also GET/POST /_sandbox/clock). */
-  clock: { now(): number; advance(ms: number): void };
+  /**
+   * The sandbox's clock (also GET/POST /_sandbox/clock): `now()` runs at the real pace (media links'
+   * expiry); `worldNow()`, the world's time (followers, new posts, stories), moves only by
+   * `advance(ms)` and `moveTo(instant)`.
+   */
+  clock: { now(): number; worldNow(): number; advance(ms: number): void; moveTo(at: number): void };
   close(): Promise<void>;
   createKey(balance?: number): string;
   balance(key: string): number;

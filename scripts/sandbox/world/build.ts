@@ -165,12 +165,17 @@ function generatedAccount(world: World, idx: number, seed: number): void {
   a.summary = summaryOf(a);
 }
 
+/** An account's habit: its posts are 0.15 + 2 * rand * gapDays days apart (mean 0.15 + gapDays). */
+export function gapDaysOf(a: Account): number {
+  return a.postCount > 150 ? 1.2 : a.topic.key === 'vegan' ? 2.2 : 4;
+}
+
 function buildPosts(world: World, a: Account, seed: number): void {
   const rng = Rng.of(seed, 'posts', a.idx);
   const topic = a.topic;
   const locs = TOPIC_LOCATIONS[topic.key];
   let t = REFERENCE_TIME - rng.int(1, 48) * HOUR;
-  const gapDays = a.postCount > 150 ? 1.2 : a.topic.key === 'vegan' ? 2.2 : 4;
+  const gapDays = gapDaysOf(a);
   for (let j = 0; j < a.postCount; j++) {
     if (j > 0) t -= Math.round((0.15 + rng.next() * 2 * gapDays) * DAY);
     // snap to a "posting habit": most posts in the account's favourite hours

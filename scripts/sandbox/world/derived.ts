@@ -17,7 +17,7 @@ function memo<T>(world: World, key: string, make: () => T): T {
 /** `count` distinct other accounts, in a seeded order. */
 function pickAccounts(world: World, a: Account, salt: string, count: number): Account[] {
   const rng = Rng.of(world.seed, salt, a.idx);
-  const pool = world.accounts.filter((x) => x !== a);
+  const pool = world.accounts.filter((x) => x.id !== a.id);
   const n = Math.min(count, pool.length);
   for (let i = 0; i < n; i++) {
     const j = i + Math.floor(rng.next() * (pool.length - i));
@@ -26,11 +26,13 @@ function pickAccounts(world: World, a: Account, salt: string, count: number): Ac
   return pool.slice(0, n);
 }
 
-/** The visible follower list: the whole list, or FOLLOWER_CAP accounts when the account is capped. */
+/**
+ * The visible follower list: the whole list, or FOLLOWER_CAP accounts when the account is capped.
+ * `a.followers` may have drifted (world/moving.ts): the list grows or shrinks at its end.
+ */
 export function followersOf(world: World, a: Account): UserSummary[] {
-  return memo(world, `followers:${a.id}`, () =>
-    pickAccounts(world, a, 'followers', a.capped ? FOLLOWER_CAP : a.followers).map((x) => x.summary),
-  );
+  const count = a.capped ? FOLLOWER_CAP : a.followers;
+  return memo(world, `followers:${a.id}:${count}`, () => pickAccounts(world, a, 'followers', count).map((x) => x.summary));
 }
 
 export function followingOf(world: World, a: Account): UserSummary[] {
@@ -48,7 +50,8 @@ export interface CommentRec {
 
 /** Visible comments of a post, oldest first (at most COMMENT_CAP; generated on demand). */
 export function commentsOf(world: World, p: Post): CommentRec[] {
-  return memo(world, `comments:${p.id}`, () => {
+  // keyed by the count too: a new post's comments grow with the world's time (world/moving.ts)
+  return memo(world, `comments:${p.id}:${p.comment_count}`, () => {
     const n = Math.min(p.comment_count, COMMENT_CAP);
     const rng = Rng.of(world.seed, 'comments', p.id);
     const out: CommentRec[] = [];
@@ -66,7 +69,7 @@ export function commentsOf(world: World, p: Post): CommentRec[] {
 }
 
 export function likersOf(world: World, p: Post): UserSummary[] {
-  return memo(world, `likers:${p.id}`, () => pickAccounts(world, p.author, `likers:${p.id}`, Math.min(p.like_count, LIKER_CAP)).map((x) => x.summary));
+  return memo(world, `likers:${p.id}:${Math.min(p.like_count, LIKER_CAP)}`, () => pickAccounts(world, p.author, `likers:${p.id}`, Math.min(p.like_count, LIKER_CAP)).map((x) => x.summary));
 }
 
 export interface StoryRec {
