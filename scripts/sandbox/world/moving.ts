@@ -11,7 +11,7 @@
  * exists at an instant does not depend on how the clock got there (one move of a week or 168 of an
  * hour), and a post's id, time and text are the same whenever it is seen.
  */
-import { Rng, hash32 } from './random';
+import { Rng, hash32, mix32 } from './random';
 import { DAY, HOUR, LOCATION_SEED, THINGS, TOPIC_LOCATIONS } from './vocabulary';
 import { byTimeDesc, gapDaysOf, iso, toShortcode } from './build';
 import { imageRef, videoRef } from './media';
@@ -46,8 +46,9 @@ export function followersAfter(world: World, a: Account, ms: number): number {
 /** Stories a day of an account with stories: as many as it had live at the start. */
 const storiesPerDay = (a: Account): number => (a.is_private ? 0 : a.liveStories);
 
-const chance = (world: World, what: string, a: Account, hour: number): number => hash32(world.seed, what, a.idx, hour) / 2 ** 32;
-const secondOf = (world: World, what: string, a: Account, hour: number): number => hour * HOUR + (hash32(world.seed, `${what}-s`, a.idx, hour) % 3600) * 1000;
+/** Whether account `a` (its key: hash32(seed, what, a.idx)) does `what` in `hour`, given its chance per hour; and at which second. */
+const happens = (key: number, hour: number, perHour: number): boolean => mix32(key, hour) / 2 ** 32 < perHour;
+const secondOf = (key: number, hour: number): number => hour * HOUR + (mix32(key ^ 0x5bd1e995, hour) % 3600) * 1000;
 
 /** A new post as it will be when fully grown (materialised at a time by `at`). */
 function newPost(world: World, a: Account, hour: number, t: number): Post {
@@ -108,6 +109,8 @@ export class MovingWorld {
   private readonly stories = new Map<string, StoryRec[]>();
   private nextHour: number;
   private scene: Scene;
+  /** The accounts that post or post stories: their chances per hour and their keys for the draws. */
+  private readonly movers: { a: Account; perHour: number; pk: number; storiesPerHour: number; sk: number }[];
 
   constructor(
     private readonly world: World,
@@ -116,6 +119,9 @@ export class MovingWorld {
   ) {
     this.nextHour = Math.floor(startedAt / HOUR);
     this.scene = this.empty(startedAt);
+    this.movers = world.accounts
+      .map((a) => ({ a, perHour: postsPerDay(a) / 24, pk: hash32(world.seed, 'moving-post', a.idx), storiesPerHour: storiesPerDay(a) / 24, sk: hash32(world.seed, 'moving-story', a.idx) }))
+      .filter((m) => m.perHour > 0 || m.storiesPerHour > 0);
   }
 
   private empty(at: number): Scene {
@@ -128,15 +134,13 @@ export class MovingWorld {
     const { world, startedAt } = this;
     for (; this.nextHour <= last; this.nextHour++) {
       const h = this.nextHour;
-      for (const a of world.accounts) {
-        const perDay = postsPerDay(a);
-        if (perDay > 0 && chance(world, 'moving-post', a, h) < perDay / 24) {
-          const t = secondOf(world, 'moving-post', a, h);
+      for (const { a, perHour, pk, storiesPerHour, sk } of this.movers) {
+        if (perHour > 0 && happens(pk, h, perHour)) {
+          const t = secondOf(pk, h);
           if (t > startedAt) push(this.posts, a.id, newPost(world, a, h, t));
         }
-        const storiesDay = storiesPerDay(a);
-        if (storiesDay > 0 && chance(world, 'moving-story', a, h) < storiesDay / 24) {
-          const t = secondOf(world, 'moving-story', a, h);
+        if (storiesPerHour > 0 && happens(sk, h, storiesPerHour)) {
+          const t = secondOf(sk, h);
           if (t > startedAt) push(this.stories, a.id, newStory(world, a, h, t));
         }
       }

@@ -17,6 +17,17 @@ export function hash32(...parts: (string | number)[]): number {
   return h >>> 0;
 }
 
+/** A 32-bit hash of a hash and a whole number, without strings: for draws made in bulk (hours x accounts). */
+export function mix32(h: number, n: number): number {
+  let x = (h ^ Math.imul(n | 0, 0x9e3779b1) ^ Math.floor(n / 2 ** 32)) >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
 /** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
