@@ -3,11 +3,13 @@
  * stand-in, the sandbox): paste a column of accounts into an empty column, select it, open "Track
  * these accounts", preview the cost, confirm; the first run happens at once and the tracker sheet
  * appears; the page's clock moves two weeks (the hourly trigger does the weekly runs) and the
- * tracker shows three snapshots a line, its SPARKLINE trends drawn. SCREENSHOTS_DIR keeps a
- * screenshot of each step.
+ * tracker shows three snapshots a line, its SPARKLINE trends drawn, and each account's followers
+ * trend rises or falls as the sandbox's world moved (scripts/sandbox/world/moving.ts).
+ * SCREENSHOTS_DIR keeps a screenshot of each step.
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import { getWorld } from '../../scripts/sandbox/world/build';
+import { followerRate } from '../../scripts/sandbox/world/moving';
 import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
 import { poll } from './sidebar-page';
 
@@ -82,6 +84,21 @@ test('from an empty column to a tracker that has run three times, in a few steps
     for (const c of trendCols) expect(g.sparklines[`${String.fromCharCode(65 + c)}${r}`]).toHaveLength(3);
   }
   await poll(() => page.locator('td.spark svg[data-points="3"]').count()).toBe(36);
+  // The world moved with the preview's clock: the first Monday's run saw it as at the start (the
+  // sandbox moves after the hour's triggers ran), the second a week on, when each account's
+  // followers had drifted at its own rate: up for some, down for others, never flat.
+  const world = getWorld(42);
+  const directions = new Set<number>();
+  for (let r = 2; r <= 13; r++) {
+    const a = world.byUsername.get(String(g.values[r - 1][0]))!;
+    const [first, second, third] = g.sparklines[`F${r}`];
+    expect([first, second]).toEqual([a.followers, a.followers]);
+    // a week on, and the seconds the preview's clock ran meanwhile (it moves the sandbox to its now)
+    expect(Math.abs(third - a.followers * (1 + followerRate(world, a)) ** 7)).toBeLessThanOrEqual(Math.max(1, a.followers * 1e-5));
+    expect(Math.sign(third - first)).toBe(Math.sign(followerRate(world, a)));
+    directions.add(Math.sign(third - first));
+  }
+  expect([...directions].sort()).toEqual([-1, 1]);
   // Usage names the tracker.
   await poll(() => sidebar.locator('#usage-days').textContent()).toMatch(/Tracker Creators/);
   await shot('4-after-two-weeks');
