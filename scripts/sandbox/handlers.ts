@@ -60,6 +60,13 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
     return l;
   }
   const postsAt = (l: LocationRec) => overlay.locationPosts(l.id);
+  // a new post's comments so far: none dated after the world's time (its count rises meanwhile)
+  const commentsNow = (p: Post) => {
+    const all = commentsOf(world, p);
+    if (!moving.isNew(p)) return all;
+    const now = clock.worldNow();
+    return all.filter((c) => Date.parse(c.created_at) <= now);
+  };
   const windowOf = (ctx: Ctx, a: Account) => overlay.feedOf(a).slice(0, Number(ctx.params.posts));
 
   const profileJson = (a: Account) => without(overlay.omits(a), {
@@ -171,14 +178,14 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
     },
     'post/comments': (ctx) => {
       const p = post(ctx);
-      const { page, next } = pager.offset(ctx, p.id, commentsOf(world, p), PAGE_SIZE.comments);
+      const { page, next } = pager.offset(ctx, p.id, commentsNow(p), PAGE_SIZE.comments);
       return list(page.map(({ sentiment, ...c }) => c), next);
     },
     'post/likers': (ctx) => list(likersOf(world, post(ctx)), null),
     'insights/post/image': (ctx) => insight.postImage(post(ctx)),
     'insights/post/comments': (ctx) => {
       const p = post(ctx);
-      return insight.commentInsights(p, commentsOf(world, p));
+      return insight.commentInsights(p, commentsNow(p));
     },
     'hashtag/top': (ctx) => {
       const { h, name, recent } = hashtag(ctx);

@@ -103,6 +103,14 @@ test('a hashtag gains posts at the top, newest first, no duplicates across pages
   expect(later.like_count as number).toBeGreaterThanOrEqual(likes);
   expect(later.taken_at).toBe(post.taken_at);
   expect(later.caption).toBe(post.caption);
+  // the comments so far of the posts of the last day, none dated after the world's time
+  const world = Date.parse((await move(sb, 'advance=0')).world);
+  const young = (await c.call('hashtag/recent', { tag: 'veganrecipes' })).items.filter((p) => Number(p.comment_count) > 0 && world - Date.parse(String(p.taken_at)) < DAY);
+  expect(young.length).toBeGreaterThan(3);
+  for (const p of young) {
+    const comments = await c.paginate('post/comments', { post: String(p.id) }, { maxPages: 20 });
+    for (const k of comments.items) expect(Date.parse(String(k.created_at))).toBeLessThanOrEqual(world);
+  }
 });
 
 test('an account gains posts at its own rate: profile.posts counts them, the feed shows them first', async () => {

@@ -215,6 +215,11 @@ export class MovingWorld {
     return this.moved() ? this.current().byRef.get(ref) : undefined;
   }
 
+  /** Whether `p` is a post of the moving world (one posted since the start). */
+  isNew(p: Post): boolean {
+    return this.moved() && this.current().byRef.get(p.id) === p;
+  }
+
   /** Stories posted since the start (up to the world's time), oldest first. */
   storiesOf(a: Account): StoryRec[] {
     if (!this.moved()) return [];
