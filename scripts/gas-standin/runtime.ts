@@ -170,12 +170,15 @@ export class GasRuntime {
    * Time travel: moves the clock forward by `ms`, firing each installable time-driven trigger when
    * it is due (a 6-minute execution of the user who installed it; a failure is recorded in the
    * trigger's `runs`, as Apps Script would e-mail it, and does not stop the clock).
+   * `beforeTrigger(now)`, if given, is called before each trigger runs (the Sheets preview moves
+   * the sandbox's world to the same instant, so each hourly run sees the world of its hour).
    */
-  advance(ms: number): void {
+  advance(ms: number, beforeTrigger?: (now: number) => void): void {
     const until = this.clock.now() + ms;
     for (let t = this.triggers.nextDue(until); t; t = this.triggers.nextDue(until)) {
       if (t.nextAt > this.clock.now()) this.clock.set(t.nextAt);
       t.nextAt += t.everyMs;
+      beforeTrigger?.(this.clock.now());
       try {
         this.run(t.handler, [{ authMode: AuthMode.FULL, triggerUid: t.uid }], { kind: 'script', user: t.user });
         t.runs.push({ at: this.clock.now(), ok: true });

@@ -61,7 +61,7 @@ for (const f of ['bundle.js', 'Code.js', 'Sidebar.html', 'appsscript.json']) {
   }
 }
 
-const { createGasRuntime, GasScriptError, toClientValue } = await loadGasRuntime();
+const { createGasRuntime, GasScriptError, toClientValue, SyncHttpClient } = await loadGasRuntime();
 
 const rt = createGasRuntime({
   files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
@@ -283,6 +283,17 @@ function grid() {
   };
 }
 
+const worldClock = new SyncHttpClient();
+/**
+ * The sandbox's world to the stand-in's instant, before each trigger run of an advance: an hourly
+ * run then sees the world of its hour (new posts, drifted followers), not of the advance's start.
+ * Synchronous, as the trigger runs on this thread; a failure is reported and the advance goes on.
+ */
+function moveWorld(now) {
+  const [res] = [].concat(worldClock.request([{ url: `${sandboxUrl}/_sandbox/clock?to=${new Date(now).toISOString()}`, method: 'POST', headers: {}, body: null, followRedirects: false, validateHttpsCertificates: true, timeoutMs: 10_000 }], 15_000));
+  if (res === 'timeout' || !res.ok || res.status !== 200) console.error(`sheets-preview: the sandbox's clock did not move to ${new Date(now).toISOString()}: ${res === 'timeout' ? 'timeout' : res.ok ? res.status : res.message}`);
+}
+
 /**
  * Time travel: the stand-in's clock moves `ms` forward; each installed trigger fires when due on
  * the way (the add-on's hourly igKeepAnswers, installed when the sidebar first loads). Returns what
@@ -292,7 +303,7 @@ function advance(ms) {
   ms = Number(ms);
   if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) throw new Error('Move the clock forward by 1 ms to 31 days.');
   const before = new Map(rt.triggers.installed.map((t) => [t, t.runs.length]));
-  rt.advance(ms);
+  rt.advance(ms, moveWorld);
   const runs = rt.triggers.installed.flatMap((t) => t.runs.slice(before.get(t) ?? 0));
   const failed = runs.filter((r) => !r.ok);
   return { triggers: rt.triggers.installed.length, runs: runs.length, ok: runs.length - failed.length, failed: failed.length, error: failed.length ? failed[failed.length - 1].error : null };
@@ -375,7 +386,7 @@ const server = createServer(async (req, res) => {
       const { ms } = await body(req);
       const advanced = advance(ms);
       // The sandbox's world keeps the same time (its stories expire, its media links age): moved
-      // after the triggers ran, which saw it where the hour began. Set to an instant, so a second try
+      // before each trigger run (moveWorld), and here to where the advance ended. Set to an instant, so a second try
       // is harmless: the stand-in blocked this thread for the whole advance, and the sandbox may have
       // closed the idle keep-alive connection the first try reuses.
       const moveSandbox = () => fetch(`${sandboxUrl}/_sandbox/clock?to=${new Date(rt.now()).toISOString()}`, { method: 'POST' });

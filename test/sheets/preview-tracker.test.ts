@@ -84,19 +84,20 @@ test('from an empty column to a tracker that has run three times, in a few steps
     for (const c of trendCols) expect(g.sparklines[`${String.fromCharCode(65 + c)}${r}`]).toHaveLength(3);
   }
   await poll(() => page.locator('td.spark svg[data-points="3"]').count()).toBe(36);
-  // The world moved with the preview's clock: the first Monday's run saw it as at the start (the
-  // sandbox moves after the hour's triggers ran), the second a week on, when each account's
-  // followers had drifted at its own rate: up for some, down for others, never flat.
+  // The world moved with the preview's clock, to each hourly run's instant: the Mondays' runs saw
+  // each account's followers drifted at its own rate, up for some, down for others, never flat.
   const world = getWorld(42);
   const directions = new Set<number>();
   for (let r = 2; r <= 13; r++) {
     const a = world.byUsername.get(String(g.values[r - 1][0]))!;
-    const [first, second, third] = g.sparklines[`F${r}`];
-    expect([first, second]).toEqual([a.followers, a.followers]);
-    // a week on, and the seconds the preview's clock ran meanwhile (it moves the sandbox to its now)
-    expect(Math.abs(third - a.followers * (1 + followerRate(world, a)) ** 7)).toBeLessThanOrEqual(Math.max(1, a.followers * 1e-5));
-    expect(Math.sign(third - first)).toBe(Math.sign(followerRate(world, a)));
-    directions.add(Math.sign(third - first));
+    const points = g.sparklines[`F${r}`];
+    expect(points[0]).toBe(a.followers);
+    // Monday 07:00, 4 days 21 hours after the start, then a week later
+    for (const [k, days] of [[1, 4 + 21 / 24], [2, 11 + 21 / 24]]) {
+      expect(Math.abs(points[k] - a.followers * (1 + followerRate(world, a)) ** days)).toBeLessThanOrEqual(Math.max(1, a.followers * 1e-5));
+    }
+    expect(Math.sign(points[2] - points[0])).toBe(Math.sign(followerRate(world, a)));
+    directions.add(Math.sign(points[2] - points[0]));
   }
   expect([...directions].sort()).toEqual([-1, 1]);
   // Usage names the tracker.
