@@ -13,7 +13,8 @@
 // formula?} (a value or a parsed formula), POST /paste {a1, rows} (values), POST /select {a1},
 // POST /sheet {name} (show another sheet tab), POST /advance {ms} (time travel: the stand-in's clock
 // moves on and the installed hourly trigger fires on the way, so scheduled lookups run and bulk
-// runs go on in the background, as in Sheets with the sidebar closed; the sandbox's clock moves too).
+// runs go on in the background, as in Sheets with the sidebar closed; the sandbox's clock, and its world,
+// moves too, to each trigger run's instant on the way).
 //
 // Like Google Sheets, a sheet grows when values are typed or pasted past its last row or column
 // (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
