@@ -179,7 +179,7 @@ const c200 = get('lookup', 'IG Data node (concurrency 200');
 const hp = get('paging', 'HTTP');
 const ip = get('paging', 'IG Data');
 const UNIQUE = 120;
-const DEFAULT_CONCURRENCY = 50; // n8n-node/nodes/IgData/description.ts
+const DEFAULT_CONCURRENCY = 50; // n8n-node/nodes/IgData/options.ts
 const PAGES = 67;
 const all = (row, ok) => row.runs.every(ok);
 const x = (s) => show(s, { digits: 2, unit: 'x' });

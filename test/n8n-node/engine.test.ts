@@ -9,7 +9,7 @@ import { fetchIO, isRunRefusedError, isRunStoppedError, prepare } from '@igdata/
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
 import { TEST_START } from '../support/clock';
-import { DEFAULT_CREDIT_CAP } from '../../n8n-node/nodes/IgData/description';
+import { DEFAULT_CREDIT_CAP } from '../../n8n-node/nodes/IgData/options';
 import type { ItemCall, ItemResult } from '../../n8n-node/nodes/IgData/engine';
 import { runItemCalls } from '../../n8n-node/nodes/IgData/engine';
 import { errorJson, failureMessage } from '../../n8n-node/nodes/IgData/output';

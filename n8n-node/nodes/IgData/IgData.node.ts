@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { SUBTITLE, properties } from './description';
+import { properties } from './description';
+import { SUBTITLE } from './operations';
 import { executeIgData } from './execute';
 
 export class IgData implements INodeType {
@@ -18,7 +19,7 @@ export class IgData implements INodeType {
 		},
 		usableAsTool: true,
 		// Node names stay "IG Data" instead of the operation's action, which is the long sentence an
-		// AI agent reads as the tool's description (what it returns and costs: description.ts, toolAction).
+		// AI agent reads as the tool's description (what it returns and costs: operations.ts, toolAction).
 		skipNameGeneration: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

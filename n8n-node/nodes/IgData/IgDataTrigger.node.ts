@@ -2,8 +2,11 @@ import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, INode
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { Call, EndpointDef, ParamDef } from '@igdata/core';
 import { baseUrlOf, documented, documentedEndpoints, estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
-import { DEFAULT_CONCURRENCY, downloadMediaOption, mediaSizeOption, paramField } from './description';
-import { downloadMedia, failureSentence, maxBytesOf, mediaSelection } from './media';
+import { paramField } from './fields';
+import { DEFAULT_CONCURRENCY, downloadMediaOption, mediaSizeOption } from './options';
+import { maxBytesOf, mediaSelection } from './media';
+import { downloadMedia } from './media-download';
+import { failureSentence } from './media-fetch';
 import { simplifyItem, toNodeError } from './output';
 import type { Page, PollState } from './poll';
 import { newestOf, pollFeed, startFeed } from './poll';

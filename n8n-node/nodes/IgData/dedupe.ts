@@ -3,7 +3,7 @@
  * once and the answer is fanned out to every item that asked for it, charged to the first.
  */
 import { requestKey } from '@igdata/core';
-import type { ItemCall, ItemResult } from './run-types';
+import type { ItemCall, ItemResult } from './engine-types';
 
 function callKey(itemCall: ItemCall): string {
 	const key = requestKey(itemCall.call.endpoint, itemCall.call.params);

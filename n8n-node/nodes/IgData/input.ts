@@ -8,8 +8,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, EndpointDef } from '@igdata/core';
 import { findEndpoint, isIgError, prepare } from '@igdata/core';
-import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './description';
-import type { ItemCall } from './run-types';
+import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './options';
+import type { ItemCall } from './engine-types';
 import type { OnNotFound } from './outcome';
 import { failureMessage } from './output';
 

@@ -17,7 +17,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import type { AnyIgError, Call, EndpointDef, RunError } from '@igdata/core';
 import { isIgError, isRunRefusedError, isRunStoppedError, stopsBulkRun } from '@igdata/core';
-import type { ItemMeta, ItemResult } from './run-types';
+import type { ItemMeta, ItemResult } from './engine-types';
 import { errorJson, failureMessage, simplifyItem, toNodeError } from './output';
 
 /** Options > On Not Found. */

@@ -1,41 +1,29 @@
 /**
- * Sending the requests of one execution: at most `concurrency` in flight (one gate for all items
- * and pages), and none once the execution has stopped (the first answer that every further request
+ * Sending the requests of one run: at most `concurrency` in flight (one semaphore for all items
+ * and pages), and none once the run has stopped (the first answer that every further request
  * would meet too: an empty balance, a refused key; core's `stopsBulkRun`).
  */
 import type { AnyIgError, ApiResult, AsyncIO, Call, ClientConfig, Effect, IgApiError, Op } from '@igdata/core';
 import { isIgError, noHttpAnswer, send, stopsBulkRun } from '@igdata/core';
+import type { CallResult } from './engine-types';
+import { NOT_LOOKED_UP } from './engine-types';
+import { Semaphore } from './semaphore';
 
-/** A counting semaphore: the one place that bounds requests in flight. */
-class Gate {
-	private active = 0;
-	private waiting: (() => void)[] = [];
-	constructor(private readonly limit: number) {}
-	async run<T>(fn: () => Promise<T>): Promise<T> {
-		if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-		else this.active++;
-		try {
-			return await fn();
-		} finally {
-			const next = this.waiting.shift();
-			if (next) next();
-			else this.active--;
-		}
-	}
-}
-
-/** What every request of one execution shares: the gate, and what stopped the execution, if anything did. */
-export class Run {
-	readonly gate: Gate;
+/** What every request of one run shares: the semaphore, and what stopped the run, if anything did. */
+export class Requests {
+	readonly semaphore: Semaphore;
 	stoppedBy?: IgApiError;
 	constructor(concurrency: number) {
-		this.gate = new Gate(Math.max(1, Math.floor(concurrency)));
+		this.semaphore = new Semaphore(concurrency);
 	}
-	/** The first error that stops bulk runs stops this one: every request after it would fail the same way. */
+	/** The first error that stops bulk runs stops this run: every request after it would fail the same way. */
 	note(error: unknown): void {
 		if (isIgError(error) && error.name === 'IgApiError' && stopsBulkRun(error)) this.stoppedBy ??= error;
 	}
 }
+
+/** A failed call: not looked up when it met the run's stop (never billed), else its error. */
+export const callFailure = (error: AnyIgError): CallResult => (stopsBulkRun(error) ? NOT_LOOKED_UP : { ok: false, error });
 
 export const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
@@ -50,11 +38,11 @@ function resume<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { th
 
 /**
  * One request of a call, driven like the core's runAsync with the engine's rules on every request:
- * it waits its turn at the gate, and once the execution has stopped it is not sent at all (the
- * call is abandoned, with the stop as its error). The answer is read before the gate lets the next
+ * it waits its turn at the semaphore, and once the run has stopped it is not sent at all (the
+ * call is abandoned, with the stop as its error). The answer is read before the semaphore lets the next
  * request go, so that a stop it brings holds that request back. Returns the answer or the Ig error.
  */
-export async function sendOne(config: ClientConfig, call: Call, io: AsyncIO, run: Run): Promise<ApiResult | AnyIgError> {
+export async function sendOne(config: ClientConfig, call: Call, io: AsyncIO, requests: Requests): Promise<ApiResult | AnyIgError> {
 	const op = send(config, call);
 	let step = resume(op);
 	while (!('thrown' in step) && !step.done) {
@@ -65,10 +53,10 @@ export async function sendOne(config: ClientConfig, call: Call, io: AsyncIO, run
 			continue;
 		}
 		if (effect.kind !== 'http') throw new Error('The engine sends one request per call at a time; got a batch.');
-		const next = await run.gate.run(async () => {
-			if (run.stoppedBy) return run.stoppedBy;
+		const next = await requests.semaphore.run(async () => {
+			if (requests.stoppedBy) return requests.stoppedBy;
 			const after = resume(op, await io.fetch(effect.request).catch(noHttpAnswer));
-			if ('thrown' in after) run.note(after.thrown);
+			if ('thrown' in after) requests.note(after.thrown);
 			return after;
 		});
 		if (isIgError(next)) return next;

@@ -1,7 +1,7 @@
 /**
- * The engine's plain types: what an input item asks for, what the run is given, and what each
- * item gets back. The bottom layer of the engine's modules (requests, pre-check, dedupe, calls,
- * engine): it imports none of them.
+ * The engine's plain types: what an input item asks for, what the run is given, what each distinct
+ * call gives and what each item gets back. The bottom layer of the engine's modules (requests,
+ * ledger, dedupe, lookup, paging, engine): it imports none of them.
  */
 import type { AnyIgError, Call, LedgerTally, PagingResult, RunError } from '@igdata/core';
 
@@ -52,18 +52,18 @@ export type ItemResult =
 	| { ok: false; error: AnyIgError | RunError | Error; deduplicated?: true };
 
 /**
- * What a call's run gives back before the execution ends. Errors that state the execution's totals
- * (the cap's spend, how far a stopped run got) are made only once every request has settled.
+ * What one distinct call gives before the run ends. Errors that state the run's totals (the cap's
+ * spend, how far a stopped run got) are made only once every call has finished (engine.ts).
  */
-export type Settling =
+export type CallResult =
 	| ItemResult
 	/** The cap refused the call's first request (held work always gets its share: a safeguard). */
 	| { ok: false; capped: number }
-	/** The execution stopped before this call got an answer (see Run.note). */
+	/** The run stopped before this call got an answer (see Requests.note). */
 	| { ok: false; notLookedUp: true }
-	/** A list the cap stopped after some pages: its notice states the spend once every request settled. */
+	/** A list the cap stopped after some pages: its notice states the spend once every call has finished. */
 	| { ok: true; items: Record<string, unknown>[]; meta: ItemMeta; cappedList: PagingResult };
 
-export const NOT_LOOKED_UP: Settling = { ok: false, notLookedUp: true };
+export const NOT_LOOKED_UP: CallResult = { ok: false, notLookedUp: true };
 
 export const isPaged = (itemCall: ItemCall): boolean => itemCall.call.endpoint.shape === 'list' && itemCall.call.endpoint.paginated;
