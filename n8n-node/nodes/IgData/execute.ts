@@ -13,8 +13,8 @@ import { readInput } from './input';
 import type { MediaOptions } from './media';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
-import { failureSentence } from './media-fetch';
-import { DEFAULT_ON_NOT_FOUND, decide, outputOf, runFailure } from './outcome';
+import { DEFAULT_ON_NOT_FOUND, outputOf } from './disposition';
+import { decide, mediaFailure, runFailure } from './outcome';
 import { stopNotice } from './output';
 import { n8nClient } from './transport';
 
@@ -73,9 +73,8 @@ function addNotice(out: INodeExecutionData[], notice: string): void {
 
 /**
  * Options > Download Media: the chosen media of each answered item as binary properties. A medium
- * over the size limit, or a failed download (an expired link, a medium gone), is left out with a
- * notice (`_notice` and a warning hint), never failing the execution (its answers were paid for);
- * under Continue On Fail a failed download is `error` and `code` beside the answer instead.
+ * over the size limit is left out with a notice (`_notice` and a warning hint); a failed download
+ * is what outcome.ts's mediaFailure says.
  */
 async function attachMedia(
 	ctx: IExecuteFunctions,
@@ -95,18 +94,14 @@ async function attachMedia(
 			item.json._notice = item.json._notice ? `${String(item.json._notice)} ${notice}` : notice;
 			skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${notice}`);
 		}
-		if (!m.failures.length) return;
-		const message = m.failures.map(failureSentence).join(' ');
-		// The answer was paid for and the download was free: a failed download never throws the
-		// execution's answers away. Without Continue On Fail it is a notice, as a medium over the limit.
-		if (!ctx.continueOnFail()) {
-			item.json._notice = item.json._notice ? `${String(item.json._notice)} ${message}` : message;
-			skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${message}`);
+		const failed = mediaFailure(m.failures, ctx.continueOnFail());
+		if (!failed) return;
+		if ('fields' in failed) {
+			Object.assign(item.json, failed.fields);
 			return;
 		}
-		item.json.error = message;
-		item.json.code = m.failures[0].code;
-		if (m.failures[0].status !== undefined) item.json.http_status = m.failures[0].status;
+		item.json._notice = item.json._notice ? `${String(item.json._notice)} ${failed.notice}` : failed.notice;
+		skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${failed.notice}`);
 	});
 	// One hint for the execution, not one per post: every item concerned says it in _notice.
 	if (skipped.length) {

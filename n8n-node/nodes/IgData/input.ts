@@ -10,7 +10,7 @@ import type { AnyIgError, EndpointDef } from '@igdata/core';
 import { findEndpoint, isIgError, prepare } from '@igdata/core';
 import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY } from './options';
 import type { ItemCall } from './engine-types';
-import type { OnNotFound } from './outcome';
+import type { OnNotFound } from './disposition';
 import { failureMessage } from './output';
 
 export interface Options {
