@@ -8,8 +8,7 @@
  */
 import type { AnyIgError, AsyncIO, ClientConfig, EarlierRuns, RunError, WorkEstimate } from '@igdata/core';
 import { CreditLedger, RunRefusedError, estimateCost, isIgError, prepare, runAsync, send, stopsBulkRun } from '@igdata/core';
-import type { RunOptions } from './engine-types';
-import type { ItemCall } from './engine-types';
+import type { ItemCall, RunOptions } from './engine-types';
 import { isPaged } from './engine-types';
 
 /**
