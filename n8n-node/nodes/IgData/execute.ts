@@ -1,6 +1,6 @@
 /**
  * The action node's execute(): read and check every item (input.ts), run the calls under the
- * execution's credit cap (engine.ts, credits.ts), turn each item's outcome into output by the one
+ * execution's credit cap (engine.ts, credits.ts), turn each item's result into output by the one
  * per-item policy (outcome.ts), attach media, and say what was left out.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -34,10 +34,10 @@ async function runCalls(ctx: IExecuteFunctions, input: ReturnType<typeof readInp
 export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const input = readInput(this, items);
-	const outcomes = await runCalls(this, input);
+	const results = await runCalls(this, input);
 	const continueOnFail = this.continueOnFail();
 	const dispositions = input.perItem.map(({ endpoint, options }, i) =>
-		decide(i, outcomes[i], input.early[i], {
+		decide(i, results[i], input.early[i], {
 			endpoint,
 			call: input.calls[i]?.call,
 			simplify: options.simplify,
@@ -61,7 +61,7 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
 	});
 	// Items left out are not in the output to say it: the last item does, as a run's stop does.
 	if (missing.length) addNotice(out, missing.join(' '));
-	const stopped = outcomes.map((o) => (o && !o.ok ? o.error : undefined)).find(isRunStoppedError);
+	const stopped = results.map((o) => (o && !o.ok ? o.error : undefined)).find(isRunStoppedError);
 	if (stopped) noteStop(this, out, stopped);
 	return [out];
 }

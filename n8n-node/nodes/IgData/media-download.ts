@@ -37,7 +37,7 @@ function valueAt(item: Record<string, unknown>, path: string): unknown {
 /**
  * Downloads the chosen media of each item. Items are the answers as the API gave them (before
  * Simplify drops fields); an item without a given medium (a photo's `video_url` is null) simply
- * has no such property. Never throws for a failed download: each item gets its own outcome.
+ * has no such property. Never throws for a failed download: each item gets its own ItemMedia.
  * `baseUrl`: the credential's; its host is the one private host media may come from (the sandbox).
  */
 export async function downloadMedia(ctx: Ctx, items: (Record<string, unknown> | undefined)[], options: (i: number) => MediaOptions | undefined, baseUrl: string): Promise<(ItemMedia | undefined)[]> {

@@ -23,13 +23,13 @@ import { errorJson, failureMessage, toNodeError } from './output';
  * The policy: item `i`'s result from the engine (or its failure before any request, `early`) as
  * what it becomes, case by case in this order.
  */
-export function decide(i: number, outcome: ItemResult | undefined, early: Failure | undefined, policy: ItemPolicy): Disposition {
+export function decide(i: number, result: ItemResult | undefined, early: Failure | undefined, policy: ItemPolicy): Disposition {
 	// An answer: its items. A list the cap, the page bound or a failed page stopped part-way is one
 	// too (its pages were paid for): its notice says where it stopped and what to do.
-	if (outcome?.ok) return answerItems(outcome.items, policy, outcome.meta, outcome.notice);
-	const error = early ?? outcome?.error;
+	if (result?.ok) return answerItems(result.items, policy, result.meta, result.notice);
+	const error = early ?? result?.error;
 	if (!error) return { kind: 'notLookedUp' };
-	const deduplicated = outcome && !outcome.ok ? outcome.deduplicated : undefined;
+	const deduplicated = result && !result.ok ? result.deduplicated : undefined;
 	// A billed 404 (private, deleted or nonexistent) is an answer: Options > On Not Found decides
 	// (an item `found: false` by default, or left out with a notice; Error falls through).
 	if (isNotFound(error) && policy.onNotFound !== 'error') {

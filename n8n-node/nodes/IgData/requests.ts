@@ -27,8 +27,8 @@ export const callFailure = (error: AnyIgError): CallResult => (stopsBulkRun(erro
 
 export const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
-/** The op's next step, or what it threw: a call's failures are values here, not exceptions. */
-function resume<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { thrown: unknown } {
+/** The op advanced to its next effect or its end, or what it threw: a call's failures are values here, not exceptions. */
+function advance<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { thrown: unknown } {
 	try {
 		return op.next(input);
 	} catch (thrown) {
@@ -44,25 +44,25 @@ function resume<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { th
  */
 export async function sendOne(config: ClientConfig, call: Call, io: AsyncIO, requests: Requests): Promise<ApiResult | AnyIgError> {
 	const op = send(config, call);
-	let step = resume(op);
-	while (!('thrown' in step) && !step.done) {
-		const effect = step.value;
+	let progress = advance(op);
+	while (!('thrown' in progress) && !progress.done) {
+		const effect = progress.value;
 		if (effect.kind === 'sleep') {
 			await io.sleep(effect.ms);
-			step = resume(op);
+			progress = advance(op);
 			continue;
 		}
 		if (effect.kind !== 'http') throw new Error('The engine sends one request per call at a time; got a batch.');
 		const next = await requests.semaphore.run(async () => {
 			if (requests.stoppedBy) return requests.stoppedBy;
-			const after = resume(op, await io.fetch(effect.request).catch(noHttpAnswer));
+			const after = advance(op, await io.fetch(effect.request).catch(noHttpAnswer));
 			if ('thrown' in after) requests.note(after.thrown);
 			return after;
 		});
 		if (isIgError(next)) return next;
-		step = next;
+		progress = next;
 	}
-	if (!('thrown' in step)) return step.value;
-	if (isIgError(step.thrown)) return step.thrown;
-	throw asError(step.thrown); // a bug in the core: runItemCalls keeps it to its item
+	if (!('thrown' in progress)) return progress.value;
+	if (isIgError(progress.thrown)) return progress.thrown;
+	throw asError(progress.thrown); // a bug in the core: runItemCalls keeps it to its item
 }
