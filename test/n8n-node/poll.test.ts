@@ -1,5 +1,5 @@
 /** The trigger's state machine (nodes/IgData/poll.ts) on a scripted feed: edge cases real polls rarely hit. */
-import type { Page, Post } from '../../n8n-node/nodes/IgData/poll';
+import type { Page, Post } from '../../n8n-node/nodes/IgData/feed';
 import { pollFeed, startFeed } from '../../n8n-node/nodes/IgData/poll';
 
 /**

@@ -1,46 +1,21 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { Call, EndpointDef, ParamDef } from '@igdata/core';
-import { baseUrlOf, documented, documentedEndpoints, estimateCost, fetchPage, getEndpoint, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
-import { paramField } from './fields';
-import { DEFAULT_CONCURRENCY, downloadMediaOption, mediaSizeOption } from './options';
+import type { Call, EndpointDef } from '@igdata/core';
+import { baseUrlOf, documented, fetchPage, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
+import { DEFAULT_CONCURRENCY } from './options';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
-import { failureSentence } from './media-fetch';
+import { failureSentence } from './media-response';
 import { simplifyItem, toNodeError } from './output';
-import type { Page, PollState } from './poll';
-import { newestOf, pollFeed, startFeed } from './poll';
+import type { Page } from './feed';
+import { newestOf } from './feed';
+import type { PollState } from './poll';
+import { pollFeed, startFeed } from './poll';
 import { n8nClient } from './transport';
-
-/** Each event watches a feed: a registry list endpoint, read through its target parameter. */
-const FEEDS = {
-	hashtag: { endpoint: getEndpoint('hashtag/recent'), name: 'New Hashtag Post', what: 'A new post appears in the recent posts of a hashtag' },
-	account: { endpoint: getEndpoint('profile/posts'), name: 'New Account Post', what: 'An account publishes a new feed post' },
-} as const;
-type Event = keyof typeof FEEDS;
-
-/** The parameter a feed is read for (`tag`, `handle`): its endpoint's one required parameter. */
-const targetOf = (endpoint: EndpointDef): ParamDef => endpoint.params.find((p) => p.required) as ParamDef;
-
-const perPage = (e: EndpointDef): string => {
-	const credits = estimateCost(e, {}).credits;
-	return `${credits} credit${credits === 1 ? '' : 's'} per page`;
-};
-
-/** The target fields, from the registry's parameters, each shown for its event. */
-const targetFields: INodeProperties[] = (Object.keys(FEEDS) as Event[]).map((event) => paramField(targetOf(FEEDS[event].endpoint), { event: [event] }));
+import type { Event, TriggerOptions } from './trigger-description';
+import { FEEDS, targetOf, triggerProperties } from './trigger-description';
 
 const SAMPLE_SIZE = 5;
-
-/** The feeds' endpoints with their docs (for the Download Media choices: both feeds answer posts). */
-const feedEndpoints = documentedEndpoints.filter((e) => (Object.keys(FEEDS) as Event[]).some((event) => FEEDS[event].endpoint.id === e.id));
-
-interface TriggerOptions {
-	maxPages?: number;
-	simplify?: boolean;
-	downloadMedia?: string[] | string;
-	mediaMaxSize?: number;
-}
 
 /**
  * Simplified trigger items always carry the author: a notification ("new post by @x") needs it,
@@ -73,49 +48,7 @@ export class IgDataTrigger implements INodeType {
 				required: true,
 			},
 		],
-		properties: [
-			{
-				displayName: 'Trigger On',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					...(Object.keys(FEEDS) as Event[]).map((event) => {
-						const feed = FEEDS[event];
-						return { name: feed.name, value: event, description: `${feed.what} (${feed.endpoint.id}, ${perPage(feed.endpoint)})` };
-					}),
-				],
-				default: 'hashtag',
-			},
-			...targetFields,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					downloadMediaOption(feedEndpoints),
-					{
-						displayName: 'Max Pages per Poll',
-						name: 'maxPages',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 100 },
-						default: 5,
-						description:
-							'Most pages read in one poll (each page costs credits). When more new posts arrived, the rest is read on the next polls; none is skipped.',
-					},
-					mediaSizeOption(),
-					{
-						displayName: 'Simplify',
-						name: 'simplify',
-						type: 'boolean',
-						default: false,
-						description: "Whether to return flat items with only the default columns and the author's username instead of the full post",
-					},
-				],
-			},
-		],
+		properties: triggerProperties,
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -9,7 +9,8 @@ import type { IBinaryData } from 'n8n-workflow';
 import { hostOf } from './address';
 import type { MediaOptions } from './media';
 import { binaryName } from './media';
-import type { Ctx, Fetched, MediaFailure } from './media-fetch';
+import type { Ctx, Fetched } from './media-fetch';
+import type { MediaFailure } from './media-response';
 import { fetchMedium } from './media-fetch';
 import { Semaphore } from './semaphore';
 

@@ -15,8 +15,8 @@ import { isIgError, isRunRefusedError, isRunStoppedError, stopsBulkRun } from '@
 import type { Disposition, Failure, ItemPolicy } from './disposition';
 import { answerItems, isNotFound, notFoundJson, receivedItems } from './disposition';
 import type { ItemResult } from './engine-types';
-import type { MediaFailure } from './media-fetch';
-import { failureSentence } from './media-fetch';
+import type { MediaFailure } from './media-response';
+import { failureSentence } from './media-response';
 import { errorJson, failureMessage, toNodeError } from './output';
 
 /**
