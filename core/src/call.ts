@@ -7,7 +7,10 @@ import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
 import { parseSuccess, toError } from './response';
 import type { ApiResult, Call, ClientConfig, Effect, HttpRequest, Op, RawResponse, RetryPolicy } from './types';
 
-/** Retry-After in milliseconds, given as seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+/**
+ * Retry-After in milliseconds, given as seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or
+ * unreadable.
+ */
 export function retryAfterMs(value: string | undefined, now: number): number | undefined {
   const v = value?.trim();
   if (!v) return undefined;

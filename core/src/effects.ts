@@ -12,7 +12,10 @@ import type { AsyncIO, Op, RawResponse, SyncIO } from './types';
  */
 const NEVER_LEFT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
-/** Whether an HTTP client's error, or one of its causes (Node's fetch and n8n wrap the system error), says the request never left. */
+/**
+ * Whether an HTTP client's error, or one of its causes (Node's fetch and n8n wrap the system error), says the request
+ * never left.
+ */
 function neverLeft(e: unknown): boolean {
   for (let x = e, depth = 0; typeof x === 'object' && x !== null && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
     if (NEVER_LEFT.has(String((x as { code?: unknown }).code))) return true;

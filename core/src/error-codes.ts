@@ -27,7 +27,10 @@ export interface ErrorCodeFacts {
   sentence: (error: IgApiError, ctx: MessageContext) => string;
 }
 
-/** The sentence of a key problem: what is wrong, and where the key is set. Refused before any work: never billed (an earlier try whose answer was lost may have been). */
+/**
+ * The sentence of a key problem: what is wrong, and where the key is set. Refused before any work: never billed (an
+ * earlier try whose answer was lost may have been).
+ */
 const keyProblem = (what: string) => (e: IgApiError, ctx: MessageContext) => `${what} Set it in ${ctx.keyWhere}. ${chargedNote(e)}`;
 
 /** The sentence of a transient failure that outlasted the retries. */
@@ -58,7 +61,7 @@ export const ERROR_CODES = {
   // is retried, honouring Retry-After.
   rate_limited: {
     status: 429, retryable: true,
-    sentence: (e) => `Too many requests: the service asked to slow down (${tries(e.details.attempts)}). Try again in a minute. ${chargedNote(e)}`,
+    sentence: (e) => `Too many requests: the service asked to slow down ` + `(${tries(e.details.attempts)}). Try again in a minute. ` + `${chargedNote(e)}`,
   },
   upstream_error: {
     status: 502, retryable: true,

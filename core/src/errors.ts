@@ -123,7 +123,7 @@ export class IgCreditCapError extends IgError {
    * never constructs the class, leaves the sentence out with it.
    */
   sentence(ctx: MessageContext): string {
-    return `Credit cap of ${this.cap} reached: ${plural(this.spent, 'credit')} spent in this execution and this request costs ~${this.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`;
+    return `Credit cap of ${this.cap} reached: ${plural(this.spent, 'credit')} spent in this execution and this ` + `request costs ~${this.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`;
   }
 }
 

@@ -78,7 +78,9 @@ export function buildOpenApi(baseUrl: string): Json {
         operationId: operationId(e),
         tags: [e.group],
         summary: e.summary,
-        description: `${e.description}\n\nCost: ${describeCost(e)} credits.${e.documented ? '' : ' Parameters and response shape are not documented by the service; this is our reading.'}`,
+        description:
+          `${e.description}\n\nCost: ${describeCost(e)} credits.` +
+          (e.documented ? '' : ' Parameters and response shape are not documented by the service; this is our reading.'),
         parameters: e.params.map((p) => {
           const o: Json = { name: p.name, in: 'query', required: p.required, description: p.description, schema: paramSchema(p) };
           if (p.example !== undefined) o.example = p.example;
@@ -104,7 +106,7 @@ export function buildOpenApi(baseUrl: string): Json {
     info: {
       title: 'IG Data API',
       version: '1.0.0',
-      description: 'Public social profile data: profiles, posts, reels, stories, hashtags, locations, search and insights, billed per request in credits. Every operation is GET with query parameters; responses are {data, meta}.',
+      description: 'Public social profile data: profiles, posts, reels, stories, hashtags, locations, search and insights, ' + 'billed per request in credits. Every operation is GET with query parameters; responses are {data, meta}.',
     },
     servers: [{ url: baseUrl }],
     tags: groups.map((name) => ({ name })),

@@ -115,7 +115,8 @@ export function afterPage(plan: PagePlan, read: PagingProgress, page: PageLike):
   const keep = fresh.slice(0, Math.min(wanted, room));
   const after: PagingProgress = { pages: read.pages + 1, items: read.items + keep.length, credits: read.credits + page.creditsCharged };
   const cursor = plan.paginated ? page.nextCursor : null;
-  // In this order: the item cap cut the page, the page ended in a handled item, the list ended, a cap forbids the next page.
+  // In this order: the item cap cut the page, the page ended in a handled item, the list ended, a cap forbids the next
+  // page.
   const stop = room < wanted ? 'items' : reached ? 'until' : cursor === null ? 'end' : capBefore(plan, after);
   if (stop) return { keep, read: after, stop, resume: cursor };
   return { keep, read: after, next: cursor as string }; // not 'end': there is a next page
@@ -150,16 +151,16 @@ export function describeStop(r: PagingResult, cap: PagingCap): string {
     case 'end':
       return `Read all ${r.items.length} items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
     case 'items':
-      return `Stopped at the limit of ${cap.maxItems} items (${r.pages} page(s), ${r.creditsCharged} credits); more are available.`;
+      return `Stopped at the limit of ${cap.maxItems} items (${r.pages} ` + `page(s), ${r.creditsCharged} credits); more are available.`;
     case 'pages':
-      return `Stopped at the limit of ${cap.maxPages} pages (${r.items.length} items, ${r.creditsCharged} credits); more are available.`;
+      return `Stopped at the limit of ${cap.maxPages} pages (${r.items.length} ` + `items, ${r.creditsCharged} credits); more are available.`;
     case 'credits':
-      return `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); more are available.`;
+      return `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); ` + 'more are available.';
     case 'until':
-      return `Read up to the items already seen: ${r.items.length} new items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
+      return `Read up to the items already seen: ${r.items.length} new ` + `items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
     case 'time':
-      return `Stopped for lack of time after ${r.pages} page(s) (${r.items.length} items, ${r.creditsCharged} credits); more are available.`;
+      return `Stopped for lack of time after ${r.pages} page(s) (${r.items.length} items, ${r.creditsCharged} credits); ` + 'more are available.';
     case 'error':
-      return `Stopped after ${r.pages} page(s) (${r.items.length} items kept, ${r.creditsCharged} credits): ${r.error?.message ?? 'a page failed'}`;
+      return `Stopped after ${r.pages} page(s) (${r.items.length} items kept, ` + `${r.creditsCharged} credits): ${r.error?.message ?? 'a page failed'}`;
   }
 }

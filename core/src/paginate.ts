@@ -92,7 +92,10 @@ export class PageWalk {
     }
   }
 
-  /** A page handed out but not sent (the caller ran out of time): its reservation is released, its target stops with 'time'. */
+  /**
+   * A page handed out but not sent (the caller ran out of time): its reservation is released, its target stops with
+   * 'time'.
+   */
   unsent(index: number): void {
     const t = this.settle(index, 0);
     t.result.nextCursor = (t.call.params.cursor as string | undefined) ?? null;

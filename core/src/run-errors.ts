@@ -33,7 +33,9 @@ export interface RunTally {
   delivered: number;
 }
 
-/** What earlier runs of the same capped work already spent (an n8n node's runs within one execution: loops, tool calls). */
+/**
+ * What earlier runs of the same capped work already spent (an n8n node's runs within one execution: loops, tool calls).
+ */
 export interface EarlierRuns {
   runs: number;
   spent: number;
@@ -54,7 +56,7 @@ export class RunRefusedError extends Error {
     readonly work: WorkEstimate,
     readonly earlier: EarlierRuns = { runs: 0, spent: 0 },
   ) {
-    super(`Refused: ${work.calls} calls would cost ~${work.credits} credits, over the ${limit === 'cap' ? 'credit cap' : 'balance'} of ${available}.`);
+    super(`Refused: ${work.calls} calls would cost ~${work.credits} credits, over ` + `the ${limit === 'cap' ? 'credit cap' : 'balance'} of ${available}.`);
   }
 }
 
@@ -103,7 +105,7 @@ export function runStopSentence(error: RunStoppedError, ctx: MessageContext): st
   const { why, fix } = stop ? stop(ctx) : { why: `the service answered ${stoppedBy.code}`, fix: 'See the error' };
   return (
     `Stopped after ${thousands(tally.answered)} of ${counted(tally.calls, 'lookup')}: ${why}. ` +
-    `${counted(tally.spent, 'credit')} spent; ${counted(tally.delivered, 'item')} delivered, ${thousands(tally.items - tally.delivered)} not looked up. ` +
+    `${counted(tally.spent, 'credit')} spent; ${counted(tally.delivered, 'item')} ` + `delivered, ${thousands(tally.items - tally.delivered)} not looked up. ` +
     `${fix}, then run again for the items not looked up.`
   );
 }
@@ -119,13 +121,15 @@ function refusedSentence(error: RunRefusedError, ctx: MessageContext): string {
   const cost = `${counted(work.calls, 'distinct lookup')} would cost ~${counted(work.credits, 'credit')}`;
   if (error.limit === 'balance') {
     const batch = Math.floor(available / Math.max(1, work.largest));
-    const split = batch > 0 ? `, or split the input into batches of ${counted(batch, 'item')} or fewer${ctx.splitWith ? ` (${ctx.splitWith})` : ''}` : '';
-    return `Not started: ${cost} and your balance is ${counted(available, 'credit')}. Top up at ${DASHBOARD_URL}${split}. Nothing was sent. (Not charged.)`;
+    const split = batch > 0 ? `, or split the input into batches of ${counted(batch, 'item')} ` + `or fewer${ctx.splitWith ? ` (${ctx.splitWith})` : ''}` : '';
+    return `Not started: ${cost} and your balance is ${counted(available, 'credit')}. ` + `Top up at ${DASHBOARD_URL}${split}. Nothing was sent. (Not charged.)`;
   }
   const off = ctx.capOff ? ` (${ctx.capOff})` : '';
-  const raise = `Raise ${ctx.capWhere ?? 'the credit cap'} to at least ${thousands(earlier.spent + work.credits)}${off}. Nothing was sent. (Not charged.)`;
+  const raise =
+    `Raise ${ctx.capWhere ?? 'the credit cap'} to at least ${thousands(earlier.spent + work.credits)}${off}. ` +
+    'Nothing was sent. (Not charged.)';
   if (!earlier.runs) return `Not started: ${cost}, over the credit cap of ${thousands(available)}. ${raise}`;
-  const before = `${counted(earlier.runs, 'earlier run')} of this node in this execution spent ${counted(earlier.spent, 'credit')} of its credit cap of ${thousands(available)}`;
+  const before = `${counted(earlier.runs, 'earlier run')} of this node in this execution spent ` + `${counted(earlier.spent, 'credit')} of its credit cap of ${thousands(available)}`;
   return `Not started at this node's run ${thousands(earlier.runs + 1)}: ${cost}, and ${before}. ${raise}`;
 }
 

@@ -12,14 +12,19 @@ const MAYBE_CHARGED = '(May have been charged.)';
 /** What an error knows of its request's cost: credits the service reported, and sends whose answer was lost. */
 export interface Charges {
   charged: number;
-  /** Sends whose answer was lost after the request may have reached the service (call.ts): each may have been billed. */
+  /**
+   * Sends whose answer was lost after the request may have reached the service (call.ts): each may have been billed.
+   */
   lostSends?: number;
 }
 
 /** The end of every sentence about a request: what it cost, or that it may have cost something nobody can see. */
 export function chargedNote(c: Charges): string {
   const lost = c.lostSends ?? 0;
-  if (c.charged > 0) return `(Charged ${plural(c.charged, 'credit')}${lost ? '; a try whose answer was lost may have been charged too' : ''}.)`;
+  if (c.charged > 0) {
+    const maybeMore = lost ? '; a try whose answer was lost may have been charged too' : '';
+    return `(Charged ${plural(c.charged, 'credit')}${maybeMore}.)`;
+  }
   return lost ? MAYBE_CHARGED : NOT_CHARGED;
 }
 

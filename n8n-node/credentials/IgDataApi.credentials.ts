@@ -24,7 +24,7 @@ export class IgDataApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: `Your IG Data API key. Create one in your dashboard at <a href="${DASHBOARD_URL}" target="_blank">${DASHBOARD_URL.replace(/^https:\/\//, '')}</a> (signing up gives 50 free credits, no card needed); it is shown in full only once.`,
+			description: `Your IG Data API key. Create one in your dashboard at <a href="${DASHBOARD_URL}" ` + `target="_blank">${DASHBOARD_URL.replace(/^https:\/\//, '')}</a> (signing up ` + `gives 50 free credits, no card needed); it is shown in full only once.`,
 		},
 		{
 			displayName: 'Base URL',

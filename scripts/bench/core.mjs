@@ -114,8 +114,14 @@ const coreList = () => {
   const r = core.runSync(core.request(config, 'profile/posts', { handle: 'nasa' }), canned(postsBody));
   core.toRows(r.items, ['shortcode', 'like_count', 'author.username', 'location.name']);
 };
-for (let i = 0; i < 2000; i++) parseOnly(i), coreOnly(i);
-for (let i = 0; i < 200; i++) parseList(i), coreList(i);
+for (let i = 0; i < 2000; i++) {
+  parseOnly(i);
+  coreOnly(i);
+}
+for (let i = 0; i < 200; i++) {
+  parseList(i);
+  coreList(i);
+}
 const cpuProfile = await pairRounds(parseOnly, coreOnly, 20, M / 20);
 const cpuList = await pairRounds(parseList, coreList, 2, M / 20);
 

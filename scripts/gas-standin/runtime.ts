@@ -302,7 +302,7 @@ export class GasRuntime {
           if (typeof fn !== 'function') return fail(`Script function not found: ${fnName}`, 'Exception', false);
           const args = makeArgs(realm);
           Object.defineProperty(g, '__gasInvoke__', {
-            value: () => (fn as (...a: unknown[]) => unknown).apply(undefined, args),
+            value: () => (fn as (...a: unknown[]) => unknown)(...args),
             configurable: true,
             writable: true,
             enumerable: false,

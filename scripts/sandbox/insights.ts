@@ -5,9 +5,9 @@
  */
 import type { Account, HashtagRec, Post, UserSummary, World } from './world/records';
 import type { CommentRec } from './world/derived';
-import { HOUR, TOPICS } from './world/vocabulary';
+import { HOUR } from './world/vocabulary';
 import { DEFAULT_AVATAR } from './world/media';
-import { hash32, Rng } from './world/random';
+import { Rng } from './world/random';
 import { sentimentOf } from './world/derived';
 
 const SANDBOX = '[sandbox]';

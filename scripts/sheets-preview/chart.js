@@ -32,7 +32,7 @@
     return ticks;
   }
   function compact(n) {
-    try { return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n); } catch (e) { return String(n); }
+    try { return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n); } catch { return String(n); }
   }
   /** "7 Dec", or "7 Dec 2026" (en-US month names: "Sep", where en-GB says "Sept"). */
   function dateLabel(ms, timeZone, withYear) {
@@ -40,7 +40,7 @@
     try {
       new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: timeZone || 'UTC' })
         .formatToParts(new Date(ms)).forEach(function (x) { p[x.type] = x.value; });
-    } catch (e) { return new Date(ms).toISOString().slice(0, 10); }
+    } catch { return new Date(ms).toISOString().slice(0, 10); }
     return p.day + ' ' + p.month + (withYear ? ' ' + p.year : '');
   }
 

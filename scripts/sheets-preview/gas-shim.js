@@ -36,7 +36,7 @@
     else console.error('Uncaught ' + e.name + ': ' + e.message);
   };
   var notify = function (fn) {
-    try { if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*'); } catch (e) { /* no parent */ }
+    try { if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*'); } catch { /* no parent */ }
   };
   var runner = function (s) {
     var r = {
@@ -52,7 +52,7 @@
         var payload;
         try {
           payload = JSON.stringify({ fn: name, args: args });
-        } catch (e) {
+        } catch {
           setTimeout(function () { settle(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value' } }); }, 0);
           return;
         }
@@ -68,7 +68,7 @@
     script: {
       get run() { return runner({}); },
       host: {
-        close: function () { try { window.parent.postMessage({ gasHostClose: true }, '*'); } catch (e) { /* no parent */ } },
+        close: function () { try { window.parent.postMessage({ gasHostClose: true }, '*'); } catch { /* no parent */ } },
         setHeight: function () {},
         setWidth: function () {},
         editor: { focus: function () {} },

@@ -37,7 +37,7 @@ function fieldsText(e: DocumentedEndpoint): string {
   const known = fieldPaths(e.schema);
   const dflt = e.columns.length ? e.columns.join(', ') : 'every field of the answer';
   const list = known.length ? ` Known fields: ${known.slice(0, 24).join(', ')}${known.length > 24 ? ', ...' : ''}.` : '';
-  return `Fields to return: a comma list such as ${q(exampleField(e) ?? 'name')} or a range of names (optional; default ${dflt}). One field gives a bare value.${list}`;
+  return `Fields to return: a comma list such as ${q(exampleField(e) ?? 'name')} or a range ` + `of names (optional; default ${dflt}). One field gives a bare value.${list}`;
 }
 
 function paramDoc(e: DocumentedEndpoint, spec: ArgSpec): { type: string; text: string } {
@@ -45,7 +45,10 @@ function paramDoc(e: DocumentedEndpoint, spec: ArgSpec): { type: string; text: s
     case 'target':
       return {
         type: 'string|Array<Array<string>>',
-        text: `${documentedParam(spec.param!).description}. A single cell or a range (one column): one result ${e.shape === 'list' ? 'block per target, labelled' : 'row per input row, aligned, blank rows stay blank'}; repeated targets are fetched once.`,
+        text:
+          `${documentedParam(spec.param!).description}. A single cell or a range (one column): one result ` +
+          (e.shape === 'list' ? 'block per target, labelled' : 'row per input row, aligned, blank rows stay blank') +
+          '; repeated targets are fetched once.',
       };
     case 'param': {
       const p = documentedParam(spec.param!);
@@ -64,16 +67,17 @@ function paramDoc(e: DocumentedEndpoint, spec: ArgSpec): { type: string; text: s
 
 function functionJsDoc(e: DocumentedEndpoint): string {
   const target = targetParam(e);
+  const returns = e.shape === 'list' ? 'A table of items, one row each.' : target ? 'The fields asked for: one row per target.' : 'The fields asked for.';
   const lines = [
     `${clean(e.summary)}. ${clean(e.description)}`,
-    `Credits: ${describeCost(e)}${target ? ` for each ${target.name}` : ''}; answers are reused for the sheet's freshness setting (7 days unless changed), so recalculating is free.`,
+    `Credits: ${describeCost(e)}${target ? ` for each ${target.name}` : ''}; answers are reused ` + `for the sheet's freshness setting (7 days unless changed), so recalculating is free.`,
     `Example: ${exampleFormula(e)}${target ? ` or ${exampleFormula(e, true)}` : ''}`,
     '',
     ...argLayout(e).map((spec) => {
       const d = paramDoc(e, spec);
       return `@param {${d.type}} ${spec.name} ${clean(d.text)}`;
     }),
-    `@return ${e.shape === 'list' ? 'A table of items, one row each.' : target ? 'The fields asked for: one row per target.' : 'The fields asked for.'}`,
+    `@return ${returns}`,
     '@customfunction',
   ];
   return ['/**', ...lines.map((l) => (l ? ` * ${l}` : ' *')), ' */'].join('\n');
@@ -81,7 +85,7 @@ function functionJsDoc(e: DocumentedEndpoint): string {
 
 function functionStub(e: DocumentedEndpoint): string {
   const names = argLayout(e).map((a) => a.name);
-  return `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`;
+  return `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return ` + `IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`;
 }
 
 /** Server functions the sidebar calls with google.script.run (top-level, no trailing underscore). */
@@ -108,13 +112,16 @@ function showSidebar() {
   IGDATA.showSidebar();
 }
 
-/** Hourly time-driven trigger: keeps the cached answers, starts scheduled lookups that are due, continues bulk runs in the background. */
+/**
+ * Hourly time-driven trigger: keeps the cached answers, starts scheduled lookups that are due, continues bulk runs in
+ * the background.
+ */
 function igKeepAnswers() {
   return IGDATA.hourly();
 }
 `;
   const server = SERVER_FUNCTIONS.map((name) => `function ${name}(...args) {\n  return IGDATA.sidebar.${name}(...args);\n}\n`).join('\n');
-  return `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`;
+  return `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- ` + `Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`;
 }
 
 /** The sidebar's endpoint list, written into Sidebar.html by the build. */
@@ -128,7 +135,7 @@ const reuseText = (e: EndpointDef): string =>
 export function generateReference(list: readonly DocumentedEndpoint[] = documentedEndpoints): string {
   const rows = list.map((e) => {
     const args = argLayout(e).map((a) => (a.role === 'target' || a.param?.required ? a.name : `[${a.name}]`));
-    return `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} | ${reuseText(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`;
+    return `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} ` + `| ${reuseText(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`;
   });
   return ['| Function | What it returns | Credits | Reused at most | Example |', '|---|---|---|---|---|', ...rows].join('\n');
 }

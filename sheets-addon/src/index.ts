@@ -11,7 +11,10 @@ import { background } from './schedule/background';
 import { SIDEBAR_API } from './sidebar-api';
 export { onOpen, showSidebar } from './gas/ui';
 
-/** The hourly trigger (igKeepAnswers): keep the cache's answers, then scheduled and background runs; returns how many answers it kept. */
+/**
+ * The hourly trigger (igKeepAnswers): keep the cache's answers, then scheduled and background runs; returns how many
+ * answers it kept.
+ */
 export function hourly(): number {
   const ctx = gasContext();
   try {

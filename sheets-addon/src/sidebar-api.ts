@@ -128,10 +128,16 @@ export const SIDEBAR_API = {
   igScheduleSave: thenShow(saveSchedule, scheduleViews),
   igSchedules: inContext(scheduleViews),
   igScheduleDelete: thenShow(deleteSchedule, scheduleViews),
-  /** Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar closes). */
+  /**
+   * Runs a schedule now, stepped by the sidebar like a bulk run (the hourly trigger goes on with it if the sidebar
+   * closes).
+   */
   igScheduleRunNow: inContext(runNow),
   igScheduleStep: (id: string, jobId: string) => stepScheduled(gasContext(), OWNERS, id, jobId),
-  /** Track these accounts: the fields offered, the cost preview, create (first run stepped by the sidebar), step, list, delete. */
+  /**
+   * Track these accounts: the fields offered, the cost preview, create (first run stepped by the sidebar), step, list,
+   * delete.
+   */
   igTrackerChoices: () => ({ fields: trackableFields(), defaults: DEFAULT_FIELDS }),
   igTrackerPreview: inContext(previewTracker),
   igTrackerCreate: inContext(createTracker),

@@ -85,7 +85,6 @@ describe('executions', () => {
       const first = times[0];
       const rest = times.slice(1).sort((x, y) => x - y);
       const median = rest[10];
-      // eslint-disable-next-line no-console
       console.log(
         `fresh context + evaluate ${(b.bundleBytes / 1024).toFixed(0)} KB zod bundle: first ${first.toFixed(1)} ms, ` +
           `then median ${median.toFixed(1)} ms, max ${rest[rest.length - 1].toFixed(1)} ms`,

@@ -3,6 +3,7 @@
  * stand-in's ChartModel.view() gives: one path per series, a blank cell is a gap (a new segment,
  * never a zero), dates on the x axis as day and month, the title and axis titles from the options.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the page's script, a plain CommonJS-compatible file with no types
 const { lineChartSvg } = require('../../scripts/sheets-preview/chart.js') as {
   lineChartSvg: (view: unknown, opts?: { width?: number; height?: number; timeZone?: string }) => string;
 };

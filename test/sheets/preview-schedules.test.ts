@@ -5,17 +5,13 @@
  * the scheduled run and its credits, the history sheet gets a tab, and the growth view's embedded
  * chart is drawn as an SVG with a line per account. Set SCREENSHOTS_DIR to keep a screenshot of each step.
  */
-import path from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import type { spawnServer } from '../../scripts/gas-standin/testServer';
+import type { FrameLocator, Page } from 'playwright-core';
 import type { SandboxProcess } from './harness';
 import { dragSelect, previewSuite, shot as screenshot } from './preview-page';
 import { poll } from './sidebar-page';
 
 const HISTORY = 'IG Data history IGPROFILE';
 let sb: SandboxProcess;
-let preview: Awaited<ReturnType<typeof spawnServer>>;
-let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
 /** Wednesday 10:00 UTC: the schedule is made for "tomorrow" (Thursday) 07:00, so two weeks hold exactly two runs. */
@@ -41,7 +37,7 @@ async function advanceWeek() {
 }
 
 beforeAll(async () => {
-  ({ sb, preview, browser, page, sidebar } = env);
+  ({ sb, page, sidebar } = env);
 });
 
 test('the clock bar shows the stand-in clock; moving it refuses bad amounts', async () => {

@@ -4,16 +4,13 @@
  * (child process). In headless Chromium: a range formula spills into the grid; the sidebar reads the
  * balance and runs a bulk job whose values land in the grid.
  */
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import type { spawnServer } from '../../scripts/gas-standin/testServer';
+import type { FrameLocator, Page } from 'playwright-core';
 import { DEMO_KEY, SandboxProcess } from './harness';
 import { cellText, dragSelect, previewSuite } from './preview-page';
 import { TEST_START } from '../support/clock';
 import { poll } from './sidebar-page';
 
 let sb: SandboxProcess;
-let preview: Awaited<ReturnType<typeof spawnServer>>;
-let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
 const env = previewSuite(TEST_START);
@@ -28,7 +25,7 @@ async function type(a1: string, input: string) {
 }
 
 beforeAll(async () => {
-  ({ sb, preview, browser, page, sidebar } = env);
+  ({ sb, page, sidebar } = env);
 });
 
 test('the page says what it is and shows the prefilled handles', async () => {

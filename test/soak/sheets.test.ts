@@ -56,7 +56,7 @@ test('1,000 rows in two side-by-side formulas, recalculated concurrently until c
   const fields = ['followers', 'following'] as const;
   let cells: unknown[][] = [];
   let rounds = 0;
-  let transient = 0;
+  let transient: number;
   do {
     const run = await pool.runAll(fields.map((f) => ({ fn: 'IGPROFILE', args: [column.map((h) => [h]), f] })));
     for (const o of run.outcomes) expect([o.ok, o.timedOut ?? false, o.error]).toEqual([true, false, undefined]);

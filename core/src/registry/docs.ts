@@ -36,7 +36,8 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   profile: {
     group: 'Profiles', resource: 'Profile', operation: 'Get',
     summary: 'Public profile of an account',
-    description: 'Get an account\'s public profile: follower, following and post counts, bio, category, verified and business flags, contact fields.',
+    description: 'Get an account\'s public profile: follower, following and post counts, ' +
+      'bio, category, verified and business flags, contact fields.',
   },
   'profile/about': {
     group: 'Profiles', resource: 'Profile', operation: 'Get About',
@@ -46,7 +47,8 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'profile/posts': {
     group: 'Profiles', resource: 'Profile', operation: 'Get Posts', exampleField: 'like_count',
     summary: 'Recent feed posts of an account, newest first',
-    description: 'List an account\'s feed posts (photos, videos, carousels), newest first, with likes, comments, caption and location. Paged; 2 credits per page.',
+    description: 'List an account\'s feed posts (photos, videos, carousels), newest first, ' +
+      'with likes, comments, caption and location. Paged; 2 credits per page.',
   },
   'profile/reels': {
     group: 'Profiles', resource: 'Profile', operation: 'Get Reels', exampleField: 'view_count',
@@ -66,7 +68,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'profile/followers': {
     group: 'Profiles', resource: 'Profile', operation: 'Get Followers', exampleField: 'username',
     summary: 'Followers of a public account (about 25 per page)',
-    description: 'List followers of a public account, about 25 per page, 2 credits per page. Many accounts cap the visible list at about 50.',
+    description: 'List followers of a public account, about 25 per page, 2 credits ' + 'per page. Many accounts cap the visible list at about 50.',
   },
   'profile/following': {
     group: 'Profiles', resource: 'Profile', operation: 'Get Following', exampleField: 'username',
@@ -77,7 +79,8 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'insights/profile/engagement': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Get Engagement', exampleField: 'engagement_rate_pct',
     summary: 'Engagement rate from recent posts',
-    description: 'Compute an account\'s engagement rate: average likes plus comments per recent post divided by followers (engagement_rate_pct is the percentage).',
+    description: 'Compute an account\'s engagement rate: average likes plus comments per recent post ' +
+      'divided by followers (engagement_rate_pct is the percentage).',
   },
   'insights/profile/best-time': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Get Best Time', exampleField: 'recommendation',
@@ -87,17 +90,17 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'insights/profile/stats': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Get Stats', exampleField: 'posts_per_week',
     summary: 'Posting frequency and format mix',
-    description: 'Compute how often an account posts (posts per week, days between posts) and its mix of photo, video and carousel posts with the best-performing format.',
+    description: 'Compute how often an account posts (posts per week, days between posts) and its ' + 'mix of photo, video and carousel posts with the best-performing format.',
   },
   'insights/profile/audit': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Get Audit', exampleField: 'suspected_fake_pct',
     summary: 'Fake-follower audit from a follower sample',
-    description: 'Estimate the share of fake followers of an account from a sample of its followers, with a letter grade and the signals found.',
+    description: 'Estimate the share of fake followers of an account from a sample of ' + 'its followers, with a letter grade and the signals found.',
   },
   'insights/profile/qualify': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Qualify',
     summary: 'Score an account against your ideal-lead criteria',
-    description: 'Score (0-100) how well an account fits a plain-language description of your ideal lead, with a verdict, reasons and a recommended action.',
+    description: 'Score (0-100) how well an account fits a plain-language description of ' + 'your ideal lead, with a verdict, reasons and a recommended action.',
   },
   'insights/profile/summary': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Get Summary',
@@ -112,7 +115,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'insights/profile/similar': {
     group: 'Insights', resource: 'Profile Insight', operation: 'Get Similar', exampleField: 'similar',
     summary: 'Accounts similar to a seed account',
-    description: 'Find accounts similar to a seed account by niche, business type and audience, each with a similarity score and why.',
+    description: 'Find accounts similar to a seed account by niche, business ' + 'type and audience, each with a similarity score and why.',
   },
   // ---- Posts (§4.2)
   post: {
@@ -133,7 +136,8 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'insights/post/image': {
     group: 'Insights', resource: 'Post', operation: 'Analyze Image', exampleField: 'analysis.scene',
     summary: 'AI vision tags of a post\'s image',
-    description: 'Describe a post\'s image with AI: subjects, scene, objects, colors, text in the image, mood, aesthetic score, brand safety and suggested alt text.',
+    description: 'Describe a post\'s image with AI: subjects, scene, objects, colors, text in the image, ' +
+      'mood, aesthetic score, brand safety and suggested alt text.',
   },
   'insights/post/comments': {
     group: 'Insights', resource: 'Post', operation: 'Analyze Comments', documented: false,
@@ -149,12 +153,12 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   'hashtag/recent': {
     group: 'Hashtags', resource: 'Hashtag', operation: 'Get Recent Posts', exampleField: 'caption',
     summary: 'Most recent posts for a hashtag, newest first',
-    description: 'List the most recent posts for a hashtag, newest first; page back in time with the cursor. 1 credit per page. Use it to monitor a hashtag.',
+    description: 'List the most recent posts for a hashtag, newest first; page back in time ' + 'with the cursor. 1 credit per page. Use it to monitor a hashtag.',
   },
   'insights/hashtag': {
     group: 'Insights', resource: 'Hashtag', operation: 'Analyze',
     summary: 'Hashtag difficulty, engagement needed and velocity',
-    description: 'Analyze a hashtag: difficulty score 0-100, the average engagement a top post needs, and posts-per-hour velocity.',
+    description: 'Analyze a hashtag: difficulty score 0-100, the average ' + 'engagement a top post needs, and posts-per-hour velocity.',
   },
   // ---- Locations
   location: {

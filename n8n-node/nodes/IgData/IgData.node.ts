@@ -13,7 +13,7 @@ export class IgData implements INodeType {
 		version: 1,
 		subtitle: SUBTITLE,
 		description:
-			'Public Instagram data: profiles, posts, reels, stories, followers, hashtags, locations, search, and engagement, audit and AI insights. Each operation is one API endpoint; its value is the endpoint path (e.g. profile/posts) and its fields are the API query parameters.',
+			'Public Instagram data: profiles, posts, reels, stories, followers, hashtags, locations, ' + 'search, and engagement, audit and AI insights. Each operation is one API endpoint; its value ' + 'is the endpoint path (e.g. profile/posts) and its fields are the API query parameters.',
 		defaults: {
 			name: 'IG Data',
 		},

@@ -113,7 +113,7 @@ export class IgDataTrigger implements INodeType {
 			// The pages before the failed one were paid for: their posts come out now, and the state
 			// resumes at the failed page, so the next poll neither repeats nor pays for them again.
 			const last = items[items.length - 1].json;
-			const notice = `A later page of this poll failed (${result.failure.message.replace(/\.$/, '')}): the new posts read before it are here; the next poll resumes at that page without reading these again.`;
+			const notice = `A later page of this poll failed (${result.failure.message.replace(/\.$/, '')}): the new posts ` + `read before it are here; the next poll resumes at that page without reading these again.`;
 			last._notice = last._notice ? `${String(last._notice)} ${notice}` : notice;
 		}
 		return [items];

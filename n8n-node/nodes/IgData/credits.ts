@@ -29,7 +29,8 @@ export function executionCredits(ctx: IExecuteFunctions): ExecutionCredits {
 	const context = ctx.getContext('node');
 	const saved = context[KEY] as Partial<ExecutionCredits> | undefined;
 	if (saved && typeof saved === 'object' && saved.tally && typeof saved.tally === 'object') {
-		// A context restored from the database (a resumed execution) holds what was saved; anything that is not a count counts 0.
+		// A context restored from the database (a resumed execution) holds what was saved; anything that is not a count
+		// counts 0.
 		saved.tally.spent = count(saved.tally.spent);
 		saved.tally.reserved = count(saved.tally.reserved);
 		saved.tally.held = count(saved.tally.held);

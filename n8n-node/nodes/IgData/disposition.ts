@@ -31,7 +31,9 @@ export type Disposition =
 	| { kind: 'leftOut'; notice: string }
 	/** Left out: a run stopped part-way did not look it up (the run's stop notice says it). */
 	| { kind: 'notLookedUp' }
-	/** Without Continue On Fail: fails the execution when nothing else in it was answered, else left out with `notice`. */
+	/**
+	 * Without Continue On Fail: fails the execution when nothing else in it was answered, else left out with `notice`.
+	 */
 	| { kind: 'failed'; error: Failure; notice: string }
 	/** Fails the execution whatever else was answered (the execution's own error, or On Not Found: Error). */
 	| { kind: 'fatal'; error: Failure };

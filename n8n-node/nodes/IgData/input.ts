@@ -81,7 +81,7 @@ function sameForAll(ctx: IExecuteFunctions, perItem: { options: Options }[]): vo
 		if (i < 0) continue;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Options > ${name} must be the same for every input item: it holds for the whole execution. Item 0 has ${first}, item ${i} has ${of(perItem[i].options)}. Set one value (not an expression that differs by item). Nothing was sent. (Not charged.)`,
+			`Options > ${name} must be the same for every input item: it holds for the whole ` + `execution. Item 0 has ${first}, item ${i} has ${of(perItem[i].options)}. Set one ` + `value (not an expression that differs by item). Nothing was sent. (Not charged.)`,
 			{ itemIndex: i },
 		);
 	}

@@ -28,7 +28,7 @@ const remoteAddressOf = (body: unknown): string | undefined => (body as { socket
 
 const addressRefused = (why: string): Fetched => ({
 	ok: false,
-	failure: { code: 'media_address_refused', message: `The media link was not followed: ${why}. Media are downloaded from public addresses only (and from the Base URL's host, for the sandbox).` },
+	failure: { code: 'media_address_refused', message: `The media link was not followed: ${why}. Media are downloaded from public ` + `addresses only (and from the Base URL's host, for the sandbox).` },
 });
 
 /**

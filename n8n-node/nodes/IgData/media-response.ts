@@ -9,7 +9,10 @@ const ERROR_BODY_BYTES = 512;
 
 export interface MediaFailure {
 	field: string;
-	/** `media_link_expired`, `media_link_refused`, `media_not_found`, `media_download_failed`, `media_host_unreachable`, `media_address_refused`. */
+	/**
+	 * `media_link_expired`, `media_link_refused`, `media_not_found`, `media_download_failed`, `media_host_unreachable`,
+	 * `media_address_refused`.
+	 */
 	code: string;
 	message: string;
 	status?: number;
@@ -19,7 +22,9 @@ const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
 const TYPES: Record<string, string> = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type]));
 TYPES.jpeg = 'image/jpeg';
 
-/** The file name of a link: the last part of its path (query left out), or the medium's name with the type's extension. */
+/**
+ * The file name of a link: the last part of its path (query left out), or the medium's name with the type's extension.
+ */
 export function fileNameOf(url: string, field: string, mimeType: string | undefined): string {
 	const path = url.replace(/[?#].*$/, '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
 	let last = path.split('/').pop() ?? '';
@@ -57,9 +62,10 @@ export async function errorText(body: unknown): Promise<string> {
 
 /** The sentence of a media host's refusal. */
 export function refusal(status: number, text: string): Omit<MediaFailure, 'field'> {
-	const said = text ? `${status}: ${text.split('\n')[0].slice(0, 120)}` : String(status);
+	const firstLine = text.split('\n')[0].slice(0, 120);
+	const said = text ? `${status}: ${firstLine}` : String(status);
 	if (status === 403 && /expired/i.test(text)) {
-		return { code: 'media_link_expired', status, message: `The media link expired (${text.split('\n')[0].slice(0, 120)}): run the lookup again to get fresh links.` };
+		return { code: 'media_link_expired', status, message: `The media link expired (${firstLine}): run the lookup again to get fresh links.` };
 	}
 	if (status === 401 || status === 403) return { code: 'media_link_refused', status, message: `The media host refused the link (${said}): run the lookup again to get fresh links.` };
 	if (status === 404 || status === 410) return { code: 'media_not_found', status, message: `The medium is gone (${said}): it was deleted or its link is no longer served.` };

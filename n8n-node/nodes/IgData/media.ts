@@ -46,7 +46,7 @@ export function mediaSelection(value: unknown, endpoint: EndpointDef & { operati
 	const op = endpoint.operation && endpoint.resource ? `${endpoint.resource} › ${endpoint.operation} (${endpoint.id})` : endpoint.id;
 	const choose = allowed.length ? `Its media fields: ${allowed.join(', ')}.` : 'Its answers have no media fields.';
 	const plural = other.length > 1;
-	return { fields, refused: `Download Media: ${which} ${plural ? 'are not media links' : 'is not a media link'} of ${op}, so ${plural ? 'they were' : 'it was'} not downloaded (only media links are). ${choose}` };
+	return { fields, refused: `Download Media: ${which} ${plural ? 'are not media links' : 'is not a media link'} of ${op}, ` + `so ${plural ? 'they were' : 'it was'} not downloaded (only media links are). ${choose}` };
 }
 
 /** The binary property a medium goes to: its path without `_url`, dots as underscores. */
@@ -80,7 +80,9 @@ export interface MediaOptions {
 }
 
 
-/** The Download Media option's value as a list of fields (an expression may give one name or a comma-separated text). */
+/**
+ * The Download Media option's value as a list of fields (an expression may give one name or a comma-separated text).
+ */
 export function mediaFields(value: unknown): string[] {
 	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
 	return list.map((v) => String(v).trim()).filter(Boolean);

@@ -33,7 +33,10 @@ const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 /** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
 const WINDOW_WORDS: Record<string, string> = { posts: 'how many posts are analyzed', sample: 'the follower sample size' };
 
-/** The price as a phrase: "Cost: 1 credit.", "Cost: 2 credits per page.", "Cost: 2-6 credits, depending on how many posts are analyzed." */
+/**
+ * The price as a phrase: "Cost: 1 credit.", "Cost: 2 credits per page.", "Cost: 2-6 credits, depending on how many
+ * posts are analyzed."
+ */
 export function costSentence(e: EndpointDef): string {
 	const [lo, hi] = costRange(e);
 	if (hi === 0) return 'Cost: free (no credits).';
@@ -70,7 +73,8 @@ export function operationDescription(e: DocumentedEndpoint): string {
 export const toolAction = (e: DocumentedEndpoint): string => operationDescription(e).replace(/\.$/, '');
 
 /** The canvas subtitle: the operation's name and resource ("Get Posts: Profile"), not its path value. */
-export const SUBTITLE = `={{ (${JSON.stringify(Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])))})[$parameter["operation"]] || $parameter["operation"] }}`;
+const OPERATION_NAMES = JSON.stringify(Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])));
+export const SUBTITLE = `={{ (${OPERATION_NAMES})[$parameter["operation"]] || $parameter["operation"] }}`;
 
 const operationOption = (e: DocumentedEndpoint): INodePropertyOptions => ({
 	name: e.operation,

@@ -39,7 +39,7 @@ export function downloadMediaOption(list: readonly DocumentedEndpoint[], show?: 
 		options: mediaChoices(list),
 		default: [],
 		description:
-			'Media to download into binary properties of each item, one per medium, named after the field without _url (image, video, profile_pic, cover_image, author_profile_pic), to save, upload or send as files. Media downloads are not API requests: they are free (no credits). Links expire: download in the same execution as the lookup, do not store links for later.',
+			'Media to download into binary properties of each item, one per medium, named after the field ' + 'without _url (image, video, profile_pic, cover_image, author_profile_pic), to save, upload or ' + 'send as files. Media downloads are not API requests: they are free (no credits). Links expire: ' + 'download in the same execution as the lookup, do not store links for later.',
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
@@ -53,7 +53,7 @@ export function mediaSizeOption(show?: NonNullable<IDisplayOptions['show']>): IN
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: DEFAULT_MEDIA_MAX_MB,
 		description:
-			'Largest medium downloaded, in megabytes. A larger one is not downloaded: the item is output without it and says so in _notice.',
+			'Largest medium downloaded, in megabytes. A larger one is not ' + 'downloaded: the item is output without it and says so in _notice.',
 		...(show ? { displayOptions: { show } } : {}),
 	};
 }
@@ -74,7 +74,7 @@ export const optionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 			default: DEFAULT_CONCURRENCY,
-			description: `How many requests may be in flight at once across all input items (1-${MAX_CONCURRENCY}). Must be the same for every item.`,
+			description: `How many requests may be in flight at once across all input items ` + `(1-${MAX_CONCURRENCY}). Must be the same for every item.`,
 		},
 		{
 			displayName: 'Credit Cap',
@@ -82,7 +82,7 @@ export const optionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_CREDIT_CAP,
-			description: `Most credits this node may spend in one workflow execution, across all its runs (each batch of Loop Over Items, each AI agent tool call), items and pages. Without this option the cap is ${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
+			description: `Most credits this node may spend in one workflow execution, across all its runs (each batch of Loop ` + `Over Items, each AI agent tool call), items and pages. Without this option the cap is ` + `${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up ` + `what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over ` + `the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending ` + `anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
 		},
 		// One Download Media per set of media fields, offering only the fields of the operation shown.
 		...mediaGroups.map((list) => downloadMediaOption(list, { '/operation': list.map((e) => e.id) })),
@@ -130,12 +130,12 @@ export const optionsProperty: INodeProperties = {
 					name: 'Error',
 					value: 'error',
 					description:
-						'An error: an error item with Continue On Fail; without it the execution fails, and the answers of the other items, already paid for, are not output (n8n keeps no output of a failed node)',
+						'An error: an error item with Continue On Fail; without it the execution fails, and the answers of ' + 'the other items, already paid for, are not output (n8n keeps no output of a failed node)',
 				},
 			],
 			default: 'item',
 			description:
-				'What a lookup of an account, post, hashtag or place with no public data (private, deleted or nonexistent) gives. The API charges it like an answer.',
+				'What a lookup of an account, post, hashtag or place with no public data ' + '(private, deleted or nonexistent) gives. The API charges it like an answer.',
 		},
 		{
 			displayName: 'Simplify',
@@ -143,7 +143,7 @@ export const optionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to return a flat item with only the default columns of the operation (nested fields become dotted names) instead of the full response',
+				'Whether to return a flat item with only the default columns of the ' + 'operation (nested fields become dotted names) instead of the full response',
 		},
 	],
 };

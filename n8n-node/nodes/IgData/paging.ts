@@ -26,7 +26,8 @@ export async function readList(config: ClientConfig, itemCall: ItemCall, io: Asy
 	const cap: PagingCap = { maxPages: options.maxPages ?? 10000, budget };
 	if (!itemCall.returnAll && itemCall.limit !== undefined) cap.maxItems = itemCall.limit;
 	const total = await walkPages(config, itemCall, io, requests, cap);
-	if (total.pages === 0 && total.stoppedBy === 'error') return callFailure(total.error as AnyIgError); // nothing to keep
+	// nothing to keep
+	if (total.pages === 0 && total.stoppedBy === 'error') return callFailure(total.error as AnyIgError);
 	if (total.pages === 0 && total.stoppedBy === 'credits') return { ok: false, capped: estimateCost(endpoint, itemCall.call.params).credits };
 	const meta: ItemMeta = {
 		endpoint: endpoint.id,

@@ -27,7 +27,9 @@ export const callFailure = (error: AnyIgError): CallResult => (stopsBulkRun(erro
 
 export const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
-/** The op advanced to its next effect or its end, or what it threw: a call's failures are values here, not exceptions. */
+/**
+ * The op advanced to its next effect or its end, or what it threw: a call's failures are values here, not exceptions.
+ */
 function advance<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { thrown: unknown } {
 	try {
 		return op.next(input);

@@ -67,7 +67,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 100 },
 				default: 5,
 				description:
-					'Most pages read in one poll (each page costs credits). When more new posts arrived, the rest is read on the next polls; none is skipped.',
+					'Most pages read in one poll (each page costs credits). When more new ' + 'posts arrived, the rest is read on the next polls; none is skipped.',
 			},
 			mediaSizeOption(),
 			{
@@ -75,7 +75,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'simplify',
 				type: 'boolean',
 				default: false,
-				description: "Whether to return flat items with only the default columns and the author's username instead of the full post",
+				description: "Whether to return flat items with only the default columns " + "and the author's username instead of the full post",
 			},
 		],
 	},

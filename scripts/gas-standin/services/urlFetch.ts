@@ -24,7 +24,7 @@ export class UrlFetchBackend {
 const DEFAULT_UA = 'Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: UAEmdDd-stand-in)';
 const METHODS = new Set(['get', 'delete', 'patch', 'post', 'put']);
 // Apps Script refuses URLs with characters that should have been escaped ("Invalid argument: <url>").
-const UNESCAPED = /[\s"<>\\^`{|}]|[^\x00-\x7f]/;
+const UNESCAPED = /[\s"<>\\^`{|}]|[\u0080-\uffff]/;
 
 interface Prepared {
   wire: WireRequest;

@@ -38,7 +38,7 @@ function toBuffer(value: unknown, charset?: unknown): Buffer {
   if (isBlob(value)) return value.bufferCopy();
   if (isByteArray(value)) return bytesToBuffer(value);
   const s = String(value);
-  return charset === Charset.US_ASCII ? Buffer.from(s.replace(/[^\x00-\x7f]/g, '?'), 'latin1') : Buffer.from(s, 'utf8');
+  return charset === Charset.US_ASCII ? Buffer.from(s.replace(/[\u0080-\uffff]/g, '?'), 'latin1') : Buffer.from(s, 'utf8');
 }
 
 export function createUtilities(host: Host, realm: Realm) {

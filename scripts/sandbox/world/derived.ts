@@ -1,7 +1,7 @@
 /** Lists derived from the world on demand and memoised per world: followers, comments, likers, stories, highlights. */
 import { Rng, hash32 } from './random';
 import type { Sentiment } from './vocabulary';
-import { COMMENTS_NEG, COMMENTS_NEU, COMMENTS_POS, DAY, HOUR, REFERENCE_TIME, T } from './vocabulary';
+import { COMMENTS_NEG, COMMENTS_NEU, COMMENTS_POS, DAY, HOUR, REFERENCE_TIME } from './vocabulary';
 import type { Account, Post, UserSummary, World } from './records';
 import { COMMENT_CAP, FOLLOWER_CAP, LIKER_CAP } from './records';
 import { iso, toShortcode } from './build';

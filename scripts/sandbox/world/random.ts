@@ -1,5 +1,4 @@
 /** Seeded randomness for the synthetic world: a string hash and a tiny PRNG (no Math.random). */
-import { T } from './vocabulary';
 
 /** 32-bit string hash (FNV-1a followed by a murmur finaliser). */
 export function hash32(...parts: (string | number)[]): number {

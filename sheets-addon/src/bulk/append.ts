@@ -26,7 +26,10 @@ function record(job: AppendingJob, d: PendingWrite): void {
 /** The first two cells of a row as text: what an announced write looks for to know it is its own. */
 const fingerprint = (cells: unknown[]): string => cells.slice(0, 2).map((c) => (c instanceof Date ? c.toISOString() : String(c ?? ''))).join('\u0000');
 
-/** Finishes a write that an earlier step began but did not record: it happened if its first row is there, and is its own. */
+/**
+ * Finishes a write that an earlier step began but did not record: it happened if its first row is there, and is its
+ * own.
+ */
 function finishPending(s: Step<AppendingJob>): void {
   const p = s.job.pending;
   if (!p) return;

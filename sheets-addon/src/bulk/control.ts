@@ -25,8 +25,10 @@ export function start(ctx: RunContext, req: BulkRequest, replace = false): BulkJ
     const current = jobStore(ctx.props).load();
     if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
       throw new Error(
-        `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
-          `resume or cancel it first, or confirm to start this one in its place (its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
+        `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ` +
+          `${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+          'resume or cancel it first, or confirm to start this one in its place ' +
+          `(its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
       );
     }
     const job = newJob(ctx, p, placeOutput(ctx.book, range, p, req.output), req.output);

@@ -15,7 +15,7 @@ export function selection(book: Book): Rect {
   if (r.cols !== 1) throw new Error(`Select one column of targets; the selection ${r.a1} has ${r.cols} columns.`);
   // A range kept from before rows were deleted: reading it would fail with Apps Script's own words.
   if (r.row + r.rows - 1 > (book.sheet(r.sheet)?.maxRows() ?? 0)) {
-    throw new Error('The targets go past the last row of their sheet (were rows deleted?). Select the column again, press \u201cuse selection\u201d and preview again.');
+    throw new Error('The targets go past the last row of their sheet (were rows deleted?). Select ' + 'the column again, press \u201cuse selection\u201d and preview again.');
   }
   return r;
 }
@@ -121,7 +121,7 @@ export function writeBlock(sheet: Grid, row: number, col: number, values: SheetV
 /** Writes contiguous runs of non-null rows from `row` (never touching the rows left null). */
 export function writeRuns(sheet: Grid, row: number, col: number, values: (SheetValue[] | null)[], copyTargets: unknown[] | null): void {
   // Each run r .. e - 1 ends at a null row (or the end), which the next run starts after.
-  for (let r = 0, e = 0; r < values.length; r = e + 1) {
+  for (let r = 0, e: number; r < values.length; r = e + 1) {
     e = r;
     while (e < values.length && values[e] !== null) e++;
     writeBlock(sheet, row + r, col, values.slice(r, e) as SheetValue[][]);

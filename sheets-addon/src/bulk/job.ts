@@ -56,11 +56,17 @@ interface JobBase extends JobPlace {
   slot?: string;
   /** Credits this run may spend at most: the step stops before a unit would pass it. */
   cap?: number;
-  /** A scheduled run's reuse limit (half its period): answers older are fetched again. Absent: the freshness setting alone. */
+  /**
+   * A scheduled run's reuse limit (half its period): answers older are fetched again. Absent: the freshness setting
+   * alone.
+   */
   maxAgeMs?: number;
   message?: string;
   startedAt: string;
-  /** What its credits are recorded under in Usage (a tracker's name); absent: "Run" or "Scheduled run" + start + function. */
+  /**
+   * What its credits are recorded under in Usage (a tracker's name); absent: "Run" or "Scheduled run" + start +
+   * function.
+   */
   label?: string;
 }
 

@@ -90,7 +90,7 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
     const out = ctx.book.sheet(job.outSheet);
     if (!src || !out) return pause(ctx, job, `The sheet "${!src ? job.sheet : job.outSheet}" is gone; start a new run.`);
     if (job.row + job.rows - 1 > src.maxRows()) {
-      return pause(ctx, job, `The targets go past the last row of "${job.sheet}" (were rows deleted?). Select the column again and start a new run.`);
+      return pause(ctx, job, `The targets go past the last row of "${job.sheet}" (were rows ` + `deleted?). Select the column again and start a new run.`);
     }
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
     const before = { credits: job.credits, lost: job.lost ?? { lookups: 0, credits: 0 } };

@@ -3,7 +3,7 @@
  * the loop over units of work, and the one row loop that decides what each row of a unit became
  * once the unit was fetched (the kinds differ only in the rows they write for it).
  */
-import type { AnyIgError, Call, EndpointDef } from '@igdata/core';
+import type { AnyIgError, Call } from '@igdata/core';
 import { stopsBulkRun } from '@igdata/core';
 import { messageOf } from '../engine/messages';
 import type { EngineDeps } from '../engine/ports';
@@ -12,7 +12,10 @@ import type { BulkJob } from './job';
 import { pauseJob } from './job';
 import type { BulkPlanned, TargetRow } from './targets';
 
-/** One step of a job of kind J: everything it reads, writes and spends (its calls: the job's endpoint, target parameter and params). */
+/**
+ * One step of a job of kind J: everything it reads, writes and spends (its calls: the job's endpoint, target parameter
+ * and params).
+ */
 export interface Step<J extends BulkJob = BulkJob> extends BulkPlanned {
   job: J;
   src: Grid;
@@ -58,7 +61,9 @@ export type RowOutcome<A> =
   | Exclude<TargetRow, { kind: 'call' }>
   | { kind: 'answer'; row: Extract<TargetRow, { kind: 'call' }>; value?: A; error?: AnyIgError; failedCall?: Call };
 
-/** A row outcome that writes cells: a bad target (its message) or an answer; blanks, repeats and filled rows write none. */
+/**
+ * A row outcome that writes cells: a bad target (its message) or an answer; blanks, repeats and filled rows write none.
+ */
 export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, { kind: 'invalid' | 'answer' }> => x.kind === 'invalid' || x.kind === 'answer';
 
 /**

@@ -104,7 +104,9 @@ function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, w
 /** A row written with a message instead of values: a bad target, or an answer that is an error. */
 export const failed = (x: UnitOutcome): boolean => x.kind === 'invalid' || (x.kind === 'answer' && !x.value);
 
-/** The cells written for a bad target (its message and code) or an answer (its fields, or the error's message and code). */
+/**
+ * The cells written for a bad target (its message and code) or an answer (its fields, or the error's message and code).
+ */
 export function cellsFor(job: BulkJob, x: Extract<UnitOutcome, { kind: 'invalid' | 'answer' }>): SheetValue[] {
   if (x.kind === 'invalid') return failedCells(x.message, x.code, job.fields);
   return x.value ? cellsOf(x.value.data, job.fields, x.value.at) : failedCells(messageOf(x.error!, x.row.call), errorCode(x.error!), job.fields);

@@ -125,7 +125,6 @@ export function runClaimed(
         continue;
       }
       if (free.length) continue; // answered by others in the meantime, or not read yet: look again
-      needRound = false;
       if (!pending.size) break;
     }
     const t0 = store.now();

@@ -20,7 +20,9 @@ const SHEET = /^(?:'(?:[^']|'')+'|[A-Za-z0-9_.]+)!/;
 const CELLS = /^\$?[A-Za-z]{1,3}\$?\d*(?::\$?[A-Za-z]{1,3}\$?\d*)?$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
-/** Splits the argument list at top-level commas (semicolons in some locales), outside quotes, parentheses and braces. */
+/**
+ * Splits the argument list at top-level commas (semicolons in some locales), outside quotes, parentheses and braces.
+ */
 function splitArgs(text: string): string[] {
   const out: string[] = [];
   let depth = 0;

@@ -17,10 +17,15 @@ export const SUMMARY_HEADER = ['account', 'latest date', 'latest', 'previous dat
 /** Lines in the chart: more would be unreadable (the summary lists every account). */
 export const CHART_ACCOUNTS = 8;
 
-/** The time of a history sheet's row (its date cell), for the growth view and the tracker view; NaN when it holds none. */
+/**
+ * The time of a history sheet's row (its date cell), for the growth view and the tracker view; NaN when it holds none.
+ */
 export const historyTime = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
 
-/** Numeric fields of a history sheet's header (the growth view's choices): everything after date and target but when each answer was fetched. */
+/**
+ * Numeric fields of a history sheet's header (the growth view's choices): everything after date and target but when
+ * each answer was fetched.
+ */
 export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter((f) => f && f !== FETCHED_AT && f !== ERROR_CODE);
 
 /** `values`: the history sheet, header first. Throws with a clear message when `field` is not one of its columns. */

@@ -64,7 +64,10 @@ export function formatRow(answers: Map<string, CachedAnswer>, now: number): stri
 }
 
 export interface KeptAnswers {
-  /** Kept answers of these store keys, fetched within the freshness setting and `limitOf(key)` (an endpoint's own limit). */
+  /**
+   * Kept answers of these store keys, fetched within the freshness setting and `limitOf(key)` (an endpoint's own
+   * limit).
+   */
   getMany(keys: string[], limitOf?: (key: string) => number | undefined): Map<string, CachedAnswer>;
   /** Remembers answers to keep (writers only; ignored for readers); written by flush. */
   add(entries: Map<string, CachedAnswer>): void;
@@ -94,7 +97,7 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
       return out;
     },
     add(entries) {
-      if (opts.writable) for (const [key, a] of entries) if (!(pending.get(nameOf(key))?.at! >= a.at)) pending.set(nameOf(key), a);
+      if (opts.writable) for (const [key, a] of entries) if (!((pending.get(nameOf(key))?.at ?? -Infinity) >= a.at)) pending.set(nameOf(key), a);
     },
     flush() {
       const byRow = groupBy(pending, ([name]) => rowOf(name));
@@ -105,7 +108,7 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
       for (const [row, entries] of byRow) {
         const answers = parseRow(current.get(row));
         // The sheet may already hold an answer as new or newer.
-        const newer = entries.filter(([name, a]) => !(answers.get(name)?.at! >= a.at));
+        const newer = entries.filter(([name, a]) => !((answers.get(name)?.at ?? -Infinity) >= a.at));
         for (const [name, a] of newer) answers.set(name, a);
         written += newer.length;
         if (newer.length) changed.set(row, formatRow(answers, opts.now()));

@@ -23,7 +23,10 @@ export interface TargetResult {
   fetchedAt?: number;
 }
 
-/** Lookups whose answer was lost once they may have reached the service (sent again once), and what those sends may have cost. */
+/**
+ * Lookups whose answer was lost once they may have reached the service (sent again once), and what those sends may have
+ * cost.
+ */
 export interface Lost {
   lookups: number;
   credits: number;

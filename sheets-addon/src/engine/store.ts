@@ -62,7 +62,9 @@ export function limitOfRequest(requestKey: string): number | undefined {
   return hours === null || hours === undefined ? undefined : hours * 3600000;
 }
 
-/** Whether a stored answer may answer now: fetched after `fetchedAfter` (the freshness setting) and within its own life. */
+/**
+ * Whether a stored answer may answer now: fetched after `fetchedAfter` (the freshness setting) and within its own life.
+ */
 export const reusable = (a: CachedAnswer, now: number, fetchedAfter: number, limitMs?: number): boolean =>
   a.at >= fetchedAfter && (limitMs === undefined || a.at + limitMs > now);
 
@@ -132,7 +134,8 @@ function getMany(c: KeyValueCache, keys: string[], now: number, extra: ExtraItem
       const packed = bucket.get(nameOf(key))?.[1];
       const alone = loose.get(key);
       const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
-      if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best); // older than the freshness setting or its endpoint's limit: a miss
+      // older than the freshness setting or its endpoint's limit: a miss
+      if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best);
     }
   }
   return out;
@@ -175,7 +178,10 @@ function readLoose(c: KeyValueCache, keys: string[], found: Record<string, strin
   return out;
 }
 
-/** Splits text in chunks of at most `size` characters (cache chunks, kept cells), never between the two halves of a surrogate pair. */
+/**
+ * Splits text in chunks of at most `size` characters (cache chunks, kept cells), never between the two halves of a
+ * surrogate pair.
+ */
 export function split(text: string, size = CHUNK_CHARS): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; ) {
@@ -240,7 +246,8 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
         size += f.bytes;
       } else spill.set(f.key, f.outcome);
     }
-    if (kept.length || typeof current[b] === 'string') values[b] = `{${kept.join(',')}}`; // nothing to keep: no empty item
+    // nothing to keep: no empty item
+    if (kept.length || typeof current[b] === 'string') values[b] = `{${kept.join(',')}}`;
   }
   return looseValues(spill, values);
 }

@@ -31,7 +31,10 @@ export interface AnswerStore {
   limitOf(key: string): number | undefined;
   /** `extra` (claims.ts): raw items read in the same getAll. */
   getMany(keys: string[], extra?: ExtraItems): Map<string, CachedAnswer>;
-  /** Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only under the lock. */
+  /**
+   * Stores answers; a failure to cache never fails the caller (it is logged). `extra` items go in the same putAll, only
+   * under the lock.
+   */
   putMany(entries: Map<string, CachedAnswer>, extra?: Record<string, string>): void;
   /** Runs fn under the document lock (the store's short wait, none once it was busy); null when not obtained. */
   withLock<T>(fn: () => T): T | null;

@@ -129,7 +129,10 @@ export function cellsOf(item: Record<string, unknown>, fields: string[], fetched
   return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : f === ERROR_CODE ? '' : toCell(f, pick(item, flat, f))));
 }
 
-/** The cells of a row that failed, for the fields asked: its sentence in the first other field, its code under ERROR_CODE, the rest blank. */
+/**
+ * The cells of a row that failed, for the fields asked: its sentence in the first other field, its code under
+ * ERROR_CODE, the rest blank.
+ */
 export function failedCells(message: string, code: string, fields: string[]): SheetValue[] {
   const at = Math.max(0, fields.findIndex((f) => f !== ERROR_CODE));
   return fields.length ? fields.map((f, i) => (f === ERROR_CODE ? code : i === at ? message : '')) : [message];

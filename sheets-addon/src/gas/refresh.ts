@@ -113,7 +113,7 @@ export function refreshSelection(): { cells: number; estimate: number } {
   let estimate = 0;
   for (const credits of asked.values()) estimate += credits;
   const ui = estimate > CONFIRM_OVER && SpreadsheetApp.getUi();
-  if (!cells.length || (ui && ui.alert(REFRESH, `${cells.length === 1 ? '1 formula fetches' : `${cells.length} formulas fetch`} again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
+  if (!cells.length || (ui && ui.alert(REFRESH, `${cells.length === 1 ? '1 formula fetches' : `${cells.length} formulas fetch`} ` + `again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
     return { cells: 0, estimate };
   }
   // The last 20 marks (9 KB a property). An old mark is harmless: every answer its cells use was

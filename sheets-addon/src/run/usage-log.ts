@@ -27,9 +27,11 @@ const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM]
  * is counted on a line of its own that says so.
  */
 const lostLabel = (label: string, lost: Lost): string =>
-  `${label}: ${lost.lookups} lookup${lost.lookups === 1 ? '' : 's'} sent again after a lost answer (may have been charged)`;
+  `${label}: ${lost.lookups} lookup${lost.lookups === 1 ? '' : 's'} ` + `sent again after a lost answer (may have been charged)`;
 
-/** A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount). */
+/**
+ * A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount).
+ */
 export function formulaSpent(ctx: UsageContext, store: AnswerStore, label: string, credits: number, lost?: Lost): void {
   store.withLock(() => {
     const u = credits ? addUsage(pending(ctx), label, credits, today(ctx)) : pending(ctx);
@@ -38,7 +40,10 @@ export function formulaSpent(ctx: UsageContext, store: AnswerStore, label: strin
   });
 }
 
-/** Under the document lock: the formulas' usage, and a run's credits (and lost lookups) under `label`, into the property; all of it. */
+/**
+ * Under the document lock: the formulas' usage, and a run's credits (and lost lookups) under `label`, into the
+ * property; all of it.
+ */
 export function recordUsage(ctx: UsageContext, label?: string, credits = 0, lost?: Lost): Usage {
   const more = credits ? addUsage(pending(ctx), label!, credits, today(ctx)) : pending(ctx);
   if (lost?.lookups) addUsage(more, lostLabel(label!, lost), lost.credits, today(ctx));

@@ -20,7 +20,10 @@ const BACKGROUND_MS = 270000;
 /** One background step holds the lock at most about this long (a sidebar step waits up to 30 s). */
 const STEP_MS = 15000;
 
-/** The hourly trigger's work on jobs: what came due starts (schedules, owners' own work), then everything running goes on (`owners`: owners.ts). */
+/**
+ * The hourly trigger's work on jobs: what came due starts (schedules, owners' own work), then everything running goes
+ * on (`owners`: owners.ts).
+ */
 export function background(ctx: RunContext, owners: RunOwners, budgetMs = BACKGROUND_MS): void {
   startDue(ctx);
   for (const owner of Object.values(owners)) owner.due?.(ctx);

@@ -35,7 +35,10 @@ export interface Schedule {
   createdBy: string;
   /** Set when a run came due while the previous one was still going (that run was not started). */
   skippedAt?: string;
-  /** Its runs cover the column from its first row down to its last filled cell (a tracker's: accounts added join the next run). */
+  /**
+   * Its runs cover the column from its first row down to its last filled cell (a tracker's: accounts added join the
+   * next run).
+   */
   grow?: boolean;
   /** Usage label of its runs (shown as it is, never read back). */
   label?: string;
@@ -46,7 +49,10 @@ export interface Schedule {
 /** A schedule as saved before owners (2026-11): a tracker's carried its id alone. */
 type SavedSchedule = Schedule & { tracker?: string };
 
-/** A saved schedule in today's shape: an old tracker's schedule gets its owner (its name was not saved: messages say "a tracker"). */
+/**
+ * A saved schedule in today's shape: an old tracker's schedule gets its owner (its name was not saved: messages say "a
+ * tracker").
+ */
 function fromSaved({ tracker, ...s }: SavedSchedule): Schedule {
   return tracker && !s.owner ? { ...s, owner: { kind: 'tracker', id: tracker } } : s;
 }
@@ -67,7 +73,7 @@ export const nextRun = (book: Book, r: Repeat, after: number): number => nextRun
 export const readCap = (v: unknown): number => wholeNumber(v, 1, MAX_CAP, `Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')}`);
 
 function readRequest(req: BulkRequest): Schedule['request'] {
-  if (req.output !== 'beside' && req.output !== 'history') throw new Error('A scheduled lookup writes beside the column (refreshed each run) or to a history sheet (a dated row per run): choose one of those.');
+  if (req.output !== 'beside' && req.output !== 'history') throw new Error('A scheduled lookup writes beside the column (refreshed each run) or ' + 'to a history sheet (a dated row per run): choose one of those.');
   return { endpoint: req.endpoint, params: req.params ?? {}, fields: req.fields ?? '', output: req.output };
 }
 
@@ -96,7 +102,7 @@ function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
   if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
   const c = readCap(cap);
   const each = estimateCost(p.endpoint, p.params as never).credits;
-  if (c < each) throw new Error(`Credit cap per run: at least ${each}, what one ${p.endpoint.fn} lookup costs (got ${c}); a lower cap would never look anything up.`);
+  if (c < each) throw new Error(`Credit cap per run: at least ${each}, what one ${p.endpoint.fn} ` + `lookup costs (got ${c}); a lower cap would never look anything up.`);
   return { request, plan: p, repeat: readRepeat((repeat ?? {}) as never), cap: c };
 }
 
@@ -119,7 +125,10 @@ export function newSchedule(ctx: RunContext, request: Schedule['request'], p: Bu
   return { id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, ...when, createdBy: ctx.userEmail() };
 }
 
-/** Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its time. */
+/**
+ * Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its
+ * time.
+ */
 export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
   const { request, plan: p, repeat: r, cap: c } = readSchedule(req, repeat, cap);
   const range = selection(ctx.book);
@@ -143,8 +152,23 @@ export function deleteSchedule(ctx: RunContext, id: string): void {
   });
 }
 
+/** A schedule as the sidebar lists it. */
+interface ScheduleView {
+  id: string;
+  what: string;
+  where: string;
+  when: string;
+  cap: number;
+  nextAt: string;
+  nextLabel: string;
+  owner?: { kind: string; title: string };
+  runLabel?: string;
+  skippedAt?: string;
+  run: BulkJob | null;
+}
+
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
-export function scheduleViews(ctx: RunContext): { id: string; what: string; where: string; when: string; cap: number; nextAt: string; nextLabel: string; owner?: { kind: string; title: string }; runLabel?: string; skippedAt?: string; run: BulkJob | null }[] {
+export function scheduleViews(ctx: RunContext): ScheduleView[] {
   const jobs = jobStore(ctx.props);
   const timeLabel = (iso: string | undefined) => iso && ctx.book.formatTime(Date.parse(iso));
   return loadSchedules(ctx.props).map((s) => {
@@ -153,7 +177,7 @@ export function scheduleViews(ctx: RunContext): { id: string; what: string; wher
     return {
       id: s.id,
       what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
-      where: `${sheet}!${colName(col)}${row}:${colName(col)}${row + rows - 1} \u2192 ${s.request.output === 'history' ? outSheet : 'the columns beside'}`,
+      where: `${sheet}!${colName(col)}${row}:${colName(col)}${row + rows - 1} \u2192 ` + `${s.request.output === 'history' ? outSheet : 'the columns beside'}`,
       when: describeRepeat(s.repeat),
       cap: s.cap,
       ...nextAtFields(ctx.book, s.nextAt),

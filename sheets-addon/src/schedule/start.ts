@@ -37,7 +37,9 @@ function rowsNow(ctx: RunContext, { grow, place }: Schedule): number {
   return Math.max(1, n);
 }
 
-/** A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run. */
+/**
+ * A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run.
+ */
 export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null): BulkJob {
   const { place } = s;
   const p = plan(s.request);
@@ -54,7 +56,7 @@ export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null)
   else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
   else if (place.row > 1 && out.read(place.row - 1, place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
     // The header over the schedule's columns changed: those columns are someone else's now.
-    pauseJob(job, `The header over the schedule's columns is no longer "${p.fields.join(', ')}": nothing was written. Restore it, or delete the schedule and make a new one.`);
+    pauseJob(job, `The header over the schedule's columns is no longer "${p.fields.join(', ')}": ` + `nothing was written. Restore it, or delete the schedule and make a new one.`);
   }
   return job;
 }

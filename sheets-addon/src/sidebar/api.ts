@@ -39,6 +39,7 @@ type HasDate<T> = T extends Date
       : false;
 /** Fails the type check naming any server function whose answer holds a Date. */
 type NoDateIn<K extends never> = K;
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- evaluated only for the type error it raises
 type CheckedAnswers = NoDateIn<{ [K in ServerFunction]: HasDate<ReturnType<Api[K]>> extends false ? never : K }[ServerFunction]>;
 
 type Runner = {

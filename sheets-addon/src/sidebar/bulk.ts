@@ -1,4 +1,5 @@
-// Bulk lookup: the lookup's form, the cost preview, and the run the sidebar steps (or the hourly trigger, once it closes).
+// Bulk lookup: the lookup's form, the cost preview, and the run the sidebar steps (or the hourly trigger, once it
+// closes).
 import { call, type Args } from './api';
 import { $, colName, errText, fail, fmt, say, state, type Job } from './base';
 import { loadHistory } from './history';
@@ -94,7 +95,7 @@ export function showJob(job: Job | null): void {
   else if (job.status === 'done') say('bulk-message', 'Written to ' + outputPlace(job) + '.', 'ok');
   const open = job.status !== 'done';
   // A run the sidebar is not stepping (it was closed) goes on through the hourly trigger.
-  if (job.status === 'running' && !state.running) say('bulk-message', 'Going on in the background: Apps Script runs it about once an hour while this sidebar is closed. Resume continues it here now.');
+  if (job.status === 'running' && !state.running) say('bulk-message', 'Going on in the background: Apps Script runs it about once an hour ' + 'while this sidebar is closed. Resume continues it here now.');
   else if (job.status === 'running') say('bulk-message', 'You can close this sidebar: the run goes on in the background, about once an hour.');
   $('cancel').hidden = !(job.status === 'running' && state.running);
   $('resume').hidden = !(open && !state.running);

@@ -29,7 +29,10 @@ import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, reuseLimitMs } from '../schedule/when';
 import { trackerView } from './view';
 
-/** The endpoints a tracker takes fields from (the registry's `tracker` fact), in registry order: a profile's followers before an insight's. */
+/**
+ * The endpoints a tracker takes fields from (the registry's `tracker` fact), in registry order: a profile's followers
+ * before an insight's.
+ */
 const trackable = (): EndpointDef[] => endpoints.filter((e) => e.tracker);
 export const DEFAULT_FIELDS = ['followers', 'posts', 'engagement_rate_pct'];
 const MAX_TRACKERS = 5;
@@ -80,7 +83,7 @@ function readTracker(req: TrackerRequest) {
   const byEndpoint = new Map<EndpointDef, string[]>();
   for (const f of chosen) {
     const e = choices.find((c) => c.field === f)?.endpoint;
-    if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. Choose from: ${choices.map((x) => x.field).join(', ')}.`);
+    if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. ` + `Choose from: ${choices.map((x) => x.field).join(', ')}.`);
     byEndpoint.set(e, [...(byEndpoint.get(e) ?? []), f]);
   }
   // The profile's id links the lines of an account that changed its username; `_fetched_at` says

@@ -68,7 +68,10 @@ function fetchedAt(h: Pick<TrackedHistory, 'fields'>, row: Row): number {
   return Number.isNaN(t) ? row.t : t;
 }
 
-/** `accounts`: the column's distinct targets as the service reads them, in order; `sortBy`: a field (latest value, largest first). */
+/**
+ * `accounts`: the column's distinct targets as the service reads them, in order; `sortBy`: a field (latest value,
+ * largest first).
+ */
 export function trackerView(accounts: string[], histories: TrackedHistory[], sortBy: string): TrackerView {
   const parsed = histories.map((h) => ({
     ...h,
