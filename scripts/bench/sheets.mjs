@@ -18,6 +18,7 @@ import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { concurrencyRows } from './sheets-concurrency.mjs';
 import { freshnessRows } from './sheets-fresh.mjs';
 import { scheduleRows } from './sheets-schedule.mjs';
+import { bundleFigures, load1, saveRecords } from './records.mjs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,6 +71,7 @@ const column = rows.map((h) => {
   return rand() < 0.5 ? `@${h.toUpperCase()}` : `https://www.instagram.com/${h}/`;
 });
 
+const loadBefore = load1();
 const sb = await startSandbox();
 const addon = () => addonRuntime({ createGasRuntime, sb, key: KEY, dist, prod: PROD });
 
@@ -201,4 +203,40 @@ console.log(`\nbatching bound: ${UNIQUE} / 50 x ${LATENCY} ms = ${bound} ms`);
 for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${v}`);
 writeFileSync(join(cache, 'sheets-bench.json'), JSON.stringify({ ...results, checks }, null, 2));
 console.log(`\nresults: ${join(cache, 'sheets-bench.json')}`);
+const ratio = (x) => Number(x.toFixed(2));
+const side = concurrency.rows.filter((r) => r.label === 'claims');
+const claimsRatio = (scenario, base) =>
+  ratio(side.find((r) => r.scenario.startsWith(scenario)).wallMs / concurrency.rows.find((r) => r.scenario.startsWith(scenario) && r.label === base).wallMs);
+const fresh = freshness.rows;
+saveRecords(
+  'sheets',
+  {
+    'sheets.a.ms': { value: a1.ms, unit: 'ms', what: '(a) the range formula over the 1,000-row column, wall time' },
+    'sheets.a.batches': { value: a1.batches, unit: 'fetchAll', what: '(a) fetchAll batches' },
+    'sheets.a.credits': { value: a1.credits, unit: 'credits', what: '(a) credits billed' },
+    'sheets.a.recalc.ms': { value: a2.ms, unit: 'ms', what: '(a) recalculated at once, wall time (0 requests)' },
+    'sheets.b.ms': { value: b1.ms, unit: 'ms', what: '(b) the sidebar bulk run, wall time' },
+    'sheets.b.credits': { value: b1.credits, unit: 'credits', what: '(b) credits billed' },
+    'sheets.b.recalc.ms': { value: b2.ms, unit: 'ms', what: '(b) run again, wall time (0 requests)' },
+    'sheets.c.ms': { value: c1.ms, unit: 'ms', what: '(c) one naive custom function per cell, 30 at once, wall time' },
+    'sheets.c.credits': { value: c1.credits, unit: 'credits', what: '(c) credits billed' },
+    'sheets.c.recalc.ms': { value: c2.ms, unit: 'ms', what: '(c) recalculated, wall time (every request again)' },
+    'sheets.bound.ms': { value: bound, unit: 'ms', what: 'the batching bound: unique handles / 50 a batch x latency (derived from the settings)' },
+    'sheets.a.bound.x': { value: ratio(a1.ms / bound), unit: 'x', what: "(a)'s wall time over the batching bound" },
+    'sheets.b.bound.x': { value: ratio(b1.ms / bound), unit: 'x', what: "(b)'s wall time over the batching bound" },
+    'sheets.a.speedup.x': { value: ratio(c1.ms / a1.ms), unit: 'x', what: "(c)'s wall time over (a)'s" },
+    'sheets.b.speedup.x': { value: ratio(c1.ms / b1.ms), unit: 'x', what: "(c)'s wall time over (b)'s" },
+    'sheets.claims.side.x': { value: claimsRatio('side by side', 'one alone'), unit: 'x', what: 'three side-by-side 200-row formulas with claims, wall time over one of them alone (median of 3)' },
+    'sheets.claims.columns.x': { value: claimsRatio('filled down by columns', 'off (before)'), unit: 'x', what: '120 filled-down cells recalculated by columns, claims over no claims (median of 3)' },
+    'sheets.claims.rows.x': { value: claimsRatio('filled down by rows', 'off (before)'), unit: 'x', what: '120 filled-down cells recalculated by rows, claims over no claims (median of 3)' },
+    'sheets.d.keep.ms': { value: fresh.keepTrigger.firstMs, unit: 'ms', what: '(d) the first hourly keep trigger run, copying 600 answers' },
+    'sheets.d.next-day.ms': { value: fresh.nextDay.ms, unit: 'ms', what: '(d) the next-day recalculation of the column, 600 answers kept, 0 credits' },
+    'sheets.d.next-day-10000.ms': { value: fresh.nextDay10000.ms, unit: 'ms', what: '(d) the same with 10,000 answers kept, 0 credits' },
+    'sheets.e.by-hand.ms': { value: schedule.rows.byHand.ms, unit: 'ms', what: '(e) the weekly lookup started by hand from the sidebar, start and steps until done' },
+    'sheets.e.weekly.ms': { value: schedule.rows.weekly.map((w) => w.ms).sort((x, y) => x - y), unit: 'ms', what: "(e) the weekly schedule's two runs, one trigger execution each" },
+    'sheets.e.ratio.x': { value: schedule.rows.ratio, unit: 'x', what: "(e) the first scheduled run's wall time over the run by hand" },
+  },
+  `sandbox latency ${LATENCY} ms a request; ${ROWS}-row column of ${UNIQUE} unique handles; the built add-on in the Apps Script stand-in; load average ${loadBefore} at the start, ${load1()} at the end`,
+);
+saveRecords('bundle', bundleFigures(bundle, evalMs), `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context, during npm run bench:sheets; load average ${load1()}`);
 process.exit(checks.every((c) => c[1]) ? 0 : 1);

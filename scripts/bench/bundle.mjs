@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm run bench:bundle`: the built Sheets bundle's size and its evaluation time in a fresh V8
+// context (what every custom-function call pays), recorded in bench/records/bundle.json. Seconds,
+// not minutes: run it after a change that moves the bundle, then `npm run docs`.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { evalTimes } from './bundle-eval.mjs';
+import { bundleFigures, load1, saveRecords } from './records.mjs';
+
+const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sheets-addon', 'dist', 'bundle.js');
+if (!existsSync(file)) {
+  console.error('Build first: npm run build');
+  process.exit(1);
+}
+const loadBefore = load1();
+const bundle = readFileSync(file);
+const { medianMs, maxMs } = evalTimes({ bundle: bundle.toString('utf8') }).bundle;
+console.log(`bundle.js: ${bundle.length} bytes (${(bundle.length / 1024).toFixed(1)} KB), evaluated in ${medianMs.toFixed(2)} ms (median of 30, fresh V8 context; max ${maxMs.toFixed(2)} ms)`);
+saveRecords('bundle', bundleFigures(bundle, medianMs), `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context; load average ${loadBefore} at the start, ${load1()} at the end`);

@@ -1,0 +1,110 @@
+// Measured figures in the READMEs and CONTRIBUTING, filled from the bench records
+// (bench/records/*.json, written by the benches: scripts/bench/records.mjs). A figure is written
+//   <!-- fig:sheets.a.ms -->2,178 ms (2026-11-22)<!-- /fig -->
+// and `npm run docs` rewrites what is between the markers from the record: the value, its unit,
+// its IQR if it has one, and its date. Options after the key: `nodate` (a table cell: the date is
+// said once, in the caption, by a `date` marker of a record measured that day in the same file),
+// `nounit` (the column says it), `noiqr`, `date` (the record's date alone).
+// Each figure appears once in all the documents; other mentions refer to it. A number with a
+// unit of time, size, throughput or a ratio outside the markers is a figure with no record and
+// fails the check, unless it is a limit or a setting (NOT_MEASURED, below).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DOCUMENTS = ['README.md', 'sheets-addon/README.md', 'n8n-node/README.md', 'CONTRIBUTING.md'];
+
+/** Every record by key, from bench/records/<bench>.json (each key starts with its file's name). */
+export function loadRecords(root) {
+  const dir = join(root, 'bench', 'records');
+  const records = new Map();
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const bench = name.slice(0, -'.json'.length);
+    for (const [key, r] of Object.entries(JSON.parse(readFileSync(join(dir, name), 'utf8')))) {
+      if (!key.startsWith(`${bench}.`)) throw new Error(`bench/records/${name}: key ${key} must start with "${bench}."`);
+      for (const field of ['value', 'unit', 'date', 'machine', 'conditions']) {
+        if (r[field] === undefined) throw new Error(`bench/records/${name}: ${key} has no ${field}`);
+      }
+      records.set(key, r);
+    }
+  }
+  return records;
+}
+
+const DEFAULT_DECIMALS = { x: 2, KB: 1, 'µs': 1 };
+const number = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+/** A record as text: `2,178 ms (2026-11-22)`, `1.07x (IQR 1.04-1.10)`, `203-211 ms`. */
+export function render(r, options = []) {
+  if (options.includes('date')) return r.date;
+  const d = r.decimals ?? DEFAULT_DECIMALS[r.unit] ?? 0;
+  const show = (v) => (Array.isArray(v) ? `${number(v[0], d)}-${number(v[1], d)}` : number(v, d));
+  const unit = options.includes('nounit') || r.unit === '' ? '' : r.unit === 'x' ? 'x' : ` ${r.unit}`;
+  const iqr = r.iqr && !options.includes('noiqr') ? ` (IQR ${show(r.iqr)})` : '';
+  const date = options.includes('nodate') ? '' : ` (${r.date})`;
+  return `${show(r.value)}${unit}${iqr}${date}`;
+}
+
+const MARKER = /<!-- fig:([\w.@-]+)((?: [a-z]+)*) -->([\s\S]*?)<!-- \/fig -->/g;
+const OPTIONS = new Set(['nodate', 'nounit', 'noiqr', 'date']);
+
+/**
+ * Limits and settings the documents state (an Apps Script quota, a time budget, a configured
+ * latency): numbers with units that nobody measured, so they need no record. A measured figure
+ * never goes here.
+ */
+const NOT_MEASURED = new Set([]);
+
+// A number (or range) with a unit of time, size or throughput, or a ratio (1.21x).
+const FIGURE = /(?<![\w.-])\d[\d,]*(?:\.\d+)?(?:-\d[\d,]*(?:\.\d+)?)?(?:x\b| ?(?:ms|µs|s|min|KB|MB|GB|bytes|requests\/s)\b)/g;
+
+/** Text with code (fenced blocks, inline spans) and filled markers blanked out, lines kept. */
+const prose = (text) =>
+  text
+    .replace(/```[\s\S]*?```/g, (m) => m.replace(/[^\n]/g, ' '))
+    .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
+    .replace(MARKER, (m) => m.replace(/[^\n]/g, ' '));
+
+/**
+ * The documents with every marker filled from the records, and what is wrong: an unknown key or
+ * option, a figure given twice, an undated figure whose date no caption says, a figure with no
+ * record. `docs`: { path: text }.
+ */
+export function fillFigures(docs, records) {
+  const problems = [];
+  const used = new Map();
+  const out = {};
+  for (const [path, text] of Object.entries(docs)) {
+    const dates = new Set();
+    const undated = [];
+    out[path] = text.replace(MARKER, (whole, key, opts, _old, offset) => {
+      const options = opts.trim() ? opts.trim().split(' ') : [];
+      const line = text.slice(0, offset).split('\n').length;
+      const where = `${path}:${line}`;
+      const bad = options.filter((o) => !OPTIONS.has(o));
+      const r = records.get(key);
+      if (bad.length) problems.push(`${where}: unknown option ${bad.join(', ')} on fig:${key} (known: ${[...OPTIONS].join(', ')})`);
+      if (!r) {
+        problems.push(`${where}: fig:${key} has no record in bench/records/ (run its bench, or add the record by hand with its date and conditions)`);
+        return whole;
+      }
+      if (options.includes('date')) dates.add(r.date);
+      else {
+        if (used.has(key)) problems.push(`${where}: fig:${key} is already given at ${used.get(key)}; refer to it there instead of restating it`);
+        used.set(key, where);
+        if (options.includes('nodate')) undated.push({ where, key, date: r.date });
+      }
+      return `<!-- fig:${key}${opts} -->${render(r, options)}<!-- /fig -->`;
+    });
+    for (const u of undated) {
+      if (!dates.has(u.date)) problems.push(`${u.where}: fig:${u.key} is undated (nodate) but no date marker in ${path} says ${u.date}`);
+    }
+    prose(text)
+      .split('\n')
+      .forEach((line, i) => {
+        for (const m of line.matchAll(FIGURE)) {
+          if (!NOT_MEASURED.has(m[0])) problems.push(`${path}:${i + 1}: "${m[0]}" is a figure with no record: quote it as <!-- fig:KEY -->...<!-- /fig --> from bench/records/, or drop it`);
+        }
+      });
+  }
+  return { docs: out, problems };
+}
