@@ -55,6 +55,7 @@ const QUICK = [
   'test/sheets/preview-chart.test.ts',
   'test/layers.test.ts',
   'test/clocks.test.ts',
+  'test/figures.test.ts',
   'test/cli.test.ts',
   'test/ci.test.ts',
 ];

@@ -16,7 +16,7 @@ const node = (args: string[], cwd = root) => spawnSync(process.execPath, args, {
 // Each script that takes flags, with the flags it knows.
 const SCRIPTS: [string, string[]][] = [
   ['scripts/build.mjs', []],
-  ['scripts/docs.mjs', ['--check']],
+  ['scripts/docs.mjs', ['--check', '--root']],
   ['scripts/start.mjs', ['--no-n8n', '--no-sheets-preview']],
   ['scripts/browser/install.mjs', ['--check']],
   ['scripts/n8n-harness/install.mjs', ['--force']],
@@ -26,6 +26,8 @@ const SCRIPTS: [string, string[]][] = [
   ['scripts/n8n-gates/scan.mjs', []],
   ['scripts/bench/core.mjs', ['--rounds', '--requests', '--seconds', '--json']],
   ['scripts/bench/n8n.mjs', ['--runs', '--json']],
+  ['scripts/bench/bundle.mjs', []],
+  ['scripts/bench/npm-test-record.mjs', ['--commit', '--conditions', '--date']],
   ['sheets-addon/push.mjs', ['--script-id', '--status', '--json']],
 ];
 

@@ -7,6 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalTimes } from './bundle-eval.mjs';
 import { bundleFigures, load1, saveRecords } from './records.mjs';
+import { parseFlags } from '../lib/cli.mjs';
+
+parseFlags({ usage: 'usage: npm run bench:bundle (after npm run build)' });
 
 const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sheets-addon', 'dist', 'bundle.js');
 if (!existsSync(file)) {

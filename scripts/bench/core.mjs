@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseFlags } from '../lib/cli.mjs';
 import { machineLoad, pairedDifference, pairedRatio, show, spread } from './rounds.mjs';
+import { fromRounds as fig, saveRecords } from './records.mjs';
 
 const usage =
   'usage: npm run bench [-- --rounds=N] [--requests=N] [--seconds=N] [--json]\n' +
@@ -185,3 +186,22 @@ if (flags.json) {
   const out = { rounds: ROUNDS, loadBefore, loadAfter, rows, ratios: ratios.map(({ how: _, ...r }) => r), throughput, rawRounds: { ...pairs, load } };
   console.log(JSON.stringify(out, null, 2));
 }
+
+saveRecords(
+  'core',
+  {
+    'core.bare.us': fig(rows[0].typical, 'µs', 1, '`GET /v1/profile` over loopback, bare fetch + JSON.parse, typical'),
+    'core.client.us': fig(rows[1].typical, 'µs', 1, 'the same through the core client (validate, build, retry policy, parse, schema-check) + flatten, typical'),
+    'core.client.x': fig(ratios[0].typical, 'x', 2, 'core client / bare, paired rounds, typical'),
+    'core.client.mean.x': fig(ratios[0].mean, 'x', 2, 'core client / bare, paired rounds, mean'),
+    'core.cpu.profile.us': fig(rows[3].typical, 'µs', 1, 'core CPU alone for a profile, network taken out (resolve, build, parse, validate, flatten), typical'),
+    'core.cpu.profile.beyond.us': fig(ratios[1].typical, 'µs', 1, 'the same beyond JSON.parse, paired rounds'),
+    'core.cpu.profile.x': fig(ratios[2].typical, 'x', 1, 'the same over JSON.parse alone, paired rounds'),
+    'core.cpu.page.us': fig(rows[5].typical, 'µs', 1, 'core CPU for a page of 12 posts + toRows, typical'),
+    'core.cpu.page.beyond.us': fig(ratios[3].typical, 'µs', 1, 'the same beyond JSON.parse, paired rounds'),
+    'core.cpu.page.x': fig(ratios[4].typical, 'x', 1, 'the same over JSON.parse alone, paired rounds'),
+    'core.sandbox.rps': fig(throughput.rps, 'requests/s', 0, `sandbox throughput, 50 keep-alive connections, \`profile\`, ${SECONDS} rounds of 1 s`),
+    'core.sandbox.p99.ms': fig(throughput.p99, 'ms', 0, 'the same, latency p99'),
+  },
+  `${ROUNDS} interleaved rounds a row (scripts/bench/rounds.mjs); before: ${loadBefore}; after: ${loadAfter}`,
+);

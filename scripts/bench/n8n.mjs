@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as buildN8n } from '../build/n8n.mjs';
 import { parseFlags } from '../lib/cli.mjs';
 import { machineLoad, pairedRatio, show, spread } from './rounds.mjs';
+import { fromRounds as fig, saveRecords } from './records.mjs';
 import { createN8nHome, ensureN8n, nodeOutput, removeN8nHome, runWorkflow } from '../n8n-harness/index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -233,4 +234,23 @@ log(
     `${LATENCY} ms here; issue 14: nothing billed before a run is known to be affordable), which puts 0.8x out of reach at this latency.`,
 );
 if (flags.json) process.stdout.write(JSON.stringify({ latencyMs: LATENCY, runs: RUNS, loadBefore, loadAfter, results, checks }, null, 2) + '\n');
+saveRecords(
+  'n8n',
+  {
+    'n8n.lookup.http.ms': fig(http.ms, 'ms', 0, 'lookup of 200 handles (120 unique), HTTP Request node, wall time'),
+    'n8n.lookup.http.beyond.ms': fig(http.beyondFloorMs, 'ms', 0, 'the same beyond its latency floor (1 round trip)'),
+    'n8n.lookup.c200.ms': fig(c200.ms, 'ms', 0, 'the same lookup, IG Data node at Concurrency 200, wall time'),
+    'n8n.lookup.c200.x': fig(c200.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
+    'n8n.lookup.c200.beyond.ms': fig(c200.beyondFloorMs, 'ms', 0, 'the same beyond its latency floor (2 round trips)'),
+    'n8n.lookup.c200.beyond.x': fig(c200Beyond, 'x', 2, "what the node adds beyond its round trips over what the HTTP Request node adds beyond its own, paired rounds"),
+    'n8n.lookup.default.ms': fig(def.ms, 'ms', 0, 'the same lookup, IG Data node at the default Concurrency (50), wall time'),
+    'n8n.lookup.default.x': fig(def.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
+    'n8n.lookup.default.beyond.ms': fig(def.beyondFloorMs, 'ms', 0, 'the same beyond its latency floor (4 round trips)'),
+    'n8n.paging.http.ms': fig(hp.ms, 'ms', 0, "2,000 #veganrecipes posts (67 pages), the HTTP Request node's pagination, wall time"),
+    'n8n.paging.node.ms': fig(ip.ms, 'ms', 0, 'the same, IG Data node, Limit 2000, wall time'),
+    'n8n.paging.node.x': fig(ip.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
+    'n8n.paging.floor.x': fig(spread(ip.runs.map((r) => r.ms / floorOf(r))), 'x', 2, 'IG Data paging over its latency floor (pages + balance read x latency)'),
+  },
+  `real n8n 2.8.4 (headless n8n execute), sandbox latency ${LATENCY} ms a request, ${RUNS} interleaved rounds after a warm-up; before: ${loadBefore}; after: ${loadAfter}`,
+);
 process.exitCode = checks.every((c) => c[1]) ? 0 : 1;

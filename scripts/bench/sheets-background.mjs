@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { load1, saveRecords } from './records.mjs';
 
 const USAGE = `usage: npm run bench:background -- [--targets N] [--latency-ms L]
   --targets N      profile targets in the column, 1-200000 (default 3000)
@@ -152,6 +153,7 @@ async function job(latencyMs) {
   return result;
 }
 
+const loadBefore = load1();
 const measured = await job(LATENCY);
 const baseline = LATENCY === 0 ? null : await job(0);
 sb.close();
@@ -183,4 +185,29 @@ for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name
 const file = join(cache, 'sheets-background.json');
 writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), targets: N, knownAccounts: knownInColumn, batch: BATCH, measured, baseline, derived: d, checks }, null, 2));
 console.log(`\nresults: ${file}`);
+/** A job's figures, keyed by its targets and latency (`background.3000-6000.hourly1.s`): each configuration keeps its own. */
+const figuresOf = (r) => {
+  const k = `background.${N}-${r.latencyMs}`;
+  const at = `${fmt(N)} targets, ${fmt(r.latencyMs)} ms a request`;
+  const out = {
+    [`${k}.step.rows`]: { value: r.sidebar.rows, unit: 'rows', what: `the sidebar's one step, rows written (${at})` },
+    [`${k}.step.s`]: { value: Number((r.sidebar.ms / 1000).toFixed(1)), unit: 's', decimals: 1, what: `the sidebar's one step, wall time (${at})` },
+    [`${k}.runs`]: { value: r.hourlyRuns, unit: 'hourly runs', what: `hourly runs the trigger took to finish the job (${at})` },
+  };
+  r.hourly.forEach((h) => {
+    out[`${k}.hourly${h.hour}.rows`] = { value: h.rows, unit: 'rows', what: `hourly run ${h.hour}, rows written (${at})` };
+    out[`${k}.hourly${h.hour}.s`] = { value: Number((h.executionMs / 1000).toFixed(1)), unit: 's', decimals: h.executionMs < 10000 ? 1 : 0, what: `hourly run ${h.hour}, its trigger execution (${at})` };
+  });
+  const batches = r.hourly.reduce((a, h) => a + h.batches, 0);
+  if (batches && r.latencyMs) {
+    const ms = r.hourly.reduce((a, h) => a + h.executionMs, 0) / batches;
+    out[`${k}.batch.s`] = { value: Number((ms / 1000).toFixed(1)), unit: 's', decimals: 1, what: `a batch of 50 in the hourly runs, on average (${at})` };
+  }
+  return out;
+};
+saveRecords(
+  'background',
+  { ...figuresOf(measured), ...(baseline ? figuresOf(baseline) : {}) },
+  `the built add-on in the Apps Script stand-in (its clock real time plus an offset), ${fmt(N)} profile targets; load average ${loadBefore} at the start, ${load1()} at the end`,
+);
 process.exit(checks.every((c) => c[1]) ? 0 : 1);

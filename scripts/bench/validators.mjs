@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildBundle } from '../build/sheets.mjs';
 import { evalTimes } from './bundle-eval.mjs';
+import { load1, saveRecords } from './records.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cache = join(root, 'node_modules', '.cache');
@@ -188,6 +189,7 @@ for (const name of ['plain', ...Object.keys(LIBS)]) {
   const own = Object.values(VALIDATOR_MODULES).reduce((n, f) => n + (inputs[f]?.bytesInOutput ?? 0), 0);
   meta[name] = { bytes: Buffer.byteLength(bundles[name]), libraryBytes: lib, schemaModuleBytes: own };
 }
+const loadBefore = load1();
 const times = evalTimes(bundles, 40);
 
 const rows = Object.entries(meta).map(([name, m]) => ({
@@ -202,3 +204,18 @@ console.log('validator     bundle KB  library KB  schemas+checker KB  eval ms (m
 for (const r of rows) console.log(`${r.validator.padEnd(13)} ${String(r.bundleKB).padStart(9)}  ${String(r.libraryKB).padStart(10)}  ${String(r.schemasKB).padStart(18)}  ${r.evalMsMedian.toFixed(2)}, ${r.evalMsMax.toFixed(2)}`);
 writeFileSync(join(cache, 'validators-bench.json'), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));
 console.log(`\nresults: ${join(cache, 'validators-bench.json')}`);
+saveRecords(
+  'validators',
+  Object.fromEntries(
+    rows.flatMap((r) => {
+      const k = `validators.${r.validator.replace('/', '-')}`;
+      return [
+        [`${k}.bundle.kb`, { value: r.bundleKB, unit: 'KB', what: `the Sheets bundle with ${r.validator} for the response schemas` }],
+        [`${k}.library.kb`, { value: r.libraryKB, unit: 'KB', what: `${r.validator}'s own code in that bundle` }],
+        [`${k}.schemas.kb`, { value: r.schemasKB, unit: 'KB', what: `the schemas and the checker (${r.validator}) in that bundle` }],
+        [`${k}.eval.ms`, { value: r.evalMsMedian, unit: 'ms', decimals: 2, what: `evaluating that bundle in a fresh V8 context, median of 40, interleaved` }],
+      ];
+    }),
+  ),
+  `the add-on bundle built once per validator (scripts/build/sheets.mjs's options); evaluation: 40 interleaved rounds in a fresh V8 context; load average ${loadBefore} at the start, ${load1()} at the end`,
+);

@@ -2,8 +2,8 @@
 // (bench/records/*.json, written by the benches: scripts/bench/records.mjs). A figure is written
 //   <!-- fig:sheets.a.ms -->2,178 ms (2026-11-22)<!-- /fig -->
 // and `npm run docs` rewrites what is between the markers from the record: the value, its unit,
-// its IQR if it has one, and its date. Options after the key: `nodate` (a table cell: the date is
-// said once, in the caption, by a `date` marker of a record measured that day in the same file),
+// its IQR if it has one, and its date. Options after the key: `nodate` (a table cell, or a figure
+// next to another of the same run: the same file must say its date, by a dated figure or a `date` marker),
 // `nounit` (the column says it), `noiqr`, `date` (the record's date alone).
 // Each figure appears once in all the documents; other mentions refer to it. A number with a
 // unit of time, size, throughput or a ratio outside the markers is a figure with no record and
@@ -52,17 +52,35 @@ const OPTIONS = new Set(['nodate', 'nounit', 'noiqr', 'date']);
  * latency): numbers with units that nobody measured, so they need no record. A measured figure
  * never goes here.
  */
-const NOT_MEASURED = new Set([]);
+const NOT_MEASURED = new Set([
+  // Apps Script's limits: execution time, cache item, document properties, the lock's wait
+  '30 s', '6 min', '100 KB', '500 KB', '9 KB', '0.5 s',
+  // the add-on's own budgets and sizes: step and formula budgets, claims, cache buckets, the bundle's limits then and now
+  '3 s', '5 s', '10 s', '15 s', '20 s', '270 s', '50 ms', '90 KB', '75 KB', '80 KB', '92 KB',
+  // an estimate of what the cache can hold, said as one
+  '10 MB',
+  // the core's retry backoff
+  '500 ms', '4 s',
+  // latencies the benches and tests set; autocannon's rounds
+  '100 ms', '150 ms', '700 ms', '6,000 ms', '1 s',
+  // the benches' pass marks and the issues' targets
+  '1.5 ms', '1.5x', '2.5x', '0.8x', '1.1x',
+  // n8n media: the size limit's default, an example message, their product with the default Concurrency
+  '25 MB', '31 MB', '1.25 GB',
+]);
 
 // A number (or range) with a unit of time, size or throughput, or a ratio (1.21x).
 const FIGURE = /(?<![\w.-])\d[\d,]*(?:\.\d+)?(?:-\d[\d,]*(?:\.\d+)?)?(?:x\b| ?(?:ms|µs|s|min|KB|MB|GB|bytes|requests\/s)\b)/g;
 
-/** Text with code (fenced blocks, inline spans) and filled markers blanked out, lines kept. */
+// Code: fenced blocks and inline spans (a capture group, so split keeps them at odd indices).
+const CODE = /(```[\s\S]*?```|`[^`\n]*`)/;
+
+/** Text with code and filled markers blanked out, lines kept. */
 const prose = (text) =>
   text
-    .replace(/```[\s\S]*?```/g, (m) => m.replace(/[^\n]/g, ' '))
-    .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
-    .replace(MARKER, (m) => m.replace(/[^\n]/g, ' '));
+    .split(CODE)
+    .map((part, i) => (i % 2 === 1 ? part.replace(/[^\n]/g, ' ') : part.replace(MARKER, (m) => m.replace(/[^\n]/g, ' '))))
+    .join('');
 
 /**
  * The documents with every marker filled from the records, and what is wrong: an unknown key or
@@ -76,25 +94,35 @@ export function fillFigures(docs, records) {
   for (const [path, text] of Object.entries(docs)) {
     const dates = new Set();
     const undated = [];
-    out[path] = text.replace(MARKER, (whole, key, opts, _old, offset) => {
-      const options = opts.trim() ? opts.trim().split(' ') : [];
-      const line = text.slice(0, offset).split('\n').length;
-      const where = `${path}:${line}`;
-      const bad = options.filter((o) => !OPTIONS.has(o));
-      const r = records.get(key);
-      if (bad.length) problems.push(`${where}: unknown option ${bad.join(', ')} on fig:${key} (known: ${[...OPTIONS].join(', ')})`);
-      if (!r) {
-        problems.push(`${where}: fig:${key} has no record in bench/records/ (run its bench, or add the record by hand with its date and conditions)`);
-        return whole;
-      }
-      if (options.includes('date')) dates.add(r.date);
-      else {
-        if (used.has(key)) problems.push(`${where}: fig:${key} is already given at ${used.get(key)}; refer to it there instead of restating it`);
-        used.set(key, where);
-        if (options.includes('nodate')) undated.push({ where, key, date: r.date });
-      }
-      return `<!-- fig:${key}${opts} -->${render(r, options)}<!-- /fig -->`;
-    });
+    // Markers in code (an example in backticks) are text, not figures.
+    let at = 0;
+    out[path] = text
+      .split(CODE)
+      .map((part, i) => {
+        const base = at;
+        at += part.length;
+        if (i % 2 === 1) return part;
+        return part.replace(MARKER, (whole, key, opts, _old, offset) => {
+          const options = opts.trim() ? opts.trim().split(' ') : [];
+          const where = `${path}:${text.slice(0, base + offset).split('\n').length}`;
+          const bad = options.filter((o) => !OPTIONS.has(o));
+          const r = records.get(key);
+          if (bad.length) problems.push(`${where}: unknown option ${bad.join(', ')} on fig:${key} (known: ${[...OPTIONS].join(', ')})`);
+          if (!r) {
+            problems.push(`${where}: fig:${key} has no record in bench/records/ (run its bench, or add the record by hand with its date and conditions)`);
+            return whole;
+          }
+          if (options.includes('date')) dates.add(r.date);
+          else {
+            if (used.has(key)) problems.push(`${where}: fig:${key} is already given at ${used.get(key)}; refer to it there instead of restating it`);
+            used.set(key, where);
+            if (options.includes('nodate')) undated.push({ where, key, date: r.date });
+            else dates.add(r.date);
+          }
+          return `<!-- fig:${key}${opts} -->${render(r, options)}<!-- /fig -->`;
+        });
+      })
+      .join('');
     for (const u of undated) {
       if (!dates.has(u.date)) problems.push(`${u.where}: fig:${u.key} is undated (nodate) but no date marker in ${path} says ${u.date}`);
     }
