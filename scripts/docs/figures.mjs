@@ -34,7 +34,7 @@ const DEFAULT_DECIMALS = { x: 2, KB: 1, 'µs': 1 };
 const number = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 /** A record as text: `2,178 ms (2026-11-22)`, `1.07x (IQR 1.04-1.10)`, `203-211 ms`. */
-export function render(r, options = []) {
+function render(r, options = []) {
   if (options.includes('date')) return r.date;
   const d = r.decimals ?? DEFAULT_DECIMALS[r.unit] ?? 0;
   const show = (v) => (Array.isArray(v) ? `${number(v[0], d)}-${number(v[1], d)}` : number(v, d));
