@@ -4,7 +4,8 @@
 // and `npm run docs` rewrites what is between the markers from the record: the value, its unit,
 // its IQR if it has one, and its date. Options after the key: `nodate` (a table cell, or a figure
 // next to another of the same run: the same file must say its date, by a dated figure or a `date` marker),
-// `nounit` (the column says it), `noiqr`, `date` (the record's date alone).
+// `nounit` (the column says it), `noiqr`, `date` (the record's date alone), `commit` (the commit
+// it measured alone).
 // Each figure appears once in all the documents; other mentions refer to it. A number with a
 // unit of time, size, throughput or a ratio outside the markers is a figure with no record and
 // fails the check, unless it is a limit or a setting (NOT_MEASURED, below).
@@ -36,6 +37,7 @@ const number = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, m
 /** A record as text: `2,178 ms (2026-11-22)`, `1.07x (IQR 1.04-1.10)`, `203-211 ms`. */
 function render(r, options = []) {
   if (options.includes('date')) return r.date;
+  if (options.includes('commit')) return r.commit ?? 'unknown';
   const d = r.decimals ?? DEFAULT_DECIMALS[r.unit] ?? 0;
   const show = (v) => (Array.isArray(v) ? `${number(v[0], d)}-${number(v[1], d)}` : number(v, d));
   const unit = options.includes('nounit') || r.unit === '' ? '' : r.unit === 'x' ? 'x' : ` ${r.unit}`;
@@ -45,7 +47,7 @@ function render(r, options = []) {
 }
 
 const MARKER = /<!-- fig:([\w.@-]+)((?: [a-z]+)*) -->([\s\S]*?)<!-- \/fig -->/g;
-const OPTIONS = new Set(['nodate', 'nounit', 'noiqr', 'date']);
+const OPTIONS = new Set(['nodate', 'nounit', 'noiqr', 'date', 'commit']);
 
 /**
  * Limits and settings the documents state (an Apps Script quota, a time budget, a configured
@@ -112,8 +114,9 @@ export function fillFigures(docs, records) {
             problems.push(`${where}: fig:${key} has no record in bench/records/ (run its bench, or add the record by hand with its date and conditions)`);
             return whole;
           }
+          // A date or a commit alone says when or on what a figure was measured, not the figure: it may repeat.
           if (options.includes('date')) dates.add(r.date);
-          else {
+          else if (!options.includes('commit')) {
             if (used.has(key)) problems.push(`${where}: fig:${key} is already given at ${used.get(key)}; refer to it there instead of restating it`);
             used.set(key, where);
             if (options.includes('nodate')) undated.push({ where, key, date: r.date });
