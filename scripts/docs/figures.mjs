@@ -72,7 +72,8 @@ const NOT_MEASURED = new Set([
 ]);
 
 // A number (or range) with a unit of time, size or throughput, or a ratio (1.21x).
-const FIGURE = /(?<![\w.-])\d[\d,]*(?:\.\d+)?(?:-\d[\d,]*(?:\.\d+)?)?(?:x\b| ?(?:ms|µs|s|min|KB|MB|GB|bytes|requests\/s)\b)/g;
+const NUMBER = String.raw`\d+(?:,\d{3})*(?:\.\d+)?`;
+const FIGURE = new RegExp(String.raw`(?<![\w.,-])${NUMBER}(?:-${NUMBER})?(?:x\b| ?(?:ms|µs|s|min|KB|MB|GB|bytes|requests\/s)\b)`, 'g');
 
 // Code: fenced blocks and inline spans (a capture group, so split keeps them at odd indices).
 const CODE = /(```[\s\S]*?```|`[^`\n]*`)/;
