@@ -12,7 +12,8 @@ import { dirname, join } from 'node:path';
 
 const root = join(__dirname, '..');
 const DOCUMENTS = ['README.md', 'sheets-addon/README.md', 'n8n-node/README.md', 'CONTRIBUTING.md'];
-const docs = (args: string[]) => spawnSync(process.execPath, [join(root, 'scripts/docs.mjs'), ...args], { encoding: 'utf8' });
+const docs = (args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'scripts/docs.mjs'), ...args], { encoding: 'utf8' });
 
 let dir: string;
 /** A fresh copy of the documents and the records. */
@@ -25,7 +26,8 @@ function copy() {
   cpSync(join(root, 'bench/records'), join(dir, 'bench/records'), { recursive: true });
 }
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
-const edit = (file: string, change: (text: string) => string) => writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
+const edit = (file: string, change: (text: string) => string) =>
+  writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
 const check = () => docs(['--check', '--root', dir]);
 
 test('every figure in the documents is current with its record', () => {
@@ -36,7 +38,10 @@ test('every figure in the documents is current with its record', () => {
 test('a figure typed into a document without a record fails the check, naming it and where it is', () => {
   copy();
   expect(check().status).toBe(0);
-  edit('n8n-node/README.md', (t) => `${t}\nA lookup of 200 handles now takes 251 ms, 0.87x of the HTTP Request node.\n`);
+  edit(
+    'n8n-node/README.md',
+    (t) => `${t}\nA lookup of 200 handles now takes 251 ms, 0.87x of the HTTP Request node.\n`,
+  );
   const r = check();
   expect(r.status).toBe(1);
   const end = readFileSync(join(dir, 'n8n-node/README.md'), 'utf8').split('\n').length - 1;
@@ -52,7 +57,10 @@ test('a changed record makes the documents stale; npm run docs rewrites the figu
   });
   edit('bench/records/bundle.json', (t) => {
     const records = JSON.parse(t);
-    return JSON.stringify({ ...records, 'bundle.bytes': { ...records['bundle.bytes'], value: 90001, date: '2026-12-01' } });
+    return JSON.stringify({
+      ...records,
+      'bundle.bytes': { ...records['bundle.bytes'], value: 90001, date: '2026-12-01' },
+    });
   });
   const stale = check();
   expect(stale.status).toBe(1);
@@ -70,11 +78,18 @@ test('a key with no record, a figure given twice and an undated figure whose dat
   copy();
   edit('README.md', (t) => `${t}\nSee <!-- fig:sheets.no.such.figure -->1 ms<!-- /fig -->.\n`);
   edit('CONTRIBUTING.md', (t) => `${t}\nAgain: <!-- fig:sheets.c.ms -->6,045 ms (2026-11-22)<!-- /fig -->.\n`);
-  edit('bench/records/bundle.json', (t) => JSON.stringify({ ...JSON.parse(t), 'bundle.kb@planted': { value: 70, unit: 'KB', date: '2026-12-02', machine: 'm', conditions: 'c' } }));
+  edit('bench/records/bundle.json', (t) =>
+    JSON.stringify({
+      ...JSON.parse(t),
+      'bundle.kb@planted': { value: 70, unit: 'KB', date: '2026-12-02', machine: 'm', conditions: 'c' },
+    }),
+  );
   edit('n8n-node/README.md', (t) => `${t}\nHistory: <!-- fig:bundle.kb@planted nodate -->70.0 KB<!-- /fig -->.\n`);
   const r = check();
   expect(r.status).toBe(1);
   expect(r.stderr).toContain('fig:sheets.no.such.figure has no record in bench/records/');
   expect(r.stderr).toMatch(/CONTRIBUTING\.md:\d+: fig:sheets\.c\.ms is already given at sheets-addon\/README\.md:\d+/);
-  expect(r.stderr).toContain('fig:bundle.kb@planted is undated (nodate) but no date marker in n8n-node/README.md says 2026-12-02');
+  expect(r.stderr).toContain(
+    'fig:bundle.kb@planted is undated (nodate) but no date marker in n8n-node/README.md says 2026-12-02',
+  );
 });

@@ -19,5 +19,11 @@ if (!existsSync(file)) {
 const loadBefore = load1();
 const bundle = readFileSync(file);
 const { medianMs, maxMs } = evalTimes({ bundle: bundle.toString('utf8') }).bundle;
-console.log(`bundle.js: ${bundle.length} bytes (${(bundle.length / 1024).toFixed(1)} KB), evaluated in ${medianMs.toFixed(2)} ms (median of 30, fresh V8 context; max ${maxMs.toFixed(2)} ms)`);
-saveRecords('bundle', bundleFigures(bundle, medianMs), `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context; load average ${loadBefore} at the start, ${load1()} at the end`);
+console.log(
+  `bundle.js: ${bundle.length} bytes (${(bundle.length / 1024).toFixed(1)} KB), evaluated in ${medianMs.toFixed(2)} ms (median of 30, fresh V8 context; max ${maxMs.toFixed(2)} ms)`,
+);
+saveRecords(
+  'bundle',
+  bundleFigures(bundle, medianMs),
+  `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context; load average ${loadBefore} at the start, ${load1()} at the end`,
+);

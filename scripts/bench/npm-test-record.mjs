@@ -7,7 +7,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseFlags } from '../lib/cli.mjs';
 import { saveRecords } from './records.mjs';
 
-const usage = 'usage: node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD]';
+const usage =
+  'usage: node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD]';
 const { values: flags, positionals } = parseFlags({
   options: { commit: { type: 'string' }, conditions: { type: 'string' }, date: { type: 'string' } },
   allowPositionals: true,
@@ -34,7 +35,11 @@ saveRecords(
   {
     'npm-test.suites': { value: total(suites), unit: 'suites', what: 'test suites in the whole run (all passed)' },
     'npm-test.tests': { value: total(tests), unit: 'tests', what: `tests in the whole run (${tests})` },
-    'npm-test.jest.s': { value: Math.round(seconds), unit: 's', what: "jest's own time (its summary's Time), the build and gates before it not counted" },
+    'npm-test.jest.s': {
+      value: Math.round(seconds),
+      unit: 's',
+      what: "jest's own time (its summary's Time), the build and gates before it not counted",
+    },
   },
   flags.conditions,
   { commit: flags.commit, date: flags.date ?? statSync(positionals[0]).mtime.toISOString().slice(0, 10) },

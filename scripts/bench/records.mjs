@@ -15,7 +15,10 @@ const recordsDir = join(root, 'bench', 'records');
 function commitOf() {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
     return dirty ? `${head}+changes` : head;
   } catch {
     return null;
@@ -34,24 +37,44 @@ export const load1 = () => Number(loadavg()[0].toFixed(1));
  * iqr?, decimals? } }, every key starting with `<bench>.`; `conditions`: how it was measured
  * (latency, rounds, load average before and after), said with every figure.
  */
-export function saveRecords(bench, figures, conditions, { date = new Date().toISOString().slice(0, 10), commit = commitOf() } = {}) {
+export function saveRecords(
+  bench,
+  figures,
+  conditions,
+  { date = new Date().toISOString().slice(0, 10), commit = commitOf() } = {},
+) {
   const file = join(recordsDir, `${bench}.json`);
   const records = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   for (const [key, f] of Object.entries(figures)) {
     if (!key.startsWith(`${bench}.`)) throw new Error(`record key ${key} must start with "${bench}."`);
     records[key] = { ...f, date, commit, machine: machine(), conditions };
   }
-  const sorted = Object.fromEntries(Object.keys(records).sort().map((k) => [k, records[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(records)
+      .sort()
+      .map((k) => [k, records[k]]),
+  );
   mkdirSync(recordsDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
-  console.log(`records: ${Object.keys(figures).length} figures written to ${file}; \`npm run docs\` puts them in the READMEs`);
+  console.log(
+    `records: ${Object.keys(figures).length} figures written to ${file}; \`npm run docs\` puts them in the READMEs`,
+  );
 }
 
 /** The Sheets bundle's records: its size and its evaluation time (one fact each, whichever bench measured it). */
 export const bundleFigures = (bytes, evalMs) => ({
   'bundle.bytes': { value: bytes.length, unit: 'bytes', what: 'sheets-addon/dist/bundle.js as built, minified' },
-  'bundle.kb': { value: Number((bytes.length / 1024).toFixed(1)), unit: 'KB', what: 'the same in KB (1,024 bytes), as the build prints it' },
-  'bundle.eval.ms': { value: Number(evalMs.toFixed(2)), unit: 'ms', decimals: 2, what: 'evaluating bundle.js in a fresh V8 context, median of 30' },
+  'bundle.kb': {
+    value: Number((bytes.length / 1024).toFixed(1)),
+    unit: 'KB',
+    what: 'the same in KB (1,024 bytes), as the build prints it',
+  },
+  'bundle.eval.ms': {
+    value: Number(evalMs.toFixed(2)),
+    unit: 'ms',
+    decimals: 2,
+    what: 'evaluating bundle.js in a fresh V8 context, median of 30',
+  },
 });
 
 /** A figure summarised from rounds (scripts/bench/rounds.mjs `spread`) as its record: the median, with the IQR. */

@@ -21,7 +21,8 @@ export function loadRecords(root) {
   for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const bench = name.slice(0, -'.json'.length);
     for (const [key, r] of Object.entries(JSON.parse(readFileSync(join(dir, name), 'utf8')))) {
-      if (!key.startsWith(`${bench}.`)) throw new Error(`bench/records/${name}: key ${key} must start with "${bench}."`);
+      if (!key.startsWith(`${bench}.`))
+        throw new Error(`bench/records/${name}: key ${key} must start with "${bench}."`);
       for (const field of ['value', 'unit', 'date', 'machine', 'conditions']) {
         if (r[field] === undefined) throw new Error(`bench/records/${name}: ${key} has no ${field}`);
       }
@@ -31,7 +32,7 @@ export function loadRecords(root) {
   return records;
 }
 
-const DEFAULT_DECIMALS = { x: 2, KB: 1, 'µs': 1 };
+const DEFAULT_DECIMALS = { x: 2, KB: 1, µs: 1 };
 const number = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 /** A record as text: `2,178 ms (2026-11-22)`, `1.07x (IQR 1.04-1.10)`, `203-211 ms`. */
@@ -56,24 +57,53 @@ const OPTIONS = new Set(['nodate', 'nounit', 'noiqr', 'date', 'commit']);
  */
 const NOT_MEASURED = new Set([
   // Apps Script's limits: execution time, cache item, document properties, the lock's wait
-  '30 s', '6 min', '100 KB', '500 KB', '9 KB', '0.5 s',
+  '30 s',
+  '6 min',
+  '100 KB',
+  '500 KB',
+  '9 KB',
+  '0.5 s',
   // the add-on's own budgets and sizes: step and formula budgets, claims, cache buckets, the bundle's limits then and now
-  '3 s', '5 s', '10 s', '15 s', '20 s', '270 s', '50 ms', '90 KB', '75 KB', '80 KB', '92 KB',
+  '3 s',
+  '5 s',
+  '10 s',
+  '15 s',
+  '20 s',
+  '270 s',
+  '50 ms',
+  '90 KB',
+  '75 KB',
+  '80 KB',
+  '92 KB',
   // an estimate of what the cache can hold, said as one
   '10 MB',
   // the core's retry backoff
-  '500 ms', '4 s',
+  '500 ms',
+  '4 s',
   // latencies the benches and tests set; autocannon's rounds
-  '100 ms', '150 ms', '700 ms', '6,000 ms', '1 s',
+  '100 ms',
+  '150 ms',
+  '700 ms',
+  '6,000 ms',
+  '1 s',
   // the benches' pass marks and the issues' targets
-  '1.5 ms', '1.5x', '2.5x', '0.8x', '1.1x',
+  '1.5 ms',
+  '1.5x',
+  '2.5x',
+  '0.8x',
+  '1.1x',
   // n8n media: the size limit's default, an example message, their product with the default Concurrency
-  '25 MB', '31 MB', '1.25 GB',
+  '25 MB',
+  '31 MB',
+  '1.25 GB',
 ]);
 
 // A number (or range) with a unit of time, size or throughput, or a ratio (1.21x).
 const NUMBER = String.raw`\d+(?:,\d{3})*(?:\.\d+)?`;
-const FIGURE = new RegExp(String.raw`(?<![\w.,-])${NUMBER}(?:-${NUMBER})?(?:x\b| ?(?:ms|µs|s|min|KB|MB|GB|bytes|requests\/s)\b)`, 'g');
+const FIGURE = new RegExp(
+  String.raw`(?<![\w.,-])${NUMBER}(?:-${NUMBER})?(?:x\b| ?(?:ms|µs|s|min|KB|MB|GB|bytes|requests\/s)\b)`,
+  'g',
+);
 
 // Code: fenced blocks and inline spans (a capture group, so split keeps them at odd indices).
 const CODE = /(```[\s\S]*?```|`[^`\n]*`)/;
@@ -82,7 +112,9 @@ const CODE = /(```[\s\S]*?```|`[^`\n]*`)/;
 const prose = (text) =>
   text
     .split(CODE)
-    .map((part, i) => (i % 2 === 1 ? part.replace(/[^\n]/g, ' ') : part.replace(MARKER, (m) => m.replace(/[^\n]/g, ' '))))
+    .map((part, i) =>
+      i % 2 === 1 ? part.replace(/[^\n]/g, ' ') : part.replace(MARKER, (m) => m.replace(/[^\n]/g, ' ')),
+    )
     .join('');
 
 /**
@@ -110,15 +142,23 @@ export function fillFigures(docs, records) {
           const where = `${path}:${text.slice(0, base + offset).split('\n').length}`;
           const bad = options.filter((o) => !OPTIONS.has(o));
           const r = records.get(key);
-          if (bad.length) problems.push(`${where}: unknown option ${bad.join(', ')} on fig:${key} (known: ${[...OPTIONS].join(', ')})`);
+          if (bad.length)
+            problems.push(
+              `${where}: unknown option ${bad.join(', ')} on fig:${key} (known: ${[...OPTIONS].join(', ')})`,
+            );
           if (!r) {
-            problems.push(`${where}: fig:${key} has no record in bench/records/ (run its bench, or add the record by hand with its date and conditions)`);
+            problems.push(
+              `${where}: fig:${key} has no record in bench/records/ (run its bench, or add the record by hand with its date and conditions)`,
+            );
             return whole;
           }
           // A date or a commit alone says when or on what a figure was measured, not the figure: it may repeat.
           if (options.includes('date')) dates.add(r.date);
           else if (!options.includes('commit')) {
-            if (used.has(key)) problems.push(`${where}: fig:${key} is already given at ${used.get(key)}; refer to it there instead of restating it`);
+            if (used.has(key))
+              problems.push(
+                `${where}: fig:${key} is already given at ${used.get(key)}; refer to it there instead of restating it`,
+              );
             used.set(key, where);
             if (options.includes('nodate')) undated.push({ where, key, date: r.date });
             else dates.add(r.date);
@@ -128,13 +168,17 @@ export function fillFigures(docs, records) {
       })
       .join('');
     for (const u of undated) {
-      if (!dates.has(u.date)) problems.push(`${u.where}: fig:${u.key} is undated (nodate) but no date marker in ${path} says ${u.date}`);
+      if (!dates.has(u.date))
+        problems.push(`${u.where}: fig:${u.key} is undated (nodate) but no date marker in ${path} says ${u.date}`);
     }
     prose(text)
       .split('\n')
       .forEach((line, i) => {
         for (const m of line.matchAll(FIGURE)) {
-          if (!NOT_MEASURED.has(m[0])) problems.push(`${path}:${i + 1}: "${m[0]}" is a figure with no record: quote it as <!-- fig:KEY -->...<!-- /fig --> from bench/records/, or drop it`);
+          if (!NOT_MEASURED.has(m[0]))
+            problems.push(
+              `${path}:${i + 1}: "${m[0]}" is a figure with no record: quote it as <!-- fig:KEY -->...<!-- /fig --> from bench/records/, or drop it`,
+            );
         }
       });
   }
