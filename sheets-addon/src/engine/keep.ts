@@ -80,15 +80,25 @@ const readRows = (grid: KeptGrid, rows: number[]) => grid.read(rows.length === 1
 
 export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; maxAgeMs: number; writable: boolean }): KeptAnswers {
   const pending = new Map<string, CachedAnswer>();
+  // Rows as read in this execution, parsed once: only a writer's flush changes them (custom
+  // functions never write; bulk steps and the trigger write one at a time, under the document
+  // lock), and a bulk step looks its misses up again unit by unit.
+  const parsed = new Map<number, Map<string, CachedAnswer>>();
   return {
     getMany(keys, limitOf = () => undefined) {
       const out = new Map<string, CachedAnswer>();
       if (!keys.length) return out;
       const byRow = groupBy(keys, rowOf);
-      const found = readRows(grid, [...byRow.keys()]);
+      const unread = [...byRow.keys()].filter((row) => !parsed.has(row));
+      if (unread.length) {
+        const found = readRows(grid, unread);
+        // More than one row asked: all were read (a missing one is empty).
+        const read = unread.length === 1 ? unread : Array.from({ length: KEEP_ROWS }, (_, i) => i + 1);
+        for (const row of read) parsed.set(row, parseRow(found.get(row)));
+      }
       const now = opts.now();
       for (const [row, rowKeys] of byRow) {
-        const answers = parseRow(found.get(row));
+        const answers = parsed.get(row)!;
         for (const key of rowKeys) {
           const a = answers.get(nameOf(key));
           if (a && reusable(a, now, now - opts.maxAgeMs, limitOf(key))) out.set(key, a);
@@ -114,6 +124,7 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
         if (newer.length) changed.set(row, formatRow(answers, opts.now()));
       }
       pending.clear();
+      for (const row of changed.keys()) parsed.delete(row);
       if (changed.size) grid.write(changed);
       return written;
     },

@@ -77,12 +77,15 @@ export function bucketOf(key: string): string {
   return BUCKET_PREFIX + (fnv1a(key) % BUCKETS);
 }
 
+/** `Math.imul` read once, not once per character: a range hashes thousands of 49-character keys. */
+const imul = Math.imul;
+
 /** FNV-1a of a string, unsigned (also places answers in the kept answers' rows). */
 export function fnv1a(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = imul(h, 0x01000193);
   }
   return h >>> 0;
 }
@@ -213,8 +216,20 @@ function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, 
 
 // ---------------------------------------------------------------- writing
 
-/** Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose. */
-function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
+/** An entry as this execution wrote it into a bucket: its text and UTF-8 size, to copy it as it is when its bucket is rewritten. */
+interface Written {
+  expiresAt: number;
+  at: number;
+  text: string;
+  bytes: number;
+}
+
+/**
+ * Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose.
+ * An entry this execution wrote (same name, expiry and fetch time in `written`) is copied as its
+ * text, not serialized again: a range rewrites its buckets once per batch.
+ */
+function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number, written: Map<string, Written>): Record<string, string> {
   const expiresAt = now + CACHE_TTL_SECONDS * 1000;
   const groups = groupBy(entries, ([key]) => bucketOf(key));
   const current = c.getAll([...groups.keys()]);
@@ -227,9 +242,11 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
     let size = 2;
     for (const [name, entry] of readBucket(current[b], now)) {
       if (names.has(name)) continue;
-      const text = member(name, entry);
+      const w = written.get(name);
+      const mine = w && w.expiresAt === entry[0] && w.at === entry[1].at;
+      const text = mine ? w.text : member(name, entry);
       kept.push(text);
-      size += utf8Bytes(text) + 1;
+      size += mine ? w.bytes : utf8Bytes(text) + 1;
     }
     if (size > BUCKET_MAX_BYTES) {
       kept.length = 0; // not written by us: start afresh (its answers become misses)
@@ -244,6 +261,7 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
       if (size + f.bytes <= BUCKET_MAX_BYTES) {
         kept.push(f.text);
         size += f.bytes;
+        written.set(nameOf(f.key), { expiresAt, at: f.outcome.at, text: f.text, bytes: f.bytes });
       } else spill.set(f.key, f.outcome);
     }
     // nothing to keep: no empty item
@@ -282,10 +300,18 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
       release();
     }
   };
+  const written = new Map<string, Written>();
+  // Each request's key is hashed once: a bulk step asks for the same keys again unit by unit.
+  const keys = new Map<string, string>();
   return {
     keyFor(baseUrl, requestKey) {
-      const key = CACHE_PREFIX + deps.sha256Base64(`${baseUrl}\n${requestKey}`);
-      limits.set(key, limitOfRequest(requestKey));
+      const name = `${baseUrl}\n${requestKey}`;
+      let key = keys.get(name);
+      if (key === undefined) {
+        key = CACHE_PREFIX + deps.sha256Base64(name);
+        keys.set(name, key);
+        limits.set(key, limitOfRequest(requestKey));
+      }
       return key;
     },
     limitOf,
@@ -294,7 +320,7 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
     putMany(entries, extra) {
       if (!entries.size && !extra) return;
       try {
-        const locked = withLock(() => deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS));
+        const locked = withLock(() => deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now(), written), ...extra }, CACHE_TTL_SECONDS));
         // null: no lock, so loose items, safe without one
         if (locked === null && entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS);
       } catch (e) {
