@@ -1,6 +1,7 @@
 /** The answer store in-process over a cache with CacheService's limits: buckets, loose items, chunks, the lock. */
 import type { CachedAnswer } from '../src/engine/types';
 import { BUCKET_MAX_BYTES, bucketOf, createAnswerStore, split } from '../src/engine/store';
+import { createClaimStore } from '../src/engine/claim-store';
 import { memoryCache, sha256Base64 } from './fakes';
 
 const answer = (data: Record<string, unknown>, at = 1): CachedAnswer => ({ ok: true, data, next: null, charged: 1, at });
@@ -89,4 +90,29 @@ test("each endpoint's own reuse limit applies on read, to answers stored before 
   expect([...s.getMany([stories, profile]).keys()]).toEqual([profile]);
   expect(s.limitOf(stories)).toBe(HOUR);
   expect(s.limitOf(profile)).toBeUndefined();
+});
+
+test('another execution\'s answers written into a bucket between two of our writes are kept (the bucket is read again, not remembered)', () => {
+  const shared = memoryCache();
+  const mk = () => createAnswerStore({ cache: shared, sha256Base64, now: () => 1000, tryLock: () => () => undefined });
+  const [mine, theirs] = [mk(), mk()];
+  // Keys in one bucket.
+  const keys = [...Array(2000).keys()].map((i) => `igd1:k${i}`).filter((k) => bucketOf(k) === bucketOf('igd1:k0')).slice(0, 3);
+  mine.putMany(new Map([[keys[0], answer({ n: 0 })]]));
+  theirs.putMany(new Map([[keys[1], answer({ n: 1 })]]));
+  mine.putMany(new Map([[keys[2], answer({ n: 2 })]]));
+  expect([...mk().getMany(keys).values()].map((a) => a.ok && a.data.n)).toEqual([0, 1, 2]);
+});
+
+test('a claim round reads its answers, the claims and the buckets it rewrites in one getAll', () => {
+  const cache = memoryCache();
+  let getAlls = 0;
+  const counted = { ...cache, getAll: (k: string[]) => (getAlls++, cache.getAll(k)) };
+  const s = createAnswerStore({ cache: counted, sha256Base64, now: () => 1000, tryLock: () => () => undefined });
+  const claims = createClaimStore({ store: s, cache: counted, now: () => 1000, sleep: () => undefined })!;
+  const publish = new Map([...Array(50).keys()].map((i) => [`igd1:p${i}`, answer({ i })]));
+  const wanted = [...Array(100).keys()].map((i) => `igd1:w${i}`);
+  expect(claims.round('me', wanted, publish, 50)?.taken).toHaveLength(50);
+  expect(getAlls).toBe(1);
+  expect(s.getMany([...publish.keys()]).size).toBe(50);
 });

@@ -1,7 +1,7 @@
 /**
  * Claims (claims.ts) over the answer store: the claim items live in the same cache beside the
- * answers, and a round runs under the store's document lock: one getAll (answers + claims), one
- * getAll of the buckets it rewrites, one putAll (answers + claims). `mode` chooses another way, for
+ * answers, and a round runs under the store's document lock: one getAll (answers, claims and the
+ * buckets it rewrites), one putAll (answers + claims). `mode` chooses another way, for
  * `npm run bench:sheets` and to see the tests fail (the document property IGDATA_CLAIMS, read by
  * the Apps Script adapter): "off", no coordination, each execution pays for what it misses. Claims
  * rather than the document lock held around the whole fetch: a held lock makes every other cell
@@ -19,9 +19,9 @@ export interface ClaimDeps {
   sleep: (ms: number) => void;
 }
 
-function read(store: AnswerStore, wanted: string[]): { answers: Map<string, CachedAnswer>; claims: string | undefined } {
+function read(store: AnswerStore, wanted: string[], publish?: Map<string, CachedAnswer>): { answers: Map<string, CachedAnswer>; claims: string | undefined } {
   const raw: Record<string, string> = {};
-  const answers = store.getMany(wanted, { keys: [CLAIM_ITEM], out: raw });
+  const answers = store.getMany(wanted, { keys: [CLAIM_ITEM], out: raw, writing: publish?.keys() });
   return { answers, claims: raw[CLAIM_ITEM] };
 }
 
@@ -36,7 +36,7 @@ export function createClaimStore(deps: ClaimDeps, mode?: string | null): ClaimSt
         const now = deps.now();
         // Only what this round may take has its answers read (a bounded getAll, whatever the range).
         const look = wanted.slice(0, 2 * max);
-        const { answers, claims: text } = read(store, look);
+        const { answers, claims: text } = read(store, look, publish);
         const table = parseClaims(text, now);
         const candidates = look.filter((k) => !answers.has(k));
         const { taken, others: near, text: next } = takeClaims(table, owner, candidates, max, now + CLAIM_MS);

@@ -91,8 +91,12 @@ export function fnv1a(key: string): number {
 }
 
 
+/** Text of ASCII characters only: as many bytes as characters (one native scan instead of the loop). */
+const ASCII = /^[\0-\x7f]*$/;
+
 /** UTF-8 length of a JSON text (lone surrogates are escaped by JSON.stringify, so pairs are 4). */
 export function utf8Bytes(s: string): number {
+  if (ASCII.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -118,21 +122,60 @@ function readBucket(text: string | undefined, now: number): Map<string, BucketEn
   return out;
 }
 
+/** An entry as this execution wrote it into a bucket: its text and UTF-8 size. */
+interface Written {
+  expiresAt: number;
+  at: number;
+  text: string;
+  bytes: number;
+}
+
+/**
+ * What one execution remembers of the buckets: each as it last read or wrote it, parsed, and the
+ * text of each entry it wrote. A range reads and rewrites the same buckets batch after batch: a
+ * bucket whose text is unchanged is not parsed again, an entry of its own not serialized again.
+ */
+interface BucketMemory {
+  parsed: Map<string, { text: string; entries: Map<string, BucketEntry> }>;
+  written: Map<string, Written>;
+  /** Each answer key's bucket (hashed once). */
+  bucketOf: (key: string) => string;
+  /**
+   * Bucket texts read while this execution holds the lock (undefined: no such item), until its
+   * next write: a write in the same section merges into them without reading them again. Null
+   * outside the lock, where another execution may rewrite a bucket at any time.
+   */
+  held: Map<string, string | undefined> | null;
+}
+
+/** Bucket `b`'s live entries, from its text as read now. */
+function bucketIn(mem: BucketMemory, b: string, text: string | undefined, now: number): Map<string, BucketEntry> {
+  if (typeof text !== 'string') return new Map();
+  let p = mem.parsed.get(b);
+  if (p?.text !== text) mem.parsed.set(b, (p = { text, entries: readBucket(text, -Infinity) }));
+  const live = new Map<string, BucketEntry>();
+  for (const [name, e] of p.entries) if (e[0] > now) live.set(name, e);
+  return live;
+}
+
 /**
  * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
  * Missing or unreadable = absent.
  */
-function getMany(c: KeyValueCache, keys: string[], now: number, extra: ExtraItems | undefined, fetchedAfter: number, limitOf: (key: string) => number | undefined): Map<string, CachedAnswer> {
+function getMany(c: KeyValueCache, mem: BucketMemory, keys: string[], now: number, extra: ExtraItems | undefined, fetchedAfter: number, limitOf: (key: string) => number | undefined): Map<string, CachedAnswer> {
   const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
-  const byBucket = groupBy(unique, bucketOf);
+  const byBucket = groupBy(unique, mem.bucketOf);
   const extraKeys = extra?.keys ?? [];
-  const found = c.getAll([...byBucket.keys(), ...unique, ...extraKeys]);
+  const toWrite = new Set(Array.from(extra?.writing ?? [], mem.bucketOf));
+  const buckets = [...new Set([...byBucket.keys(), ...(mem.held ? toWrite : [])])];
+  const found = c.getAll([...buckets, ...unique, ...extraKeys]);
+  if (mem.held) for (const b of buckets) mem.held.set(b, found[b]);
   for (const k of extraKeys) if (typeof found[k] === 'string') extra!.out[k] = found[k];
   const loose = readLoose(c, unique, found);
   for (const [b, bucketKeys] of byBucket) {
-    const bucket = readBucket(found[b], now);
+    const bucket = bucketIn(mem, b, found[b], now);
     for (const key of bucketKeys) {
       const packed = bucket.get(nameOf(key))?.[1];
       const alone = loose.get(key);
@@ -216,32 +259,29 @@ function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, 
 
 // ---------------------------------------------------------------- writing
 
-/** An entry as this execution wrote it into a bucket: its text and UTF-8 size, to copy it as it is when its bucket is rewritten. */
-interface Written {
-  expiresAt: number;
-  at: number;
-  text: string;
-  bytes: number;
-}
-
 /**
  * Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose.
- * An entry this execution wrote (same name, expiry and fetch time in `written`) is copied as its
- * text, not serialized again: a range rewrites its buckets once per batch.
+ * An entry this execution wrote (same name, expiry and fetch time) is copied as its text.
  */
-function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now: number, written: Map<string, Written>): Record<string, string> {
+function bucketValues(c: KeyValueCache, mem: BucketMemory, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
+  const { written } = mem;
   const expiresAt = now + CACHE_TTL_SECONDS * 1000;
-  const groups = groupBy(entries, ([key]) => bucketOf(key));
-  const current = c.getAll([...groups.keys()]);
+  const groups = groupBy(entries, ([key]) => mem.bucketOf(key));
+  const { held } = mem;
+  const unread = [...groups.keys()].filter((b) => !held?.has(b));
+  const current: Record<string, string | undefined> = unread.length ? c.getAll(unread) : {};
+  for (const b of groups.keys()) if (held?.has(b)) current[b] = held.get(b);
   const values: Record<string, string> = {};
   const spill = new Map<string, CachedAnswer>();
   for (const [b, fresh] of groups) {
     // The bucket's other live answers stay (an answer written again replaces its entry).
     const names = new Set(fresh.map(([key]) => nameOf(key)));
     const kept: string[] = [];
+    const next = new Map<string, BucketEntry>();
     let size = 2;
-    for (const [name, entry] of readBucket(current[b], now)) {
+    for (const [name, entry] of bucketIn(mem, b, current[b], now)) {
       if (names.has(name)) continue;
+      next.set(name, entry);
       const w = written.get(name);
       const mine = w && w.expiresAt === entry[0] && w.at === entry[1].at;
       const text = mine ? w.text : member(name, entry);
@@ -250,6 +290,7 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
     }
     if (size > BUCKET_MAX_BYTES) {
       kept.length = 0; // not written by us: start afresh (its answers become misses)
+      next.clear();
       size = 2;
     }
     // Smallest first: a bucket keeps as many answers as fit, the biggest spill to loose items.
@@ -262,10 +303,11 @@ function bucketValues(c: KeyValueCache, entries: Map<string, CachedAnswer>, now:
         kept.push(f.text);
         size += f.bytes;
         written.set(nameOf(f.key), { expiresAt, at: f.outcome.at, text: f.text, bytes: f.bytes });
+        next.set(nameOf(f.key), [expiresAt, f.outcome]);
       } else spill.set(f.key, f.outcome);
     }
     // nothing to keep: no empty item
-    if (kept.length || typeof current[b] === 'string') values[b] = `{${kept.join(',')}}`;
+    if (kept.length || typeof current[b] === 'string') mem.parsed.set(b, { text: (values[b] = `{${kept.join(',')}}`), entries: next });
   }
   return looseValues(spill, values);
 }
@@ -294,13 +336,22 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
       lockWasBusy = true;
       return null;
     }
+    const outer = mem.held;
+    mem.held ??= new Map(); // a section inside a section shares its reads
     try {
       return fn();
     } finally {
+      mem.held = outer;
       release();
     }
   };
-  const written = new Map<string, Written>();
+  const buckets = new Map<string, string>();
+  const mem: BucketMemory = {
+    parsed: new Map(),
+    written: new Map(),
+    bucketOf: (key) => buckets.get(key) ?? buckets.set(key, bucketOf(key)).get(key)!,
+    held: null,
+  };
   // Each request's key is hashed once: a bulk step asks for the same keys again unit by unit.
   const keys = new Map<string, string>();
   return {
@@ -315,12 +366,15 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
       return key;
     },
     limitOf,
-    getMany: (keys, extra) => getMany(deps.cache, keys, deps.now(), extra, deps.now() - (deps.maxAgeMs ?? Infinity), limitOf),
+    getMany: (keys, extra) => getMany(deps.cache, mem, keys, deps.now(), extra, deps.now() - (deps.maxAgeMs ?? Infinity), limitOf),
     withLock,
     putMany(entries, extra) {
       if (!entries.size && !extra) return;
       try {
-        const locked = withLock(() => deps.cache.putAll({ ...bucketValues(deps.cache, entries, deps.now(), written), ...extra }, CACHE_TTL_SECONDS));
+        const locked = withLock(() => {
+          deps.cache.putAll({ ...bucketValues(deps.cache, mem, entries, deps.now()), ...extra }, CACHE_TTL_SECONDS);
+          mem.held?.clear(); // what it read is older than what it wrote
+        });
         // null: no lock, so loose items, safe without one
         if (locked === null && entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS);
       } catch (e) {

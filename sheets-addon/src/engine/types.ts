@@ -17,6 +17,8 @@ export type CachedAnswer =
 export interface ExtraItems {
   keys: string[];
   out: Record<string, string>;
+  /** Answer keys about to be written under the same lock: their buckets are read in this getAll too, not again to write. */
+  writing?: Iterable<string>;
 }
 
 /** The store of answers the engine reads and writes (store.ts); keys come from `keyFor` (never the API key). */
