@@ -64,18 +64,19 @@ export function runCalls(
   const failed = new Map<number, Call>();
   const fetchedAt = new Map<number, number>();
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
-    const pages = new Map(round.map((p) => [keyOf(p.call), p.call]));
+    const roundKeys = round.map((p) => keyOf(p.call));
+    const pages = new Map(round.map((p, i) => [roundKeys[i], p.call]));
     // An answer never reused (the balance: maxReuseHours 0) is never stored either.
     const run = fetchMany(pages, deps, { ...opts, noCache: endpoint.maxReuseHours === 0 });
     totals.credits += run.stats.credits;
     totals.requests += run.stats.requests;
     totals.lost.lookups += run.stats.lostLookups;
     totals.lost.credits += run.stats.lostCredits;
-    for (const p of round) {
-      const outcome = run.outcomes.get(keyOf(p.call)) as CallOutcome;
+    round.forEach((p, i) => {
+      const outcome = run.outcomes.get(roundKeys[i]) as CallOutcome;
       if (outcome.kind === 'late') {
         walk.unsent(p.index);
-        continue;
+        return;
       }
       if (outcome.cached) totals.fromStore.push(outcome.fetchedAt);
       fetchedAt.set(p.index, Math.min(fetchedAt.get(p.index) ?? Infinity, outcome.fetchedAt));
@@ -83,7 +84,7 @@ export function runCalls(
         failed.set(p.index, p.call);
         walk.record(p.index, outcome.error);
       } else walk.record(p.index, pageOf(endpoint, outcome.value, outcome.cached));
-    }
+    });
   }
   walk.results().forEach((r, i) => {
     totals.results.set(keys[i], { items: r.items, error: r.error, late: r.stoppedBy === 'time' || undefined, failedCall: failed.get(i), fetchedAt: fetchedAt.get(i) });
