@@ -47,6 +47,17 @@ export function pick(item: Record<string, unknown>, flat: FlatRow, column: strin
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : (v as Cell);
 }
 
+/**
+ * What `pick` gives for a column that is a top-level field holding a plain value (`followers`),
+ * read without flattening the item; undefined for any other column (then `pick` decides).
+ */
+export function plainField(item: Record<string, unknown>, column: string): Cell | undefined {
+  // (`__proto__` and the like: pick reads them from a flat row's prototype; left to it)
+  if (column.includes('.') || column in Object.prototype || !Object.prototype.hasOwnProperty.call(item, column)) return undefined;
+  const v = item[column];
+  return v === null || typeof v !== 'object' ? ((v ?? null) as Cell) : undefined;
+}
+
 /** Items as table rows of the given columns (nested fields by dotted path). */
 export function toRows(items: Record<string, unknown>[], columns: string[]): Cell[][] {
   return items.map((item) => {

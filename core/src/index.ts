@@ -57,8 +57,8 @@ export type { EarlierRuns, RunError, RunTally, WorkEstimate } from './run-errors
 export { RunRefusedError, RunStoppedError, isRunError, isRunRefusedError, isRunStoppedError, runErrorMessage, runStopSentence } from './run-errors';
 
 // Tables and documents.
-export type { Cell } from './flatten';
-export { flatten, pick, toRows } from './flatten';
+export type { Cell, FlatRow } from './flatten';
+export { flatten, pick, plainField, toRows } from './flatten';
 export { fieldPaths, mediaFieldPaths } from './shape';
 export { buildOpenApi } from './openapi';
 

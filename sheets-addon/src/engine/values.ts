@@ -1,6 +1,6 @@
 /** Reading Sheets argument values and turning API values into cells. */
-import type { EndpointDef } from '@igdata/core';
-import { IgValidationError, closest, fieldPaths, flatten, isBlank, pick, showValue } from '@igdata/core';
+import type { EndpointDef, FlatRow } from '@igdata/core';
+import { IgValidationError, closest, fieldPaths, flatten, isBlank, pick, plainField, showValue } from '@igdata/core';
 
 export type SheetValue = string | number | boolean | Date | null;
 
@@ -125,8 +125,13 @@ export const ERROR_CODE = '_error';
 
 /** The cells of one API item for the fields asked (the same for cells, bulk rows and list rows). */
 export function cellsOf(item: Record<string, unknown>, fields: string[], fetchedAt?: number): SheetValue[] {
-  const flat = flatten(item);
-  return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : f === ERROR_CODE ? '' : toCell(f, pick(item, flat, f))));
+  // Flattened only for a field that needs it: a range usually asks for top-level plain values.
+  let flat: FlatRow | undefined;
+  const value = (f: string) => {
+    const plain = plainField(item, f);
+    return plain !== undefined ? plain : pick(item, (flat ??= flatten(item)), f);
+  };
+  return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : f === ERROR_CODE ? '' : toCell(f, value(f))));
 }
 
 /**
