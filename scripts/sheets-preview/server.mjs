@@ -22,7 +22,8 @@
 // Embedded charts (the growth view's line chart) are drawn over the grid at their anchor cell by
 // chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The
 // tracker view's SPARKLINE cells are drawn as small lines (sparkline.js evaluates that one formula
-// shape; the preview is no Sheets formula engine). =IMAGE(url or cell) shows the picture in its cell
+// shape; the preview is no Sheets formula engine), and the vet scorecard's verdicts and links
+// (scorecard.js, those shapes alone) with the sheet's conditional colours. =IMAGE(url or cell) shows the picture in its cell
 // (the sandbox's media links point at the sandbox: a profile_pic_url or image_url fetched by a formula). The page
 // shows the stand-in's clock, not the browser's; the sidebar's Date follows it too (gas-shim.js).
 import { loadGasRuntime } from '../gas-standin/load.mjs';
@@ -39,6 +40,8 @@ const dist = join(root, 'sheets-addon', 'dist');
 const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
 // The tracker view's trends: SPARKLINE formulas the add-on entered, evaluated to their points.
 const { sparklinePoints } = createRequire(import.meta.url)('./sparkline.js');
+// The vet scorecard's verdict and link formulas, evaluated, and its conditional colours.
+const { scorecardValue, ruleBackground } = createRequire(import.meta.url)('./scorecard.js');
 const ROWS = 30;
 const COLS = 8;
 /** Columns and rows a chart covers from its anchor cell (cells are about 125 x 22 px in the page). */
@@ -264,6 +267,16 @@ function grid() {
     fx[at] ??= f;
     const points = sparklinePoints(f, (name) => rt.spreadsheet.findSheet(name)?.getValues());
     if (points) sparklines[at] = points;
+    const shown = r <= rows && c <= cols ? scorecardValue(f, (ref) => { const p = parseCell(ref); return sheet.get(p.row, p.col); }) : null;
+    if (shown !== null) values[r - 1][c - 1] = shown;
+  }
+  // Conditional colours: what each cell shows, against the sheet's rules.
+  const backgrounds = {};
+  if (sheet.colorRules.length) {
+    values.forEach((line, r) => line.forEach((v, c) => {
+      const bg = ruleBackground(sheet.colorRules, r + 1, c + 1, v);
+      if (bg) backgrounds[a1Of(r + 1, c + 1)] = bg;
+    }));
   }
   const ar = rt.spreadsheet.activeRange;
   const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
@@ -279,6 +292,7 @@ function grid() {
     selection,
     charts,
     sparklines,
+    backgrounds,
     images,
     clock: { now: new Date(rt.now()).toISOString(), timeZone: rt.timeZone },
   };

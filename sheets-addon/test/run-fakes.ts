@@ -48,6 +48,11 @@ class MemoryGrid implements Grid {
   setNumberFormat(row: number, col: number, rows: number, cols: number, format: string): void {
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) this.formats.set(`${row + r},${col + c}`, format);
   }
+  /** Conditional colours as set (not applied: tests read the rules). */
+  colors: { a1: [number, number, number, number]; text: string; color: string }[] = [];
+  colorWhen(row: number, col: number, rows: number, cols: number, rules: { text: string; color: string }[]): void {
+    this.colors.push(...rules.map((r) => ({ a1: [row, col, rows, cols] as [number, number, number, number], ...r })));
+  }
   clear(): void {
     this.cells = [];
     this.formulas.clear();
@@ -117,6 +122,7 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
             insertColumnsAfter: (after, count) => g.insertColumnsAfter(after, count),
             writeFormulas: (row, col, f) => (guard('grid.write'), g.writeFormulas(row, col, f)),
             setNumberFormat: (row, col, rows, cols, format) => g.setNumberFormat(row, col, rows, cols, format),
+            colorWhen: (row, col, rows, cols, rules) => g.colorWhen(row, col, rows, cols, rules),
             clear: () => (guard('grid.write'), g.clear()),
           });
         }

@@ -7,7 +7,7 @@ import { Realm, fromRealm, isDate } from '../internal/realm';
 import { parseA1, toA1 } from './a1';
 import { shiftChartsForInsertedRows } from './chartModel';
 import { createChartFacades } from './charts';
-import { GridRange, SheetModel, SpreadsheetModel, resolveRange } from './spreadsheetModel';
+import { ColorRule, GridRange, SheetModel, SpreadsheetModel, resolveRange } from './spreadsheetModel';
 import { UiRecorder, createUi } from './ui';
 
 export function createSpreadsheetApp(host: Host, realm: Realm, model: SpreadsheetModel, ui: UiRecorder, addonName: string) {
@@ -44,6 +44,35 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
     rangeFacade: (g) => rangeFacade(g),
     gridOf: (r) => (r !== null && typeof r === 'object' ? grids.get(r) : undefined),
   });
+
+  /** The rules behind each ConditionalFormatRule handed out. */
+  const colorRules = new WeakMap<object, ColorRule>();
+  function ruleFacade(rule: ColorRule): Record<string, unknown> {
+    const self: Record<string, unknown> = { toString: () => 'ConditionalFormatRule' };
+    colorRules.set(self, rule);
+    return self;
+  }
+  /** SpreadsheetApp.newConditionalFormatRule(): the text-equals condition and a background, the parts the add-on uses. */
+  function ruleBuilder(): Record<string, unknown> {
+    const rule: ColorRule = { text: '', background: '', ranges: [] };
+    const self: Record<string, unknown> = {
+      whenTextEqualTo: (t: unknown) => ((rule.text = String(t)), self),
+      setBackground: (c: unknown) => ((rule.background = String(c)), self),
+      setRanges(rs: unknown) {
+        // (not fromRealm: it would copy the Range objects this map knows)
+        if (!Array.isArray(rs)) fail('Invalid argument: ranges');
+        rule.ranges = [...(rs as object[])].map((r) => {
+          const g = grids.get(r);
+          if (!g) fail('Invalid argument: ranges');
+          return { row: g!.row, col: g!.col, numRows: g!.numRows, numCols: g!.numCols };
+        });
+        return self;
+      },
+      build: () => ruleFacade({ ...rule, ranges: [...rule.ranges] }),
+      toString: () => 'ConditionalFormatRuleBuilder',
+    };
+    return self;
+  }
 
   function rangeFacade(g: GridRange): Record<string, unknown> {
     const { sheet, row, col, numRows, numCols } = g;
@@ -248,6 +277,12 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         return self;
       },
       setFrozenRows: () => (write('setFrozenRows'), undefined),
+      getConditionalFormatRules: () => (read('Sheet.getConditionalFormatRules'), realm.array(sheet.colorRules.map(ruleFacade))),
+      setConditionalFormatRules(rules: unknown) {
+        write('Sheet.setConditionalFormatRules');
+        if (!Array.isArray(rules)) fail('Invalid argument: rules');
+        sheet.colorRules = [...(rules as object[])].map((r) => colorRules.get(r) ?? fail('Invalid argument: rules'));
+      },
       hideSheet: () => (write('Sheet.hideSheet'), (sheet.hidden = true), self),
       showSheet: () => (write('Sheet.showSheet'), (sheet.hidden = false), self),
       isSheetHidden: () => sheet.hidden,
@@ -368,6 +403,7 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       host.ensure('ui.menu', 'SpreadsheetApp.getUi', realm);
       return createUi(host, realm, ui, addonName);
     },
+    newConditionalFormatRule: () => ruleBuilder(),
     flush: () => undefined,
     openById: () => fail('You do not have permission to call SpreadsheetApp.openById'),
     openByUrl: () => fail('You do not have permission to call SpreadsheetApp.openByUrl'),

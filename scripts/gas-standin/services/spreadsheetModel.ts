@@ -28,6 +28,13 @@ function normalize(v: unknown): CellValue {
 /** Sheets' limit on the characters of one cell. */
 const CELL_MAX_CHARS = 50000;
 
+/** A conditional format rule the stand-in models: cells of its ranges whose text equals `text` get `background`. */
+export interface ColorRule {
+  text: string;
+  background: string;
+  ranges: { row: number; col: number; numRows: number; numCols: number }[];
+}
+
 /** One sheet: a grid of values (1-based). Test helpers grow the grid as needed. */
 export class SheetModel {
   private rows: CellValue[][] = [];
@@ -35,6 +42,8 @@ export class SheetModel {
   readonly formulas = new Map<string, string>();
   /** Number formats set by the script, by "row,col" (absent: automatic). */
   readonly numberFormats = new Map<string, string>();
+  /** Conditional format rules as the script set them (a background for cells showing a text); the preview applies them. */
+  colorRules: ColorRule[] = [];
   /** Embedded charts on this sheet, in insertion order (chartModel.ts). */
   readonly charts: ChartModel[] = [];
   hidden = false;

@@ -13,6 +13,17 @@ import type { BulkRequest } from './plan';
 import { plan } from './plan';
 import { newJob, placeOutput } from './runs';
 
+/** Refuses to replace the document's bulk run while it is running or paused, unless `replace` says the user confirmed it. */
+export function refuseReplacing(ctx: RunContext, replace: boolean): void {
+  const current = jobStore(ctx.props).load();
+  if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
+    throw new Error(
+      `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+        `resume or cancel it first, or confirm to start this one in its place (its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
+    );
+  }
+}
+
 /**
  * Starts a job on the selection. Writes the header; fetches nothing. The document has one sidebar
  * run: one still running (here or in the background) or paused is replaced only when `replace` says
@@ -22,15 +33,7 @@ export function start(ctx: RunContext, req: BulkRequest, replace = false): BulkJ
   const p = plan(req);
   const range = selection(ctx.book);
   return ctx.lock.withLock(() => {
-    const current = jobStore(ctx.props).load();
-    if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
-      throw new Error(
-        `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ` +
-          `${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
-          'resume or cancel it first, or confirm to start this one in its place ' +
-          `(its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
-      );
-    }
+    refuseReplacing(ctx, replace);
     const job = newJob(ctx, p, placeOutput(ctx.book, range, p, req.output), req.output);
     jobStore(ctx.props).save(job);
     return job;

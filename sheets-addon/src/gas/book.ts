@@ -41,6 +41,11 @@ const gridOf = (sheet: Sheet): Grid => ({
   setNumberFormat: (row, col, rows, cols, format) => {
     sheet.getRange(row, col, rows, cols).setNumberFormat(format);
   },
+  colorWhen: (row, col, rows, cols, rules) => {
+    const range = sheet.getRange(row, col, rows, cols);
+    const added = rules.map((r) => SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(r.text).setBackground(r.color).setRanges([range]).build());
+    sheet.setConditionalFormatRules([...sheet.getConditionalFormatRules(), ...added]);
+  },
   clear: () => {
     sheet.clearContents();
   },

@@ -24,6 +24,8 @@ export const PROP = {
   schedules: 'IGDATA_SCHEDULES',
   /** Trackers (tracker/trackers.ts): each one's schedules, fields and view sheet. */
   trackers: 'IGDATA_TRACKERS',
+  /** The vet in progress (vet/vet.ts): its scorecard sheet, its checks and which one the bulk run is. */
+  vet: 'IGDATA_VET',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
   claims: 'IGDATA_CLAIMS',
 } as const;

@@ -1,0 +1,93 @@
+/**
+ * The scorecard sheet of "Vet these accounts" (pure): a settings block of thresholds on top, then
+ * one row per account with the fields that decide, a verdict that is a formula over those cells and
+ * the thresholds (a threshold changed by hand changes the verdicts with no request), a link to the
+ * profile and a note. The checks' runs write their fields straight into the columns named here.
+ */
+import { colName } from '../bulk/grid';
+import { isMessage } from '../engine/messages';
+import type { SheetValue } from '../engine/values';
+
+/** The scorecard's columns, left to right: a check's fields are adjacent (one run writes them in one block). */
+export const COLUMNS = ['account', 'verdict', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile', 'note'] as const;
+const col = (name: (typeof COLUMNS)[number]): number => COLUMNS.indexOf(name) + 1;
+export const colOf = (field: string): number => COLUMNS.indexOf(field as (typeof COLUMNS)[number]) + 1;
+
+/** The thresholds, each a row of the settings block (B holds the value; blank = not held against anyone). */
+const THRESHOLDS = [
+  { label: 'Minimum followers', value: 100, field: 'followers', test: 'min' },
+  { label: 'Minimum engagement rate %', value: 1, field: 'engagement_rate_pct', test: 'min' },
+  { label: 'Minimum estimated real followers %', value: 80, field: 'estimated_real_pct', test: 'min' },
+  { label: 'Quality grades accepted', value: 'A B', field: 'quality_grade', test: 'grade' },
+  { label: 'Minimum fit score', value: 60, field: 'fit_score', test: 'min' },
+] as const;
+
+/** The settings block: a title row, then a threshold a row from row 2. */
+const HEADER_ROW = THRESHOLDS.length + 3;
+export const FIRST_ROW = HEADER_ROW + 1;
+
+export const VERDICTS = { pass: 'pass', fail: 'fail', none: 'no data', review: 'review' } as const;
+/** The verdicts' conditional colours (Sheets' light green, red, grey). */
+export const COLORS = [
+  { text: VERDICTS.pass, color: '#b7e1cd' },
+  { text: VERDICTS.fail, color: '#f4c7c3' },
+  { text: VERDICTS.none, color: '#d9d9d9' },
+];
+
+/** The top of the sheet: the settings block and the header. */
+export function scorecardTop(): SheetValue[][] {
+  const width = COLUMNS.length;
+  const pad = (cells: SheetValue[]) => [...cells, ...new Array(width - cells.length).fill('')];
+  return [
+    pad(['Thresholds: change a value and the verdicts follow (blank: not held against anyone). Verdicts use only the checks this sheet ran.']),
+    ...THRESHOLDS.map((t) => pad([t.label, t.value])),
+    pad([]),
+    [...COLUMNS],
+  ];
+}
+
+/**
+ * The verdict formula of sheet row `r` over the fields the checks ran (`fields`): "no data" when
+ * the row has a note (a private, missing or bad account), else "pass" when every threshold that
+ * applies holds, "fail" when one does not, "review" when no ran field has a threshold.
+ */
+export function verdictFormula(r: number, fields: string[]): string {
+  const conds = THRESHOLDS.flatMap((t, i) => {
+    if (!fields.includes(t.field)) return [];
+    const cell = `${colName(col(t.field))}${r}`;
+    const limit = `$B$${i + 2}`;
+    const holds = t.test === 'grade' ? `AND(${cell}<>"",ISNUMBER(SEARCH(${cell},${limit})))` : `AND(ISNUMBER(${cell}),${cell}>=${limit})`;
+    return [`OR(${limit}="",${holds})`];
+  });
+  const decided = conds.length ? `IF(AND(${conds.join(',')}),"${VERDICTS.pass}","${VERDICTS.fail}")` : `"${VERDICTS.review}"`;
+  return `=IF($A${r}="","",IF($${colName(col('note'))}${r}<>"","${VERDICTS.none}",${decided}))`;
+}
+
+/** The profile link of row `r` (the account cell is a handle the service accepted). */
+export const linkFormula = (r: number): string => `=HYPERLINK("https://www.instagram.com/"&$A${r}&"/","profile")`;
+
+/**
+ * A row's note once every check has run: the messages the runs wrote in its field cells (a private
+ * or missing account, a bad target), said once with what they cost in all; the cells they were in
+ * are emptied. Empty when the row has none.
+ */
+export function noteOf(cells: unknown[]): { note: string; cleared: SheetValue[] } | null {
+  const messages = cells.filter(isMessage);
+  if (!messages.length) return null;
+  const charged = messages.map((m) => /\(Charged ([\d,]+) credits?\.\)$/.exec(m));
+  const plain = messages.every((m, i) => charged[i] || m.endsWith('(Not charged.)'));
+  // Every message says what it cost: summed when each says it plainly, else each as it is.
+  const sentences = [...new Set(messages.map((m) => m.replace(/ \([^()]*\.\)$/, '')))];
+  const total = charged.reduce((n, m) => n + (m ? Number(m[1].replace(/,/g, '')) : 0), 0);
+  const note = plain
+    ? `${sentences.join(' ')} (${total ? `Charged ${total} credit${total === 1 ? '' : 's'} for ${messages.length} check${messages.length === 1 ? '' : 's'}` : 'Not charged'}.)`
+    : [...new Set(messages)].join(' ');
+  return { note, cleared: cells.map((c) => (isMessage(c) ? '' : (c as SheetValue))) };
+}
+
+export const NOTE_COL = col('note');
+export const VERDICT_COL = col('verdict');
+export const LINK_COL = col('profile');
+/** The field columns the checks write (followers .. fit score). */
+export const FIELDS_FROM = col('followers');
+export const FIELDS_TO = col('fit_score');
