@@ -26,7 +26,7 @@ import { OWNERS } from './owners';
 import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { stepScheduled } from './schedule/step';
-import { afterVetStep, previewVet, startVet, vetChoices, vetProgress } from './vet/vet';
+import { afterVetStep, previewVet, startVet, vetChoices } from './vet/vet';
 import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
 
 function settingsView() {
@@ -148,15 +148,10 @@ export const SIDEBAR_API = {
   igTrackerStep: inContext(stepTracker),
   igTrackers: inContext(trackerViews),
   igTrackerDelete: thenShow(deleteTracker, trackerViews),
-  /** Vet these accounts: the checks offered with their prices, the cost preview, start (then stepped as the bulk run), which check runs. */
+  /** Vet these accounts: the checks offered with their prices, the cost preview, start (its checks are then stepped as the bulk run). */
   igVetChoices: vetChoices,
   igVetPreview: inContext(previewVet),
   igVetStart: inContext(startVet),
-  igVetProgress: (jobId: string) => {
-    const ctx = gasContext();
-    const job = jobStore(ctx.props).load();
-    return job && job.id === jobId ? vetProgress(ctx, job) : null;
-  },
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

@@ -37,6 +37,7 @@ export function poll<T>(get: () => Promise<T> | T, { timeout = 10000 } = {}) {
   };
   return {
     toBe: (x: T) => run((v) => Object.is(v, x), (v) => expect(v).toBe(x)),
+    toEqual: (x: T) => run((v) => JSON.stringify(v) === JSON.stringify(x), (v) => expect(v).toEqual(x)),
     toMatch: (re: RegExp) => run((v) => re.test(String(v)), (v) => expect(String(v)).toMatch(re)),
     toBeGreaterThan: (n: number) => run((v) => Number(v) > n, (v) => expect(Number(v)).toBeGreaterThan(n)),
     not: { toBe: (x: T) => run((v) => !Object.is(v, x), (v) => expect(v).not.toBe(x)) },

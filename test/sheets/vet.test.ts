@@ -17,7 +17,7 @@ const HOUR = 3600000;
 /** 8 public accounts of the sandbox's world, one private, one that does not exist (and a repeat, a blank). */
 const ACCOUNTS = ['nasa', '@natgeo', 'https://www.instagram.com/nike/', 'starbucks', 'veganfoodie', 'plantbasedpaula', 'trailrunner.leo', 'small.cafe', 'locked_acc', 'no_such_creator_xyz', 'nasa', ''];
 const CHECKS = { checks: ['engagement', 'audit', 'niche', 'qualify'], params: { criteria: 'vegan food creator', sample: 50 }, cap: 1000 };
-const HEADER = ['account', 'verdict', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile', 'note'];
+const HEADER = ['account', 'verdict', 'note', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile'];
 const FIRST = 9;
 
 function sheetWith(handles: string[]): GasRuntime {
@@ -80,27 +80,27 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   expect(card.header).toEqual(HEADER);
   expect(card.lines.map((l) => l[0])).toEqual(['nasa', 'natgeo', 'nike', 'starbucks', 'veganfoodie', 'plantbasedpaula', 'trailrunner.leo', 'small.cafe', 'locked_acc', 'no_such_creator_xyz']);
   const nasa = card.byAccount('nasa');
-  expect(nasa[2]).toBe(97_400_000);
-  expect(typeof nasa[3]).toBe('number');
+  expect(nasa[2]).toBe('');
+  expect(nasa[3]).toBe(97_400_000);
   expect(typeof nasa[4]).toBe('number');
-  expect(nasa[5]).toMatch(/^[A-F]$/);
-  expect(typeof nasa[6]).toBe('string');
-  expect(typeof nasa[7]).toBe('number');
-  expect(nasa[8]).toBe('profile');
-  expect(nasa[9]).toBe('');
+  expect(typeof nasa[5]).toBe('number');
+  expect(nasa[6]).toMatch(/^[A-F]$/);
+  expect(typeof nasa[7]).toBe('string');
+  expect(typeof nasa[8]).toBe('number');
+  expect(nasa[9]).toBe('profile');
   // A private and a missing account say so once, with what their four checks cost.
   for (const a of ['locked_acc', 'no_such_creator_xyz']) {
     const line = card.byAccount(a);
     expect(line[1]).toBe('no data');
-    expect(line[9]).toMatch(new RegExp(`^@${a} has no public data.*\\(Charged \\d+ credits? for 4 checks\\.\\)$`));
-    expect(line.slice(2, 8)).toEqual(['', '', '', '', '', '']);
+    expect(line[2]).toMatch(new RegExp(`^@${a} has no public data.*\\(Charged \\d+ credits? for 4 checks\\.\\)$`));
+    expect(line.slice(3, 9)).toEqual(['', '', '', '', '', '']);
   }
   // The verdicts follow the default thresholds (100 followers, 1 %, 80 % real, grades A or B, fit 60).
   const verdicts = card.lines.map((l) => l[1]);
   expect(verdicts.every((v) => ['pass', 'fail', 'no data'].includes(v as string))).toBe(true);
   card.lines.forEach((l, i) => {
     if (l[1] === 'no data') return;
-    const pass = (l[2] as number) >= 100 && (l[3] as number) >= 1 && (l[4] as number) >= 80 && 'A B'.includes(l[5] as string) && (l[7] as number) >= 60;
+    const pass = (l[3] as number) >= 100 && (l[4] as number) >= 1 && (l[5] as number) >= 80 && 'A B'.includes(l[6] as string) && (l[8] as number) >= 60;
     expect([l[0], l[1]]).toEqual([l[0], pass ? 'pass' : 'fail']);
     expect(card.colors[i]).toBe(pass ? '#b7e1cd' : '#f4c7c3');
   });
@@ -108,7 +108,7 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   expect(verdicts.filter((v) => v === 'pass').length).toBeGreaterThan(0);
 
   // A threshold changed by hand: the verdicts change, and nothing is sent.
-  const requests = rt.stats.requests.length;
+  const requests = rt.stats.requests;
   card.sheet.set(2, 2, 0); // minimum followers
   card.sheet.set(3, 2, ''); // engagement: not held against anyone
   card.sheet.set(4, 2, 0);
@@ -118,7 +118,7 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   expect(loosened.lines.map((l) => l[1])).toEqual(verdicts.map((v) => (v === 'no data' ? v : 'pass')));
   card.sheet.set(2, 2, 1e12);
   expect(scorecard(rt, 'IG Data vet').lines.filter((l) => l[1] === 'pass')).toEqual([]);
-  expect(rt.stats.requests.length).toBe(requests);
+  expect(rt.stats.requests).toBe(requests);
 
   // Vetting again within freshness: the kept answers, 0 credits, the same values.
   const again = rt.call('igVetPreview', CHECKS);
@@ -139,9 +139,9 @@ test('a vet left running when the sidebar closes is finished by the hourly trigg
   expect(job.status).toBe('done');
   expect(job.message).toContain('IGENGAGEMENT, IGAUDIT');
   const card = scorecard(rt, 'IG Data vet');
-  expect(card.byAccount('nasa')[2]).toBe(97_400_000);
-  expect(typeof card.byAccount('natgeo')[4]).toBe('number');
-  expect(card.byAccount('locked_acc')[9]).toMatch(/for 2 checks/);
+  expect(card.byAccount('nasa')[3]).toBe(97_400_000);
+  expect(typeof card.byAccount('natgeo')[5]).toBe('number');
+  expect(card.byAccount('locked_acc')[2]).toMatch(/for 2 checks/);
 });
 
 test('bad input is refused with what to do, nothing charged', async () => {

@@ -41,6 +41,18 @@ export const ELEMENTS = {
   'tracker-text': 'p',
   'tracker-list': 'div',
   'trackers-message': 'p',
+  // Vet these accounts
+  'vet-selection': 'strong',
+  'vet-use-selection': 'button',
+  'vet-checks': 'div',
+  'vet-sample': 'input',
+  'vet-criteria': 'input',
+  'vet-cap': 'input',
+  'vet-preview': 'button',
+  'vet-run': 'button',
+  'vet-replace': 'button',
+  'vet-cancel': 'button',
+  'vet-text': 'p',
   // Bulk lookup
   selection: 'strong',
   'use-selection': 'button',

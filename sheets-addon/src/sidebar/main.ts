@@ -8,12 +8,14 @@ import { loadSchedules, wireSchedules } from './schedules';
 import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './settings';
 import { loadUsage, wireUsage } from './usage';
 import { loadTrackers, refreshTrackerSelection, wireTracker } from './tracker';
+import { refreshVetSelection, wireVet } from './vet';
 
 /** The bulk lookup's endpoints: the build writes them in (esbuild `define`, from sidebar-endpoints.ts). */
 declare const IG_ENDPOINTS: Endpoint[];
 
 wireSettings();
 wireTracker();
+wireVet();
 wireBulk();
 wireUsage();
 wireSchedules();
@@ -39,6 +41,7 @@ call('igSidebarState').then((s) => {
   if (s.settings.hasKey) refreshBalance();
   refreshSelection();
   refreshTrackerSelection();
+  refreshVetSelection();
   loadTrackers();
   loadUsage();
   loadSchedules();

@@ -8,18 +8,21 @@ import { colName } from '../bulk/grid';
 import { isMessage } from '../engine/messages';
 import type { SheetValue } from '../engine/values';
 
-/** The scorecard's columns, left to right: a check's fields are adjacent (one run writes them in one block). */
-export const COLUMNS = ['account', 'verdict', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile', 'note'] as const;
+/**
+ * The scorecard's columns, left to right: a check's fields are adjacent (one run writes them in one
+ * block); the note beside the verdict, where Sheets shows it whole over the row's empty field cells.
+ */
+export const COLUMNS = ['account', 'verdict', 'note', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile'] as const;
 const col = (name: (typeof COLUMNS)[number]): number => COLUMNS.indexOf(name) + 1;
 export const colOf = (field: string): number => COLUMNS.indexOf(field as (typeof COLUMNS)[number]) + 1;
 
 /** The thresholds, each a row of the settings block (B holds the value; blank = not held against anyone). */
 const THRESHOLDS = [
-  { label: 'Minimum followers', value: 100, field: 'followers', test: 'min' },
-  { label: 'Minimum engagement rate %', value: 1, field: 'engagement_rate_pct', test: 'min' },
-  { label: 'Minimum estimated real followers %', value: 80, field: 'estimated_real_pct', test: 'min' },
-  { label: 'Quality grades accepted', value: 'A B', field: 'quality_grade', test: 'grade' },
-  { label: 'Minimum fit score', value: 60, field: 'fit_score', test: 'min' },
+  { label: 'Min followers', value: 100, field: 'followers', test: 'min' },
+  { label: 'Min engagement %', value: 1, field: 'engagement_rate_pct', test: 'min' },
+  { label: 'Min real %', value: 80, field: 'estimated_real_pct', test: 'min' },
+  { label: 'Grades accepted', value: 'A B', field: 'quality_grade', test: 'grade' },
+  { label: 'Min fit score', value: 60, field: 'fit_score', test: 'min' },
 ] as const;
 
 /** The settings block: a title row, then a threshold a row from row 2. */
@@ -39,7 +42,7 @@ export function scorecardTop(): SheetValue[][] {
   const width = COLUMNS.length;
   const pad = (cells: SheetValue[]) => [...cells, ...new Array(width - cells.length).fill('')];
   return [
-    pad(['Thresholds: change a value and the verdicts follow (blank: not held against anyone). Verdicts use only the checks this sheet ran.']),
+    pad(['Thresholds (blank = off): change one and the verdicts follow. Real % is estimated_real_pct; grades are quality_grade.']),
     ...THRESHOLDS.map((t) => pad([t.label, t.value])),
     pad([]),
     [...COLUMNS],

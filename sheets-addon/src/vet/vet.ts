@@ -57,7 +57,7 @@ interface Vet {
 /** The checks offered, each with what it costs an account at its default parameters (the registry's price). */
 export const vetChoices = () => CHECKS.map((c) => {
   const e = getEndpoint(c.endpoint);
-  return { id: c.id, fn: e.fn, fields: [...c.fields], credits: estimateCost(e, {}).credits, params: e.params.filter((p) => p.kind !== 'handle').map((p) => p.name) };
+  return { id: c.id, fn: e.fn, fields: [...c.fields], credits: estimateCost(e, {}).credits };
 });
 
 /** The request checked: the plan of each check chosen (nothing is sent or saved on bad input). */
@@ -192,11 +192,4 @@ export function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
     jobStore(ctx.props).save(job);
     return job;
   });
-}
-
-/** Which check of a vet the document's bulk run is, if it is one (the sidebar shows "check 2 of 3: IGAUDIT"). */
-export function vetProgress(ctx: RunContext, job: BulkJob | null) {
-  const v = loadVet(ctx);
-  if (!v || !job || v.jobId !== job.id) return null;
-  return { check: v.at + 1, checks: v.checks.length, fn: v.checks[v.at].fn, sheet: v.sheet, credits: v.credits + job.credits };
 }
