@@ -208,6 +208,18 @@ describe('spreadsheet, UI, HTML, utilities', () => {
     expect(r.run('selectionInfo', [], { kind: 'custom', cell: 'Data!A3' }).values).toEqual([['esa']]);
   });
 
+  test('conditional format rules: a background for cells showing a text, kept by the sheet; custom functions cannot set them', () => {
+    const r = rt();
+    const sheet = r.spreadsheet.addSheet('Card');
+    expect(r.call('colorWhen', 'Card!B2:B9', 'pass', '#b7e1cd')).toBe(1);
+    expect(r.call('colorWhen', 'Card!B2:B9', 'fail', '#f4c7c3')).toBe(2);
+    expect(sheet.colorRules).toEqual([
+      { text: 'pass', background: '#b7e1cd', ranges: [{ row: 2, col: 2, numRows: 8, numCols: 1 }] },
+      { text: 'fail', background: '#f4c7c3', ranges: [{ row: 2, col: 2, numRows: 8, numCols: 1 }] },
+    ]);
+    expect(() => r.custom('colorWhen', 'Card!B2', 'x', '#fff')).toThrow('You do not have permission to call Sheet.setConditionalFormatRules');
+  });
+
   test('strings written by a script are parsed as Sheets parses typed input, unless quoted or in a plain-text cell', () => {
     const r = rt({ timeZone: 'America/New_York' });
     const sheet = r.spreadsheet.addSheet('Data');
