@@ -151,3 +151,16 @@ test('bad input is refused with what to do, nothing charged', async () => {
   expect(() => rt.call('igVetPreview', { checks: ['qualify'] })).toThrow(/criteria/);
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 0 });
 });
+
+test('the cap stops a vet before it is passed: the check that would pass it pauses with what it spent and which rows wait', async () => {
+  const rt = sheetWith(['nasa', 'natgeo', 'nike']);
+  // engagement 2 + audit 4 (sample 50) an account: 18 for three; a cap of 10 leaves room for one audit.
+  const preview = rt.call('igVetPreview', { checks: ['engagement', 'audit'], params: { sample: 50 }, cap: 10 });
+  expect(preview).toMatchObject({ credits: 18, cap: 10 });
+  const { job } = stepAll(rt, rt.call('igVetStart', { checks: ['engagement', 'audit'], params: { sample: 50 }, cap: 10 }).job);
+  expect(job.status).toBe('paused');
+  expect(job.message).toMatch(/^Stopped at this run's cap of 10 credits \(10 spent\): 2 rows were not looked up \(rows 10-11\)\.$/);
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 10 });
+  const card = scorecard(rt, 'IG Data vet');
+  expect(card.lines.map((l) => [l[0], typeof l[3], typeof l[5]])).toEqual([['nasa', 'number', 'number'], ['natgeo', 'number', 'string'], ['nike', 'number', 'string']]);
+});

@@ -50,7 +50,7 @@ interface Vet {
   at: number;
   jobId: string;
   cap: number;
-  /** Credits of the checks done. */
+  /** Credits of the checks done (the next check's run counts on from them). */
   credits: number;
 }
 
@@ -110,12 +110,13 @@ export function previewVet(ctx: RunContext, req: VetRequest) {
 const loadVet = (ctx: Pick<RunContext, 'props'>): Vet | null => readJson(ctx.props.get(PROP.vet)) as Vet | null;
 const saveVet = (ctx: Pick<RunContext, 'props'>, v: Vet) => ctx.props.set(PROP.vet, JSON.stringify(v));
 
-/** The run of the vet's current check: the scorecard's accounts in, its fields' columns out, within what is left of the cap. */
+/** The run of the vet's current check: the scorecard's accounts in, its fields' columns out. */
 function checkJob(ctx: RunContext, v: Vet): BulkJob {
   const c = v.checks[v.at];
   const p: BulkPlan = { endpoint: getEndpoint(c.endpoint), targetName: 'handle', params: c.params, list: false, fields: c.fields };
   const place = { sheet: v.sheet, row: FIRST_ROW, col: 1, rows: v.rows, outSheet: v.sheet, outRow: FIRST_ROW, outCol: colOf(c.fields[0]) };
-  return { ...newJob(ctx, p, place, 'beside'), cap: v.cap - v.credits, label: `Vet ${v.sheet}` };
+  // Its credits go on from the checks before it: the vet's cap and count are one, as the user set and reads them.
+  return { ...newJob(ctx, p, place, 'beside'), cap: v.cap, credits: v.credits, label: `Vet ${v.sheet}` };
 }
 
 /**
@@ -177,7 +178,7 @@ export function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
   return ctx.lock.withLock(() => {
     const v = loadVet(ctx);
     if (!v || v.jobId !== job.id) return job;
-    v.credits += job.credits;
+    v.credits = job.credits;
     if (v.at + 1 < v.checks.length) {
       v.at++;
       const next = checkJob(ctx, v);
