@@ -4,25 +4,13 @@
  * The sidebar drives it in steps, each a short script execution far under the 6-minute limit,
  * one at a time per document (the document lock). Everything comes from the run context (ports).
  */
-import { getEndpoint } from '@igdata/core';
 import type { RunContext } from '../run/ports';
 import { selection } from './grid';
 import type { BulkJob } from './job';
-import { jobStore, waitingRows } from './job';
+import { jobStore, refuseReplacing } from './job';
 import type { BulkRequest } from './plan';
 import { plan } from './plan';
 import { newJob, placeOutput } from './runs';
-
-/** Refuses to replace the document's bulk run while it is running or paused, unless `replace` says the user confirmed it. */
-export function refuseReplacing(ctx: RunContext, replace: boolean): void {
-  const current = jobStore(ctx.props).load();
-  if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
-    throw new Error(
-      `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
-        `resume or cancel it first, or confirm to start this one in its place (its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
-    );
-  }
-}
 
 /**
  * Starts a job on the selection. Writes the header; fetches nothing. The document has one sidebar
@@ -33,7 +21,7 @@ export function start(ctx: RunContext, req: BulkRequest, replace = false): BulkJ
   const p = plan(req);
   const range = selection(ctx.book);
   return ctx.lock.withLock(() => {
-    refuseReplacing(ctx, replace);
+    refuseReplacing(ctx.props, replace);
     const job = newJob(ctx, p, placeOutput(ctx.book, range, p, req.output), req.output);
     jobStore(ctx.props).save(job);
     return job;

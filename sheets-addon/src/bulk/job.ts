@@ -6,6 +6,7 @@
  * a new sheet), `list` (many rows per target, appended to a new sheet), `history` (one dated row
  * per distinct target, appended to a history sheet).
  */
+import { getEndpoint } from '@igdata/core';
 import type { Lost } from '../engine/run';
 import { readJson } from '../engine/json';
 import type { PropertyStore } from '../run/ports';
@@ -190,4 +191,15 @@ export function pauseJob<J extends BulkJob>(job: J, message: string): J {
   job.status = 'paused';
   job.message = message;
   return job;
+}
+
+/** Refuses to replace the document's bulk run while it is running or paused, unless `replace` says the user confirmed it. */
+export function refuseReplacing(props: PropertyStore, replace: boolean): void {
+  const current = jobStore(props).load();
+  if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
+    throw new Error(
+      `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+        `resume or cancel it first, or confirm to start this one in its place (its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
+    );
+  }
 }

@@ -6,16 +6,15 @@
  * The vet in progress lives in one document property.
  */
 import { baseUrlOf, estimateCost, getEndpoint } from '@igdata/core';
-import { newJob, refuseReplacing } from '../bulk/control';
+import { newJob } from '../bulk/control';
 import { freeSheetName, rangeLabel, readColumn, selection, writeBlock } from '../bulk/grid';
 import type { BulkJob } from '../bulk/job';
-import { jobStore } from '../bulk/job';
+import { jobStore, refuseReplacing } from '../bulk/job';
 import type { BulkPlan } from '../bulk/plan';
 import { plan } from '../bulk/plan';
-import { bulkRow } from '../bulk/targets';
 import { readBalance } from '../engine/balance';
 import { readJson } from '../engine/json';
-import { uniqueCalls } from '../engine/rows';
+import { planRow, uniqueCalls } from '../engine/rows';
 import { answersFor } from '../run/answers';
 import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
@@ -71,12 +70,15 @@ function readVet(req: VetRequest): { plans: BulkPlan[]; cap: number } {
   return { plans, cap: readCap(req.cap ?? 1000) };
 }
 
+/** An account cell as a check's call (or why it is not one). */
+const account = (p: BulkPlan, cell: unknown) => planRow(p.endpoint, p.targetName, p.params, cell);
+
 /** The selection's distinct accounts as the service reads them (a bad one as typed: its row says why), in order. */
 function accountsIn(ctx: RunContext, p: BulkPlan): { range: string; accounts: string[] } {
   const r = selection(ctx.book);
   const out = new Set<string>();
   for (const cell of readColumn(ctx.book.sheet(r.sheet)!, r.row, r.col, r.rows)) {
-    const row = bulkRow(p, cell);
+    const row = account(p, cell);
     if (row.kind === 'call') out.add(String(row.call.params[p.targetName]));
     else if (row.kind === 'error') out.add(String(cell).trim());
   }
@@ -90,7 +92,7 @@ export function previewVet(ctx: RunContext, req: VetRequest) {
   const store = answersFor(ctx, settingRule(ctx.settings), false).deps.store;
   const baseUrl = baseUrlOf(ctx.client.config);
   const checks = plans.map((p) => {
-    const calls = uniqueCalls(accounts.map((a) => bulkRow(p, a)));
+    const calls = uniqueCalls(accounts.map((a) => account(p, a)));
     const kept = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;
     const cost = estimateCost(p.endpoint, p.params as never);
     return { fn: p.endpoint.fn, creditsEach: cost.credits, exact: cost.exact, accounts: calls.size, kept, credits: (calls.size - kept) * cost.credits };
@@ -130,7 +132,7 @@ export function startVet(ctx: RunContext, req: VetRequest, replace = false): { j
   if (req.range && req.range !== range) throw new Error(`The selection changed since the preview (${req.range}, now ${range}): preview again.`);
   if (!accounts.length) throw new Error(`The selection ${range} holds no accounts: select a column of usernames, @names or profile links.`);
   return ctx.lock.withLock(() => {
-    refuseReplacing(ctx, replace);
+    refuseReplacing(ctx.props, replace);
     const sheet = freeSheetName(ctx.book, 'IG Data vet');
     const grid = ctx.book.insertSheet(sheet);
     const n = accounts.length;
@@ -140,7 +142,7 @@ export function startVet(ctx: RunContext, req: VetRequest, replace = false): { j
     const rows = accounts.map((_, i) => FIRST_ROW + i);
     grid.writeFormulas(FIRST_ROW, VERDICT_COL, rows.map((r) => verdictFormula(r, fields)));
     // A bad account gets no link: its note says what is wrong with it.
-    grid.writeFormulas(FIRST_ROW, LINK_COL, rows.map((r, i) => (bulkRow(plans[0], accounts[i]).kind === 'call' ? linkFormula(r) : '')));
+    grid.writeFormulas(FIRST_ROW, LINK_COL, rows.map((r, i) => (account(plans[0], accounts[i]).kind === 'call' ? linkFormula(r) : '')));
     grid.colorWhen(FIRST_ROW, VERDICT_COL, n, 1, COLORS);
     grid.setNumberFormat(FIRST_ROW, colOf('followers'), n, 1, '#,##0');
     const v: Vet = {
