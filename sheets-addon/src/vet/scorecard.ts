@@ -13,8 +13,8 @@ import type { SheetValue } from '../engine/values';
  * block); the note beside the verdict, where Sheets shows it whole over the row's empty field cells.
  */
 export const COLUMNS = ['account', 'verdict', 'note', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile'] as const;
-const col = (name: (typeof COLUMNS)[number]): number => COLUMNS.indexOf(name) + 1;
-export const colOf = (field: string): number => COLUMNS.indexOf(field as (typeof COLUMNS)[number]) + 1;
+/** A column's number (1-based) by its name. */
+export const colOf = (name: string): number => COLUMNS.indexOf(name as (typeof COLUMNS)[number]) + 1;
 
 /** The thresholds, each a row of the settings block (B holds the value; blank = not held against anyone). */
 const THRESHOLDS = [
@@ -29,12 +29,11 @@ const THRESHOLDS = [
 const HEADER_ROW = THRESHOLDS.length + 3;
 export const FIRST_ROW = HEADER_ROW + 1;
 
-export const VERDICTS = { pass: 'pass', fail: 'fail', none: 'no data', review: 'review' } as const;
 /** The verdicts' conditional colours (Sheets' light green, red, grey). */
 export const COLORS = [
-  { text: VERDICTS.pass, color: '#b7e1cd' },
-  { text: VERDICTS.fail, color: '#f4c7c3' },
-  { text: VERDICTS.none, color: '#d9d9d9' },
+  { text: 'pass', color: '#b7e1cd' },
+  { text: 'fail', color: '#f4c7c3' },
+  { text: 'no data', color: '#d9d9d9' },
 ];
 
 /** The top of the sheet: the settings block and the header. */
@@ -42,7 +41,7 @@ export function scorecardTop(): SheetValue[][] {
   const width = COLUMNS.length;
   const pad = (cells: SheetValue[]) => [...cells, ...new Array(width - cells.length).fill('')];
   return [
-    pad(['Thresholds (blank = off): change one and the verdicts follow. Real % is estimated_real_pct; grades are quality_grade.']),
+    pad(['Thresholds (blank = off): change one and the verdicts follow.']),
     ...THRESHOLDS.map((t) => pad([t.label, t.value])),
     pad([]),
     [...COLUMNS],
@@ -57,13 +56,13 @@ export function scorecardTop(): SheetValue[][] {
 export function verdictFormula(r: number, fields: string[]): string {
   const conds = THRESHOLDS.flatMap((t, i) => {
     if (!fields.includes(t.field)) return [];
-    const cell = `${colName(col(t.field))}${r}`;
+    const cell = `${colName(colOf(t.field))}${r}`;
     const limit = `$B$${i + 2}`;
     const holds = t.test === 'grade' ? `AND(${cell}<>"",ISNUMBER(SEARCH(${cell},${limit})))` : `AND(ISNUMBER(${cell}),${cell}>=${limit})`;
     return [`OR(${limit}="",${holds})`];
   });
-  const decided = conds.length ? `IF(AND(${conds.join(',')}),"${VERDICTS.pass}","${VERDICTS.fail}")` : `"${VERDICTS.review}"`;
-  return `=IF($A${r}="","",IF($${colName(col('note'))}${r}<>"","${VERDICTS.none}",${decided}))`;
+  const decided = conds.length ? `IF(AND(${conds.join(',')}),"pass","fail")` : '"review"';
+  return `=IF($A${r}="","",IF($${colName(colOf('note'))}${r}<>"","no data",${decided}))`;
 }
 
 /** The profile link of row `r` (the account cell is a handle the service accepted). */
@@ -88,9 +87,9 @@ export function noteOf(cells: unknown[]): { note: string; cleared: SheetValue[] 
   return { note, cleared: cells.map((c) => (isMessage(c) ? '' : (c as SheetValue))) };
 }
 
-export const NOTE_COL = col('note');
-export const VERDICT_COL = col('verdict');
-export const LINK_COL = col('profile');
+export const NOTE_COL = colOf('note');
+export const VERDICT_COL = colOf('verdict');
+export const LINK_COL = colOf('profile');
 /** The field columns the checks write (followers .. fit score). */
-export const FIELDS_FROM = col('followers');
-export const FIELDS_TO = col('fit_score');
+export const FIELDS_FROM = colOf('followers');
+export const FIELDS_TO = colOf('fit_score');

@@ -22,14 +22,18 @@ import { settingRule } from '../run/reuse';
 import { readCap } from '../schedule/schedules';
 import { COLORS, FIELDS_FROM, FIELDS_TO, FIRST_ROW, LINK_COL, NOTE_COL, VERDICT_COL, colOf, linkFormula, noteOf, scorecardTop, verdictFormula } from './scorecard';
 
-/** The checks offered, in the order they run; each writes its fields into the scorecard. `niche` and `summary` both give the niche. */
+/**
+ * The checks offered, in the order they run: each is the profile insight of its name
+ * (insights/profile/<id>) and writes its fields into the scorecard. `niche` and `summary` both give the niche.
+ */
 const CHECKS = [
-  { id: 'engagement', endpoint: 'insights/profile/engagement', fields: ['followers', 'engagement_rate_pct'] },
-  { id: 'audit', endpoint: 'insights/profile/audit', fields: ['estimated_real_pct', 'quality_grade'] },
-  { id: 'niche', endpoint: 'insights/profile/niche', fields: ['niche'] },
-  { id: 'summary', endpoint: 'insights/profile/summary', fields: ['niche'] },
-  { id: 'qualify', endpoint: 'insights/profile/qualify', fields: ['fit_score'] },
+  { id: 'engagement', fields: ['followers', 'engagement_rate_pct'] },
+  { id: 'audit', fields: ['estimated_real_pct', 'quality_grade'] },
+  { id: 'niche', fields: ['niche'] },
+  { id: 'summary', fields: ['niche'] },
+  { id: 'qualify', fields: ['fit_score'] },
 ] as const;
+const endpointOf = (id: string) => getEndpoint(`insights/profile/${id}`);
 
 export interface VetRequest {
   /** Check ids (CHECKS). */
@@ -55,7 +59,7 @@ interface Vet {
 
 /** The checks offered, each with what it costs an account at its default parameters (the registry's price). */
 export const vetChoices = () => CHECKS.map((c) => {
-  const e = getEndpoint(c.endpoint);
+  const e = endpointOf(c.id);
   return { id: c.id, fn: e.fn, fields: [...c.fields], credits: estimateCost(e, {}).credits };
 });
 
@@ -66,7 +70,7 @@ function readVet(req: VetRequest): { plans: BulkPlan[]; cap: number } {
   const unknown = ids.find((id) => !CHECKS.some((c) => c.id === id));
   if (unknown) throw new Error(`Checks: "${unknown}" is not a check. Choose from: ${CHECKS.map((c) => c.id).join(', ')}.`);
   if (ids.includes('niche') && ids.includes('summary')) throw new Error('Checks: niche and summary both give the niche: choose one of them.');
-  const plans = CHECKS.filter((c) => ids.includes(c.id)).map((c) => plan({ endpoint: c.endpoint, params: req.params, fields: c.fields.join(','), output: 'beside' }));
+  const plans = CHECKS.filter((c) => ids.includes(c.id)).map((c) => plan({ endpoint: endpointOf(c.id).id, params: req.params, fields: c.fields.join(','), output: 'beside' }));
   return { plans, cap: readCap(req.cap ?? 1000) };
 }
 
@@ -95,7 +99,7 @@ export function previewVet(ctx: RunContext, req: VetRequest) {
     const calls = uniqueCalls(accounts.map((a) => account(p, a)));
     const kept = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;
     const cost = estimateCost(p.endpoint, p.params as never);
-    return { fn: p.endpoint.fn, creditsEach: cost.credits, exact: cost.exact, accounts: calls.size, kept, credits: (calls.size - kept) * cost.credits };
+    return { fn: p.endpoint.fn, creditsEach: cost.credits, exact: cost.exact, kept, credits: (calls.size - kept) * cost.credits };
   });
   const credits = checks.reduce((n, c) => n + c.credits, 0);
   const b = readBalance(ctx.client);
@@ -191,7 +195,7 @@ export function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
     }
     writeNotes(ctx, v);
     ctx.props.delete(PROP.vet);
-    job.message = `Vetted ${v.rows} account${v.rows === 1 ? '' : 's'} with ${v.checks.map((c) => c.fn).join(', ')}: ${v.credits.toLocaleString('en-US')} credits in all. The scorecard is the sheet \u201c${v.sheet}\u201d: change a threshold at its top and the verdicts follow.`;
+    job.message = `Vetted ${v.rows} account${v.rows === 1 ? '' : 's'} with ${v.checks.map((c) => c.fn).join(', ')}: ${v.credits.toLocaleString('en-US')} credits in all. The scorecard is the sheet \u201c${v.sheet}\u201d.`;
     jobStore(ctx.props).save(job);
     return job;
   });
