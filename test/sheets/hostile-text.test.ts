@@ -2,7 +2,7 @@
  * Text from the API stays text (issue 22, items 1 and 2): accounts whose fields are formulas,
  * digits with leading zeros, phone numbers, percentages, booleans, dates, `@`/`'` prefixes and
  * 17-19-digit ids, added to the sandbox (POST /_sandbox/accounts), looked up by every writer of the
- * *built* add-on (bulk beside and to a new sheet, a history run, a tracker, the growth view, the
+ * *built* add-on (bulk beside and to a new sheet, a history run, a tracker, a vet's scorecard, the growth view, the
  * usage export) in the stand-in, which parses what scripts write as Sheets does. Each cell must
  * read back exactly as the API sent it, numbers stay numbers, and no cell holds a formula that came
  * from data (the only formulas are the tracker's own SPARKLINE trends).
@@ -121,4 +121,22 @@ test('the usage export writes the labels as text and the credits as numbers', ()
   rt.call('igExportUsage', rows);
   expect(rt.spreadsheet.sheet('IG Data usage').getValues()).toEqual(rows.map((r, i) => (i ? [new Date(`${r[0]}T00:00:00Z`), r[1], r[2]] : r)));
   expect(dataFormulas(rt)).toEqual([]);
+});
+
+test('a vet\'s scorecard writes the accounts as typed and the checks\' text as text; its only formulas are its own verdicts and links', () => {
+  const rt = sheetWith();
+  let job = rt.call('igVetStart', { checks: ['engagement', 'niche'], cap: 100 }).job;
+  while (job.status === 'running') job = rt.call('igBulkStep', job.id);
+  expect(job.status).toBe('done');
+  const card = rt.spreadsheet.sheet('IG Data vet');
+  const header = card.getValues()[7];
+  const lines = card.getValues().slice(8, 8 + ACCOUNTS.length);
+  // '0012345' stays the account it is (not the number 12345), and its checks found it.
+  expect(lines.map((l) => l[0])).toEqual(handles);
+  lines.forEach((l) => {
+    expect(l[header.indexOf('note')]).toBe('');
+    expect(typeof l[header.indexOf('niche')]).toBe('string');
+  });
+  const own = /^=(IF\(\$A\d+="",""|HYPERLINK\("https:\/\/www\.instagram\.com\/"&\$A\d+&"\/","profile"\)$)/;
+  expect(dataFormulas(rt).filter((f) => !own.test(f.replace(/^[^:]+: /, '')))).toEqual([]);
 });
