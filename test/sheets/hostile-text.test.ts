@@ -5,7 +5,7 @@
  * *built* add-on (bulk beside and to a new sheet, a history run, a tracker, a vet's scorecard, the growth view, the
  * usage export) in the stand-in, which parses what scripts write as Sheets does. Each cell must
  * read back exactly as the API sent it, numbers stay numbers, and no cell holds a formula that came
- * from data (the only formulas are the tracker's own SPARKLINE trends).
+ * from data (the only formulas are the tracker's own SPARKLINE trends and the scorecard's verdicts and links).
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { sandboxedAddon } from './harness';
