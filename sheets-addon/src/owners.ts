@@ -4,5 +4,6 @@
  */
 import type { RunOwners } from './schedule/owner';
 import { TRACKER_OWNER } from './tracker/trackers';
+import { VET_OWNER } from './vet/vet';
 
-export const OWNERS: RunOwners = { tracker: TRACKER_OWNER };
+export const OWNERS: RunOwners = { tracker: TRACKER_OWNER, vet: VET_OWNER };

@@ -8,7 +8,6 @@ import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 import { cancel, resume, start } from './bulk/control';
 import { jobStore } from './bulk/job';
 import { preview } from './bulk/plan';
-import { step } from './bulk/runs';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
 import { clientConfig } from './engine/messages';
@@ -25,8 +24,8 @@ import { recordUsage } from './run/usage-log';
 import { OWNERS } from './owners';
 import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
-import { stepScheduled } from './schedule/step';
-import { afterVetStep, previewVet, startVet, vetChoices } from './vet/vet';
+import { stepScheduled, stepSidebarRun } from './schedule/step';
+import { previewVet, startVet, vetChoices } from './vet/vet';
 import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
 
 function settingsView() {
@@ -119,11 +118,8 @@ export const SIDEBAR_API = {
   igSelectionInfo: activeSelection,
   igBulkPreview: inContext(preview),
   igBulkStart: inContext(start),
-  // (not step itself: its budget and slot are not the sidebar's to choose; a vet's next check follows its last)
-  igBulkStep: (jobId: string) => {
-    const ctx = gasContext();
-    return afterVetStep(ctx, step(ctx, jobId));
-  },
+  // (not step itself: its budget and slot are not the sidebar's to choose; its owners' hooks follow, a vet's next check)
+  igBulkStep: (jobId: string) => stepSidebarRun(gasContext(), OWNERS, jobId),
   igBulkCancel: inContext(cancel),
   igBulkResume: inContext(resume),
   igBulkStatus: currentJob,

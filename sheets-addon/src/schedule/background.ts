@@ -6,14 +6,12 @@
  * sidebar stepping the same job interleaves with the trigger; each step re-reads the job, so no row
  * is written or billed twice.
  */
-import type { BulkJob } from '../bulk/job';
 import { jobStore } from '../bulk/job';
-import { step } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
 import type { RunOwners } from './owner';
 import { loadSchedules } from './schedules';
 import { startDue } from './start';
-import { stepScheduled } from './step';
+import { stepScheduled, stepSidebarRun } from './step';
 
 /** Time the trigger spends on jobs (of its 6 minutes; keeping answers comes first). */
 const BACKGROUND_MS = 270000;
@@ -40,7 +38,7 @@ function continueJobs(ctx: RunContext, owners: RunOwners, budgetMs: number): voi
       let job = jobs.load(slot);
       while (job?.status === 'running' && ctx.now() < until) {
         const budget = Math.min(STEP_MS, until - ctx.now());
-        job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : afterSidebarStep(ctx, owners, step(ctx, job.id, budget));
+        job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : stepSidebarRun(ctx, owners, job.id, budget);
       }
     } catch (e) {
       console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
@@ -48,6 +46,3 @@ function continueJobs(ctx: RunContext, owners: RunOwners, budgetMs: number): voi
   }
 }
 
-/** The sidebar's run after a background step, as its owners' hooks leave it. */
-const afterSidebarStep = (ctx: RunContext, owners: RunOwners, job: BulkJob): BulkJob =>
-  Object.values(owners).reduce((j, o) => o.afterSidebarStep?.(ctx, j) ?? j, job);

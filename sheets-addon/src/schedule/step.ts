@@ -1,4 +1,4 @@
-/** Stepping a schedule's run, from the trigger, Run now in the sidebar, or its owner's sidebar. */
+/** Stepping a schedule's run (from the trigger, Run now in the sidebar, or its owner's sidebar) and the sidebar's run (from the sidebar or the trigger). */
 import type { BulkJob } from '../bulk/job';
 import { step } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
@@ -19,3 +19,7 @@ function afterRun(ctx: RunContext, owners: RunOwners, scheduleId: string): void 
   const owner = findSchedule(ctx.props, scheduleId)?.owner;
   if (owner) owners[owner.kind]?.afterRun?.(ctx, owner.id);
 }
+
+/** One step of the sidebar's run, then its owners' hooks (a vet's next check): the job to go on with. */
+export const stepSidebarRun = (ctx: RunContext, owners: RunOwners, jobId: string, budgetMs?: number): BulkJob =>
+  Object.values(owners).reduce((j, o) => o.afterSidebarStep?.(ctx, j) ?? j, step(ctx, jobId, budgetMs));

@@ -6,7 +6,7 @@
  * The vet in progress lives in one document property.
  */
 import { baseUrlOf, estimateCost, getEndpoint } from '@igdata/core';
-import { newJob } from '../bulk/control';
+import { newJob } from '../bulk/runs';
 import { freeSheetName, rangeLabel, readColumn, selection, writeBlock } from '../bulk/grid';
 import type { BulkJob } from '../bulk/job';
 import { jobStore, refuseReplacing } from '../bulk/job';
@@ -19,6 +19,7 @@ import { answersFor } from '../run/answers';
 import type { RunContext } from '../run/ports';
 import { PROP } from '../run/property-names';
 import { settingRule } from '../run/reuse';
+import type { RunOwner } from '../schedule/owner';
 import { readCap } from '../schedule/schedules';
 import { COLORS, FIELDS_FROM, FIELDS_TO, FIRST_ROW, LINK_COL, NOTE_COL, VERDICT_COL, colOf, linkFormula, noteOf, scorecardTop, verdictFormula } from './scorecard';
 
@@ -179,7 +180,7 @@ function writeNotes(ctx: RunContext, v: Vet): void {
  * vet's check and it is done, the next check starts (its job is returned) or, after the last, the
  * notes are written and the job says what the vet cost in all.
  */
-export function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
+function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
   if (job.status !== 'done') return job;
   return ctx.lock.withLock(() => {
     const v = loadVet(ctx);
@@ -200,3 +201,6 @@ export function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
     return job;
   });
 }
+
+/** Vet as an owner of runs (owners.ts): its next check follows a step of the sidebar's run, from the sidebar or the hourly trigger. */
+export const VET_OWNER: RunOwner = { afterSidebarStep: afterVetStep };
