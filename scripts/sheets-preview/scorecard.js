@@ -12,7 +12,9 @@
   var MIN = /^OR\(\$B\$(\d+)="",AND\(ISNUMBER\(([A-Z]+\d+)\),\2>=\$B\$\1\)\)/;
   var GRADE = /^OR\(\$B\$(\d+)="",AND\(([A-Z]+\d+)<>"",ISNUMBER\(SEARCH\(\2,\$B\$\1\)\)\)\)/;
   var LINK = /^=HYPERLINK\("([^"]*)"&\$A(\d+)&"([^"]*)","([^"]*)"\)$/;
-  var blank = function (v) { return v === '' || v === null || v === undefined; };
+  var blank = function (v) {
+    return v === '' || v === null || v === undefined;
+  };
 
   /** `cell(a1)`: a cell's value on the same sheet ("C9", "B2"). Returns what the cell shows, or null for another formula. */
   function scorecardValue(formula, cell) {
@@ -27,15 +29,21 @@
     if (/^"[^"]*"$/.test(rest)) return rest.slice(1, -1);
     var d = DECIDED.exec(rest);
     if (!d) return null;
-    var conds = d[1], ok = true;
+    var conds = d[1],
+      ok = true;
     while (conds.length) {
-      var c = MIN.exec(conds), g = c ? null : GRADE.exec(conds);
+      var c = MIN.exec(conds),
+        g = c ? null : GRADE.exec(conds);
       var t = c || g;
       if (!t) return null;
-      var limit = cell('B' + t[1]), v = cell(t[2]);
+      var limit = cell('B' + t[1]),
+        v = cell(t[2]);
       // Sheets compares a number with a number; a text threshold is above every number.
-      var holds = blank(limit) || (c ? typeof v === 'number' && typeof limit === 'number' && v >= limit
-        : !blank(v) && String(limit).toLowerCase().indexOf(String(v).toLowerCase()) >= 0);
+      var holds =
+        blank(limit) ||
+        (c
+          ? typeof v === 'number' && typeof limit === 'number' && v >= limit
+          : !blank(v) && String(limit).toLowerCase().indexOf(String(v).toLowerCase()) >= 0);
       ok = ok && holds;
       conds = conds.slice(t[0].length).replace(/^,/, '');
     }
@@ -46,12 +54,15 @@
   function ruleBackground(rules, row, col, shown) {
     for (var i = 0; i < (rules || []).length; i++) {
       var rule = rules[i];
-      var inside = rule.ranges.some(function (g) { return row >= g.row && row < g.row + g.numRows && col >= g.col && col < g.col + g.numCols; });
+      var inside = rule.ranges.some(function (g) {
+        return row >= g.row && row < g.row + g.numRows && col >= g.col && col < g.col + g.numCols;
+      });
       if (inside && String(shown) === rule.text) return rule.background;
     }
     return null;
   }
 
-  if (typeof module === 'object' && module.exports) module.exports = { scorecardValue: scorecardValue, ruleBackground: ruleBackground };
+  if (typeof module === 'object' && module.exports)
+    module.exports = { scorecardValue: scorecardValue, ruleBackground: ruleBackground };
   else root.scorecardValue = scorecardValue;
 })(this);

@@ -50,7 +50,16 @@ const CHART_ROWS = 18;
 const HOUR = 3600_000;
 /** Time travel goes forward, by at most a month at a time (each hour runs the trigger once). */
 const MAX_ADVANCE_MS = 31 * 24 * HOUR;
-const HANDLES = ['handle', 'nasa', '@natgeo', 'https://www.instagram.com/nike/', 'nasa', 'locked_acc', 'starbucks', 'no_such_creator_xyz'];
+const HANDLES = [
+  'handle',
+  'nasa',
+  '@natgeo',
+  'https://www.instagram.com/nike/',
+  'nasa',
+  'locked_acc',
+  'starbucks',
+  'no_such_creator_xyz',
+];
 
 const sandboxUrl = (process.env.SANDBOX_URL ?? '').replace(/\/+$/, '');
 const apiKey = process.env.IGDATA_API_KEY ?? '';
@@ -60,7 +69,9 @@ if (!sandboxUrl) {
 }
 for (const f of ['bundle.js', 'Code.js', 'Sidebar.html', 'appsscript.json']) {
   if (!existsSync(join(dist, f))) {
-    console.error(`sheets-preview: sheets-addon/dist/${f} is missing: run \`node scripts/build.mjs sheets\` (or npm run build)`);
+    console.error(
+      `sheets-preview: sheets-addon/dist/${f} is missing: run \`node scripts/build.mjs sheets\` (or npm run build)`,
+    );
     process.exit(1);
   }
 }
@@ -107,7 +118,13 @@ function parseRange(a1) {
   const [a, b] = String(a1).split(':');
   const p = parseCell(a);
   const q = b === undefined ? p : parseCell(b);
-  return { row: Math.min(p.row, q.row), col: Math.min(p.col, q.col), rows: Math.abs(q.row - p.row) + 1, cols: Math.abs(q.col - p.col) + 1, single: b === undefined };
+  return {
+    row: Math.min(p.row, q.row),
+    col: Math.min(p.col, q.col),
+    rows: Math.abs(q.row - p.row) + 1,
+    cols: Math.abs(q.col - p.col) + 1,
+    single: b === undefined,
+  };
 }
 const a1Of = (row, col) => `${colName(col)}${row}`;
 
@@ -126,13 +143,18 @@ function clearFormula(sheet, anchor) {
   const f = formulas.get(fkey(sheet, anchor));
   if (!f) return;
   const p = parseCell(anchor);
-  if (f.spill) for (let r = 0; r < f.spill.rows; r++) for (let c = 0; c < f.spill.cols; c++) sheet.set(p.row + r, p.col + c, '');
+  if (f.spill)
+    for (let r = 0; r < f.spill.rows; r++) for (let c = 0; c < f.spill.cols; c++) sheet.set(p.row + r, p.col + c, '');
   sheet.set(p.row, p.col, '');
   formulas.delete(fkey(sheet, anchor));
 }
 const literal = (input) => {
   const trimmed = input.trim();
-  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : /^(true|false)$/i.test(trimmed) ? trimmed.toUpperCase() === 'TRUE' : input;
+  return trimmed !== '' && Number.isFinite(Number(trimmed))
+    ? Number(trimmed)
+    : /^(true|false)$/i.test(trimmed)
+      ? trimmed.toUpperCase() === 'TRUE'
+      : input;
 };
 
 function argValue(arg) {
@@ -150,7 +172,8 @@ function argValue(arg) {
       const g = parseRange(arg.a1);
       if (g.single) return sheet.get(g.row, g.col);
       const out = [];
-      for (let r = 0; r < g.rows; r++) out.push(Array.from({ length: g.cols }, (_, c) => sheet.get(g.row + r, g.col + c)));
+      for (let r = 0; r < g.rows; r++)
+        out.push(Array.from({ length: g.cols }, (_, c) => sheet.get(g.row + r, g.col + c)));
       return out;
     }
     default:
@@ -183,7 +206,8 @@ function setCell(a1, input, formula) {
     if (name === 'IMAGE') {
       // Sheets' own IMAGE(url): the cell shows the picture (the page draws it); its value here is the URL.
       const url = String(args[0] ?? '');
-      if (!/^https?:\/\//.test(url)) throw new Error('IMAGE takes a URL (http or https): type one, or point at a cell holding one.');
+      if (!/^https?:\/\//.test(url))
+        throw new Error('IMAGE takes a URL (http or https): type one, or point at a cell holding one.');
       sheet.set(row, col, url);
       entry.image = url;
       return;
@@ -200,7 +224,9 @@ function setCell(a1, input, formula) {
         const v = sheet.get(row + r, col + c);
         const owner = spillOwner(sheet, row + r, col + c);
         if ((v !== '' && owner === null) || (owner !== null && owner !== anchor)) {
-          throw new Error(`Array result was not expanded because it would overwrite data in ${a1Of(row + r, col + c)}.`);
+          throw new Error(
+            `Array result was not expanded because it would overwrite data in ${a1Of(row + r, col + c)}.`,
+          );
         }
       }
     }
@@ -215,7 +241,8 @@ function setCell(a1, input, formula) {
 
 /** Pastes a block of values (text from the clipboard, already split into rows and cells) at a1. */
 function paste(a1, rows) {
-  if (!Array.isArray(rows) || rows.length > 20000 || rows.some((r) => !Array.isArray(r) || r.length > 200)) throw new Error('Paste at most 20,000 rows of 200 cells.');
+  if (!Array.isArray(rows) || rows.length > 20000 || rows.some((r) => !Array.isArray(r) || r.length > 200))
+    throw new Error('Paste at most 20,000 rows of 200 cells.');
   const sheet = view();
   const { row, col } = parseCell(a1);
   const width = Math.max(1, ...rows.map((r) => r.length));
@@ -230,7 +257,8 @@ function paste(a1, rows) {
 }
 
 function display(v) {
-  if (v instanceof Date || Object.prototype.toString.call(v) === '[object Date]') return new Date(v.getTime()).toISOString();
+  if (v instanceof Date || Object.prototype.toString.call(v) === '[object Date]')
+    return new Date(v.getTime()).toISOString();
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   return v;
 }
@@ -267,19 +295,30 @@ function grid() {
     fx[at] ??= f;
     const points = sparklinePoints(f, (name) => rt.spreadsheet.findSheet(name)?.getValues());
     if (points) sparklines[at] = points;
-    const shown = r <= rows && c <= cols ? scorecardValue(f, (ref) => { const p = parseCell(ref); return sheet.get(p.row, p.col); }) : null;
+    const shown =
+      r <= rows && c <= cols
+        ? scorecardValue(f, (ref) => {
+            const p = parseCell(ref);
+            return sheet.get(p.row, p.col);
+          })
+        : null;
     if (shown !== null) values[r - 1][c - 1] = shown;
   }
   // Conditional colours: what each cell shows, against the sheet's rules.
   const backgrounds = {};
   if (sheet.colorRules.length) {
-    values.forEach((line, r) => line.forEach((v, c) => {
-      const bg = ruleBackground(sheet.colorRules, r + 1, c + 1, v);
-      if (bg) backgrounds[a1Of(r + 1, c + 1)] = bg;
-    }));
+    values.forEach((line, r) =>
+      line.forEach((v, c) => {
+        const bg = ruleBackground(sheet.colorRules, r + 1, c + 1, v);
+        if (bg) backgrounds[a1Of(r + 1, c + 1)] = bg;
+      }),
+    );
   }
   const ar = rt.spreadsheet.activeRange;
-  const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;
+  const selection =
+    ar && ar.sheet === sheet
+      ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}`
+      : null;
   return {
     sheet: sheet.name,
     sheets: rt.spreadsheet.sheets.filter((x) => !x.hidden).map((x) => x.name),
@@ -305,8 +344,26 @@ const worldClock = new SyncHttpClient();
  * Synchronous, as the trigger runs on this thread; a failure is reported and the advance goes on.
  */
 function moveWorld(now) {
-  const [res] = [].concat(worldClock.request([{ url: `${sandboxUrl}/_sandbox/clock?to=${new Date(now).toISOString()}`, method: 'POST', headers: {}, body: null, followRedirects: false, validateHttpsCertificates: true, timeoutMs: 10_000 }], 15_000));
-  if (res === 'timeout' || !res.ok || res.status !== 200) console.error(`sheets-preview: the sandbox's clock did not move to ${new Date(now).toISOString()}: ${res === 'timeout' ? 'timeout' : res.ok ? res.status : res.message}`);
+  const [res] = [].concat(
+    worldClock.request(
+      [
+        {
+          url: `${sandboxUrl}/_sandbox/clock?to=${new Date(now).toISOString()}`,
+          method: 'POST',
+          headers: {},
+          body: null,
+          followRedirects: false,
+          validateHttpsCertificates: true,
+          timeoutMs: 10_000,
+        },
+      ],
+      15_000,
+    ),
+  );
+  if (res === 'timeout' || !res.ok || res.status !== 200)
+    console.error(
+      `sheets-preview: the sandbox's clock did not move to ${new Date(now).toISOString()}: ${res === 'timeout' ? 'timeout' : res.ok ? res.status : res.message}`,
+    );
 }
 
 /**
@@ -316,17 +373,25 @@ function moveWorld(now) {
  */
 function advance(ms) {
   ms = Number(ms);
-  if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) throw new Error('Move the clock forward by 1 ms to 31 days.');
+  if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_ADVANCE_MS)
+    throw new Error('Move the clock forward by 1 ms to 31 days.');
   const before = new Map(rt.triggers.installed.map((t) => [t, t.runs.length]));
   rt.advance(ms, moveWorld);
   const runs = rt.triggers.installed.flatMap((t) => t.runs.slice(before.get(t) ?? 0));
   const failed = runs.filter((r) => !r.ok);
-  return { triggers: rt.triggers.installed.length, runs: runs.length, ok: runs.length - failed.length, failed: failed.length, error: failed.length ? failed[failed.length - 1].error : null };
+  return {
+    triggers: rt.triggers.installed.length,
+    runs: runs.length,
+    ok: runs.length - failed.length,
+    failed: failed.length,
+    error: failed.length ? failed[failed.length - 1].error : null,
+  };
 }
 
 /** google.script.run for the sidebar: exposed functions only, results as Apps Script returns them. */
 function runForSidebar(fn, args) {
-  if (typeof fn !== 'string' || !exposed.includes(fn)) return { ok: false, error: { name: 'TypeError', message: `google.script.run.${fn} is not a function` } };
+  if (typeof fn !== 'string' || !exposed.includes(fn))
+    return { ok: false, error: { name: 'TypeError', message: `google.script.run.${fn} is not a function` } };
   try {
     return { ok: true, value: toClientValue(rt.run(fn, Array.isArray(args) ? args : [], { kind: 'script' })) };
   } catch (e) {
@@ -388,12 +453,15 @@ const server = createServer(async (req, res) => {
       const g = parseRange(a1);
       const sheet = view();
       grow(sheet, g.row + g.rows - 1, g.col + g.cols - 1);
-      rt.spreadsheet.select(`${quoteName(sheet.name)}!${a1Of(g.row, g.col)}:${a1Of(g.row + g.rows - 1, g.col + g.cols - 1)}`);
+      rt.spreadsheet.select(
+        `${quoteName(sheet.name)}!${a1Of(g.row, g.col)}:${a1Of(g.row + g.rows - 1, g.col + g.cols - 1)}`,
+      );
       return json({ ok: true });
     }
     if (req.method === 'POST' && path === '/sheet') {
       const { name } = await body(req);
-      if (!rt.spreadsheet.findSheet(String(name))) return json({ ok: false, error: { name: 'Error', message: `No sheet named ${name}.` } }, 404);
+      if (!rt.spreadsheet.findSheet(String(name)))
+        return json({ ok: false, error: { name: 'Error', message: `No sheet named ${name}.` } }, 404);
       rt.spreadsheet.select(`${quoteName(String(name))}!A1`);
       return json(grid());
     }
@@ -404,9 +472,15 @@ const server = createServer(async (req, res) => {
       // before each trigger run (moveWorld), and here to where the advance ended. Set to an instant, so a second try
       // is harmless: the stand-in blocked this thread for the whole advance, and the sandbox may have
       // closed the idle keep-alive connection the first try reuses.
-      const moveSandbox = () => fetch(`${sandboxUrl}/_sandbox/clock?to=${new Date(rt.now()).toISOString()}`, { method: 'POST' });
-      const moved = await moveSandbox().catch(() => moveSandbox()).catch((e) => e);
-      if (!(moved instanceof Response) || !moved.ok) console.error(`sheets-preview: the sandbox's clock did not move: ${moved instanceof Response ? moved.status : moved.message}`);
+      const moveSandbox = () =>
+        fetch(`${sandboxUrl}/_sandbox/clock?to=${new Date(rt.now()).toISOString()}`, { method: 'POST' });
+      const moved = await moveSandbox()
+        .catch(() => moveSandbox())
+        .catch((e) => e);
+      if (!(moved instanceof Response) || !moved.ok)
+        console.error(
+          `sheets-preview: the sandbox's clock did not move: ${moved instanceof Response ? moved.status : moved.message}`,
+        );
       return json({ ...grid(), advanced });
     }
     send(404, 'text/plain', 'not found');

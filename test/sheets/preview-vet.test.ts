@@ -14,11 +14,24 @@ const env = previewSuite(TEST_START);
 let page: Page;
 let sidebar: FrameLocator;
 const shot = (name: string) => screenshot(page, `vet-${name}`);
-const ACCOUNTS = ['nasa', 'natgeo', 'nike', 'starbucks', 'veganfoodie', 'plantbasedpaula', 'trailrunner.leo', 'small.cafe', 'locked_acc', 'no_such_creator_xyz'];
+const ACCOUNTS = [
+  'nasa',
+  'natgeo',
+  'nike',
+  'starbucks',
+  'veganfoodie',
+  'plantbasedpaula',
+  'trailrunner.leo',
+  'small.cafe',
+  'locked_acc',
+  'no_such_creator_xyz',
+];
 /** The scorecard's first account row (a settings block and a header above it). */
 const FIRST = 9;
-const grid = (): Promise<{ sheet: string; values: unknown[][]; backgrounds: Record<string, string> }> => page.evaluate(() => fetch('/grid').then((r) => r.json()));
-const verdicts = async () => (await grid()).values.slice(FIRST - 1, FIRST - 1 + ACCOUNTS.length).map((r) => [r[0], r[1]]);
+const grid = (): Promise<{ sheet: string; values: unknown[][]; backgrounds: Record<string, string> }> =>
+  page.evaluate(() => fetch('/grid').then((r) => r.json()));
+const verdicts = async () =>
+  (await grid()).values.slice(FIRST - 1, FIRST - 1 + ACCOUNTS.length).map((r) => [r[0], r[1]]);
 const background = (a1: string) => page.$eval(`td[data-a1="${a1}"]`, (td) => getComputedStyle(td).backgroundColor);
 
 beforeAll(() => {
@@ -28,11 +41,14 @@ beforeAll(() => {
 test('from an empty column to a scorecard with verdicts and colours; a threshold changed by hand; a second vet for 0 credits', async () => {
   // 1. Paste the accounts into column D (empty), a header first.
   await page.click('td[data-a1="D1"]');
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, ['account', ...ACCOUNTS].join('\n') + '\n');
+  await page.evaluate(
+    (text) => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', text);
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    },
+    ['account', ...ACCOUNTS].join('\n') + '\n',
+  );
   await poll(() => page.textContent('#status')).toBe('Pasted 11 rows at D1.');
   // 2. Select them; 3. "use selection" in Vet these accounts.
   await dragSelect(page, 'D2', 'D11');
@@ -40,30 +56,46 @@ test('from an empty column to a scorecard with verdicts and colours; a threshold
   await poll(() => sidebar.locator('#vet-selection').textContent()).toBe('Sheet1!D2:D11 (10 rows)');
   // 4. The criteria for qualify (typing them ticks it); engagement, audit and niche are ticked already.
   await sidebar.locator('#vet-criteria').fill('vegan food creator');
-  await poll(() => sidebar.locator('#vet-checks input:checked').evaluateAll((b) => b.map((x) => (x as HTMLInputElement).value))).toEqual(['engagement', 'audit', 'niche', 'qualify']);
+  await poll(() =>
+    sidebar.locator('#vet-checks input:checked').evaluateAll((b) => b.map((x) => (x as HTMLInputElement).value)),
+  ).toEqual(['engagement', 'audit', 'niche', 'qualify']);
   await shot('1-chosen');
   // 5. The cost first: per account, in all, against the balance.
   await sidebar.locator('#vet-preview').click();
-  await poll(() => sidebar.locator('#vet-text').textContent()).toMatch(/^10 accounts × 14 credits \(IGENGAGEMENT 2 \+ IGAUDIT 6 \+ IGNICHE 3 \+ IGQUALIFY 3\) = ~140 credits\. You have [\d,]+\.$/);
+  await poll(() => sidebar.locator('#vet-text').textContent()).toMatch(
+    /^10 accounts × 14 credits \(IGENGAGEMENT 2 \+ IGAUDIT 6 \+ IGNICHE 3 \+ IGQUALIFY 3\) = ~140 credits\. You have [\d,]+\.$/,
+  );
   await shot('2-preview');
   const before = (await env.sb.stats()).creditsBilled;
   // 6. Vet: the scorecard comes to the front.
   await sidebar.locator('#vet-run').click();
-  await poll(() => sidebar.locator('#vet-text').textContent(), { timeout: 60_000 }).toMatch(/^Vetted 10 accounts with IGENGAGEMENT, IGAUDIT, IGNICHE, IGQUALIFY: 140 credits in all\. The scorecard is the sheet “IG Data vet”/);
+  await poll(() => sidebar.locator('#vet-text').textContent(), { timeout: 60_000 }).toMatch(
+    /^Vetted 10 accounts with IGENGAGEMENT, IGAUDIT, IGNICHE, IGQUALIFY: 140 credits in all\. The scorecard is the sheet “IG Data vet”/,
+  );
   expect((await env.sb.stats()).creditsBilled - before).toBe(140);
   await poll(() => cellText(page, `A${FIRST - 1}`)).toBe('account');
   await poll(() => grid().then((g) => g.sheet)).toBe('IG Data vet');
   await shot('3-scorecard');
   const first = await verdicts();
   expect(first).toEqual([
-    ['nasa', 'fail'], ['natgeo', 'fail'], ['nike', 'fail'], ['starbucks', 'fail'], ['veganfoodie', 'pass'], ['plantbasedpaula', 'pass'],
-    ['trailrunner.leo', 'fail'], ['small.cafe', 'fail'], ['locked_acc', 'no data'], ['no_such_creator_xyz', 'no data'],
+    ['nasa', 'fail'],
+    ['natgeo', 'fail'],
+    ['nike', 'fail'],
+    ['starbucks', 'fail'],
+    ['veganfoodie', 'pass'],
+    ['plantbasedpaula', 'pass'],
+    ['trailrunner.leo', 'fail'],
+    ['small.cafe', 'fail'],
+    ['locked_acc', 'no data'],
+    ['no_such_creator_xyz', 'no data'],
   ]);
   // Colours as Sheets' conditional formatting shows them.
   expect(await background(`B${FIRST + 4}`)).toBe('rgb(183, 225, 205)');
   expect(await background(`B${FIRST}`)).toBe('rgb(244, 199, 195)');
   expect(await background(`B${FIRST + 8}`)).toBe('rgb(217, 217, 217)');
-  expect(await cellText(page, `C${FIRST + 8}`)).toMatch(/^@locked_acc has no public data: private, deleted or nonexistent\. \(Charged 14 credits for 4 checks\.\)$/);
+  expect(await cellText(page, `C${FIRST + 8}`)).toMatch(
+    /^@locked_acc has no public data: private, deleted or nonexistent\. \(Charged 14 credits for 4 checks\.\)$/,
+  );
 
   // 7. A threshold typed at the top: at least 1,000 followers. Verdicts follow; nothing is sent.
   const requests = (await env.sb.stats()).total;
@@ -80,9 +112,13 @@ test('from an empty column to a scorecard with verdicts and colours; a threshold
   await dragSelect(page, 'D2', 'D11');
   await sidebar.locator('#vet-use-selection').click();
   await sidebar.locator('#vet-preview').click();
-  await poll(() => sidebar.locator('#vet-text').textContent()).toMatch(/= ~0 credits, answers kept from earlier \(40\) free\./);
+  await poll(() => sidebar.locator('#vet-text').textContent()).toMatch(
+    /= ~0 credits, answers kept from earlier \(40\) free\./,
+  );
   await sidebar.locator('#vet-run').click();
-  await poll(() => sidebar.locator('#vet-text').textContent(), { timeout: 60_000 }).toMatch(/: 0 credits in all\. The scorecard is the sheet “IG Data vet 2”/);
+  await poll(() => sidebar.locator('#vet-text').textContent(), { timeout: 60_000 }).toMatch(
+    /: 0 credits in all\. The scorecard is the sheet “IG Data vet 2”/,
+  );
   expect((await env.sb.stats()).creditsBilled - before).toBe(140);
   await shot('5-again');
 });

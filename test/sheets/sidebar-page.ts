@@ -10,13 +10,21 @@ import { addonRuntime, startSandbox } from './harness';
  * without a key), the pages it opens (`env.pages`) and the browser closed after its tests.
  */
 export function sidebarSuite(opts: { key?: string | null } = {}) {
-  const env = { sb: undefined as unknown as SandboxProcess, rt: undefined as unknown as GasRuntime, pages: [] as Page[] };
+  const env = {
+    sb: undefined as unknown as SandboxProcess,
+    rt: undefined as unknown as GasRuntime,
+    pages: [] as Page[],
+  };
   beforeAll(async () => {
     env.sb = await startSandbox();
     env.rt = addonRuntime(env.sb.url, opts);
   });
   afterAll(async () => {
-    for (const p of env.pages) await p.context().close().catch(() => undefined);
+    for (const p of env.pages)
+      await p
+        .context()
+        .close()
+        .catch(() => undefined);
     await closeBrowser();
     await env.rt?.close();
     await env.sb?.close();
@@ -36,11 +44,33 @@ export function poll<T>(get: () => Promise<T> | T, { timeout = 10000 } = {}) {
     check(v);
   };
   return {
-    toBe: (x: T) => run((v) => Object.is(v, x), (v) => expect(v).toBe(x)),
-    toEqual: (x: T) => run((v) => JSON.stringify(v) === JSON.stringify(x), (v) => expect(v).toEqual(x)),
-    toMatch: (re: RegExp) => run((v) => re.test(String(v)), (v) => expect(String(v)).toMatch(re)),
-    toBeGreaterThan: (n: number) => run((v) => Number(v) > n, (v) => expect(Number(v)).toBeGreaterThan(n)),
-    not: { toBe: (x: T) => run((v) => !Object.is(v, x), (v) => expect(v).not.toBe(x)) },
+    toBe: (x: T) =>
+      run(
+        (v) => Object.is(v, x),
+        (v) => expect(v).toBe(x),
+      ),
+    toEqual: (x: T) =>
+      run(
+        (v) => JSON.stringify(v) === JSON.stringify(x),
+        (v) => expect(v).toEqual(x),
+      ),
+    toMatch: (re: RegExp) =>
+      run(
+        (v) => re.test(String(v)),
+        (v) => expect(String(v)).toMatch(re),
+      ),
+    toBeGreaterThan: (n: number) =>
+      run(
+        (v) => Number(v) > n,
+        (v) => expect(Number(v)).toBeGreaterThan(n),
+      ),
+    not: {
+      toBe: (x: T) =>
+        run(
+          (v) => !Object.is(v, x),
+          (v) => expect(v).not.toBe(x),
+        ),
+    },
   };
 }
 

@@ -15,9 +15,37 @@ const { scorecardValue, ruleBackground } = require('../../scripts/sheets-preview
 const env = sandboxedAddon();
 const HOUR = 3600000;
 /** 8 public accounts of the sandbox's world, one private, one that does not exist (and a repeat, a blank). */
-const ACCOUNTS = ['nasa', '@natgeo', 'https://www.instagram.com/nike/', 'starbucks', 'veganfoodie', 'plantbasedpaula', 'trailrunner.leo', 'small.cafe', 'locked_acc', 'no_such_creator_xyz', 'nasa', ''];
-const CHECKS = { checks: ['engagement', 'audit', 'niche', 'qualify'], params: { criteria: 'vegan food creator', sample: 50 }, cap: 1000 };
-const HEADER = ['account', 'verdict', 'note', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile'];
+const ACCOUNTS = [
+  'nasa',
+  '@natgeo',
+  'https://www.instagram.com/nike/',
+  'starbucks',
+  'veganfoodie',
+  'plantbasedpaula',
+  'trailrunner.leo',
+  'small.cafe',
+  'locked_acc',
+  'no_such_creator_xyz',
+  'nasa',
+  '',
+];
+const CHECKS = {
+  checks: ['engagement', 'audit', 'niche', 'qualify'],
+  params: { criteria: 'vegan food creator', sample: 50 },
+  cap: 1000,
+};
+const HEADER = [
+  'account',
+  'verdict',
+  'note',
+  'followers',
+  'engagement_rate_pct',
+  'estimated_real_pct',
+  'quality_grade',
+  'niche',
+  'fit_score',
+  'profile',
+];
 const FIRST = 9;
 
 function sheetWith(handles: string[]): GasRuntime {
@@ -53,7 +81,13 @@ function scorecard(rt: GasRuntime, name: string) {
   const lines: unknown[][] = [];
   for (let r = FIRST; r <= sheet.lastRow(); r++) lines.push(HEADER.map((_, c) => shown(r, c + 1)));
   const colors = lines.map((l, i) => ruleBackground(sheet.colorRules, FIRST + i, 2, l[1]));
-  return { sheet, header: sheet.getValues()[FIRST - 2].slice(0, HEADER.length), lines, colors, byAccount: (a: string) => lines.find((l) => l[0] === a)! };
+  return {
+    sheet,
+    header: sheet.getValues()[FIRST - 2].slice(0, HEADER.length),
+    lines,
+    colors,
+    byAccount: (a: string) => lines.find((l) => l[0] === a)!,
+  };
 }
 
 test('10 accounts, four checks: a scorecard with the deciding fields, verdicts by formula and colours; billed = the preview; a threshold changed by hand changes verdicts with no request; a second vet costs 0', async () => {
@@ -63,7 +97,12 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   const preview = rt.call('igVetPreview', CHECKS);
   // 10 distinct accounts (a repeat and a blank row left out); the registry's prices: 2 + 4 + 3 + 3.
   expect(preview).toMatchObject({ accounts: 10, perAccount: 12, kept: 0, credits: 120 });
-  expect(preview.checks.map((c: { fn: string; creditsEach: number }) => [c.fn, c.creditsEach])).toEqual([['IGENGAGEMENT', 2], ['IGAUDIT', 4], ['IGNICHE', 3], ['IGQUALIFY', 3]]);
+  expect(preview.checks.map((c: { fn: string; creditsEach: number }) => [c.fn, c.creditsEach])).toEqual([
+    ['IGENGAGEMENT', 2],
+    ['IGAUDIT', 4],
+    ['IGNICHE', 3],
+    ['IGQUALIFY', 3],
+  ]);
   expect(preview.balance).toBeGreaterThan(0);
 
   const started = rt.call('igVetStart', { ...CHECKS, range: preview.range });
@@ -78,7 +117,18 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
 
   const card = scorecard(rt, 'IG Data vet');
   expect(card.header).toEqual(HEADER);
-  expect(card.lines.map((l) => l[0])).toEqual(['nasa', 'natgeo', 'nike', 'starbucks', 'veganfoodie', 'plantbasedpaula', 'trailrunner.leo', 'small.cafe', 'locked_acc', 'no_such_creator_xyz']);
+  expect(card.lines.map((l) => l[0])).toEqual([
+    'nasa',
+    'natgeo',
+    'nike',
+    'starbucks',
+    'veganfoodie',
+    'plantbasedpaula',
+    'trailrunner.leo',
+    'small.cafe',
+    'locked_acc',
+    'no_such_creator_xyz',
+  ]);
   const nasa = card.byAccount('nasa');
   expect(nasa[2]).toBe('');
   expect(nasa[3]).toBe(97_400_000);
@@ -100,7 +150,12 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   expect(verdicts.every((v) => ['pass', 'fail', 'no data'].includes(v as string))).toBe(true);
   card.lines.forEach((l, i) => {
     if (l[1] === 'no data') return;
-    const pass = (l[3] as number) >= 100 && (l[4] as number) >= 1 && (l[5] as number) >= 80 && 'A B'.includes(l[6] as string) && (l[8] as number) >= 60;
+    const pass =
+      (l[3] as number) >= 100 &&
+      (l[4] as number) >= 1 &&
+      (l[5] as number) >= 80 &&
+      'A B'.includes(l[6] as string) &&
+      (l[8] as number) >= 60;
     expect([l[0], l[1]]).toEqual([l[0], pass ? 'pass' : 'fail']);
     expect(card.colors[i]).toBe(pass ? '#b7e1cd' : '#f4c7c3');
   });
@@ -157,10 +212,19 @@ test('the cap stops a vet before it is passed: the check that would pass it paus
   // engagement 2 + audit 4 (sample 50) an account: 18 for three; a cap of 10 leaves room for one audit.
   const preview = rt.call('igVetPreview', { checks: ['engagement', 'audit'], params: { sample: 50 }, cap: 10 });
   expect(preview).toMatchObject({ credits: 18, cap: 10 });
-  const { job } = stepAll(rt, rt.call('igVetStart', { checks: ['engagement', 'audit'], params: { sample: 50 }, cap: 10 }).job);
+  const { job } = stepAll(
+    rt,
+    rt.call('igVetStart', { checks: ['engagement', 'audit'], params: { sample: 50 }, cap: 10 }).job,
+  );
   expect(job.status).toBe('paused');
-  expect(job.message).toMatch(/^Stopped at this run's cap of 10 credits \(10 spent\): 2 rows were not looked up \(rows 10-11\)\.$/);
+  expect(job.message).toMatch(
+    /^Stopped at this run's cap of 10 credits \(10 spent\): 2 rows were not looked up \(rows 10-11\)\.$/,
+  );
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 10 });
   const card = scorecard(rt, 'IG Data vet');
-  expect(card.lines.map((l) => [l[0], typeof l[3], typeof l[5]])).toEqual([['nasa', 'number', 'number'], ['natgeo', 'number', 'string'], ['nike', 'number', 'string']]);
+  expect(card.lines.map((l) => [l[0], typeof l[3], typeof l[5]])).toEqual([
+    ['nasa', 'number', 'number'],
+    ['natgeo', 'number', 'string'],
+    ['nike', 'number', 'string'],
+  ]);
 });

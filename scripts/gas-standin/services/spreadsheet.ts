@@ -10,7 +10,13 @@ import { createChartFacades } from './charts';
 import { ColorRule, GridRange, SheetModel, SpreadsheetModel, resolveRange } from './spreadsheetModel';
 import { UiRecorder, createUi } from './ui';
 
-export function createSpreadsheetApp(host: Host, realm: Realm, model: SpreadsheetModel, ui: UiRecorder, addonName: string) {
+export function createSpreadsheetApp(
+  host: Host,
+  realm: Realm,
+  model: SpreadsheetModel,
+  ui: UiRecorder,
+  addonName: string,
+) {
   const fail = (m: string): never => {
     throw realm.exception(m);
   };
@@ -97,10 +103,15 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         write('setValues');
         if (!Array.isArray(vals)) fail('Invalid argument: values');
         const v = fromRealm(vals) as unknown[][];
-        if (v.length !== numRows) fail(`The number of rows in the data does not match the number of rows in the range. The data has ${v.length} but the range has ${numRows}.`);
+        if (v.length !== numRows)
+          fail(
+            `The number of rows in the data does not match the number of rows in the range. The data has ${v.length} but the range has ${numRows}.`,
+          );
         v.forEach((rowVals) => {
           if (!Array.isArray(rowVals) || rowVals.length !== numCols) {
-            fail(`The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(rowVals) ? rowVals.length : 0} but the range has ${numCols}.`);
+            fail(
+              `The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(rowVals) ? rowVals.length : 0} but the range has ${numCols}.`,
+            );
           }
         });
         v.forEach((rowVals, r) => rowVals.forEach((x, c) => sheet.enter(row + r, col + c, x, host.timeZone)));
@@ -109,7 +120,8 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       setValue(val: unknown) {
         write('setValue');
         const x = fromRealm(val);
-        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.enter(row + r, col + c, x, host.timeZone);
+        for (let r = 0; r < numRows; r++)
+          for (let c = 0; c < numCols; c++) sheet.enter(row + r, col + c, x, host.timeZone);
         return self;
       },
       clearContent() {
@@ -122,15 +134,20 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       },
       getFormulas: () => {
         read('Range.getFormulas');
-        return realm.toRealm(Array.from({ length: numRows }, (_, r) => Array.from({ length: numCols }, (_, c) => sheet.formulas.get(`${row + r},${col + c}`) ?? '')));
+        return realm.toRealm(
+          Array.from({ length: numRows }, (_, r) =>
+            Array.from({ length: numCols }, (_, c) => sheet.formulas.get(`${row + r},${col + c}`) ?? ''),
+          ),
+        );
       },
       getFormula: () => (read('Range.getFormula'), sheet.formulas.get(`${row},${col}`) ?? ''),
       setFormula(f: unknown) {
         write('setFormula');
-        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) {
-          sheet.set(row + r, col + c, '');
-          sheet.formulas.set(`${row + r},${col + c}`, String(f));
-        }
+        for (let r = 0; r < numRows; r++)
+          for (let c = 0; c < numCols; c++) {
+            sheet.set(row + r, col + c, '');
+            sheet.formulas.set(`${row + r},${col + c}`, String(f));
+          }
         model.formulaWrites.push({ sheet: sheet.name, a1: toA1(row, col, numRows, numCols), formula: String(f) });
         return self;
       },
@@ -138,34 +155,58 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         // Apps Script: a 2D array of exactly the range's size, one formula (or '') a cell.
         write('setFormulas');
         const rows = fromRealm(fs) as unknown[][];
-        if (!Array.isArray(rows) || rows.length !== numRows || rows.some((r) => !Array.isArray(r) || r.length !== numCols)) {
-          throw new Error(`The number of rows or columns in the data does not match the range: the data has ${Array.isArray(rows) ? rows.length : 0} rows, the range ${numRows}.`);
+        if (
+          !Array.isArray(rows) ||
+          rows.length !== numRows ||
+          rows.some((r) => !Array.isArray(r) || r.length !== numCols)
+        ) {
+          throw new Error(
+            `The number of rows or columns in the data does not match the range: the data has ${Array.isArray(rows) ? rows.length : 0} rows, the range ${numRows}.`,
+          );
         }
-        rows.forEach((cells, r) => cells.forEach((f, c) => {
-          sheet.set(row + r, col + c, '');
-          if (f === '' || f === null) sheet.formulas.delete(`${row + r},${col + c}`);
-          else sheet.formulas.set(`${row + r},${col + c}`, String(f));
-        }));
-        model.formulaWrites.push({ sheet: sheet.name, a1: toA1(row, col, numRows, numCols), formula: rows.map((r) => r.join('\t')).join('\n') });
+        rows.forEach((cells, r) =>
+          cells.forEach((f, c) => {
+            sheet.set(row + r, col + c, '');
+            if (f === '' || f === null) sheet.formulas.delete(`${row + r},${col + c}`);
+            else sheet.formulas.set(`${row + r},${col + c}`, String(f));
+          }),
+        );
+        model.formulaWrites.push({
+          sheet: sheet.name,
+          a1: toA1(row, col, numRows, numCols),
+          formula: rows.map((r) => r.join('\t')).join('\n'),
+        });
         return self;
       },
       setNumberFormat(f: unknown) {
         write('setNumberFormat');
-        for (let r = 0; r < numRows; r++) for (let c = 0; c < numCols; c++) sheet.numberFormats.set(`${row + r},${col + c}`, String(f));
+        for (let r = 0; r < numRows; r++)
+          for (let c = 0; c < numCols; c++) sheet.numberFormats.set(`${row + r},${col + c}`, String(f));
         return self;
       },
       setNumberFormats(fs: unknown) {
         write('setNumberFormats');
         const rows = fromRealm(fs) as unknown[][];
-        if (!Array.isArray(rows) || rows.length !== numRows || rows.some((r) => !Array.isArray(r) || r.length !== numCols)) fail('Invalid argument: numberFormats');
-        rows.forEach((cells, r) => cells.forEach((f, c) => sheet.numberFormats.set(`${row + r},${col + c}`, String(f))));
+        if (
+          !Array.isArray(rows) ||
+          rows.length !== numRows ||
+          rows.some((r) => !Array.isArray(r) || r.length !== numCols)
+        )
+          fail('Invalid argument: numberFormats');
+        rows.forEach((cells, r) =>
+          cells.forEach((f, c) => sheet.numberFormats.set(`${row + r},${col + c}`, String(f))),
+        );
         return self;
       },
       // An automatic cell's format reads as "General" here (the stand-in's choice: Sheets' own text for it is not documented).
       getNumberFormat: () => (read('Range.getNumberFormat'), sheet.numberFormats.get(`${row},${col}`) ?? 'General'),
       getNumberFormats: () => {
         read('Range.getNumberFormats');
-        return realm.toRealm(Array.from({ length: numRows }, (_, r) => Array.from({ length: numCols }, (_, c) => sheet.numberFormats.get(`${row + r},${col + c}`) ?? 'General')));
+        return realm.toRealm(
+          Array.from({ length: numRows }, (_, r) =>
+            Array.from({ length: numCols }, (_, c) => sheet.numberFormats.get(`${row + r},${col + c}`) ?? 'General'),
+          ),
+        );
       },
       setFontWeight: () => (write('setFontWeight'), self),
       getA1Notation: () => toA1(row, col, numRows, numCols),
@@ -184,7 +225,13 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         return rangeFacade({ sheet, row: row + r - 1, col: col + c - 1, numRows: 1, numCols: 1 });
       },
       offset(dr: number, dc: number, nr?: number, nc?: number) {
-        const g2 = { sheet, row: row + Number(dr), col: col + Number(dc), numRows: nr === undefined ? numRows : Number(nr), numCols: nc === undefined ? numCols : Number(nc) };
+        const g2 = {
+          sheet,
+          row: row + Number(dr),
+          col: col + Number(dc),
+          numRows: nr === undefined ? numRows : Number(nr),
+          numCols: nc === undefined ? numCols : Number(nc),
+        };
         checkBounds(sheet, g2.row, g2.col, g2.numRows, g2.numCols);
         return rangeFacade(g2);
       },
@@ -231,9 +278,16 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
       },
       getDataRange() {
         read('Sheet.getDataRange');
-        return rangeFacade({ sheet, row: 1, col: 1, numRows: Math.max(1, sheet.lastRow()), numCols: Math.max(1, sheet.lastCol()) });
+        return rangeFacade({
+          sheet,
+          row: 1,
+          col: 1,
+          numRows: Math.max(1, sheet.lastRow()),
+          numCols: Math.max(1, sheet.lastCol()),
+        });
       },
-      getActiveRange: () => (model.activeRange && model.activeRange.sheet === sheet ? rangeFacade(model.activeRange) : null),
+      getActiveRange: () =>
+        model.activeRange && model.activeRange.sheet === sheet ? rangeFacade(model.activeRange) : null,
       setActiveRange(range: { getA1Notation?: () => string; getSheet?: () => { getName: () => string } }) {
         const a1 = range?.getA1Notation?.();
         if (!a1) fail('Invalid argument: range');
@@ -277,7 +331,10 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         return self;
       },
       setFrozenRows: () => (write('setFrozenRows'), undefined),
-      getConditionalFormatRules: () => (read('Sheet.getConditionalFormatRules'), realm.array(sheet.colorRules.map(ruleFacade))),
+      getConditionalFormatRules: () => (
+        read('Sheet.getConditionalFormatRules'),
+        realm.array(sheet.colorRules.map(ruleFacade))
+      ),
       setConditionalFormatRules(rules: unknown) {
         write('Sheet.setConditionalFormatRules');
         if (!Array.isArray(rules)) fail('Invalid argument: rules');
@@ -380,14 +437,21 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
         const g = model.namedRanges.get(String(name));
         return g ? rangeFacade(g) : null;
       },
-      setNamedRange(name: unknown, range: { getA1Notation?: () => string; getSheet?: () => { getName: () => string } }) {
+      setNamedRange(
+        name: unknown,
+        range: { getA1Notation?: () => string; getSheet?: () => { getName: () => string } },
+      ) {
         write('setNamedRange');
         const s = model.findSheet(String(range?.getSheet?.().getName()));
         if (!s) fail('Invalid argument: range');
         model.namedRanges.set(String(name), resolveRange(s as SheetModel, String(range.getA1Notation?.())));
       },
       toast(message: unknown, title?: unknown, timeoutSeconds?: unknown) {
-        ui.toasts.push({ message: String(message), title: title === undefined ? '' : String(title), timeoutSeconds: timeoutSeconds === undefined ? 5 : Number(timeoutSeconds) });
+        ui.toasts.push({
+          message: String(message),
+          title: title === undefined ? '' : String(title),
+          timeoutSeconds: timeoutSeconds === undefined ? 5 : Number(timeoutSeconds),
+        });
       },
       toString: () => 'Spreadsheet',
     };
@@ -397,8 +461,14 @@ export function createSpreadsheetApp(host: Host, realm: Realm, model: Spreadshee
   return {
     getActiveSpreadsheet: () => (read('SpreadsheetApp.getActiveSpreadsheet'), spreadsheetFacade()),
     getActive: () => (read('SpreadsheetApp.getActive'), spreadsheetFacade()),
-    getActiveSheet: () => (read('SpreadsheetApp.getActiveSheet'), (spreadsheetFacade().getActiveSheet as () => unknown)()),
-    getActiveRange: () => (read('SpreadsheetApp.getActiveRange'), (spreadsheetFacade().getActiveRange as () => unknown)()),
+    getActiveSheet: () => (
+      read('SpreadsheetApp.getActiveSheet'),
+      (spreadsheetFacade().getActiveSheet as () => unknown)()
+    ),
+    getActiveRange: () => (
+      read('SpreadsheetApp.getActiveRange'),
+      (spreadsheetFacade().getActiveRange as () => unknown)()
+    ),
     getUi() {
       host.ensure('ui.menu', 'SpreadsheetApp.getUi', realm);
       return createUi(host, realm, ui, addonName);

@@ -61,7 +61,10 @@ export class SheetModel {
 
   set(row: number, col: number, v: unknown): void {
     if (typeof v === 'string' && v.length > CELL_MAX_CHARS) {
-      throw Object.assign(new Error(`Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`), { name: 'Exception' });
+      throw Object.assign(
+        new Error(`Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`),
+        { name: 'Exception' },
+      );
     }
     this.formulas.delete(`${row},${col}`);
     const r = (this.rows[row - 1] ??= []);
@@ -85,7 +88,8 @@ export class SheetModel {
   }
 
   lastRow(): number {
-    for (let r = this.rows.length; r >= 1; r--) if (this.rows[r - 1]?.some((v) => v !== '' && v !== undefined)) return r;
+    for (let r = this.rows.length; r >= 1; r--)
+      if (this.rows[r - 1]?.some((v) => v !== '' && v !== undefined)) return r;
     return 0;
   }
 
@@ -127,7 +131,9 @@ export class SheetModel {
 
   /** Test helper: the values of `a1` (defaults to the data range). */
   getValues(a1?: string): CellValue[][] {
-    const g = a1 ? resolveRange(this, a1) : { row: 1, col: 1, numRows: Math.max(1, this.lastRow()), numCols: Math.max(1, this.lastCol()) };
+    const g = a1
+      ? resolveRange(this, a1)
+      : { row: 1, col: 1, numRows: Math.max(1, this.lastRow()), numCols: Math.max(1, this.lastCol()) };
     const out: CellValue[][] = [];
     for (let r = 0; r < g.numRows; r++) {
       const row: CellValue[] = [];

@@ -149,13 +149,15 @@ export const jobStore = (props: PropertyStore): JobStore => ({
 });
 
 /** The source row (0-based, from the job's first) of the run's `i`-th row. */
-export const physical = (job: Pick<BulkJob, 'rows' | 'offset'>, i: number): number => (job.rows ? (i + (job.offset ?? 0)) % job.rows : 0);
+export const physical = (job: Pick<BulkJob, 'rows' | 'offset'>, i: number): number =>
+  job.rows ? (i + (job.offset ?? 0)) % job.rows : 0;
 
 /**
  * Rows a step handles from the run's current row: at most `max`, and only to the run's end on one
  * side of the wrap (a step reads them in one range).
  */
-export const windowSize = (job: BulkJob, max: number): number => Math.min(max, job.rows - job.next, job.rows - physical(job, job.next));
+export const windowSize = (job: BulkJob, max: number): number =>
+  Math.min(max, job.rows - job.next, job.rows - physical(job, job.next));
 
 /**
  * The rows a stopped run did not reach, in sheet row numbers and run order: "rows 27-61" or, past
@@ -179,7 +181,8 @@ export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row
  * fetched; those fetched before the run started count as cached (not this run's own).
  */
 export function countFetch(job: BulkJob, credits: number, requests: number, fetchedAt: number[], lost: Lost): void {
-  if (lost.lookups) job.lost = { lookups: (job.lost?.lookups ?? 0) + lost.lookups, credits: (job.lost?.credits ?? 0) + lost.credits };
+  if (lost.lookups)
+    job.lost = { lookups: (job.lost?.lookups ?? 0) + lost.lookups, credits: (job.lost?.credits ?? 0) + lost.credits };
   job.credits += credits;
   job.requests += requests;
   const start = Date.parse(job.startedAt);
@@ -193,13 +196,18 @@ export function pauseJob<J extends BulkJob>(job: J, message: string): J {
   return job;
 }
 
-/** Refuses to replace the document's bulk run while it is running or paused, unless `replace` says the user confirmed it. */
+/**
+ * Refuses to replace the document's bulk run while it is running or paused, unless `replace` says
+ * the user confirmed it.
+ */
 export function refuseReplacing(props: PropertyStore, replace: boolean): void {
   const current = jobStore(props).load();
   if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
     throw new Error(
-      `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
-        `resume or cancel it first, or confirm to start this one in its place (its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
+      `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ` +
+        `${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+        'resume or cancel it first, or confirm to start this one in its place ' +
+        `(its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
     );
   }
 }

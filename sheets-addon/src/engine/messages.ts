@@ -10,16 +10,24 @@ export const NOT_REACHED = 'Not reached in time: recalculate to continue (alread
 const SHEETS_RETRY = { attempts: 3, baseDelayMs: 500, maxDelayMs: 2000, maxRetryAfterMs: 4000 };
 
 /** The one client configuration of the add-on, from the stored key and base URL. */
-export const clientConfig = (s: { apiKey: string; baseUrl: string }): ClientConfig => ({ apiKey: s.apiKey, baseUrl: s.baseUrl, retry: SHEETS_RETRY });
+export const clientConfig = (s: { apiKey: string; baseUrl: string }): ClientConfig => ({
+  apiKey: s.apiKey,
+  baseUrl: s.baseUrl,
+  retry: SHEETS_RETRY,
+});
 
 /** The sentence a user reads for an error, naming the call's own target when there is one. */
 export const messageOf = (error: AnyIgError, call?: Call): string => userMessage(error, { keyWhere: KEY_WHERE, call });
 
 /** A row of `width` cells: a message in the first, the rest blank. */
-export const messageRow = (message: SheetValue, width: number): SheetValue[] => [message, ...new Array(Math.max(0, width - 1)).fill('')];
+export const messageRow = (message: SheetValue, width: number): SheetValue[] => [
+  message,
+  ...new Array(Math.max(0, width - 1)).fill(''),
+];
 
 /**
  * Whether a cell's text is one of these messages, not a value: every message ends by saying what
  * was charged (core's userMessage); a text field (a name, a bio) does not.
  */
-export const isMessage = (v: unknown): v is string => typeof v === 'string' && /\((Not charged|May have been charged|Charged [\d,]+ credits?[^()]*)\.\)$/.test(v);
+export const isMessage = (v: unknown): v is string =>
+  typeof v === 'string' && /\((Not charged|May have been charged|Charged [\d,]+ credits?[^()]*)\.\)$/.test(v);

@@ -12,7 +12,11 @@ type Range = GoogleAppsScript.Spreadsheet.Range;
  * API stays that text. One read of the formats tells which cells are plain text; `formats` null:
  * none are (the add-on's own hidden sheet, which nobody formats: no read).
  */
-export function setCells(range: Range, values: SheetValue[][], formats: string[][] | null = range.getNumberFormats()): void {
+export function setCells(
+  range: Range,
+  values: SheetValue[][],
+  formats: string[][] | null = range.getNumberFormats(),
+): void {
   range.setValues(values.map((row, r) => row.map((v, c) => entered(v, formats?.[r][c] === '@'))));
 }
 
@@ -43,7 +47,13 @@ const gridOf = (sheet: Sheet): Grid => ({
   },
   colorWhen: (row, col, rows, cols, rules) => {
     const range = sheet.getRange(row, col, rows, cols);
-    const added = rules.map((r) => SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(r.text).setBackground(r.color).setRanges([range]).build());
+    const added = rules.map((r) =>
+      SpreadsheetApp.newConditionalFormatRule()
+        .whenTextEqualTo(r.text)
+        .setBackground(r.color)
+        .setRanges([range])
+        .build(),
+    );
     sheet.setConditionalFormatRules([...sheet.getConditionalFormatRules(), ...added]);
   },
   clear: () => {
@@ -62,10 +72,22 @@ export function gasBook(): Book {
       return s ? gridOf(s) : null;
     },
     insertSheet: (name) => gridOf(ss().insertSheet(name)),
-    sheetNames: () => ss().getSheets().map((s) => s.getName()),
+    sheetNames: () =>
+      ss()
+        .getSheets()
+        .map((s) => s.getName()),
     selection: (): Rect | null => {
       const r = SpreadsheetApp.getActiveRange();
-      return r && { sheet: r.getSheet().getName(), row: r.getRow(), col: r.getColumn(), rows: r.getNumRows(), cols: r.getNumColumns(), a1: r.getA1Notation() };
+      return (
+        r && {
+          sheet: r.getSheet().getName(),
+          row: r.getRow(),
+          col: r.getColumn(),
+          rows: r.getNumRows(),
+          cols: r.getNumColumns(),
+          a1: r.getA1Notation(),
+        }
+      );
     },
     zoneOffset(t) {
       const z = Utilities.formatDate(new Date(t), timeZone(), 'Z'); // "+0530"

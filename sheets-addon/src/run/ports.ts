@@ -38,7 +38,10 @@ export interface Grid {
   writeFormulas(row: number, col: number, formulas: string[]): void;
   /** Number format of a rectangle ("0.0%") of at least one cell. */
   setNumberFormat(row: number, col: number, rows: number, cols: number, format: string): void;
-  /** Colours a rectangle's cells by their value: a cell showing `text` gets `color` (conditional formatting: it follows the value). */
+  /**
+   * Colours a rectangle's cells by their value: a cell showing `text` gets `color` (conditional
+   * formatting: it follows the value).
+   */
   colorWhen(row: number, col: number, rows: number, cols: number, rules: { text: string; color: string }[]): void;
   /** Empties the sheet's values and formulas (a view rewritten whole). */
   clear(): void;

@@ -45,4 +45,3 @@ function continueJobs(ctx: RunContext, owners: RunOwners, budgetMs: number): voi
     }
   }
 }
-

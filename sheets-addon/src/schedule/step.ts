@@ -1,4 +1,7 @@
-/** Stepping a schedule's run (from the trigger, Run now in the sidebar, or its owner's sidebar) and the sidebar's run (from the sidebar or the trigger). */
+/**
+ * Stepping a schedule's run (from the trigger, Run now in the sidebar, or its owner's sidebar) and
+ * the sidebar's run (from the sidebar or the trigger).
+ */
 import type { BulkJob } from '../bulk/job';
 import { step } from '../bulk/runs';
 import type { RunContext } from '../run/ports';
@@ -9,7 +12,13 @@ import { findSchedule } from './schedules';
  * One step of the run `jobId` of schedule `scheduleId`; when the run leaves `running`, its
  * schedule's owner hears of it (the only place an owner's afterRun is called).
  */
-export function stepScheduled(ctx: RunContext, owners: RunOwners, scheduleId: string, jobId: string, budgetMs?: number): BulkJob {
+export function stepScheduled(
+  ctx: RunContext,
+  owners: RunOwners,
+  scheduleId: string,
+  jobId: string,
+  budgetMs?: number,
+): BulkJob {
   const job = step(ctx, jobId, budgetMs, scheduleId);
   if (job.status !== 'running') afterRun(ctx, owners, scheduleId);
   return job;

@@ -14,8 +14,18 @@ let cancelling = false;
 const boxes = () => Array.from(document.querySelectorAll<HTMLInputElement>('#vet-checks input'));
 
 function request(): Args<'igVetStart'>[0] {
-  const params: Record<string, string> = { sample: $('vet-sample').value.trim(), criteria: $('vet-criteria').value.trim() };
-  return { checks: boxes().filter((b) => b.checked).map((b) => b.value), params, cap: $('vet-cap').value, range: previewed };
+  const params: Record<string, string> = {
+    sample: $('vet-sample').value.trim(),
+    criteria: $('vet-criteria').value.trim(),
+  };
+  return {
+    checks: boxes()
+      .filter((b) => b.checked)
+      .map((b) => b.value),
+    params,
+    cap: $('vet-cap').value,
+    range: previewed,
+  };
 }
 
 function invalidate(): void {
@@ -25,7 +35,9 @@ function invalidate(): void {
 
 export function refreshVetSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('vet-selection').textContent = s ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')' : 'none';
+    $('vet-selection').textContent = s
+      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
+      : 'none';
     invalidate();
   }, fail('vet-text'));
 }
@@ -36,22 +48,49 @@ const fnOf = (job: Job) => (state.endpoints.find((e) => e.id === job.endpoint) |
 function loop(job: Job, check: number, checks: number): Promise<void> {
   if (cancelling) {
     cancelling = false;
-    return call('igBulkCancel', job.id).then(() => { $('vet-cancel').hidden = true; say('vet-text', 'Cancelled. The checks done are in the scorecard; Resume in Bulk lookup below continues.'); }, fail('vet-text'));
+    return call('igBulkCancel', job.id).then(() => {
+      $('vet-cancel').hidden = true;
+      say('vet-text', 'Cancelled. The checks done are in the scorecard; Resume in Bulk lookup below continues.');
+    }, fail('vet-text'));
   }
-  return call('igBulkStep', job.id).then((next) => {
-    if (next.id !== job.id) check++;
-    if (next.status === 'running') {
-      say('vet-text', 'Check ' + check + ' of ' + checks + ' (' + fnOf(next) + '): ' + next.next + ' of ' + next.rows + ' accounts\u2026 You can close this sidebar: it goes on in the background, about once an hour.');
-      return new Promise((r) => setTimeout(r, 0)).then(() => loop(next, check, checks));
-    }
-    $('vet-cancel').hidden = true;
-    say('vet-text', next.message || 'Stopped at check ' + check + ' of ' + checks + '.', next.status === 'done' ? 'ok' : 'error');
-    refreshBalance();
-    loadUsage();
-  }, (e) => {
-    $('vet-cancel').hidden = true;
-    say('vet-text', errText(e) + ' Resume in Bulk lookup below continues: finished rows are kept and not billed again.', 'error');
-  });
+  return call('igBulkStep', job.id).then(
+    (next) => {
+      if (next.id !== job.id) check++;
+      if (next.status === 'running') {
+        say(
+          'vet-text',
+          'Check ' +
+            check +
+            ' of ' +
+            checks +
+            ' (' +
+            fnOf(next) +
+            '): ' +
+            next.next +
+            ' of ' +
+            next.rows +
+            ' accounts\u2026 You can close this sidebar: it goes on in the background, about once an hour.',
+        );
+        return new Promise((r) => setTimeout(r, 0)).then(() => loop(next, check, checks));
+      }
+      $('vet-cancel').hidden = true;
+      say(
+        'vet-text',
+        next.message || 'Stopped at check ' + check + ' of ' + checks + '.',
+        next.status === 'done' ? 'ok' : 'error',
+      );
+      refreshBalance();
+      loadUsage();
+    },
+    (e) => {
+      $('vet-cancel').hidden = true;
+      say(
+        'vet-text',
+        errText(e) + ' Resume in Bulk lookup below continues: finished rows are kept and not billed again.',
+        'error',
+      );
+    },
+  );
 }
 
 function start(replace: boolean): void {
@@ -59,15 +98,18 @@ function start(replace: boolean): void {
   $('vet-run').disabled = true;
   $('vet-replace').hidden = true;
   say('vet-text', 'Writing the scorecard\u2026');
-  call('igVetStart', req, replace).then((r) => {
-    $('vet-cancel').hidden = false;
-    return loop(r.job, 1, r.checks);
-  }, (e) => {
-    // Another bulk run is going or paused: the user may vet in its place.
-    const busy = /^Another bulk run/.test(errText(e));
-    $('vet-replace').hidden = !busy;
-    fail('vet-text')(e);
-  });
+  call('igVetStart', req, replace).then(
+    (r) => {
+      $('vet-cancel').hidden = false;
+      return loop(r.job, 1, r.checks);
+    },
+    (e) => {
+      // Another bulk run is going or paused: the user may vet in its place.
+      const busy = /^Another bulk run/.test(errText(e));
+      $('vet-replace').hidden = !busy;
+      fail('vet-text')(e);
+    },
+  );
 }
 
 export function wireVet(): void {
@@ -83,30 +125,69 @@ export function wireVet(): void {
       // Niche and summary both give the niche: one of them.
       box.onchange = () => {
         const other = c.id === 'niche' ? 'summary' : c.id === 'summary' ? 'niche' : '';
-        boxes().forEach((b) => { if (box.checked && b.value === other) b.checked = false; });
+        boxes().forEach((b) => {
+          if (box.checked && b.value === other) b.checked = false;
+        });
         invalidate();
       };
       label.appendChild(box);
-      label.appendChild(document.createTextNode(' ' + c.id + ': ' + c.fields.join(', ') + ' (' + c.fn + ', ' + c.credits + ' credit' + (c.credits === 1 ? '' : 's') + ')'));
+      label.appendChild(
+        document.createTextNode(
+          ' ' +
+            c.id +
+            ': ' +
+            c.fields.join(', ') +
+            ' (' +
+            c.fn +
+            ', ' +
+            c.credits +
+            ' credit' +
+            (c.credits === 1 ? '' : 's') +
+            ')',
+        ),
+      );
       $('vet-checks').appendChild(label);
     });
   }, fail('vet-text'));
   // Criteria typed: qualify is meant.
   $('vet-criteria').oninput = () => {
-    boxes().forEach((b) => { if (b.value === 'qualify') b.checked = $('vet-criteria').value.trim() !== ''; });
+    boxes().forEach((b) => {
+      if (b.value === 'qualify') b.checked = $('vet-criteria').value.trim() !== '';
+    });
     invalidate();
   };
   $('vet-preview').onclick = () => {
     say('vet-text', 'Counting\u2026');
-    call('igVetPreview', request()).then((p) => {
-      previewed = p.range;
-      const parts = p.checks.map((c) => c.fn + ' ' + c.creditsEach + (c.kept ? ' (' + c.kept + ' kept)' : ''));
-      const text = p.accounts + ' accounts \u00d7 ' + p.perAccount + ' credits (' + parts.join(' + ') + ') = ' + (p.exact ? '' : '~') + fmt(p.credits) + ' credits' +
-        (p.kept ? ', answers kept from earlier (' + p.kept + ') free' : '') + (p.credits > p.cap ? '; the cap of ' + fmt(p.cap) + ' stops it before' : '') + '.' +
-        (typeof p.balance === 'number' ? ' You have ' + fmt(p.balance) + '.' : p.balanceMessage ? ' ' + p.balanceMessage : '');
-      say('vet-text', text + (p.enough === false ? ' Not enough credits.' : ''), p.enough === false ? 'error' : '');
-      $('vet-run').disabled = p.enough === false || !p.accounts;
-    }, (e) => { invalidate(); fail('vet-text')(e); });
+    call('igVetPreview', request()).then(
+      (p) => {
+        previewed = p.range;
+        const parts = p.checks.map((c) => c.fn + ' ' + c.creditsEach + (c.kept ? ' (' + c.kept + ' kept)' : ''));
+        const text =
+          p.accounts +
+          ' accounts \u00d7 ' +
+          p.perAccount +
+          ' credits (' +
+          parts.join(' + ') +
+          ') = ' +
+          (p.exact ? '' : '~') +
+          fmt(p.credits) +
+          ' credits' +
+          (p.kept ? ', answers kept from earlier (' + p.kept + ') free' : '') +
+          (p.credits > p.cap ? '; the cap of ' + fmt(p.cap) + ' stops it before' : '') +
+          '.' +
+          (typeof p.balance === 'number'
+            ? ' You have ' + fmt(p.balance) + '.'
+            : p.balanceMessage
+              ? ' ' + p.balanceMessage
+              : '');
+        say('vet-text', text + (p.enough === false ? ' Not enough credits.' : ''), p.enough === false ? 'error' : '');
+        $('vet-run').disabled = p.enough === false || !p.accounts;
+      },
+      (e) => {
+        invalidate();
+        fail('vet-text')(e);
+      },
+    );
   };
   $('vet-run').onclick = () => start(false);
   $('vet-replace').onclick = () => start(true);

@@ -12,7 +12,18 @@ import type { SheetValue } from '../engine/values';
  * The scorecard's columns, left to right: a check's fields are adjacent (one run writes them in one
  * block); the note beside the verdict, where Sheets shows it whole over the row's empty field cells.
  */
-export const COLUMNS = ['account', 'verdict', 'note', 'followers', 'engagement_rate_pct', 'estimated_real_pct', 'quality_grade', 'niche', 'fit_score', 'profile'] as const;
+export const COLUMNS = [
+  'account',
+  'verdict',
+  'note',
+  'followers',
+  'engagement_rate_pct',
+  'estimated_real_pct',
+  'quality_grade',
+  'niche',
+  'fit_score',
+  'profile',
+] as const;
 /** A column's number (1-based) by its name. */
 export const colOf = (name: string): number => COLUMNS.indexOf(name as (typeof COLUMNS)[number]) + 1;
 
@@ -58,7 +69,10 @@ export function verdictFormula(r: number, fields: string[]): string {
     if (!fields.includes(t.field)) return [];
     const cell = `${colName(colOf(t.field))}${r}`;
     const limit = `$B$${i + 2}`;
-    const holds = t.test === 'grade' ? `AND(${cell}<>"",ISNUMBER(SEARCH(${cell},${limit})))` : `AND(ISNUMBER(${cell}),${cell}>=${limit})`;
+    const holds =
+      t.test === 'grade'
+        ? `AND(${cell}<>"",ISNUMBER(SEARCH(${cell},${limit})))`
+        : `AND(ISNUMBER(${cell}),${cell}>=${limit})`;
     return [`OR(${limit}="",${holds})`];
   });
   const decided = conds.length ? `IF(AND(${conds.join(',')}),"pass","fail")` : '"review"';
@@ -67,6 +81,8 @@ export function verdictFormula(r: number, fields: string[]): string {
 
 /** The profile link of row `r` (the account cell is a handle the service accepted). */
 export const linkFormula = (r: number): string => `=HYPERLINK("https://www.instagram.com/"&$A${r}&"/","profile")`;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * A row's note once every check has run: the messages the runs wrote in its field cells (a private
@@ -81,9 +97,8 @@ export function noteOf(cells: unknown[]): { note: string; cleared: SheetValue[] 
   // Every message says what it cost: summed when each says it plainly, else each as it is.
   const sentences = [...new Set(messages.map((m) => m.replace(/ \([^()]*\.\)$/, '')))];
   const total = charged.reduce((n, m) => n + (m ? Number(m[1].replace(/,/g, '')) : 0), 0);
-  const note = plain
-    ? `${sentences.join(' ')} (${total ? `Charged ${total} credit${total === 1 ? '' : 's'} for ${messages.length} check${messages.length === 1 ? '' : 's'}` : 'Not charged'}.)`
-    : [...new Set(messages)].join(' ');
+  const cost = total ? `Charged ${plural(total, 'credit')} for ${plural(messages.length, 'check')}` : 'Not charged';
+  const note = plain ? `${sentences.join(' ')} (${cost}.)` : [...new Set(messages)].join(' ');
   return { note, cleared: cells.map((c) => (isMessage(c) ? '' : (c as SheetValue))) };
 }
 

@@ -21,7 +21,20 @@ import { PROP } from '../run/property-names';
 import { settingRule } from '../run/reuse';
 import type { RunOwner } from '../schedule/owner';
 import { readCap } from '../schedule/schedules';
-import { COLORS, FIELDS_FROM, FIELDS_TO, FIRST_ROW, LINK_COL, NOTE_COL, VERDICT_COL, colOf, linkFormula, noteOf, scorecardTop, verdictFormula } from './scorecard';
+import {
+  COLORS,
+  FIELDS_FROM,
+  FIELDS_TO,
+  FIRST_ROW,
+  LINK_COL,
+  NOTE_COL,
+  VERDICT_COL,
+  colOf,
+  linkFormula,
+  noteOf,
+  scorecardTop,
+  verdictFormula,
+} from './scorecard';
 
 /**
  * The checks offered, in the order they run: each is the profile insight of its name
@@ -59,19 +72,24 @@ interface Vet {
 }
 
 /** The checks offered, each with what it costs an account at its default parameters (the registry's price). */
-export const vetChoices = () => CHECKS.map((c) => {
-  const e = endpointOf(c.id);
-  return { id: c.id, fn: e.fn, fields: [...c.fields], credits: estimateCost(e, {}).credits };
-});
+export const vetChoices = () =>
+  CHECKS.map((c) => {
+    const e = endpointOf(c.id);
+    return { id: c.id, fn: e.fn, fields: [...c.fields], credits: estimateCost(e, {}).credits };
+  });
 
 /** The request checked: the plan of each check chosen (nothing is sent or saved on bad input). */
 function readVet(req: VetRequest): { plans: BulkPlan[]; cap: number } {
   const ids = [...new Set(req.checks ?? [])];
   if (!ids.length) throw new Error('Checks: choose at least one check to run.');
   const unknown = ids.find((id) => !CHECKS.some((c) => c.id === id));
-  if (unknown) throw new Error(`Checks: "${unknown}" is not a check. Choose from: ${CHECKS.map((c) => c.id).join(', ')}.`);
-  if (ids.includes('niche') && ids.includes('summary')) throw new Error('Checks: niche and summary both give the niche: choose one of them.');
-  const plans = CHECKS.filter((c) => ids.includes(c.id)).map((c) => plan({ endpoint: endpointOf(c.id).id, params: req.params, fields: c.fields.join(','), output: 'beside' }));
+  if (unknown)
+    throw new Error(`Checks: "${unknown}" is not a check. Choose from: ${CHECKS.map((c) => c.id).join(', ')}.`);
+  if (ids.includes('niche') && ids.includes('summary'))
+    throw new Error('Checks: niche and summary both give the niche: choose one of them.');
+  const plans = CHECKS.filter((c) => ids.includes(c.id)).map((c) =>
+    plan({ endpoint: endpointOf(c.id).id, params: req.params, fields: c.fields.join(','), output: 'beside' }),
+  );
   return { plans, cap: readCap(req.cap ?? 1000) };
 }
 
@@ -100,16 +118,27 @@ export function previewVet(ctx: RunContext, req: VetRequest) {
     const calls = uniqueCalls(accounts.map((a) => account(p, a)));
     const kept = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;
     const cost = estimateCost(p.endpoint, p.params as never);
-    return { fn: p.endpoint.fn, creditsEach: cost.credits, exact: cost.exact, kept, credits: (calls.size - kept) * cost.credits };
+    return {
+      fn: p.endpoint.fn,
+      creditsEach: cost.credits,
+      exact: cost.exact,
+      kept,
+      credits: (calls.size - kept) * cost.credits,
+    };
   });
   const credits = checks.reduce((n, c) => n + c.credits, 0);
   const b = readBalance(ctx.client);
   return {
-    range, accounts: accounts.length, checks, credits, cap,
+    range,
+    accounts: accounts.length,
+    checks,
+    credits,
+    cap,
     perAccount: checks.reduce((n, c) => n + c.creditsEach, 0),
     kept: checks.reduce((n, c) => n + c.kept, 0),
     exact: checks.every((c) => c.exact),
-    balance: b.ok ? b.balance : undefined, balanceMessage: b.ok ? undefined : b.message,
+    balance: b.ok ? b.balance : undefined,
+    balanceMessage: b.ok ? undefined : b.message,
     enough: b.ok ? b.balance >= Math.min(credits, cap) : undefined,
   };
 }
@@ -120,8 +149,22 @@ const saveVet = (ctx: Pick<RunContext, 'props'>, v: Vet) => ctx.props.set(PROP.v
 /** The run of the vet's current check: the scorecard's accounts in, its fields' columns out. */
 function checkJob(ctx: RunContext, v: Vet): BulkJob {
   const c = v.checks[v.at];
-  const p: BulkPlan = { endpoint: getEndpoint(c.endpoint), targetName: 'handle', params: c.params, list: false, fields: c.fields };
-  const place = { sheet: v.sheet, row: FIRST_ROW, col: 1, rows: v.rows, outSheet: v.sheet, outRow: FIRST_ROW, outCol: colOf(c.fields[0]) };
+  const p: BulkPlan = {
+    endpoint: getEndpoint(c.endpoint),
+    targetName: 'handle',
+    params: c.params,
+    list: false,
+    fields: c.fields,
+  };
+  const place = {
+    sheet: v.sheet,
+    row: FIRST_ROW,
+    col: 1,
+    rows: v.rows,
+    outSheet: v.sheet,
+    outRow: FIRST_ROW,
+    outCol: colOf(c.fields[0]),
+  };
   // Its credits go on from the checks before it: the vet's cap and count are one, as the user set and reads them.
   return { ...newJob(ctx, p, place, 'beside'), cap: v.cap, credits: v.credits, label: `Vet ${v.sheet}` };
 }
@@ -131,27 +174,51 @@ function checkJob(ctx: RunContext, v: Vet): BulkJob {
  * and the first check's run, which the sidebar steps. The document's bulk run still going or paused
  * is replaced only when `replace` says the user confirmed it.
  */
-export function startVet(ctx: RunContext, req: VetRequest, replace = false): { job: BulkJob; sheet: string; checks: number } {
+export function startVet(
+  ctx: RunContext,
+  req: VetRequest,
+  replace = false,
+): { job: BulkJob; sheet: string; checks: number } {
   const { plans, cap } = readVet(req);
   const { range, accounts } = accountsIn(ctx, plans[0]);
-  if (req.range && req.range !== range) throw new Error(`The selection changed since the preview (${req.range}, now ${range}): preview again.`);
-  if (!accounts.length) throw new Error(`The selection ${range} holds no accounts: select a column of usernames, @names or profile links.`);
+  if (req.range && req.range !== range)
+    throw new Error(`The selection changed since the preview (${req.range}, now ${range}): preview again.`);
+  if (!accounts.length)
+    throw new Error(`The selection ${range} holds no accounts: select a column of usernames, @names or profile links.`);
   return ctx.lock.withLock(() => {
     refuseReplacing(ctx.props, replace);
     const sheet = freeSheetName(ctx.book, 'IG Data vet');
     const grid = ctx.book.insertSheet(sheet);
     const n = accounts.length;
     writeBlock(grid, 1, 1, scorecardTop());
-    writeBlock(grid, FIRST_ROW, 1, accounts.map((a) => [a]));
+    writeBlock(
+      grid,
+      FIRST_ROW,
+      1,
+      accounts.map((a) => [a]),
+    );
     const fields = plans.flatMap((p) => p.fields);
     const rows = accounts.map((_, i) => FIRST_ROW + i);
-    grid.writeFormulas(FIRST_ROW, VERDICT_COL, rows.map((r) => verdictFormula(r, fields)));
+    grid.writeFormulas(
+      FIRST_ROW,
+      VERDICT_COL,
+      rows.map((r) => verdictFormula(r, fields)),
+    );
     // A bad account gets no link: its note says what is wrong with it.
-    grid.writeFormulas(FIRST_ROW, LINK_COL, rows.map((r, i) => (account(plans[0], accounts[i]).kind === 'call' ? linkFormula(r) : '')));
+    grid.writeFormulas(
+      FIRST_ROW,
+      LINK_COL,
+      rows.map((r, i) => (account(plans[0], accounts[i]).kind === 'call' ? linkFormula(r) : '')),
+    );
     grid.colorWhen(FIRST_ROW, VERDICT_COL, n, 1, COLORS);
     grid.setNumberFormat(FIRST_ROW, colOf('followers'), n, 1, '#,##0');
     const v: Vet = {
-      sheet, rows: n, cap, credits: 0, at: 0, jobId: '',
+      sheet,
+      rows: n,
+      cap,
+      credits: 0,
+      at: 0,
+      jobId: '',
       checks: plans.map((p) => ({ fn: p.endpoint.fn, endpoint: p.endpoint.id, params: p.params, fields: p.fields })),
     };
     const job = checkJob(ctx, v);
@@ -196,11 +263,18 @@ function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
     }
     writeNotes(ctx, v);
     ctx.props.delete(PROP.vet);
-    job.message = `Vetted ${v.rows} account${v.rows === 1 ? '' : 's'} with ${v.checks.map((c) => c.fn).join(', ')}: ${v.credits.toLocaleString('en-US')} credits in all. The scorecard is the sheet \u201c${v.sheet}\u201d.`;
+    const fns = v.checks.map((c) => c.fn).join(', ');
+    const credits = v.credits.toLocaleString('en-US');
+    job.message =
+      `Vetted ${v.rows} account${v.rows === 1 ? '' : 's'} with ${fns}: ${credits} credits in all. ` +
+      `The scorecard is the sheet \u201c${v.sheet}\u201d.`;
     jobStore(ctx.props).save(job);
     return job;
   });
 }
 
-/** Vet as an owner of runs (owners.ts): its next check follows a step of the sidebar's run, from the sidebar or the hourly trigger. */
+/**
+ * Vet as an owner of runs (owners.ts): its next check follows a step of the sidebar's run, from the
+ * sidebar or the hourly trigger.
+ */
 export const VET_OWNER: RunOwner = { afterSidebarStep: afterVetStep };
