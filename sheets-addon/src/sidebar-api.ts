@@ -27,6 +27,7 @@ import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { stepScheduled } from './schedule/step';
 import { DEFAULT_FIELDS, createTracker, deleteTracker, previewTracker, stepTracker, trackableFields, trackerViews } from './tracker/trackers';
+import { createWatch, deleteWatch, previewWatch, watchViews } from './watch/watches';
 
 function settingsView() {
   const s = readSettings();
@@ -144,6 +145,11 @@ export const SIDEBAR_API = {
   igTrackerStep: inContext(stepTracker),
   igTrackers: inContext(trackerViews),
   igTrackerDelete: thenShow(deleteTracker, trackerViews),
+  /** Watch a hashtag: the cost from the tags' newest pages, create (its first run now), list, delete. */
+  igWatchPreview: inContext(previewWatch),
+  igWatchCreate: thenShow(createWatch, watchViews),
+  igWatches: inContext(watchViews),
+  igWatchDelete: thenShow(deleteWatch, watchViews),
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

@@ -24,6 +24,8 @@ export const PROP = {
   schedules: 'IGDATA_SCHEDULES',
   /** Trackers (tracker/trackers.ts): each one's schedules, fields and view sheet. */
   trackers: 'IGDATA_TRACKERS',
+  /** Watches (watch/watches.ts): each one's tags, timing, cap, sheet and where its reading stopped. */
+  watches: 'IGDATA_WATCHES',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
   claims: 'IGDATA_CLAIMS',
 } as const;
