@@ -264,6 +264,9 @@ function grid() {
     fx[at] ??= f;
     const points = sparklinePoints(f, (name) => rt.spreadsheet.findSheet(name)?.getValues());
     if (points) sparklines[at] = points;
+    // A watch's thumbnails: =IMAGE("url") as the add-on writes it, drawn like a typed one.
+    const image = /^=IMAGE\("(https?:\/\/[^"]+)"\)$/.exec(f);
+    if (image) images[at] = image[1];
   }
   const ar = rt.spreadsheet.activeRange;
   const selection = ar && ar.sheet === sheet ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}` : null;

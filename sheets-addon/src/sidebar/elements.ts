@@ -41,6 +41,18 @@ export const ELEMENTS = {
   'tracker-text': 'p',
   'tracker-list': 'div',
   'trackers-message': 'p',
+  // Watch a hashtag
+  'watch-tags': 'input',
+  'watch-location': 'input',
+  'watch-repeat': 'select',
+  'watch-hour': 'select',
+  'watch-cap': 'input',
+  'watch-name': 'input',
+  'watch-preview': 'button',
+  'watch-create': 'button',
+  'watch-text': 'p',
+  'watch-list': 'div',
+  'watches-message': 'p',
   // Bulk lookup
   selection: 'strong',
   'use-selection': 'button',

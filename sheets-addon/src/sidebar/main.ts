@@ -8,12 +8,14 @@ import { loadSchedules, wireSchedules } from './schedules';
 import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './settings';
 import { loadUsage, wireUsage } from './usage';
 import { loadTrackers, refreshTrackerSelection, wireTracker } from './tracker';
+import { loadWatches, wireWatch } from './watch';
 
 /** The bulk lookup's endpoints: the build writes them in (esbuild `define`, from sidebar-endpoints.ts). */
 declare const IG_ENDPOINTS: Endpoint[];
 
 wireSettings();
 wireTracker();
+wireWatch();
 wireBulk();
 wireUsage();
 wireSchedules();
@@ -25,6 +27,7 @@ window.addEventListener('message', (e) => {
   if (!e.data || !e.data.igdataRefresh) return;
   if (!state.running) call('igBulkStatus').then(showJob, fail('bulk-message'));
   loadTrackers();
+  loadWatches();
   loadSchedules();
   loadHistory();
   loadUsage();
@@ -40,6 +43,7 @@ call('igSidebarState').then((s) => {
   refreshSelection();
   refreshTrackerSelection();
   loadTrackers();
+  loadWatches();
   loadUsage();
   loadSchedules();
   loadHistory();

@@ -105,7 +105,7 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
       spent += page.creditsCharged;
       const perHour = velocity(page.items);
       // A run reads the pages its new posts fill, and the one holding the last post seen.
-      return { target: t, perHour: Math.round(perHour * 10) / 10, pages: Math.max(1, Math.ceil((perHour * hours + 1) / (w.e.pageSize ?? 1))) };
+      return { label: label({ endpoint: w.e.id, targets: [t] }), perHour: Math.round(perHour * 10) / 10, pages: Math.max(1, Math.ceil((perHour * hours + 1) / (w.e.pageSize ?? 1))) };
     } catch (err) {
       if (!isIgError(err)) throw err;
       spent += err.charged;
