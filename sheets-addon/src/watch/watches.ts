@@ -42,6 +42,8 @@ export interface Watch {
   nextAt: number;
   createdAt: string;
   state: Record<string, TargetState>;
+  /** The target the next run starts with (the first one the last run did not finish). */
+  from?: number;
   last?: { at: string; rows: number; pages: number; credits: number; message?: string };
 }
 
@@ -158,8 +160,12 @@ function runWatch(ctx: RunContext, w: Watch): Watch {
   let credits = 0;
   let rows = 0;
   let message: string | undefined;
-  for (const target of w.targets) {
+  // From the target the last run did not finish: a cap lower than the targets' pages serves them in turn.
+  const from = Math.min(w.from ?? 0, w.targets.length - 1);
+  let unfinished: string | undefined;
+  for (const target of [...w.targets.slice(from), ...w.targets.slice(0, from)]) {
     if (credits >= w.cap) {
+      unfinished ??= target;
       message = `Stopped at this run's cap of ${w.cap} credits: the next run goes on.`;
       break;
     }
@@ -179,9 +185,11 @@ function runWatch(ctx: RunContext, w: Watch): Watch {
     if (r.gapOpen) w.state[target] = r.next(0);
     else cut.push({ target, next: r.next });
     added.push(...r.newPosts.map((p) => ({ p, from: target })));
+    if (r.short) unfinished ??= target;
     if (r.short) message = r.error ? `${prefix}${target}: ${messageOf(r.error)}` : `Stopped at this run's cap of ${w.cap} credits: the next run goes on where it stopped.`;
     if (stopsRun(r.error)) break;
   }
+  if (unfinished) w.from = w.targets.indexOf(unfinished);
   const block = fresh(added, have);
   const at = sheet.lastRow() + 1;
   writePosts(sheet, at, block, prefix);
