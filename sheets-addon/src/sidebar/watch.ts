@@ -16,7 +16,7 @@ function showWatches(list: Answer<'igWatches'>): void {
   const box = $('watch-list');
   box.innerHTML = '';
   list.forEach((w) => {
-    const last = w.last ? 'Last run ' + w.lastLabel + ': ' + fmt(w.last.rows) + ' new posts, ' + credits(w.last.credits) + '.' + (w.last.message ? ' ' + w.last.message : '') : '';
+    const last = w.last ? 'Last run ' + w.lastLabel + ': ' + fmt(w.last.rows) + (w.last.rows === 1 ? ' new post, ' : ' new posts, ') + credits(w.last.credits) + '.' + (w.last.message ? ' ' + w.last.message : '') : '';
     const div = listItem('schedule watch', [
       ['strong', w.name + ': ' + w.what],
       ['span', w.when + ', at most ' + fmt(w.cap) + ' credits a run. Next: ' + w.nextLabel + '.'],
