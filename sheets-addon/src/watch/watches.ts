@@ -101,23 +101,27 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
   const price = estimateCost(w.e, {}).credits;
   const hours = w.repeat.every === 'hourly' ? 1 : 24;
   let spent = 0;
-  const targets = w.targets.map((t) => {
-    try {
-      const page = runSync(send(ctx.client.config, prepare(w.e.id, { [w.e.params[0].name]: t })), ctx.client.io);
-      spent += page.creditsCharged;
-      const perHour = velocity(page.items);
-      // A run reads the pages its new posts fill, and the one holding the last post seen.
-      return { label: label({ endpoint: w.e.id, targets: [t] }), perHour: Math.round(perHour * 10) / 10, pages: Math.max(1, Math.ceil((perHour * hours + 1) / (w.e.pageSize ?? 1))) };
-    } catch (err) {
-      if (!isIgError(err)) throw err;
-      spent += err.charged;
-      throw new Error(`${label({ endpoint: w.e.id, targets: [t] })}: ${messageOf(err)}`);
-    }
-  });
+  let targets;
+  try {
+    targets = w.targets.map((t) => {
+      try {
+        const page = runSync(send(ctx.client.config, prepare(w.e.id, { [w.e.params[0].name]: t })), ctx.client.io);
+        spent += page.creditsCharged;
+        const perHour = velocity(page.items);
+        // A run reads the pages its new posts fill, and the one holding the last post seen.
+        return { label: label({ endpoint: w.e.id, targets: [t] }), perHour: Math.round(perHour * 10) / 10, pages: Math.max(1, Math.ceil((perHour * hours + 1) / (w.e.pageSize ?? 1))) };
+      } catch (err) {
+        if (!isIgError(err)) throw err;
+        spent += err.charged;
+        throw new Error(`${label({ endpoint: w.e.id, targets: [t] })}: ${messageOf(err)}`);
+      }
+    });
+  } finally {
+    if (spent) ctx.lock.withLock(() => recordUsage(ctx, 'Watch preview', spent));
+  }
   const uncapped = targets.reduce((n, t) => n + t.pages * price, 0);
   const perRun = Math.min(uncapped, w.cap);
   const b = readBalance(ctx.client);
-  recordUsage(ctx, 'Watch preview', spent);
   return {
     what: label({ endpoint: w.e.id, targets: w.targets }), targets, uncapped, perRun, perMonth: Math.ceil(perRun * runsPerMonth(w.repeat)),
     when: describeRepeat(w.repeat), previewCredits: spent, balance: b.ok ? b.balance : undefined,
