@@ -67,10 +67,13 @@ async function cursorPages(): Promise<number[]> {
 test('hourly over 3 days on the moving sandbox: every post that appeared is in the sheet once, in order; credits = pages read; a capped run continues', async () => {
   const rt = newSheet();
   const tags = [TAG, 'plantbased'];
+  // The preview: each tag's newest page (2 credits), under a page an hour each: 2 credits a run.
+  const preview = rt.call('igWatchPreview', { tags: tags.join(', '), every: 'hourly', cap: 2 });
+  expect(preview).toMatchObject({ perRun: 2, perMonth: 1440, previewCredits: 2, when: 'hourly' });
   const [w] = rt.call('igWatchCreate', { tags: tags.join(', '), every: 'hourly', cap: 2 }) as { sheet: string; last: { pages: number; rows: number } }[];
   // The first run: each tag's newest page (30 posts each, less the posts carrying both tags).
   expect(w.last.pages).toBe(2);
-  // The same pages as the test reads them (2 credits more at the sandbox).
+  // The same pages as the test reads them (2 credits more at the sandbox, 4 with the preview's).
   const firstPages = await Promise.all(tags.map(async (t) => (await page(t, null)).items));
   let pages = 2;
   let capped = 0;
@@ -79,16 +82,18 @@ test('hourly over 3 days on the moving sandbox: every post that appeared is in t
     await nextHour(rt);
     const [v] = rt.call('igWatches') as { last: { pages: number; credits: number; message?: string } }[];
     expect(v.last.credits).toBe(v.last.pages);
+    expect(v.last.credits).toBeLessThanOrEqual(2);
     pages += v.last.pages;
     if (/cap of 2 credits/.test(v.last.message ?? '')) capped++;
   }
   expect(capped).toBeGreaterThan(0);
-  // The fewest pages that can find them: a page a tag an hour (the world adds fewer than 30 posts an
-  // hour), and 2 more for the burst (70 posts and the one seen last fill 3 pages), read over two runs.
-  expect(pages).toBe(2 + 72 * 2 + 2);
+  // A page a tag an hour (the world adds fewer than 30 posts an hour: the preview's figure). The
+  // burst's 2 more pages (70 posts and the one seen last fill 3) took the place of pages the cap put
+  // off: a tag left for the next run is read once for two hours.
+  expect(pages).toBe(2 + 72 * preview.perRun);
   const stats = await env.sandbox.stats();
-  expect(stats.creditsBilled - 2).toBe(pages);
-  expect(stats.byEndpoint['hashtag/recent'] - 2).toBe(pages);
+  expect(stats.creditsBilled - 4).toBe(pages);
+  expect(stats.byEndpoint['hashtag/recent'] - 4).toBe(pages);
   expect(await cursorPages()).toEqual(expect.not.arrayContaining([2]));
   const usage = rt.call('igUsage') as Record<string, Record<string, number>>;
   expect(Object.values(usage).reduce((n, d) => n + (d[`Watch #${TAG} #plantbased`] ?? 0), 0)).toBe(pages);
@@ -158,6 +163,23 @@ test('captions and authors stay text, the thumbnail is a formula we built, likes
     expect(typeof r[6]).toBe('number');
     expect(r[1]).toBeInstanceOf(Date);
   }
+});
+
+test('a location: its newest page first, then what the world posts there', async () => {
+  const rt = newSheet();
+  const [w] = rt.call('igWatchCreate', { location: '213385402', every: 'daily', hour: 7, cap: 3 }) as { name: string; sheet: string; last: { pages: number; rows: number } }[];
+  expect(w).toMatchObject({ name: 'location 213385402', last: { pages: 1 } });
+  const first = rowsOf(rt, w.sheet);
+  expect(first.length).toBe(w.last.rows);
+  expect(first.every((r) => r[2] === 'location 213385402')).toBe(true);
+  for (let h = 0; h < 48; h++) await nextHour(rt);
+  const rows = rowsOf(rt, w.sheet);
+  const ids = rows.map((r) => String(r[8]));
+  expect(new Set(ids).size).toBe(ids.length);
+  const times = rows.map((r) => (r[1] as Date).getTime());
+  expect([...times].sort((a, b) => a - b)).toEqual(times);
+  // Two daily runs, a page each at most cap: 1 + 2 credits.
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 3 });
 });
 
 test('bad input says which and what to do, nothing is saved or charged', async () => {

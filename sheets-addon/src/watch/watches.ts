@@ -3,7 +3,7 @@
  * the posts new since the last run to the watch's sheet (read.ts says how they are read), oldest
  * first, one row a post: a thumbnail, time, where it was seen, author, caption, likes, comments,
  * link and id. Watches live in one document property, with their own timing (schedule/when.ts)
- * and costs (schedule/cost.ts); the hourly trigger runs the ones due (schedule/background.ts).
+ * and costs; the hourly trigger runs the ones due (index.ts).
  */
 import type { EndpointDef } from '@igdata/core';
 import { estimateCost, getEndpoint, isIgError, prepare, runSync, send } from '@igdata/core';
