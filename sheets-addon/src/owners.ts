@@ -4,5 +4,6 @@
  */
 import type { RunOwners } from './schedule/owner';
 import { TRACKER_OWNER } from './tracker/trackers';
+import { WATCH_OWNER } from './watch/watches';
 
-export const OWNERS: RunOwners = { tracker: TRACKER_OWNER };
+export const OWNERS: RunOwners = { tracker: TRACKER_OWNER, watch: WATCH_OWNER };

@@ -3,7 +3,8 @@
  * the posts new since the last run to the watch's sheet (read.ts says how they are read), oldest
  * first, one row a post: a thumbnail, time, where it was seen, author, caption, likes, comments,
  * link and id. Watches live in one document property, with their own timing (schedule/when.ts)
- * and costs; the hourly trigger runs the ones due (index.ts).
+ * and costs; the hourly trigger runs the ones due (WATCH_OWNER's `due`, listed in owners.ts). A watch
+owns no schedule: it has no column of targets for a bulk run.
  */
 import type { EndpointDef } from '@igdata/core';
 import { estimateCost, getEndpoint, isIgError, prepare, runSync, send } from '@igdata/core';
@@ -14,6 +15,7 @@ import { messageOf } from '../engine/messages';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
 import type { Grid, RunContext } from '../run/ports';
+import type { RunOwner } from '../schedule/owner';
 import { PROP } from '../run/property-names';
 import { recordUsage } from '../run/usage-log';
 import { nextRun } from '../schedule/schedules';
@@ -229,7 +231,7 @@ export function createWatch(ctx: RunContext, req: WatchRequest): Watch {
 }
 
 /** The hourly trigger's part: every watch that came due runs once, then waits for its next time. */
-export function runDueWatches(ctx: RunContext): void {
+function runDueWatches(ctx: RunContext): void {
   const now = ctx.now();
   if (!loadWatches(ctx).some((w) => w.nextAt <= now)) return; // most hours of daily watches: no lock taken
   ctx.lock.withLock(() => {
@@ -248,6 +250,9 @@ export function runDueWatches(ctx: RunContext): void {
     }
   });
 }
+
+/** Watches as an owner of runs (owners.ts): the hourly trigger runs the ones that came due. */
+export const WATCH_OWNER: RunOwner = { due: runDueWatches };
 
 /** The sidebar's list. */
 export const watchViews = (ctx: RunContext) =>
