@@ -55,9 +55,9 @@ test('from an empty sheet to a watch whose sheet gains the posts of the next day
   expect([...times].sort()).toEqual(times);
   await poll(() => page.locator('td img.cell-image').count()).toBeGreaterThan(10);
   await poll(() => sidebar.locator('#watch-list').textContent()).toMatch(/Last run .*: \d+ new posts?, 1 credit\./);
-  // The last row's thumbnail drawn (the sandbox's media link loaded).
-  const last = page.locator(`td[data-a1="A${ids.length + 1}"]`);
-  await last.scrollIntoViewIfNeeded();
-  await poll(() => last.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 30_000 }).toBe(true);
+  // Every thumbnail drawn (the sandbox's media links loaded), the last rows in view.
+  await page.locator(`td[data-a1="A${ids.length + 1}"]`).scrollIntoViewIfNeeded();
+  const drawn = () => page.$$eval('td img.cell-image', (imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length);
+  await poll(drawn, { timeout: 30_000 }).toBe(ids.length);
   await shot('4-a-day-later');
 });
