@@ -12,9 +12,7 @@ import { freeSheetName, writeBlock } from '../bulk/grid';
 import { readBalance } from '../engine/balance';
 import { jsonList } from '../engine/json';
 import { messageOf } from '../engine/messages';
-import type { SheetValue } from '../engine/values';
-import { cellsOf } from '../engine/values';
-import type { Grid, RunContext } from '../run/ports';
+import type { RunContext } from '../run/ports';
 import type { RunOwner } from '../schedule/owner';
 import { PROP } from '../run/property-names';
 import { recordUsage } from '../run/usage-log';
@@ -23,6 +21,7 @@ import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, runsPerMonth, wholeNumber } from '../schedule/when';
 import type { Post, TargetState } from './read';
 import { readTarget, stopsRun } from './read';
+import { HEADER, ID_COL, fresh, writePosts } from './rows';
 
 const MAX_WATCHES = 5;
 const MAX_TARGETS = 10;
@@ -30,10 +29,6 @@ const MAX_TARGETS = 10;
 const MAX_CAP = 100;
 /** The part of the trigger's 6 minutes in which watches start (the bulk steps after them get the rest). */
 const WATCH_BUDGET_MS = 120000;
-const HEADER = ['thumbnail', 'taken_at', 'seen in', 'author', 'caption', 'likes', 'comments', 'link', 'id'];
-/** The cells after the thumbnail, from each post. */
-const FIELDS = ['taken_at', 'author.username', 'caption', 'like_count', 'comment_count', 'url', 'id'];
-const ID_COL = HEADER.length;
 
 export interface Watch {
   id: string;
@@ -130,28 +125,6 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
     what: label({ endpoint: w.e.id, targets: w.targets }), targets, uncapped, perRun, perMonth: Math.ceil(perRun * runsPerMonth(w.repeat)),
     when: describeRepeat(w.repeat), previewCredits: spent, balance: b.ok ? b.balance : undefined,
   };
-}
-
-/** A post's thumbnail as a formula we write: only an http(s) address of plain characters, never a formula's text from the answer. */
-function thumbnail(p: Post): string {
-  const url = String(p.image_url ?? '');
-  return /^https?:\/\/[\w.-]+(:\d+)?\/[\w\-./~%?&=+:]*$/.test(url) ? `=IMAGE("${url}")` : '';
-}
-
-/** Sorts posts oldest first and drops those already in the sheet (or twice in the list). */
-function fresh(posts: { p: Post; from: string }[], have: Set<string>) {
-  const out = posts.filter(({ p }) => !have.has(String(p.id)) && have.add(String(p.id)));
-  return out.sort((a, b) => (String(a.p.taken_at) < String(b.p.taken_at) ? -1 : String(a.p.taken_at) > String(b.p.taken_at) ? 1 : 0));
-}
-
-/** Writes posts as rows from `row` (the rows exist); the thumbnails as formulas. */
-function writePosts(sheet: Grid, row: number, posts: { p: Post; from: string }[], prefix: string): void {
-  if (!posts.length) return;
-  writeBlock(sheet, row, 1, posts.map(({ p, from }): SheetValue[] => {
-    const [takenAt, ...rest] = cellsOf(p, FIELDS);
-    return ['', takenAt, prefix + from, ...rest];
-  }));
-  sheet.writeFormulas(row, 1, posts.map(({ p }) => thumbnail(p)));
 }
 
 /** One run of a watch (under the document lock): new posts appended, a capped reading's gap filled in place; its record saved. */
