@@ -32,14 +32,16 @@ type Item = { id: string; taken_at: string };
 /** A page of the tag's recent posts, read with the demo key (billed like any page). */
 async function page(tag: string, cursor: string | null): Promise<{ items: Item[]; next_cursor: string | null }> {
   const q = new URLSearchParams({ tag, ...(cursor ? { cursor } : {}) });
-  const res = await fetch(`${env.sandbox.url}/v1/hashtag/recent?${q}`, { headers: { authorization: `Bearer ${DEMO_KEY}` } });
+  const res = await fetch(`${env.sandbox.url}/v1/hashtag/recent?${q}`, {
+    headers: { authorization: `Bearer ${DEMO_KEY}` },
+  });
   return ((await res.json()) as { data: { items: Item[]; next_cursor: string | null } }).data;
 }
 
 /** The tag's posts newer than the post `until`, newest first. */
 async function postsSince(tag: string, until: string): Promise<Item[]> {
   const out: Item[] = [];
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const p = await page(tag, cursor);
     const end = p.items.findIndex((x) => x.id === until);
     out.push(...(end < 0 ? p.items : p.items.slice(0, end)));
@@ -55,13 +57,20 @@ function newSheet(): GasRuntime {
 }
 
 /** The watch sheet's rows below the header. */
-const rowsOf = (rt: GasRuntime, sheet: string) => rt.spreadsheet.sheet(sheet).getValues().slice(1).filter((r) => r[8] !== '');
+const rowsOf = (rt: GasRuntime, sheet: string) =>
+  rt.spreadsheet
+    .sheet(sheet)
+    .getValues()
+    .slice(1)
+    .filter((r) => r[8] !== '');
 const idsOf = (rt: GasRuntime, sheet: string) => rowsOf(rt, sheet).map((r) => String(r[8]));
 
 /** Requests for a page after the first (with a cursor), by request: each must be read once. */
 async function cursorPages(): Promise<number[]> {
   const { byRequest } = await env.sandbox.stats();
-  return Object.entries(byRequest as Record<string, number>).filter(([k]) => k.includes('hashtag/recent') && k.includes('cursor')).map(([, n]) => n);
+  return Object.entries(byRequest as Record<string, number>)
+    .filter(([k]) => k.includes('hashtag/recent') && k.includes('cursor'))
+    .map(([, n]) => n);
 }
 
 test('hourly over 3 days on the moving sandbox: every post that appeared is in the sheet once, in order; credits = pages read; a capped run continues', async () => {
@@ -70,7 +79,10 @@ test('hourly over 3 days on the moving sandbox: every post that appeared is in t
   // The preview: each tag's newest page (2 credits), under a page an hour each: 2 credits a run.
   const preview = rt.call('igWatchPreview', { tags: tags.join(', '), every: 'hourly', cap: 2 });
   expect(preview).toMatchObject({ perRun: 2, perMonth: 1440, previewCredits: 2, when: 'hourly' });
-  const [w] = rt.call('igWatchCreate', { tags: tags.join(', '), every: 'hourly', cap: 2 }) as { sheet: string; last: { pages: number; rows: number } }[];
+  const [w] = rt.call('igWatchCreate', { tags: tags.join(', '), every: 'hourly', cap: 2 }) as {
+    sheet: string;
+    last: { pages: number; rows: number };
+  }[];
   // The first run: each tag's newest page (30 posts each, less the posts carrying both tags).
   expect(w.last.pages).toBe(2);
   // The same pages as the test reads them (2 credits more at the sandbox, 4 with the preview's).
@@ -167,7 +179,11 @@ test('captions and authors stay text, the thumbnail is a formula we built, likes
 
 test('a location: its newest page first, then what the world posts there', async () => {
   const rt = newSheet();
-  const [w] = rt.call('igWatchCreate', { location: '213385402', every: 'daily', hour: 7, cap: 3 }) as { name: string; sheet: string; last: { pages: number; rows: number } }[];
+  const [w] = rt.call('igWatchCreate', { location: '213385402', every: 'daily', hour: 7, cap: 3 }) as {
+    name: string;
+    sheet: string;
+    last: { pages: number; rows: number };
+  }[];
   expect(w).toMatchObject({ name: 'location 213385402', last: { pages: 1 } });
   const first = rowsOf(rt, w.sheet);
   expect(first.length).toBe(w.last.rows);
@@ -184,9 +200,15 @@ test('a location: its newest page first, then what the world posts there', async
 
 test('bad input says which and what to do, nothing is saved or charged', async () => {
   const rt = newSheet();
-  expect(() => rt.call('igWatchCreate', { tags: '', every: 'hourly', cap: 5 })).toThrow(/Tags: type one or more hashtags/);
-  expect(() => rt.call('igWatchCreate', { tags: 'vegan', every: 'weekly', cap: 5 })).toThrow(/Repeat: choose "hourly" or "daily"/);
-  expect(() => rt.call('igWatchCreate', { tags: 'vegan', every: 'hourly', cap: 500 })).toThrow(/Credit cap per run: a whole number from 1 \(one page\) to 100/);
+  expect(() => rt.call('igWatchCreate', { tags: '', every: 'hourly', cap: 5 })).toThrow(
+    /Tags: type one or more hashtags/,
+  );
+  expect(() => rt.call('igWatchCreate', { tags: 'vegan', every: 'weekly', cap: 5 })).toThrow(
+    /Repeat: choose "hourly" or "daily"/,
+  );
+  expect(() => rt.call('igWatchCreate', { tags: 'vegan', every: 'hourly', cap: 500 })).toThrow(
+    /Credit cap per run: a whole number from 1 \(one page\) to 100/,
+  );
   expect(rt.call('igWatches')).toEqual([]);
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 0 });
 });

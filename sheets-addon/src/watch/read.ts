@@ -39,21 +39,33 @@ interface Reading {
 const markOf = (p: Post): Mark => ({ id: String(p.id), at: String(p.taken_at) });
 
 /** At or past the stop: the seen post itself, or one older than it (the seen post may have been deleted). */
-const reached = (p: Post, stop: Mark | undefined): boolean => !!stop && (String(p.id) === stop.id || String(p.taken_at) < stop.at);
+const reached = (p: Post, stop: Mark | undefined): boolean =>
+  !!stop && (String(p.id) === stop.id || String(p.taken_at) < stop.at);
 
 /**
  * Pages from `cursor` (null: the top) until the stop, the end of the list, the first page only
  * (`firstOnly`: a new watch starts from the newest page, not the tag's whole past), a failed page,
  * or before a page that would pass `room` credits.
  */
-function readPages(client: SheetsClient, e: EndpointDef, params: Record<string, unknown>, from: string | null, stop: Mark | undefined, room: number, firstOnly: boolean): Reading {
+function readPages(
+  client: SheetsClient,
+  e: EndpointDef,
+  params: Record<string, unknown>,
+  from: string | null,
+  stop: Mark | undefined,
+  room: number,
+  firstOnly: boolean,
+): Reading {
   const price = estimateCost(e, params as never).credits;
   const r: Reading = { posts: [], pages: 0, credits: 0, cursor: from, short: true };
   for (;;) {
     if (r.credits + price > room) return r;
     let page;
     try {
-      page = runSync(send(client.config, prepare(e.id, r.cursor ? { ...params, cursor: r.cursor } : params)), client.io);
+      page = runSync(
+        send(client.config, prepare(e.id, r.cursor ? { ...params, cursor: r.cursor } : params)),
+        client.io,
+      );
     } catch (err) {
       if (!isIgError(err)) throw err;
       r.credits += err.charged;
@@ -85,9 +97,23 @@ export interface TargetRun {
 }
 
 /** Reads a target's new posts within `room` credits: the gap a capped run left first, then from the top. */
-export function readTarget(client: SheetsClient, e: EndpointDef, params: Record<string, unknown>, state: TargetState, room: number): TargetRun {
+export function readTarget(
+  client: SheetsClient,
+  e: EndpointDef,
+  params: Record<string, unknown>,
+  state: TargetState,
+  room: number,
+): TargetRun {
   let { seen, gap } = state;
-  const out: TargetRun = { gapPosts: [], newPosts: [], pages: 0, credits: 0, short: false, gapOpen: false, next: () => ({ seen, gap }) };
+  const out: TargetRun = {
+    gapPosts: [],
+    newPosts: [],
+    pages: 0,
+    credits: 0,
+    short: false,
+    gapOpen: false,
+    next: () => ({ seen, gap }),
+  };
   const add = (r: Reading) => {
     out.pages += r.pages;
     out.credits += r.credits;

@@ -22,16 +22,26 @@ function thumbnail(p: Post): string {
 /** Sorts posts oldest first and drops those already in the sheet (or twice in the list). */
 export function fresh(posts: { p: Post; from: string }[], have: Set<string>) {
   const out = posts.filter(({ p }) => !have.has(String(p.id)) && have.add(String(p.id)));
-  return out.sort((a, b) => (String(a.p.taken_at) < String(b.p.taken_at) ? -1 : String(a.p.taken_at) > String(b.p.taken_at) ? 1 : 0));
+  return out.sort((a, b) =>
+    String(a.p.taken_at) < String(b.p.taken_at) ? -1 : String(a.p.taken_at) > String(b.p.taken_at) ? 1 : 0,
+  );
 }
 
 /** Writes posts as rows from `row` (the rows exist); the thumbnails as formulas. */
 export function writePosts(sheet: Grid, row: number, posts: { p: Post; from: string }[], prefix: string): void {
   if (!posts.length) return;
-  writeBlock(sheet, row, 1, posts.map(({ p, from }): SheetValue[] => {
-    const [takenAt, ...rest] = cellsOf(p, FIELDS);
-    return ['', takenAt, prefix + from, ...rest];
-  }));
-  sheet.writeFormulas(row, 1, posts.map(({ p }) => thumbnail(p)));
+  writeBlock(
+    sheet,
+    row,
+    1,
+    posts.map(({ p, from }): SheetValue[] => {
+      const [takenAt, ...rest] = cellsOf(p, FIELDS);
+      return ['', takenAt, prefix + from, ...rest];
+    }),
+  );
+  sheet.writeFormulas(
+    row,
+    1,
+    posts.map(({ p }) => thumbnail(p)),
+  );
 }
-

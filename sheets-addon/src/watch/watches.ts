@@ -61,7 +61,11 @@ function readTargets(req: WatchRequest): { e: EndpointDef; targets: string[] } {
   const loc = String(req.location ?? '').trim();
   const e = getEndpoint(loc ? 'location/posts' : 'hashtag/recent');
   const name = e.params[0].name;
-  const raw = loc ? [loc] : String(req.tags ?? '').split(/[\s,]+/).filter(Boolean);
+  const raw = loc
+    ? [loc]
+    : String(req.tags ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean);
   if (!raw.length) throw new Error('Tags: type one or more hashtags (like veganrecipes, #travel), or a location id.');
   if (raw.length > MAX_TARGETS) throw new Error(`Tags: at most ${MAX_TARGETS} a watch; got ${raw.length}.`);
   const targets = raw.map((t) => {
@@ -78,14 +82,30 @@ function readWatch(req: WatchRequest) {
   const { e, targets } = readTargets(req);
   const repeat = readRepeat({ every: req.every ?? 'hourly', hour: req.hour ?? 7 }, ['hourly', 'daily']);
   const price = estimateCost(e, {}).credits;
-  const cap = wholeNumber(req.cap ?? 10, price, MAX_CAP, `Credit cap per run: a whole number from ${price} (one page) to ${MAX_CAP}`);
-  return { e, targets, repeat, cap, name: String(req.name ?? '').trim().slice(0, 60) };
+  const cap = wholeNumber(
+    req.cap ?? 10,
+    price,
+    MAX_CAP,
+    `Credit cap per run: a whole number from ${price} (one page) to ${MAX_CAP}`,
+  );
+  return {
+    e,
+    targets,
+    repeat,
+    cap,
+    name: String(req.name ?? '')
+      .trim()
+      .slice(0, 60),
+  };
 }
 
-export const loadWatches = (ctx: Pick<RunContext, 'props'>): Watch[] => jsonList(ctx.props.get(PROP.watches)) as Watch[];
-const saveWatches = (ctx: Pick<RunContext, 'props'>, list: Watch[]) => ctx.props.set(PROP.watches, JSON.stringify(list));
+export const loadWatches = (ctx: Pick<RunContext, 'props'>): Watch[] =>
+  jsonList(ctx.props.get(PROP.watches)) as Watch[];
+const saveWatches = (ctx: Pick<RunContext, 'props'>, list: Watch[]) =>
+  ctx.props.set(PROP.watches, JSON.stringify(list));
 
-const label = (w: Pick<Watch, 'endpoint' | 'targets'>): string => (w.endpoint === 'location/posts' ? `location ${w.targets[0]}` : w.targets.map((t) => `#${t}`).join(' '));
+const label = (w: Pick<Watch, 'endpoint' | 'targets'>): string =>
+  w.endpoint === 'location/posts' ? `location ${w.targets[0]}` : w.targets.map((t) => `#${t}`).join(' ');
 
 /** Posts an hour on the target's newest page (from the first and last post's times). */
 function velocity(items: Post[]): number {
@@ -108,7 +128,11 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
         spent += page.creditsCharged;
         const perHour = velocity(page.items);
         // A run reads the pages its new posts fill, and the one holding the last post seen.
-        return { label: label({ endpoint: w.e.id, targets: [t] }), perHour: Math.round(perHour * 10) / 10, pages: Math.max(1, Math.ceil((perHour * hours + 1) / (w.e.pageSize ?? 1))) };
+        return {
+          label: label({ endpoint: w.e.id, targets: [t] }),
+          perHour: Math.round(perHour * 10) / 10,
+          pages: Math.max(1, Math.ceil((perHour * hours + 1) / (w.e.pageSize ?? 1))),
+        };
       } catch (err) {
         if (!isIgError(err)) throw err;
         spent += err.charged;
@@ -122,8 +146,14 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
   const perRun = Math.min(uncapped, w.cap);
   const b = readBalance(ctx.client);
   return {
-    what: label({ endpoint: w.e.id, targets: w.targets }), targets, uncapped, perRun, perMonth: Math.ceil(perRun * runsPerMonth(w.repeat)),
-    when: describeRepeat(w.repeat), previewCredits: spent, balance: b.ok ? b.balance : undefined,
+    what: label({ endpoint: w.e.id, targets: w.targets }),
+    targets,
+    uncapped,
+    perRun,
+    perMonth: Math.ceil(perRun * runsPerMonth(w.repeat)),
+    when: describeRepeat(w.repeat),
+    previewCredits: spent,
+    balance: b.ok ? b.balance : undefined,
   };
 }
 
@@ -154,12 +184,16 @@ function runWatch(ctx: RunContext, w: Watch): Watch {
     pages += r.pages;
     credits += r.credits;
     const gap = w.state[target]?.gap;
-    const older = fresh(r.gapPosts.map((p) => ({ p, from: target })), have);
+    const older = fresh(
+      r.gapPosts.map((p) => ({ p, from: target })),
+      have,
+    );
     if (gap && older.length) {
       // Older than the rows the capped run wrote: they go above them, and every gap below moves down.
       sheet.insertRowsAfter(gap.row - 1, older.length);
       writePosts(sheet, gap.row, older, prefix);
-      for (const [t, s] of Object.entries(w.state)) if (t !== target && s.gap && s.gap.row >= gap.row) s.gap.row += older.length;
+      for (const [t, s] of Object.entries(w.state))
+        if (t !== target && s.gap && s.gap.row >= gap.row) s.gap.row += older.length;
       rows += older.length;
     }
     // A gap still open keeps its row, which later insertions above it move (the loop above).
@@ -167,7 +201,10 @@ function runWatch(ctx: RunContext, w: Watch): Watch {
     else cut.push({ target, next: r.next });
     added.push(...r.newPosts.map((p) => ({ p, from: target })));
     if (r.short) unfinished ??= target;
-    if (r.short) message = r.error ? `${prefix}${target}: ${messageOf(r.error)}` : `Stopped at this run's cap of ${w.cap} credits: the next run goes on where it stopped.`;
+    if (r.short)
+      message = r.error
+        ? `${prefix}${target}: ${messageOf(r.error)}`
+        : `Stopped at this run's cap of ${w.cap} credits: the next run goes on where it stopped.`;
     if (stopsRun(r.error)) break;
   }
   if (unfinished) w.from = w.targets.indexOf(unfinished);
@@ -192,11 +229,19 @@ export function createWatch(ctx: RunContext, req: WatchRequest): Watch {
     const list = loadWatches(ctx);
     if (list.length >= MAX_WATCHES) throw new Error(`A sheet holds at most ${MAX_WATCHES} watches: delete one first.`);
     const name = r.name || label({ endpoint: r.e.id, targets: r.targets });
-    if (list.some((x) => x.name === name)) throw new Error(`Name: a watch named "${name}" exists already: choose another name.`);
+    if (list.some((x) => x.name === name))
+      throw new Error(`Name: a watch named "${name}" exists already: choose another name.`);
     const w: Watch = {
-      id: ctx.newId(), name, endpoint: r.e.id, targets: r.targets, repeat: r.repeat, cap: r.cap,
-      sheet: freeSheetName(ctx.book, `IG Data watch ${name}`), nextAt: nextRun(ctx.book, r.repeat, ctx.now()),
-      createdAt: new Date(ctx.now()).toISOString(), state: {},
+      id: ctx.newId(),
+      name,
+      endpoint: r.e.id,
+      targets: r.targets,
+      repeat: r.repeat,
+      cap: r.cap,
+      sheet: freeSheetName(ctx.book, `IG Data watch ${name}`),
+      nextAt: nextRun(ctx.book, r.repeat, ctx.now()),
+      createdAt: new Date(ctx.now()).toISOString(),
+      state: {},
     };
     saveWatches(ctx, [...list, runWatch(ctx, w)]);
     return w;
@@ -216,7 +261,13 @@ function runDueWatches(ctx: RunContext): void {
       try {
         runWatch(ctx, w);
       } catch (e) {
-        w.last = { at: new Date(now).toISOString(), rows: 0, pages: 0, credits: 0, message: e instanceof Error ? e.message : String(e) };
+        w.last = {
+          at: new Date(now).toISOString(),
+          rows: 0,
+          pages: 0,
+          credits: 0,
+          message: e instanceof Error ? e.message : String(e),
+        };
       }
       w.nextAt = nextRun(ctx.book, w.repeat, now);
       saveWatches(ctx, list); // each run's state as soon as its rows are written
@@ -230,11 +281,23 @@ export const WATCH_OWNER: RunOwner = { due: runDueWatches };
 /** The sidebar's list. */
 export const watchViews = (ctx: RunContext) =>
   loadWatches(ctx).map((w) => ({
-    id: w.id, name: w.name, what: label(w), sheet: w.sheet, when: describeRepeat(w.repeat), cap: w.cap,
-    nextLabel: ctx.book.formatTime(w.nextAt), last: w.last, lastLabel: w.last ? ctx.book.formatTime(Date.parse(w.last.at)) : '',
+    id: w.id,
+    name: w.name,
+    what: label(w),
+    sheet: w.sheet,
+    when: describeRepeat(w.repeat),
+    cap: w.cap,
+    nextLabel: ctx.book.formatTime(w.nextAt),
+    last: w.last,
+    lastLabel: w.last ? ctx.book.formatTime(Date.parse(w.last.at)) : '',
   }));
 
 /** Deletes a watch; its sheet stays (the sidebar asks first). */
 export function deleteWatch(ctx: RunContext, id: string): void {
-  ctx.lock.withLock(() => saveWatches(ctx, loadWatches(ctx).filter((w) => w.id !== id)));
+  ctx.lock.withLock(() =>
+    saveWatches(
+      ctx,
+      loadWatches(ctx).filter((w) => w.id !== id),
+    ),
+  );
 }
