@@ -75,6 +75,7 @@ const NOT_MEASURED = new Set([
   '75 KB',
   '80 KB',
   '92 KB',
+  '100 KB',
   // an estimate of what the cache can hold, said as one
   '10 MB',
   // the core's retry backoff

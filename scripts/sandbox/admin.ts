@@ -50,7 +50,7 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
     if (k && m === 'POST') {
       const count = Number(url.searchParams.get('count') ?? '1');
       const tag = decodeURIComponent(k[1]).replace(/^#/, '').toLowerCase();
-      return json(200, { tag, published: rt.overlay.addPosts(tag, count) });
+      return json(200, { tag, published: rt.overlay.addPosts(tag, count, url.searchParams.get('caption') ?? undefined) });
     }
     k = /^\/_sandbox\/profile\/([^/]+)\/pin$/.exec(path);
     if (k && m === 'POST') {

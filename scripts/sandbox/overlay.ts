@@ -96,7 +96,7 @@ export class Overlay {
     return world.postsById.get(ref) ?? this.byId.get(ref) ?? world.postsByShortcode.get(ref) ?? this.byShortcode.get(ref) ?? this.moving.find(ref);
   }
 
-  addPosts(tagInput: string, n: number): PublishedPost[] {
+  addPosts(tagInput: string, n: number, caption?: string): PublishedPost[] {
     const { world, seed } = this;
     const tag = tagInput.replace(/^#/, '').toLowerCase();
     if (!/^[\p{L}\p{N}_]{1,150}$/u.test(tag)) throw new Error(`Not a hashtag: ${tagInput}`);
@@ -115,7 +115,7 @@ export class Overlay {
       const likes = rng.int(0, 40);
       const p: Post = {
         id, shortcode, type: 'photo', product_type: 'feed', url: `https://www.instagram.com/p/${shortcode}/`,
-        caption: `Fresh post ${c} #${tag}`, taken_at: iso(t), t, like_count: likes, comment_count: rng.int(0, 3), view_count: null,
+        caption: caption ?? `Fresh post ${c} #${tag}`, taken_at: iso(t), t, like_count: likes, comment_count: rng.int(0, 3), view_count: null,
         image_url: imageRef('p', shortcode), video_url: null, video_duration: null, location: null, author, tags: [tag], childCount: 0,
       };
       this.byId.set(id, p);

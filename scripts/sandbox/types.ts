@@ -76,7 +76,7 @@ export interface Sandbox {
   stats(): SandboxStats;
   resetStats(): void;
   /** Publish n new posts carrying #tag: they appear at the head of hashtag/recent, newest first. */
-  addPosts(tag: string, n: number): PublishedPost[];
+  addPosts(tag: string, n: number, caption?: string): PublishedPost[];
   /** Delete a post (id or shortcode) from every feed; later lookups answer 404. */
   deletePost(idOrShortcode: string): boolean;
   /** Pin the account's `count` (0-3) oldest posts: shown first on profile/posts' first page (0 unpins). */

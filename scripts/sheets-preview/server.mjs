@@ -295,6 +295,9 @@ function grid() {
     fx[at] ??= f;
     const points = sparklinePoints(f, (name) => rt.spreadsheet.findSheet(name)?.getValues());
     if (points) sparklines[at] = points;
+    // A watch's thumbnails: =IMAGE("url") as the add-on writes it, drawn like a typed one.
+    const image = /^=IMAGE\("(https?:\/\/[^"]+)"\)$/.exec(f);
+    if (image) images[at] = image[1];
     const shown =
       r <= rows && c <= cols
         ? scorecardValue(f, (ref) => {

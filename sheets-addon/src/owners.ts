@@ -5,5 +5,6 @@
 import type { RunOwners } from './schedule/owner';
 import { TRACKER_OWNER } from './tracker/trackers';
 import { VET_OWNER } from './vet/vet';
+import { WATCH_OWNER } from './watch/watches';
 
-export const OWNERS: RunOwners = { tracker: TRACKER_OWNER, vet: VET_OWNER };
+export const OWNERS: RunOwners = { tracker: TRACKER_OWNER, vet: VET_OWNER, watch: WATCH_OWNER };

@@ -43,6 +43,7 @@ import {
   trackableFields,
   trackerViews,
 } from './tracker/trackers';
+import { createWatch, deleteWatch, previewWatch, watchViews } from './watch/watches';
 
 function settingsView() {
   const s = readSettings();
@@ -176,6 +177,11 @@ export const SIDEBAR_API = {
   igVetChoices: vetChoices,
   igVetPreview: inContext(previewVet),
   igVetStart: inContext(startVet),
+  /** Watch a hashtag: the cost from the tags' newest pages, create (its first run now), list, delete. */
+  igWatchPreview: inContext(previewWatch),
+  igWatchCreate: thenShow(createWatch, watchViews),
+  igWatches: inContext(watchViews),
+  igWatchDelete: thenShow(deleteWatch, watchViews),
   /** History sheets with their fields, and the growth view (a sheet with Sheets' own line chart). */
   igHistoryChoices: historyChoices,
   igGrowthView: growthView,

@@ -31,6 +31,14 @@ test("the hour is the spreadsheet's: a half-hour zone, and a daylight-saving cha
   expect(iso(nextRunAt(daily7, at('2026-11-24T02:00:00Z'), () => -300))).toBe('2026-11-24T12:00:00.000Z');
 });
 
+test("hourly (a watch's): the next whole hour, in any zone; schedules and trackers do not take it", () => {
+  const r = readRepeat({ every: 'hourly' }, ['hourly', 'daily']);
+  expect(iso(nextRunAt(r, at('2026-11-23T19:00:00Z'), () => 330))).toBe('2026-11-23T20:00:00.000Z');
+  expect(iso(nextRunAt(r, at('2026-11-23T19:59:59Z'), utc))).toBe('2026-11-23T20:00:00.000Z');
+  expect([runsPerMonth(r), reuseLimitMs(r), describeRepeat(r)]).toEqual([720, 30 * 60000, 'hourly']);
+  expect(() => readRepeat({ every: 'weekly', weekday: 1, hour: 7 }, ['hourly', 'daily'])).toThrow('Repeat: choose "hourly" or "daily" (got "weekly").');
+});
+
 test('bad input names the field, what it takes and what came', () => {
   expect(() => readRepeat({ every: 'hourly', hour: 1 })).toThrow('Repeat: choose "daily" or "weekly" (got "hourly").');
   expect(() => readRepeat({ every: 'daily', hour: 7.5 })).toThrow('Hour: a whole number from 0 to 23 (got 7.5).');

@@ -26,6 +26,8 @@ export const PROP = {
   trackers: 'IGDATA_TRACKERS',
   /** The vet in progress (vet/vet.ts): its scorecard sheet, its checks and which one the bulk run is. */
   vet: 'IGDATA_VET',
+  /** Watches (watch/watches.ts): each one's tags, timing, cap, sheet and where its reading stopped. */
+  watches: 'IGDATA_WATCHES',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */
   claims: 'IGDATA_CLAIMS',
 } as const;

@@ -4,7 +4,8 @@
  * 'Z'), so a run stays at 07:00 local across a daylight-saving change.
  */
 export interface Repeat {
-  every: 'daily' | 'weekly';
+  /** Hourly: every hourly trigger run (a watch's; schedules and trackers take daily or weekly). */
+  every: 'hourly' | 'daily' | 'weekly';
   /** 0 = Sunday ... 6 = Saturday (weekly only). */
   weekday: number;
   /** 0-23, local. */
@@ -16,14 +17,14 @@ const DAY = 24 * HOUR;
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Runs in an average month. */
-export const runsPerMonth = (r: Repeat): number => (r.every === 'daily' ? 30 : 4.35);
+export const runsPerMonth = (r: Repeat): number => ({ hourly: 720, daily: 30, weekly: 4.35 })[r.every];
 
 /**
  * A scheduled run reuses answers younger than half its period (and the freshness setting): so each
  * run fetches what the previous run fetched, even if the hourly trigger fired it a little late,
  * while answers a formula fetched shortly before are still free.
  */
-export const reuseLimitMs = (r: Repeat): number => (r.every === 'daily' ? DAY : 7 * DAY) / 2;
+export const reuseLimitMs = (r: Repeat): number => ({ hourly: HOUR, daily: DAY, weekly: 7 * DAY })[r.every] / 2;
 
 /** A whole number from `min` to `max` typed in the sidebar; else `rule` and what was typed. */
 export function wholeNumber(v: unknown, min: number, max: number, rule: string): number {
@@ -33,10 +34,10 @@ export function wholeNumber(v: unknown, min: number, max: number, rule: string):
 }
 
 /** Reads and checks a schedule's timing from the sidebar (clear messages, nothing saved on a bad value). */
-export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: unknown }): Repeat {
-  const every = String(input.every ?? '');
-  if (every !== 'daily' && every !== 'weekly') throw new Error(`Repeat: choose "daily" or "weekly" (got ${JSON.stringify(every)}).`);
-  const hour = wholeNumber(input.hour, 0, 23, 'Hour: a whole number from 0 to 23');
+export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: unknown }, kinds: Repeat['every'][] = ['daily', 'weekly']): Repeat {
+  const every = String(input.every ?? '') as Repeat['every'];
+  if (!kinds.includes(every)) throw new Error(`Repeat: choose ${kinds.map((k) => `"${k}"`).join(' or ')} (got ${JSON.stringify(every)}).`);
+  const hour = every === 'hourly' ? 0 : wholeNumber(input.hour, 0, 23, 'Hour: a whole number from 0 to 23');
   const weekday = every === 'weekly' ? wholeNumber(input.weekday, 0, 6, 'Day: 0 (Sunday) to 6 (Saturday)') : 1;
   return { every, weekday, hour };
 }
@@ -58,6 +59,7 @@ export function instantOf(local: number, offsetMin: (t: number) => number): numb
 
 /** The first run strictly after `after` (epoch ms); `offsetMin(t)`: the zone's offset from UTC in minutes at t. */
 export function nextRunAt(r: Repeat, after: number, offsetMin: (t: number) => number): number {
+  if (r.every === 'hourly') return (Math.floor(after / HOUR) + 1) * HOUR;
   const today = Math.floor((after + offsetMin(after) * 60000) / DAY) * DAY; // local midnight, as if it were UTC
   for (let d = 0; d <= 8; d++) {
     const localDay = today + d * DAY;
@@ -71,4 +73,4 @@ export function nextRunAt(r: Repeat, after: number, offsetMin: (t: number) => nu
 
 /** "weekly on Monday at 07:00" */
 export const describeRepeat = (r: Repeat): string =>
-  `${r.every === 'daily' ? 'daily' : `weekly on ${WEEKDAYS[r.weekday]}`} at ${String(r.hour).padStart(2, '0')}:00`;
+  r.every === 'hourly' ? 'hourly' : `${r.every === 'daily' ? 'daily' : `weekly on ${WEEKDAYS[r.weekday]}`} at ${String(r.hour).padStart(2, '0')}:00`;

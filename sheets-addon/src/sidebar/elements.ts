@@ -53,6 +53,18 @@ export const ELEMENTS = {
   'vet-replace': 'button',
   'vet-cancel': 'button',
   'vet-text': 'p',
+  // Watch a hashtag
+  'watch-tags': 'input',
+  'watch-location': 'input',
+  'watch-repeat': 'select',
+  'watch-hour': 'select',
+  'watch-cap': 'input',
+  'watch-name': 'input',
+  'watch-preview': 'button',
+  'watch-create': 'button',
+  'watch-text': 'p',
+  'watch-list': 'div',
+  'watches-message': 'p',
   // Bulk lookup
   selection: 'strong',
   'use-selection': 'button',

@@ -9,6 +9,7 @@ import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './se
 import { loadUsage, wireUsage } from './usage';
 import { loadTrackers, refreshTrackerSelection, wireTracker } from './tracker';
 import { refreshVetSelection, wireVet } from './vet';
+import { loadWatches, wireWatch } from './watch';
 
 /** The bulk lookup's endpoints: the build writes them in (esbuild `define`, from sidebar-endpoints.ts). */
 declare const IG_ENDPOINTS: Endpoint[];
@@ -16,6 +17,7 @@ declare const IG_ENDPOINTS: Endpoint[];
 wireSettings();
 wireTracker();
 wireVet();
+wireWatch();
 wireBulk();
 wireUsage();
 wireSchedules();
@@ -27,6 +29,7 @@ window.addEventListener('message', (e) => {
   if (!e.data || !e.data.igdataRefresh) return;
   if (!state.running) call('igBulkStatus').then(showJob, fail('bulk-message'));
   loadTrackers();
+  loadWatches();
   loadSchedules();
   loadHistory();
   loadUsage();
@@ -43,6 +46,7 @@ call('igSidebarState').then((s) => {
   refreshTrackerSelection();
   refreshVetSelection();
   loadTrackers();
+  loadWatches();
   loadUsage();
   loadSchedules();
   loadHistory();
