@@ -11,42 +11,48 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'Modules importing each other, directly or through others (type-only imports included). Move the shared types down into the leaf (types.ts).',
+      comment:
+        'Modules importing each other, directly or through others (type-only imports included). Move the shared types down into the leaf (types.ts).',
       from: {},
       to: { circular: true },
     },
     {
       name: 'types-are-leaves',
       severity: 'error',
-      comment: 'A types.ts is the bottom layer of its folder: plain types, importing only other types.ts files (packages are not looked at).',
+      comment:
+        'A types.ts is the bottom layer of its folder: plain types, importing only other types.ts files (packages are not looked at).',
       from: { path: '(^|/)types\\.ts$' },
       to: { path: '^(core|sheets-addon|n8n-node)/', pathNot: '(^|/)types\\.ts$' },
     },
     {
       name: 'bench-entry-is-for-benches',
       severity: 'error',
-      comment: "core/src/bench-entry.ts is core's internal entry for scripts/bench/: products use core through @igdata/core (core/src/index.ts).",
+      comment:
+        "core/src/bench-entry.ts is core's internal entry for scripts/bench/: products use core through @igdata/core (core/src/index.ts).",
       from: { path: '^(sheets-addon|n8n-node)/' },
       to: { path: '^core/src/bench-entry\\.ts$' },
     },
     {
       name: 'bulk-internals',
       severity: 'error',
-      comment: "Outside bulk/, a run is made and stepped through bulk/runs.ts; the step machinery (step.ts, the *-step.ts kinds, unit.ts, append.ts) stays inside. Use runs.ts, or give it what you need.",
+      comment:
+        'Outside bulk/, a run is made and stepped through bulk/runs.ts; the step machinery (step.ts, the *-step.ts kinds, unit.ts, append.ts) stays inside. Use runs.ts, or give it what you need.',
       from: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/bulk/' },
       to: { path: '^sheets-addon/src/bulk/(step|[a-z]+-step|unit|append)\\.ts$' },
     },
     {
       name: 'owned-runs-are-their-own',
       severity: 'error',
-      comment: "bulk/control.ts is the sidebar's run (one per document); schedules and trackers make runs of their own with bulk/runs.ts.",
+      comment:
+        "bulk/control.ts is the sidebar's run (one per document); schedules and trackers make runs of their own with bulk/runs.ts.",
       from: { path: '^sheets-addon/src/(schedule|tracker)/' },
       to: { path: '^sheets-addon/src/bulk/control\\.ts$' },
     },
     {
       name: 'schedules-know-no-owner',
       severity: 'error',
-      comment: 'schedule/ hears from its owners through schedule/owner.ts (hooks passed down from owners.ts): importing an owner would make the two one layer.',
+      comment:
+        'schedule/ hears from its owners through schedule/owner.ts (hooks passed down from owners.ts): importing an owner would make the two one layer.',
       from: { path: '^sheets-addon/src/schedule/' },
       to: { path: '^sheets-addon/src/', pathNot: '^sheets-addon/src/(schedule|bulk|engine|run)/' },
     },

@@ -23,7 +23,19 @@ const base = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { tsconfig: { module: 'commonjs', target: 'ES2022', esModuleInterop: true, allowJs: true, isolatedModules: true, useDefineForClassFields: false } }],
+    '^.+\\.tsx?$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          module: 'commonjs',
+          target: 'ES2022',
+          esModuleInterop: true,
+          allowJs: true,
+          isolatedModules: true,
+          useDefineForClassFields: false,
+        },
+      },
+    ],
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
@@ -67,7 +79,9 @@ const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
 
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
 // suite runs on the default version only: that is the n8n `npm start` starts.)
-const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media', 'n8n-examples'].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
+const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media', 'n8n-examples'].map(
+  (name) => `<rootDir>/test/n8n-node/${name}.test.ts`,
+);
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.
 const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
 
@@ -75,7 +89,20 @@ module.exports = {
   testTimeout: 60000,
   projects: [
     { ...base, displayName: 'quick', testMatch: QUICK.map(asGlob) },
-    { ...base, displayName: 'built', testPathIgnorePatterns: [...base.testPathIgnorePatterns, ...QUICK.map(asPattern), ...NEWEST_ONLY.map((p) => asPattern(p.replace('<rootDir>/', '')))] },
-    { ...base, displayName: 'n8n-newest', testMatch: [...REAL_N8N, ...NEWEST_ONLY], setupFiles: ['<rootDir>/test/support/n8n-newest.cjs'] },
+    {
+      ...base,
+      displayName: 'built',
+      testPathIgnorePatterns: [
+        ...base.testPathIgnorePatterns,
+        ...QUICK.map(asPattern),
+        ...NEWEST_ONLY.map((p) => asPattern(p.replace('<rootDir>/', ''))),
+      ],
+    },
+    {
+      ...base,
+      displayName: 'n8n-newest',
+      testMatch: [...REAL_N8N, ...NEWEST_ONLY],
+      setupFiles: ['<rootDir>/test/support/n8n-newest.cjs'],
+    },
   ],
 };

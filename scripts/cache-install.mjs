@@ -11,11 +11,19 @@ import { fileURLToPath } from 'node:url';
 
 export const CACHE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.cache');
 
-export const NPM_ARGS = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error'];
+export const NPM_ARGS = [
+  'install',
+  '--no-audit',
+  '--no-fund',
+  '--ignore-scripts',
+  '--no-package-lock',
+  '--loglevel=error',
+];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** The part of a manifest that decides what gets installed (descriptions may change freely). */
-const identity = (manifest, npmArgs) => JSON.stringify({ dependencies: manifest.dependencies, overrides: manifest.overrides ?? null, npmArgs });
+const identity = (manifest, npmArgs) =>
+  JSON.stringify({ dependencies: manifest.dependencies, overrides: manifest.overrides ?? null, npmArgs });
 
 function isInstalled(dir, manifest, { npmArgs = NPM_ARGS, files = [] } = {}) {
   const marker = join(dir, '.installed.json');
@@ -35,7 +43,8 @@ export function npmIn(dir, args, { env = {}, what = `npm ${args[0]}` } = {}) {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, npm_config_workspaces: 'false', npm_config_update_notifier: 'false', ...env },
   });
-  if (r.error || r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.error?.message}) in ${dir}; see npm output above`);
+  if (r.error || r.status !== 0)
+    throw new Error(`${what} failed (exit ${r.status ?? r.error?.message}) in ${dir}; see npm output above`);
 }
 
 function withLock(dir, fn, log) {
@@ -48,7 +57,8 @@ function withLock(dir, fn, log) {
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      if (Date.now() - statSync(lock).mtimeMs > 20 * 60_000) rmSync(lock, { recursive: true, force: true }); // stale
+      if (Date.now() - statSync(lock).mtimeMs > 20 * 60_000)
+        rmSync(lock, { recursive: true, force: true }); // stale
       else if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
       else {
         log('another install is running; waiting...');
@@ -69,7 +79,19 @@ function withLock(dir, fn, log) {
  * marker is written (e.g. compiling a native module); `env` goes to npm. Returns
  * { installed: boolean, seconds }.
  */
-export function installInto(dir, manifest, { npmArgs = NPM_ARGS, files = [], env = {}, after, force = false, label = dir, log = (s) => process.stderr.write(`[install] ${s}\n`) } = {}) {
+export function installInto(
+  dir,
+  manifest,
+  {
+    npmArgs = NPM_ARGS,
+    files = [],
+    env = {},
+    after,
+    force = false,
+    label = dir,
+    log = (s) => process.stderr.write(`[install] ${s}\n`),
+  } = {},
+) {
   if (!force && isInstalled(dir, manifest, { npmArgs, files })) return { installed: false, seconds: 0 };
   return withLock(
     dir,
@@ -85,7 +107,11 @@ export function installInto(dir, manifest, { npmArgs = NPM_ARGS, files = [], env
       const missing = files.filter((f) => !existsSync(join(dir, f)));
       if (missing.length) throw new Error(`install of ${label} finished but ${missing.join(', ')} is missing`);
       const seconds = Number(((Date.now() - t0) / 1000).toFixed(1));
-      writeFileSync(join(dir, '.installed.json'), JSON.stringify({ manifest, npmArgs, installedAt: new Date().toISOString(), npmSeconds, seconds }, null, 2) + '\n');
+      writeFileSync(
+        join(dir, '.installed.json'),
+        JSON.stringify({ manifest, npmArgs, installedAt: new Date().toISOString(), npmSeconds, seconds }, null, 2) +
+          '\n',
+      );
       log(`${label} ready in ${seconds}s`);
       return { installed: true, seconds };
     },

@@ -24,7 +24,15 @@ async function importCore() {
   const dir = mkdtempSync(join(tmpdir(), 'igdata-docs-'));
   try {
     const file = join(dir, 'core.mjs');
-    await esbuild.build({ entryPoints: [createRequire(import.meta.url).resolve('@igdata/core')], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+    await esbuild.build({
+      entryPoints: [createRequire(import.meta.url).resolve('@igdata/core')],
+      outfile: file,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
     return await import(pathToFileURL(file).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -64,15 +72,23 @@ const readme = docs['README.md'];
 const a = readme.indexOf(START);
 const b = readme.indexOf(END);
 if (a < 0 || b < 0) throw new Error('README.md lacks the endpoint reference markers');
-const filled = fillFigures({ ...docs, 'README.md': `${readme.slice(0, a + START.length)}\n${referenceTable()}\n${readme.slice(b)}` }, loadRecords(root));
+const filled = fillFigures(
+  { ...docs, 'README.md': `${readme.slice(0, a + START.length)}\n${referenceTable()}\n${readme.slice(b)}` },
+  loadRecords(root),
+);
 const stale = DOCUMENTS.filter((d) => filled.docs[d] !== docs[d]);
 if (flags.check) {
   for (const p of filled.problems) console.error(p);
-  if (stale.length) console.error(`Stale: ${stale.join(', ')} (the endpoint reference or a figure differs from the registry and bench/records/): run \`npm run docs\`.`);
+  if (stale.length)
+    console.error(
+      `Stale: ${stale.join(', ')} (the endpoint reference or a figure differs from the registry and bench/records/): run \`npm run docs\`.`,
+    );
   if (filled.problems.length || stale.length) process.exit(1);
 } else {
   for (const d of stale) writeFileSync(join(root, d), filled.docs[d]);
-  console.log(`README.md: ${endpoints.length} endpoints; figures from bench/records/ rewritten in: ${stale.join(', ') || 'none (all current)'}.`);
+  console.log(
+    `README.md: ${endpoints.length} endpoints; figures from bench/records/ rewritten in: ${stale.join(', ') || 'none (all current)'}.`,
+  );
   if (filled.problems.length) {
     for (const p of filled.problems) console.error(p);
     process.exit(1);

@@ -7,5 +7,6 @@ import { execFileSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist', 'sandbox.mjs');
-if (!existsSync(built)) execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'sandbox'], { stdio: 'inherit' });
+if (!existsSync(built))
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), 'sandbox'], { stdio: 'inherit' });
 await import(built);

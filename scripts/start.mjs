@@ -28,23 +28,35 @@ console.log(`Demo API key   ${sandbox.demoKey}   (1,000,000 credits)`);
 console.log(`OpenAPI        ${sandbox.url}/openapi.json`);
 console.log(`MCP server     ${sandbox.mcpUrl}   (Streamable HTTP, one tool per endpoint, the same key and credits)`);
 // What MCP clients that take a JSON config (e.g. a project's .mcp.json) need, on one line to paste.
-const mcpConfig = { mcpServers: { 'igdata-sandbox': { type: 'http', url: sandbox.mcpUrl, headers: { Authorization: `Bearer ${sandbox.demoKey}` } } } };
+const mcpConfig = {
+  mcpServers: {
+    'igdata-sandbox': { type: 'http', url: sandbox.mcpUrl, headers: { Authorization: `Bearer ${sandbox.demoKey}` } },
+  },
+};
 console.log(`MCP config     ${JSON.stringify(mcpConfig)}`);
 console.log(`Stats          ${sandbox.url}/_sandbox/stats      (requests and credits so far, by endpoint)`);
-console.log(`Test accounts  ${sandbox.url}/_sandbox/fixtures   (handles, private and renamed accounts, tags, locations, posts)`);
+console.log(
+  `Test accounts  ${sandbox.url}/_sandbox/fixtures   (handles, private and renamed accounts, tags, locations, posts)`,
+);
 console.log(`\nTry:`);
 const auth = `-H "Authorization: Bearer ${sandbox.demoKey}"`;
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/profile?handle=nasa"`);
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/insights/profile/engagement?handle=natgeo&posts=12"`);
 console.log(`  curl -s ${auth} "${sandbox.url}/v1/hashtag/recent?tag=veganrecipes"`);
 console.log(`  curl -s -H "x-api-key: ${sandbox.demoKey}" "${sandbox.url}/v1/credits"`);
-console.log(`  curl -s -X POST "${sandbox.url}/_sandbox/keys?balance=50"   # a fresh key with 50 credits, to try running out`);
+console.log(
+  `  curl -s -X POST "${sandbox.url}/_sandbox/keys?balance=50"   # a fresh key with 50 credits, to try running out`,
+);
 
 let sheetsPreview = null;
 if (!flags['no-sheets-preview']) {
   try {
     const { startSheetsPreview } = await import(pathToFileURL(join(root, 'scripts/sheets-preview/start.mjs')).href);
-    sheetsPreview = await startSheetsPreview({ sandboxUrl: sandbox.url, apiKey: sandbox.demoKey, port: Number(process.env.SHEETS_PREVIEW_PORT ?? 4020) });
+    sheetsPreview = await startSheetsPreview({
+      sandboxUrl: sandbox.url,
+      apiKey: sandbox.demoKey,
+      port: Number(process.env.SHEETS_PREVIEW_PORT ?? 4020),
+    });
     stops.unshift(() => sheetsPreview.stop());
   } catch (e) {
     console.error(`\nThe Sheets preview could not start: ${e.message}`);
@@ -57,18 +69,29 @@ if (wantN8n && existsSync(editorModule)) {
   console.log(`\nStarting n8n (first run installs n8n 2.8.4 into .cache/, a few minutes)...`);
   try {
     const { startN8nEditor } = await import(pathToFileURL(editorModule).href);
-    const editor = await startN8nEditor({ sandboxUrl: sandbox.url, apiKey: sandbox.demoKey, port: Number(process.env.N8N_PORT ?? 5678) });
+    const editor = await startN8nEditor({
+      sandboxUrl: sandbox.url,
+      apiKey: sandbox.demoKey,
+      port: Number(process.env.N8N_PORT ?? 5678),
+    });
     stops.unshift(() => editor.stop());
     console.log(`${line}\nn8n editor     ${editor.url}`);
     if (editor.email) console.log(`Sign in        ${editor.email} / ${editor.password}`);
     console.log(`Workflows      ${(editor.workflows ?? []).join(', ')}`);
     console.log(`Credential     "IG Data (sandbox)" points at ${sandbox.url}`);
   } catch (e) {
-    console.error(`n8n could not start: ${e.message}\nThe sandbox keeps running; see README "n8n" for the manual steps.`);
+    console.error(
+      `n8n could not start: ${e.message}\nThe sandbox keeps running; see README "n8n" for the manual steps.`,
+    );
   }
 }
-console.log(`\nGoogle Sheets: sheets-addon/dist is built; to put it in your own sheet see README.md, "Install in Google Sheets".`);
-if (sheetsPreview) console.log(`Sheets preview ${sheetsPreview.url}  (the built add-on in a local Apps Script stand-in, not Google Sheets)`);
+console.log(
+  `\nGoogle Sheets: sheets-addon/dist is built; to put it in your own sheet see README.md, "Install in Google Sheets".`,
+);
+if (sheetsPreview)
+  console.log(
+    `Sheets preview ${sheetsPreview.url}  (the built add-on in a local Apps Script stand-in, not Google Sheets)`,
+  );
 console.log(`${line}\nCtrl+C to stop.`);
 
 let stopping = false;

@@ -29,8 +29,13 @@ function fail(message) {
 /** The script id from --script-id (`given`), IGDATA_SCRIPT_ID or an earlier .clasp.json (in that order). */
 export function scriptIdFrom(given, env, existing) {
   const id = (given || env.IGDATA_SCRIPT_ID || existing?.scriptId || '').trim();
-  if (!id) return { error: 'no script id. Run `npm run push -- --script-id <SCRIPT_ID>` once (Apps Script editor > Project Settings > Script ID).' };
-  if (!/^[\w-]{20,}$/.test(id)) return { error: `"${id}" does not look like an Apps Script script id (Project Settings > Script ID).` };
+  if (!id)
+    return {
+      error:
+        'no script id. Run `npm run push -- --script-id <SCRIPT_ID>` once (Apps Script editor > Project Settings > Script ID).',
+    };
+  if (!/^[\w-]{20,}$/.test(id))
+    return { error: `"${id}" does not look like an Apps Script script id (Project Settings > Script ID).` };
   return { id };
 }
 

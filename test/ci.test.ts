@@ -35,7 +35,7 @@ const ciRunCommands = () =>
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#') && !l.startsWith('set ') && !l.startsWith('cd '));
 
-test('.ci/run and the workflow both install from the lockfile, then run the README\'s test command', () => {
+test(".ci/run and the workflow both install from the lockfile, then run the README's test command", () => {
   const command = readmeTestCommand();
   expect(command).toBe('npm test');
   expect(ciRunCommands()).toEqual(['npm ci', command]);
@@ -72,7 +72,9 @@ test('.cache/ is cached, keyed on the lockfile and the harness versions (files t
   const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'))!;
   expect(cache.with!.path).toBe('.cache');
   const key = cache.with!.key;
-  const hashed = [...key.matchAll(/hashFiles\(([^)]*)\)/g)].flatMap((m) => [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]));
+  const hashed = [...key.matchAll(/hashFiles\(([^)]*)\)/g)].flatMap((m) =>
+    [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]),
+  );
   expect(hashed).toEqual(expect.arrayContaining(['package-lock.json', 'scripts/n8n-harness/versions.cjs']));
   // hashFiles of a missing file is silently empty: a renamed file would leave the key stale.
   for (const f of hashed) expect([f, existsSync(join(root, f))]).toEqual([f, true]);

@@ -11,7 +11,8 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = join(__dirname, '..');
-const node = (args: string[], cwd = root) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+const node = (args: string[], cwd = root) =>
+  spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
 
 // Each script that takes flags, with the flags it knows.
 const SCRIPTS: [string, string[]][] = [
@@ -68,8 +69,14 @@ describe('isMain', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'igdata-ismain-'));
     const cli = JSON.stringify(pathToFileURL(join(root, 'scripts/lib/cli.mjs')).href);
-    writeFileSync(join(dir, 'tool.mjs'), `import { isMain } from ${cli};\nconsole.log('tool main:', isMain(import.meta.url));\n`);
-    writeFileSync(join(dir, 'user.mjs'), `import './tool.mjs';\nimport { isMain } from ${cli};\nconsole.log('user main:', isMain(import.meta.url));\n`);
+    writeFileSync(
+      join(dir, 'tool.mjs'),
+      `import { isMain } from ${cli};\nconsole.log('tool main:', isMain(import.meta.url));\n`,
+    );
+    writeFileSync(
+      join(dir, 'user.mjs'),
+      `import './tool.mjs';\nimport { isMain } from ${cli};\nconsole.log('user main:', isMain(import.meta.url));\n`,
+    );
     symlinkSync(join(dir, 'tool.mjs'), join(dir, 'linked.mjs'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,7 +93,11 @@ describe('isMain', () => {
   });
 
   test('false under node -e (no script at all)', () => {
-    const r = node(['--input-type=module', '-e', `import { isMain } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/lib/cli.mjs')).href)}; console.log(isMain(import.meta.url));`]);
+    const r = node([
+      '--input-type=module',
+      '-e',
+      `import { isMain } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/lib/cli.mjs')).href)}; console.log(isMain(import.meta.url));`,
+    ]);
     expect(r.stdout).toBe('false\n');
   });
 });

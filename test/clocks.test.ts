@@ -40,7 +40,9 @@ test('clocks that must agree start from one pair (instant, real time)', () => {
 });
 
 test('the sandbox given no instant refuses to start; given one, its stories and clock follow it', async () => {
-  await expect(startSandbox({ env: { [NAMED_CLOCKS_ENV]: '1' } })).rejects.toThrow(/^the sandbox's clock would start at the real time/);
+  await expect(startSandbox({ env: { [NAMED_CLOCKS_ENV]: '1' } })).rejects.toThrow(
+    /^the sandbox's clock would start at the real time/,
+  );
   const sb = await startSandbox({ env: { [NAMED_CLOCKS_ENV]: '1', [CLOCK_START_ENV]: TEST_START } });
   try {
     expect(sb.startedAt).toBe(Date.parse(TEST_START));
@@ -48,7 +50,9 @@ test('the sandbox given no instant refuses to start; given one, its stories and 
     sb.clock.advance(25 * 3600_000);
     expect(sb.clock.now() - before).toBeGreaterThanOrEqual(25 * 3600_000);
     const res = await fetch(`${sb.url}/_sandbox/clock`);
-    expect(Date.parse(((await res.json()) as { now: string }).now) - Date.parse(TEST_START)).toBeGreaterThanOrEqual(25 * 3600_000);
+    expect(Date.parse(((await res.json()) as { now: string }).now) - Date.parse(TEST_START)).toBeGreaterThanOrEqual(
+      25 * 3600_000,
+    );
   } finally {
     await sb.close();
   }
@@ -58,7 +62,9 @@ test('an instant is a number or ISO 8601 with its zone; anything else is refused
   expect(parseInstant('2026-11-25T10:00:00Z', 'start')).toBe(Date.UTC(2026, 10, 25, 10));
   expect(parseInstant('2026-11-25T10:00:00+01:00', 'start')).toBe(Date.UTC(2026, 10, 25, 9));
   for (const bad of ['2026-11-25', 'next monday', '2026-11-25T10:00:00', 'NaN']) {
-    expect(() => parseInstant(bad, "the sandbox's clock's start")).toThrow(`the sandbox's clock's start must be an instant: ms since 1970 or an ISO 8601 time with its zone, like 2026-11-25T10:00:00Z; got ${JSON.stringify(bad)}`);
+    expect(() => parseInstant(bad, "the sandbox's clock's start")).toThrow(
+      `the sandbox's clock's start must be an instant: ms since 1970 or an ISO 8601 time with its zone, like 2026-11-25T10:00:00Z; got ${JSON.stringify(bad)}`,
+    );
   }
   // Without the test flag (a person's `npm start`), a clock starts at the real time.
   const t = clockStart(undefined, 'x', {});

@@ -1,7 +1,18 @@
 // Both drivers of the one core against the sandbox over real HTTP: the async one over fetch, the
 // sync one over a blocking HTTP transport (the same worker + Atomics technique the Apps Script
 // stand-in uses for UrlFetchApp). Same generators, same answers.
-import { createClient, fetchIO, getEndpoint, paginate, prepare, request, runAsync, runSync, sendAll, isIgError } from '@igdata/core';
+import {
+  createClient,
+  fetchIO,
+  getEndpoint,
+  paginate,
+  prepare,
+  request,
+  runAsync,
+  runSync,
+  sendAll,
+  isIgError,
+} from '@igdata/core';
 import type { HttpRequest, RawResponse, SyncIO } from '@igdata/core';
 import { SyncHttpClient } from '../scripts/gas-standin/internal/syncHttp';
 import type { WireResult } from '../scripts/gas-standin/internal/syncHttp';
@@ -23,7 +34,15 @@ afterAll(async () => {
 /** A blocking SyncIO in Node, as UrlFetchApp is in Apps Script (worker + Atomics.wait). */
 function makeSyncIO(): SyncIO & { close: () => void } {
   const http = new SyncHttpClient();
-  const wire = (req: HttpRequest) => ({ url: req.url, method: req.method, headers: req.headers, body: null, followRedirects: true, validateHttpsCertificates: true, timeoutMs: 30000 });
+  const wire = (req: HttpRequest) => ({
+    url: req.url,
+    method: req.method,
+    headers: req.headers,
+    body: null,
+    followRedirects: true,
+    validateHttpsCertificates: true,
+    timeoutMs: 30000,
+  });
   const toRaw = (r: WireResult): RawResponse => {
     if (!r.ok) return { status: 0, headers: {}, body: '', error: r.message };
     const headers: Record<string, string> = {};
@@ -55,7 +74,11 @@ it('the same generator gives the same answer through both drivers', async () => 
 });
 
 it('a batch through fetchAll (sync) and Promise.all (async) keeps order and reports per-call errors', async () => {
-  const calls = () => [prepare('profile', { handle: 'nasa' }), prepare('profile', { handle: 'no_such_account_zz' }), prepare('profile', { handle: 'natgeo' })];
+  const calls = () => [
+    prepare('profile', { handle: 'nasa' }),
+    prepare('profile', { handle: 'no_such_account_zz' }),
+    prepare('profile', { handle: 'natgeo' }),
+  ];
   const viaSync = runSync(sendAll(cfg(), calls()), syncIO);
   const viaAsync = await runAsync(sendAll(cfg(), calls()), fetchIO());
   for (const out of [viaSync, viaAsync]) {
@@ -76,8 +99,13 @@ it('pages a follower list with a cap through both drivers', async () => {
 it('the promise client reports errors with the service code and billing', async () => {
   const key = await sandbox.createKey(3);
   const client = createClient({ apiKey: key, baseUrl: sandbox.url });
-  await expect(client.call('profile', { handle: 'no_such_account_zz' })).rejects.toMatchObject({ code: 'not_found', charged: 1 });
-  await expect(createClient({ apiKey: 'wrong', baseUrl: sandbox.url }).call('profile', { handle: 'nasa' })).rejects.toMatchObject({
+  await expect(client.call('profile', { handle: 'no_such_account_zz' })).rejects.toMatchObject({
+    code: 'not_found',
+    charged: 1,
+  });
+  await expect(
+    createClient({ apiKey: 'wrong', baseUrl: sandbox.url }).call('profile', { handle: 'nasa' }),
+  ).rejects.toMatchObject({
     code: 'invalid_api_key',
     status: 401,
   });
@@ -86,7 +114,11 @@ it('the promise client reports errors with the service code and billing', async 
 it('retries injected 502s and succeeds without being billed for them', async () => {
   const key = await sandbox.createKey(10);
   const before = await sandbox.balance(key);
-  const client = createClient({ apiKey: key, baseUrl: sandbox.url, retry: { attempts: 8, baseDelayMs: 1, maxDelayMs: 5 } });
+  const client = createClient({
+    apiKey: key,
+    baseUrl: sandbox.url,
+    retry: { attempts: 8, baseDelayMs: 1, maxDelayMs: 5 },
+  });
   // Half of the requests fail with 502 at the sandbox; the client retries until one succeeds.
   const io = fetchIO({
     fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as object), 'x-sandbox-fault': '502' } }),

@@ -23,7 +23,9 @@ const { parseFormula } = require('../scripts/sheets-preview/formula.js') as { pa
 type Arg = { t: 's' | 'n' | 'b' | 'e' | 'r'; v?: unknown; a1?: string };
 type Parsed = { name?: string; args?: Arg[]; error?: string };
 
-const DOCS = ['README.md', 'CONTRIBUTING.md', 'sheets-addon/README.md', 'n8n-node/README.md'].filter((f) => fs.existsSync(path.join(ROOT, f)));
+const DOCS = ['README.md', 'CONTRIBUTING.md', 'sheets-addon/README.md', 'n8n-node/README.md'].filter((f) =>
+  fs.existsSync(path.join(ROOT, f)),
+);
 /** What a cell shows when a row failed (the sentences of @igdata/core's userMessage). */
 const ERROR_TEXT = /Not charged|Charged \d+ credit|Not reached|No items|Invalid API key|No API key|has no public data/;
 
@@ -147,12 +149,19 @@ test('an example field shows what the function is for, not a count copied from t
 describe('every n8n field placeholder works for every operation that shows it', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { IgData } = require(path.join(ROOT, 'n8n-node/dist/nodes/IgData/IgData.node.js'));
-  const props = new IgData().description.properties as { name: string; placeholder?: string; displayOptions?: { show?: { operation?: string[] } } }[];
+  const props = new IgData().description.properties as {
+    name: string;
+    placeholder?: string;
+    displayOptions?: { show?: { operation?: string[] } };
+  }[];
   const cases = props
     .filter((p) => p.placeholder?.startsWith('e.g. ') && p.displayOptions?.show?.operation)
     .flatMap((p) => {
       // "e.g. nasa, @nasa or https://www.instagram.com/nasa/" -> three values
-      const values = p.placeholder!.slice(5).split(/, | or /).map((v) => v.trim());
+      const values = p
+        .placeholder!.slice(5)
+        .split(/, | or /)
+        .map((v) => v.trim());
       return p.displayOptions!.show!.operation!.flatMap((op) => values.map((v) => [op, p.name, v] as const));
     });
 
@@ -184,7 +193,8 @@ describe('every curl line of the READMEs works against the sandbox', () => {
     const url = /"(https?:\/\/[^"]+)"/.exec(line)![1].replace(/^http:\/\/(127\.0\.0\.1|localhost):4010/, sb.url);
     const method = /-X (\w+)/.exec(line)?.[1] ?? 'GET';
     const headers: Record<string, string> = {};
-    for (const m of line.matchAll(/-H "([^:]+): ([^"]+)"/g)) headers[m[1]] = m[2].replace(/\$IGDATA_KEY|\$KEY|<demo key>/g, sb.demoKey);
+    for (const m of line.matchAll(/-H "([^:]+): ([^"]+)"/g))
+      headers[m[1]] = m[2].replace(/\$IGDATA_KEY|\$KEY|<demo key>/g, sb.demoKey);
     const res = await fetch(url, { method, headers });
     expect([url, res.status]).toEqual([url, 200]);
   });

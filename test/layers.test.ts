@@ -36,14 +36,24 @@ describe('on a copy with planted circles', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'igdata-layers-'));
-    for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs']) cpSync(join(root, f), join(dir, f), { recursive: true });
+    for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs'])
+      cpSync(join(root, f), join(dir, f), { recursive: true });
     // A type-only circle of two modules in a folder of each tree.
     for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
-      writeFileSync(join(dir, folder, 'planted-a.ts'), "import type { B } from './planted-b';\nexport type A = { b?: B };\n");
-      writeFileSync(join(dir, folder, 'planted-b.ts'), "import type { A } from './planted-a';\nexport type B = { a?: A };\n");
+      writeFileSync(
+        join(dir, folder, 'planted-a.ts'),
+        "import type { B } from './planted-b';\nexport type A = { b?: B };\n",
+      );
+      writeFileSync(
+        join(dir, folder, 'planted-b.ts'),
+        "import type { A } from './planted-a';\nexport type B = { a?: A };\n",
+      );
     }
     // A leaf that is not one: core's plain types importing a module above them.
-    appendFileSync(join(dir, 'core/src/types.ts'), "\nimport type { DEFAULT_BASE_URL } from './constants';\nexport type Planted = typeof DEFAULT_BASE_URL;\n");
+    appendFileSync(
+      join(dir, 'core/src/types.ts'),
+      "\nimport type { DEFAULT_BASE_URL } from './constants';\nexport type Planted = typeof DEFAULT_BASE_URL;\n",
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -64,7 +74,8 @@ describe('on a copy where a schedule reaches into bulk and its owner', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'igdata-seams-'));
-    for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs']) cpSync(join(root, f), join(dir, f), { recursive: true });
+    for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs'])
+      cpSync(join(root, f), join(dir, f), { recursive: true });
     writeFileSync(
       join(dir, 'sheets-addon/src/schedule/planted-reach.ts'),
       "import { endStep } from '../bulk/step';\nimport { start } from '../bulk/control';\nimport { TRACKER_OWNER } from '../tracker/trackers';\nexport const planted = [endStep, start, TRACKER_OWNER];\n",
@@ -75,8 +86,14 @@ describe('on a copy where a schedule reaches into bulk and its owner', () => {
   it('fails, naming the bulk internal, the sidebar run and the owner it imports', () => {
     const r = lintCycles(dir);
     expect(r.status).not.toBe(0);
-    expect(r.out).toMatch(/bulk-internals: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/step\.ts/);
-    expect(r.out).toMatch(/owned-runs-are-their-own: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/control\.ts/);
-    expect(r.out).toMatch(/schedules-know-no-owner: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/tracker\/trackers\.ts/);
+    expect(r.out).toMatch(
+      /bulk-internals: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/step\.ts/,
+    );
+    expect(r.out).toMatch(
+      /owned-runs-are-their-own: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/bulk\/control\.ts/,
+    );
+    expect(r.out).toMatch(
+      /schedules-know-no-owner: sheets-addon\/src\/schedule\/planted-reach\.ts → sheets-addon\/src\/tracker\/trackers\.ts/,
+    );
   });
 });

@@ -22,7 +22,10 @@ function firstScreenMisses(text: string): string[] {
     ['6.00 per 1,000', /\b6\.00 per 1,000\b/],
     ['no subscription', /\bno subscription\b/i],
     // "Key: sign up at [igdata.dev](https://igdata.dev)": the word and the dashboard's link close together.
-    ['where to get the key', new RegExp(`\\bkey\\b[\\s\\S]{0,60}\\]\\(${DASHBOARD_URL.replace(/[.]/g, '\\.')}\\)`, 'i')],
+    [
+      'where to get the key',
+      new RegExp(`\\bkey\\b[\\s\\S]{0,60}\\]\\(${DASHBOARD_URL.replace(/[.]/g, '\\.')}\\)`, 'i'),
+    ],
   ];
   return needs.filter(([, re]) => !re.test(top)).map(([name]) => name);
 }
@@ -33,5 +36,13 @@ test(`the first ${FIRST_SCREEN} lines of README.md hold the two commands, the pr
 
 test('the check fails when they are pushed below the first screen', () => {
   const pushed = readme.replace(/\n/, `\n${'\n'.repeat(FIRST_SCREEN)}`);
-  expect(firstScreenMisses(pushed)).toEqual(['npm ci && npm start', 'npm test', '50 free credits on signup', '8.00 per 1,000', '6.00 per 1,000', 'no subscription', 'where to get the key']);
+  expect(firstScreenMisses(pushed)).toEqual([
+    'npm ci && npm start',
+    'npm test',
+    '50 free credits on signup',
+    '8.00 per 1,000',
+    '6.00 per 1,000',
+    'no subscription',
+    'where to get the key',
+  ]);
 });

@@ -18,7 +18,8 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (_id, e) => {
     expect(at).toBeGreaterThan(0);
     const doc = code.slice(code.lastIndexOf('/**', at), at);
     expect(doc).toContain('@customfunction');
-    for (const p of e.params.filter((x) => x.kind !== 'cursor')) expect(doc).toMatch(new RegExp(`@param .*${p.name}`, 'i'));
+    for (const p of e.params.filter((x) => x.kind !== 'cursor'))
+      expect(doc).toMatch(new RegExp(`@param .*${p.name}`, 'i'));
   });
 
   it('pages exactly when it takes a cursor and has a page size, and only as a list (define() fills these in from pageSize)', () => {
@@ -33,8 +34,12 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (_id, e) => {
     if (e.id === 'profile/stories') expect(e.maxReuseHours).toBeLessThan(24);
     if (e.id === 'credits') expect(e.maxReuseHours).toBe(0);
     // The Sheets README's function table lists it.
-    const row = read('sheets-addon/README.md').split('\n').find((l) => l.startsWith(`| \`${e.fn}(`));
-    expect(row).toContain(e.maxReuseHours === null ? '| your setting |' : e.maxReuseHours === 0 ? '| never |' : `| ${e.maxReuseHours} h |`);
+    const row = read('sheets-addon/README.md')
+      .split('\n')
+      .find((l) => l.startsWith(`| \`${e.fn}(`));
+    expect(row).toContain(
+      e.maxReuseHours === null ? '| your setting |' : e.maxReuseHours === 0 ? '| never |' : `| ${e.maxReuseHours} h |`,
+    );
   });
 
   it('is an operation of the built n8n node, valued by its path', () => {
@@ -56,8 +61,12 @@ it('every endpoint is a sandbox route answering 200', async () => {
   const sandbox = await startSandbox({ startAt: TEST_START, port: 0, quiet: true });
   try {
     for (const e of endpoints) {
-      const qs = new URLSearchParams(Object.entries(validInput(e, sandbox.world)).map(([k, v]) => [k, String(v)])).toString();
-      const res = await fetch(`${sandbox.url}/v1/${e.id}?${qs}`, { headers: { authorization: `Bearer ${sandbox.demoKey}` } });
+      const qs = new URLSearchParams(
+        Object.entries(validInput(e, sandbox.world)).map(([k, v]) => [k, String(v)]),
+      ).toString();
+      const res = await fetch(`${sandbox.url}/v1/${e.id}?${qs}`, {
+        headers: { authorization: `Bearer ${sandbox.demoKey}` },
+      });
       expect([e.id, res.status]).toEqual([e.id, 200]);
     }
   } finally {
@@ -68,5 +77,7 @@ it('every endpoint is a sandbox route answering 200', async () => {
 it('the README reference is up to date with the registry', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { execFileSync } = require('node:child_process');
-  expect(() => execFileSync(process.execPath, [join(root, 'scripts/docs.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+  expect(() =>
+    execFileSync(process.execPath, [join(root, 'scripts/docs.mjs'), '--check'], { stdio: 'pipe' }),
+  ).not.toThrow();
 });

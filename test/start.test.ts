@@ -47,7 +47,9 @@ it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
     const config = JSON.parse(/MCP config\s+(\{.*\})\s*$/m.exec(out)?.[1] ?? 'null');
     const server = config.mcpServers['igdata-sandbox'];
     const mcp = new Client({ name: 'start-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
+    );
     try {
       const answer = await mcp.callTool({ name: 'profile', arguments: { handle: 'nasa' } });
       expect(answer.structuredContent).toMatchObject({ data: { username: 'nasa' }, meta: { credits_charged: 1 } });

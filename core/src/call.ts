@@ -20,7 +20,13 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 /** Exponential backoff with full jitter, bounded; a server's Retry-After wins when it is sane. */
-export function backoffMs(policy: RetryPolicy, attempt: number, res?: RawResponse, random: () => number = Math.random, now: number = Date.now()): number {
+export function backoffMs(
+  policy: RetryPolicy,
+  attempt: number,
+  res?: RawResponse,
+  random: () => number = Math.random,
+  now: number = Date.now(),
+): number {
   const asked = retryAfterMs(res?.headers['retry-after'], now);
   if (asked !== undefined && asked <= policy.maxRetryAfterMs) return asked;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
@@ -91,11 +97,18 @@ export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | A
       if (res.status === 0 && !res.neverSent) lost[index]++;
       if (res.status >= 200 && res.status < 300) {
         try {
-          outcomes[index] = { ...parseSuccess(calls[index].endpoint, res, attempt), ...(lost[index] ? { lostSends: lost[index] } : {}) };
+          outcomes[index] = {
+            ...parseSuccess(calls[index].endpoint, res, attempt),
+            ...(lost[index] ? { lostSends: lost[index] } : {}),
+          };
         } catch (e) {
           outcomes[index] = e as AnyIgError;
         }
-      } else if (policy.statuses.includes(res.status) && attempt < policy.attempts && lost[index] <= policy.lostResends) {
+      } else if (
+        policy.statuses.includes(res.status) &&
+        attempt < policy.attempts &&
+        lost[index] <= policy.lostResends
+      ) {
         retry.push(index);
         if (res.lostWithBatch) withBatch.add(index);
         lastRetryable = res;

@@ -36,6 +36,7 @@ export function costRange(endpoint: EndpointDef): [number, number] {
 export function describeCost(endpoint: EndpointDef): string {
   const [lo, hi] = costRange(endpoint);
   const per = endpoint.paginated ? ' per page' : '';
-  const text = lo === hi ? `${lo}` : `${lo}-${hi} by ${endpoint.cost.type === 'window' ? endpoint.cost.param : 'window'}`;
+  const text =
+    lo === hi ? `${lo}` : `${lo}-${hi} by ${endpoint.cost.type === 'window' ? endpoint.cost.param : 'window'}`;
   return endpoint.cost.type === 'flat' && !endpoint.cost.exact ? `~${text}${per} (not documented)` : `${text}${per}`;
 }

@@ -17,7 +17,11 @@ const NEVER_LEFT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREA
  * never left.
  */
 function neverLeft(e: unknown): boolean {
-  for (let x = e, depth = 0; typeof x === 'object' && x !== null && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
+  for (
+    let x = e, depth = 0;
+    typeof x === 'object' && x !== null && depth < 5;
+    x = (x as { cause?: unknown }).cause, depth++
+  ) {
     if (NEVER_LEFT.has(String((x as { code?: unknown }).code))) return true;
   }
   return false;
@@ -38,7 +42,8 @@ export const noHttpAnswer = (e: unknown, neverSent = neverLeft(e)): RawResponse 
 });
 
 /** A batch that threw as a whole: which request failed is not known, every answer is lost. */
-const lostBatch = (requests: unknown[], e: unknown): RawResponse[] => requests.map(() => ({ ...noHttpAnswer(e), lostWithBatch: true }));
+const lostBatch = (requests: unknown[], e: unknown): RawResponse[] =>
+  requests.map(() => ({ ...noHttpAnswer(e), lostWithBatch: true }));
 
 export function runSync<T>(op: Op<T>, io: SyncIO): T {
   let step = op.next();
@@ -47,9 +52,17 @@ export function runSync<T>(op: Op<T>, io: SyncIO): T {
     let input: unknown;
     if (effect.kind === 'sleep') input = io.sleep(effect.ms);
     else if (effect.kind === 'http') {
-      try { input = io.fetch(effect.request); } catch (e) { input = noHttpAnswer(e); }
+      try {
+        input = io.fetch(effect.request);
+      } catch (e) {
+        input = noHttpAnswer(e);
+      }
     } else {
-      try { input = io.fetchAll(effect.requests); } catch (e) { input = lostBatch(effect.requests, e); }
+      try {
+        input = io.fetchAll(effect.requests);
+      } catch (e) {
+        input = lostBatch(effect.requests, e);
+      }
     }
     step = op.next(input);
   }

@@ -31,10 +31,12 @@ export interface ErrorCodeFacts {
  * The sentence of a key problem: what is wrong, and where the key is set. Refused before any work: never billed (an
  * earlier try whose answer was lost may have been).
  */
-const keyProblem = (what: string) => (e: IgApiError, ctx: MessageContext) => `${what} Set it in ${ctx.keyWhere}. ${chargedNote(e)}`;
+const keyProblem = (what: string) => (e: IgApiError, ctx: MessageContext) =>
+  `${what} Set it in ${ctx.keyWhere}. ${chargedNote(e)}`;
 
 /** The sentence of a transient failure that outlasted the retries. */
-const gaveUp = (what: string) => (e: IgApiError) => `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e)}`;
+const gaveUp = (what: string) => (e: IgApiError) =>
+  `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e)}`;
 
 export const ERROR_CODES = {
   missing_parameter: {
@@ -42,29 +44,38 @@ export const ERROR_CODES = {
     sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e)}`,
   },
   invalid_api_key: {
-    status: 401, stopsBulk: true,
+    status: 401,
+    stopsBulk: true,
     sentence: keyProblem('Invalid API key.'),
   },
   missing_api_key: {
-    status: 401, stopsBulk: true,
+    status: 401,
+    stopsBulk: true,
     sentence: keyProblem('No API key is set.'),
   },
   insufficient_credits: {
-    status: 402, stopsBulk: true,
+    status: 402,
+    stopsBulk: true,
     sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${chargedNote(e)}`,
   },
   not_found: {
     status: 404,
-    sentence: (e, ctx) => `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e)}`,
+    sentence: (e, ctx) =>
+      `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.
   rate_limited: {
-    status: 429, retryable: true,
-    sentence: (e) => `Too many requests: the service asked to slow down ` + `(${tries(e.details.attempts)}). Try again in a minute. ` + `${chargedNote(e)}`,
+    status: 429,
+    retryable: true,
+    sentence: (e) =>
+      `Too many requests: the service asked to slow down ` +
+      `(${tries(e.details.attempts)}). Try again in a minute. ` +
+      `${chargedNote(e)}`,
   },
   upstream_error: {
-    status: 502, retryable: true,
+    status: 502,
+    retryable: true,
     sentence: gaveUp('The data provider failed'),
   },
   // Not in the spec's table, so the service itself never answers 503: it comes from what stands in
@@ -72,15 +83,16 @@ export const ERROR_CODES = {
   // billing rule (§7: only requests that reach the platform are billed) it is not billed, and HTTP
   // defines it as temporary (RFC 9110 §15.6.4), so retrying a GET is safe and cannot bill twice.
   service_unavailable: {
-    status: 503, retryable: true,
+    status: 503,
+    retryable: true,
     sentence: gaveUp('The service was unavailable'),
   },
   upstream_timeout: {
-    status: 504, retryable: true,
+    status: 504,
+    retryable: true,
     sentence: gaveUp('The data provider timed out'),
   },
 } satisfies Record<KnownErrorCode, ErrorCodeFacts>;
-
 
 /** The code given to an error status the table does not know, and to a body without a code. */
 const UNKNOWN_ERROR_CODE = 'http_error';
@@ -98,7 +110,9 @@ export function codeForStatus(status: number): string {
 }
 
 /** The HTTP statuses worth sending again, from the table. */
-export const RETRYABLE_STATUSES: readonly number[] = [...new Set(rows.filter(([, f]) => f.retryable).map(([, f]) => f.status))];
+export const RETRYABLE_STATUSES: readonly number[] = [
+  ...new Set(rows.filter(([, f]) => f.retryable).map(([, f]) => f.status)),
+];
 
 /** Whether a bulk run should stop at this error (a bad key or an empty balance fails every later request too). */
 export function stopsBulkRun(error: AnyIgError): boolean {

@@ -23,15 +23,60 @@ interface ErrorCodeDoc {
 }
 
 export const ERROR_DOCS: Readonly<Record<KnownErrorCode, ErrorCodeDoc>> = {
-  missing_parameter: { source: 'spec', billed: false, docs: '/docs/errors#missing_parameter', summary: 'A required parameter is absent or invalid (the message names it). Not billed.' },
-  invalid_api_key: { source: 'spec', billed: false, docs: '/docs/errors#invalid_api_key', summary: 'Missing, malformed or revoked key. Not billed.' },
-  missing_api_key: { source: 'observed', billed: false, docs: '/docs/errors#invalid_api_key', summary: 'No key was sent. Not billed.' },
-  insufficient_credits: { source: 'spec', billed: false, docs: '/docs/errors#insufficient_credits', summary: 'The balance does not cover the request. Not billed.' },
-  not_found: { source: 'spec', billed: true, docs: '/docs/errors#not_found', summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost." },
-  rate_limited: { source: 'client', billed: false, docs: '/docs/errors', summary: 'Too many requests; retried after the time the service asks for.' },
-  upstream_error: { source: 'spec', billed: false, docs: '/docs/errors#upstream_error', summary: 'Data provider error; safe to retry. Not billed.' },
-  service_unavailable: { source: 'client', billed: false, docs: '/docs/errors', summary: 'The service is temporarily unavailable; retried. Not billed.' },
-  upstream_timeout: { source: 'spec', billed: false, docs: '/docs/errors#upstream_timeout', summary: 'Upstream took too long; safe to retry. Not billed.' },
+  missing_parameter: {
+    source: 'spec',
+    billed: false,
+    docs: '/docs/errors#missing_parameter',
+    summary: 'A required parameter is absent or invalid (the message names it). Not billed.',
+  },
+  invalid_api_key: {
+    source: 'spec',
+    billed: false,
+    docs: '/docs/errors#invalid_api_key',
+    summary: 'Missing, malformed or revoked key. Not billed.',
+  },
+  missing_api_key: {
+    source: 'observed',
+    billed: false,
+    docs: '/docs/errors#invalid_api_key',
+    summary: 'No key was sent. Not billed.',
+  },
+  insufficient_credits: {
+    source: 'spec',
+    billed: false,
+    docs: '/docs/errors#insufficient_credits',
+    summary: 'The balance does not cover the request. Not billed.',
+  },
+  not_found: {
+    source: 'spec',
+    billed: true,
+    docs: '/docs/errors#not_found',
+    summary: "No public data (private, deleted or nonexistent target). Billed at the endpoint's cost.",
+  },
+  rate_limited: {
+    source: 'client',
+    billed: false,
+    docs: '/docs/errors',
+    summary: 'Too many requests; retried after the time the service asks for.',
+  },
+  upstream_error: {
+    source: 'spec',
+    billed: false,
+    docs: '/docs/errors#upstream_error',
+    summary: 'Data provider error; safe to retry. Not billed.',
+  },
+  service_unavailable: {
+    source: 'client',
+    billed: false,
+    docs: '/docs/errors',
+    summary: 'The service is temporarily unavailable; retried. Not billed.',
+  },
+  upstream_timeout: {
+    source: 'spec',
+    billed: false,
+    docs: '/docs/errors#upstream_timeout',
+    summary: 'Upstream took too long; safe to retry. Not billed.',
+  },
 };
 
 const codes = Object.keys(ERROR_CODES) as KnownErrorCode[];

@@ -59,10 +59,15 @@ export class IgConnectionError extends IgError {
   readonly name = 'IgConnectionError' as const;
   readonly charged = 0;
   declare readonly cause?: unknown;
-  constructor(message: string, readonly attempts = 1, cause?: unknown) {
+  constructor(
+    message: string,
+    readonly attempts = 1,
+    cause?: unknown,
+  ) {
     super(message);
     // Set by hand, not with super's `{ cause }`: Apps Script's V8 and ES2020 do not know that option.
-    if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, writable: true, enumerable: false, configurable: true });
+    if (cause !== undefined)
+      Object.defineProperty(this, 'cause', { value: cause, writable: true, enumerable: false, configurable: true });
   }
 }
 
@@ -123,7 +128,10 @@ export class IgCreditCapError extends IgError {
    * never constructs the class, leaves the sentence out with it.
    */
   sentence(ctx: MessageContext): string {
-    return `Credit cap of ${this.cap} reached: ${plural(this.spent, 'credit')} spent in this execution and this ` + `request costs ~${this.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`;
+    return (
+      `Credit cap of ${this.cap} reached: ${plural(this.spent, 'credit')} spent in this execution and this ` +
+      `request costs ~${this.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`
+    );
   }
 }
 
@@ -144,13 +152,18 @@ const LOCAL_CODES: Record<Exclude<AnyIgError['name'], 'IgApiError'>, string> = {
  */
 export const errorCode = (e: AnyIgError): string => (e.name === 'IgApiError' ? String(e.code) : LOCAL_CODES[e.name]);
 
-const NAMES = new Set<string>(['IgApiError', 'IgConnectionError', 'IgSchemaError', 'IgValidationError', 'IgCreditCapError']);
+const NAMES = new Set<string>([
+  'IgApiError',
+  'IgConnectionError',
+  'IgSchemaError',
+  'IgValidationError',
+  'IgCreditCapError',
+]);
 
 export function isIgError(e: unknown): e is AnyIgError {
   return typeof e === 'object' && e !== null && NAMES.has((e as { name?: string }).name ?? '');
 }
-export const isValidationError = (e: unknown): e is IgValidationError =>
-  isIgError(e) && e.name === 'IgValidationError';
+export const isValidationError = (e: unknown): e is IgValidationError => isIgError(e) && e.name === 'IgValidationError';
 export const isCreditCapError = (e: unknown): e is IgCreditCapError => isIgError(e) && e.name === 'IgCreditCapError';
 
 /** Shorten any user-supplied value for an error message without leaking a huge cell. */
@@ -161,7 +174,10 @@ export function showValue(v: unknown): string {
     if (v.trim() === '') return 'an empty value';
     const s = v.length > 60 ? v.slice(0, 57) + '...' : v;
     // Line and paragraph separators survive JSON.stringify; escape them so a message stays one line.
-    return JSON.stringify(s).replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return JSON.stringify(s).replace(
+      /[\u2028\u2029\u0085]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   }
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v instanceof Date) return 'a date';

@@ -53,7 +53,8 @@ export function pick(item: Record<string, unknown>, flat: FlatRow, column: strin
  */
 export function plainField(item: Record<string, unknown>, column: string): Cell | undefined {
   // (`__proto__` and the like: pick reads them from a flat row's prototype; left to it)
-  if (column.includes('.') || column in Object.prototype || !Object.prototype.hasOwnProperty.call(item, column)) return undefined;
+  if (column.includes('.') || column in Object.prototype || !Object.prototype.hasOwnProperty.call(item, column))
+    return undefined;
   const v = item[column];
   return v === null || typeof v !== 'object' ? ((v ?? null) as Cell) : undefined;
 }

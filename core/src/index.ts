@@ -9,7 +9,20 @@
 
 // The plain types: calls, requests, effects, answers, error codes (the bottom layer).
 export type {
-  ApiResult, AsyncIO, AuthStyle, Call, ClientConfig, Effect, EnvelopeMeta, HttpRequest, KnownErrorCode, Op, Params, RawResponse, RetryPolicy, SyncIO,
+  ApiResult,
+  AsyncIO,
+  AuthStyle,
+  Call,
+  ClientConfig,
+  Effect,
+  EnvelopeMeta,
+  HttpRequest,
+  KnownErrorCode,
+  Op,
+  Params,
+  RawResponse,
+  RetryPolicy,
+  SyncIO,
 } from './types';
 
 // The endpoint registry: runtime facts, and apart from them the documentation (which the Sheets
@@ -31,7 +44,16 @@ export { noHttpAnswer, runAsync, runSync } from './effects';
 export { prepare, request, send, sendAll } from './call';
 
 // Paging: the one next-page rule, one page, one list, many lists.
-export type { Item, PageLike, PagePlan, PageStep, PagingCap, PagingProgress, PagingResult, StopReason } from './page-rule';
+export type {
+  Item,
+  PageLike,
+  PagePlan,
+  PageStep,
+  PagingCap,
+  PagingProgress,
+  PagingResult,
+  StopReason,
+} from './page-rule';
 export { NOTHING_READ, afterPage, capBefore, describeStop } from './page-rule';
 export type { PageAnswer } from './paginate';
 export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
@@ -45,7 +67,16 @@ export { CreditLedger, emptyTally } from './budget';
 // Errors: the family, the table of the service's codes, the sentences users read.
 export type { AnyIgError, ApiErrorCode } from './errors';
 export {
-  IgApiError, IgConnectionError, IgCreditCapError, IgSchemaError, IgValidationError, errorCode, isCreditCapError, isIgError, isValidationError, showValue,
+  IgApiError,
+  IgConnectionError,
+  IgCreditCapError,
+  IgSchemaError,
+  IgValidationError,
+  errorCode,
+  isCreditCapError,
+  isIgError,
+  isValidationError,
+  showValue,
 } from './errors';
 export type { ErrorCodeFacts } from './error-codes';
 export { ERROR_CODES, errorFacts, stopsBulkRun } from './error-codes';
@@ -54,7 +85,15 @@ export type { MessageContext } from './messages';
 export { userMessage } from './messages';
 // A run of many calls as a whole (an n8n execution): refused before it starts, or stopped part-way.
 export type { EarlierRuns, RunError, RunTally, WorkEstimate } from './run-errors';
-export { RunRefusedError, RunStoppedError, isRunError, isRunRefusedError, isRunStoppedError, runErrorMessage, runStopSentence } from './run-errors';
+export {
+  RunRefusedError,
+  RunStoppedError,
+  isRunError,
+  isRunRefusedError,
+  isRunStoppedError,
+  runErrorMessage,
+  runStopSentence,
+} from './run-errors';
 
 // Tables and documents.
 export type { Cell, FlatRow } from './flatten';

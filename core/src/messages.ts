@@ -17,16 +17,24 @@ export function userMessage(error: AnyIgError, ctx: MessageContext): string {
     case 'IgConnectionError':
       // Sent and perhaps answered, or never sent (nothing listening, no such host): call.ts says which.
       return error.lostSends
-        ? `No answer from the service after ${tries(error.attempts)}: ` + `${error.message}. Try again later. ${chargedNote(error)}`
-        : `Could not reach the service after ${tries(error.attempts)}: ${error.message}. ` + `Check the base URL and your connection, then try again. ${NOT_CHARGED}`;
+        ? `No answer from the service after ${tries(error.attempts)}: ` +
+            `${error.message}. Try again later. ${chargedNote(error)}`
+        : `Could not reach the service after ${tries(error.attempts)}: ${error.message}. ` +
+            `Check the base URL and your connection, then try again. ${NOT_CHARGED}`;
     case 'IgSchemaError':
-      return `The service answered in an unexpected shape (${error.issues[0] ?? error.message}). Please ` + `report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error)}`;
+      return (
+        `The service answered in an unexpected shape (${error.issues[0] ?? error.message}). Please ` +
+        `report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error)}`
+      );
     case 'IgCreditCapError':
       return error.sentence(ctx); // with its class, which only the n8n node's engine makes
     case 'IgApiError': {
       const facts = errorFacts(String(error.code));
       if (facts) return facts.sentence(error, ctx);
-      return `The service answered HTTP ${error.status} (${error.code}): ` + `${error.message.replace(/\.$/, '')}. ${chargedNote(error)}`;
+      return (
+        `The service answered HTTP ${error.status} (${error.code}): ` +
+        `${error.message.replace(/\.$/, '')}. ${chargedNote(error)}`
+      );
     }
   }
 }

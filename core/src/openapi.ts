@@ -16,13 +16,18 @@ type Json = Record<string, unknown>;
 function jsonSchemaOf(schema: Shape): Json {
   if (typeof schema === 'string') return { type: schema };
   if ('array' in schema) return { type: 'array', items: jsonSchemaOf(schema.array) };
-  if ('record' in schema) return { type: 'object', propertyNames: { type: 'string' }, additionalProperties: jsonSchemaOf(schema.record) };
+  if ('record' in schema)
+    return { type: 'object', propertyNames: { type: 'string' }, additionalProperties: jsonSchemaOf(schema.record) };
   const properties: Json = {};
   const required: string[] = [];
   for (const [name, f] of Object.entries(schema.object)) {
     const { shape, optional, nullable } = fieldShape(f);
     const json = jsonSchemaOf(shape);
-    properties[name] = !nullable ? json : typeof shape === 'string' ? { type: [shape, 'null'] } : { anyOf: [json, { type: 'null' }] };
+    properties[name] = !nullable
+      ? json
+      : typeof shape === 'string'
+        ? { type: [shape, 'null'] }
+        : { anyOf: [json, { type: 'null' }] };
     if (!optional) required.push(name);
   }
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: {} };
@@ -43,7 +48,6 @@ function paramSchema(p: ParamDef): Json {
 }
 
 const operationId = (e: EndpointDef) => e.id.replace(/[/-]/g, '_');
-
 
 /** The whole document. `baseUrl` becomes the single server entry. */
 export function buildOpenApi(baseUrl: string): Json {
@@ -67,12 +71,17 @@ export function buildOpenApi(baseUrl: string): Json {
         },
         content: {
           'application/json': {
-            schema: { type: 'object', required: ['data', 'meta'], properties: { data, meta: { $ref: '#/components/schemas/Meta' } } },
+            schema: {
+              type: 'object',
+              required: ['data', 'meta'],
+              properties: { data, meta: { $ref: '#/components/schemas/Meta' } },
+            },
           },
         },
       },
     };
-    for (const { status, code } of SPEC_ERROR_CODES) responses[String(status)] = { $ref: `#/components/responses/${code}` };
+    for (const { status, code } of SPEC_ERROR_CODES)
+      responses[String(status)] = { $ref: `#/components/responses/${code}` };
     paths[pathOf(e)] = {
       get: {
         operationId: operationId(e),
@@ -80,9 +89,17 @@ export function buildOpenApi(baseUrl: string): Json {
         summary: e.summary,
         description:
           `${e.description}\n\nCost: ${describeCost(e)} credits.` +
-          (e.documented ? '' : ' Parameters and response shape are not documented by the service; this is our reading.'),
+          (e.documented
+            ? ''
+            : ' Parameters and response shape are not documented by the service; this is our reading.'),
         parameters: e.params.map((p) => {
-          const o: Json = { name: p.name, in: 'query', required: p.required, description: p.description, schema: paramSchema(p) };
+          const o: Json = {
+            name: p.name,
+            in: 'query',
+            required: p.required,
+            description: p.description,
+            schema: paramSchema(p),
+          };
           if (p.example !== undefined) o.example = p.example;
           return o;
         }),
@@ -97,7 +114,12 @@ export function buildOpenApi(baseUrl: string): Json {
   for (const { code, summary: description } of SPEC_ERROR_CODES) {
     errorResponses[code] = {
       description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code, message: description, docs: docsLink(code) }, meta: { request_id: 'req_example' } } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          example: { error: { code, message: description, docs: docsLink(code) }, meta: { request_id: 'req_example' } },
+        },
+      },
     };
   }
   const groups = [...new Set(endpoints.map((e) => e.group))];
@@ -106,7 +128,9 @@ export function buildOpenApi(baseUrl: string): Json {
     info: {
       title: 'IG Data API',
       version: '1.0.0',
-      description: 'Public social profile data: profiles, posts, reels, stories, hashtags, locations, search and insights, ' + 'billed per request in credits. Every operation is GET with query parameters; responses are {data, meta}.',
+      description:
+        'Public social profile data: profiles, posts, reels, stories, hashtags, locations, search and insights, ' +
+        'billed per request in credits. Every operation is GET with query parameters; responses are {data, meta}.',
     },
     servers: [{ url: baseUrl }],
     tags: groups.map((name) => ({ name })),

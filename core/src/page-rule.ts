@@ -77,7 +77,8 @@ export function planPaging(call: Call, cap: PagingCap): PagePlan {
   }
   for (const name of COUNT_CAPS) {
     const v = cap[name];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new IgValidationError(name, 'a whole number of 0 or more', String(v));
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0))
+      throw new IgValidationError(name, 'a whole number of 0 or more', String(v));
   }
   return { cap, pageCost: estimateCost(call.endpoint, call.params).credits, paginated: call.endpoint.paginated };
 }
@@ -113,7 +114,11 @@ export function afterPage(plan: PagePlan, read: PagingProgress, page: PageLike):
   const wanted = fresh.length;
   const room = cap.maxItems === undefined ? wanted : Math.max(0, cap.maxItems - read.items);
   const keep = fresh.slice(0, Math.min(wanted, room));
-  const after: PagingProgress = { pages: read.pages + 1, items: read.items + keep.length, credits: read.credits + page.creditsCharged };
+  const after: PagingProgress = {
+    pages: read.pages + 1,
+    items: read.items + keep.length,
+    credits: read.credits + page.creditsCharged,
+  };
   const cursor = plan.paginated ? page.nextCursor : null;
   // In this order: the item cap cut the page, the page ended in a handled item, the list ended, a cap forbids the next
   // page.
@@ -151,16 +156,34 @@ export function describeStop(r: PagingResult, cap: PagingCap): string {
     case 'end':
       return `Read all ${r.items.length} items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
     case 'items':
-      return `Stopped at the limit of ${cap.maxItems} items (${r.pages} ` + `page(s), ${r.creditsCharged} credits); more are available.`;
+      return (
+        `Stopped at the limit of ${cap.maxItems} items (${r.pages} ` +
+        `page(s), ${r.creditsCharged} credits); more are available.`
+      );
     case 'pages':
-      return `Stopped at the limit of ${cap.maxPages} pages (${r.items.length} ` + `items, ${r.creditsCharged} credits); more are available.`;
+      return (
+        `Stopped at the limit of ${cap.maxPages} pages (${r.items.length} ` +
+        `items, ${r.creditsCharged} credits); more are available.`
+      );
     case 'credits':
-      return `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); ` + 'more are available.';
+      return (
+        `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); ` +
+        'more are available.'
+      );
     case 'until':
-      return `Read up to the items already seen: ${r.items.length} new ` + `items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
+      return (
+        `Read up to the items already seen: ${r.items.length} new ` +
+        `items in ${r.pages} page(s), ${r.creditsCharged} credits.`
+      );
     case 'time':
-      return `Stopped for lack of time after ${r.pages} page(s) (${r.items.length} items, ${r.creditsCharged} credits); ` + 'more are available.';
+      return (
+        `Stopped for lack of time after ${r.pages} page(s) (${r.items.length} items, ${r.creditsCharged} credits); ` +
+        'more are available.'
+      );
     case 'error':
-      return `Stopped after ${r.pages} page(s) (${r.items.length} items kept, ` + `${r.creditsCharged} credits): ${r.error?.message ?? 'a page failed'}`;
+      return (
+        `Stopped after ${r.pages} page(s) (${r.items.length} items kept, ` +
+        `${r.creditsCharged} credits): ${r.error?.message ?? 'a page failed'}`
+      );
   }
 }

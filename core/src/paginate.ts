@@ -37,11 +37,21 @@ interface Target {
  */
 export class PageWalk {
   private readonly targets: Target[];
-  constructor(calls: Call[], private readonly cap: PagingCap) {
+  constructor(
+    calls: Call[],
+    private readonly cap: PagingCap,
+  ) {
     this.targets = calls.map((call) => {
       const plan = planPaging(call, cap);
       const stop = capBefore(plan, NOTHING_READ);
-      const result: PagingResult = { items: [], pages: 0, creditsCharged: 0, stoppedBy: stop ?? 'end', nextCursor: null, requestIds: [] };
+      const result: PagingResult = {
+        items: [],
+        pages: 0,
+        creditsCharged: 0,
+        stoppedBy: stop ?? 'end',
+        nextCursor: null,
+        requestIds: [],
+      };
       return { plan, call, read: NOTHING_READ, result, done: stop !== null };
     });
   }
@@ -126,7 +136,10 @@ export class PageWalk {
 export function* paginateMany(config: ClientConfig, calls: Call[], cap: PagingCap): Op<PagingResult[]> {
   const walk = new PageWalk(calls, cap);
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
-    const answers = yield* sendAll(config, round.map((p) => p.call));
+    const answers = yield* sendAll(
+      config,
+      round.map((p) => p.call),
+    );
     round.forEach((p, k) => walk.record(p.index, answers[k]));
   }
   return walk.results();

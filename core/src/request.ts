@@ -9,7 +9,14 @@ import type { ClientConfig, HttpRequest, Params, RetryPolicy } from './types';
 import { DEFAULT_BASE_URL } from './constants';
 
 /** The retried statuses come from the error table; network failures are retried as well. */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, statuses: [0, ...RETRYABLE_STATUSES], baseDelayMs: 500, maxDelayMs: 4000, maxRetryAfterMs: 10000, lostResends: 1 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 3,
+  statuses: [0, ...RETRYABLE_STATUSES],
+  baseDelayMs: 500,
+  maxDelayMs: 4000,
+  maxRetryAfterMs: 10000,
+  lostResends: 1,
+};
 
 const EXTRA_NAME = /^[A-Za-z0-9_.\-[\]]{1,64}$/;
 
@@ -37,7 +44,8 @@ export function normalizeParams(endpoint: EndpointDef, input: Record<string, unk
   }
   for (const [name, value] of Object.entries(input)) {
     if (endpoint.params.some((p) => p.name === name) || notGiven(value)) continue;
-    if (!EXTRA_NAME.test(name)) throw new IgValidationError('extra parameter name', 'letters, digits, _ . - [ ] (at most 64)', showValue(name));
+    if (!EXTRA_NAME.test(name))
+      throw new IgValidationError('extra parameter name', 'letters, digits, _ . - [ ] (at most 64)', showValue(name));
     if (typeof value === 'object') throw new IgValidationError(name, 'a text or number value', showValue(value));
     out[name] = typeof value === 'boolean' ? String(value) : (value as string | number);
   }

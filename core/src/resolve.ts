@@ -11,11 +11,28 @@ const NUMERIC_ID = /^[0-9]{1,25}$/;
 const SHORTCODE = /^[A-Za-z0-9_-]{5,64}$/;
 const TAG = /^[\p{L}\p{N}_]{1,150}$/u;
 /** First path segments of instagram.com URLs that are not usernames. */
-const RESERVED = new Set(['p', 'reel', 'reels', 'tv', 'explore', 'stories', 'accounts', 'direct', 'about', 'legal', 'developer', 'web']);
+const RESERVED = new Set([
+  'p',
+  'reel',
+  'reels',
+  'tv',
+  'explore',
+  'stories',
+  'accounts',
+  'direct',
+  'about',
+  'legal',
+  'developer',
+  'web',
+]);
 
 /** Values arrive from Sheets as numbers, strings, booleans or Dates; from n8n as strings or numbers. */
 const asText = (value: unknown): string | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+  typeof value === 'number' && Number.isFinite(value)
+    ? String(value)
+    : typeof value === 'string'
+      ? value.trim()
+      : undefined;
 
 const decode = (p: string) => {
   try {
@@ -34,7 +51,8 @@ const URL_PARTS = /^(?:https?:\/\/)?(?:[^@/?#\s]*@)?([a-z0-9.-]+)(?::\d+)?(\/[^?
 function urlSegments(text: string): string[] | null {
   const m = URL_PARTS.exec(text);
   if (!m || !HOSTS.test(m[1].toLowerCase())) return null;
-  if (!/^https?:\/\//i.test(text) && !/^([a-z0-9-]+\.)*(instagram\.com|instagr\.am)(\/|$|\?|#)/i.test(text)) return null;
+  if (!/^https?:\/\//i.test(text) && !/^([a-z0-9-]+\.)*(instagram\.com|instagr\.am)(\/|$|\?|#)/i.test(text))
+    return null;
   return (m[2] ?? '/').split('/').filter(Boolean).map(decode);
 }
 
@@ -43,7 +61,8 @@ const ifMatches = (value: string | undefined, ...patterns: RegExp[]): string | u
   value !== undefined && patterns.some((p) => p.test(value)) ? value : undefined;
 
 /** instagram.com/explore/<section>/<value>: the value. */
-const explored = (parts: string[], section: string): string | undefined => (parts[0] === 'explore' && parts[1] === section ? parts[2] : undefined);
+const explored = (parts: string[], section: string): string | undefined =>
+  parts[0] === 'explore' && parts[1] === section ? parts[2] : undefined;
 
 type IdentifierKind = 'handle' | 'post' | 'tag' | 'location';
 
@@ -65,7 +84,12 @@ const EXPECTED: Record<Exclude<ParamDef['kind'], 'integer' | 'text'>, string> = 
  * when it is not one, and then the error names the argument and what it expects.
  */
 const identifier =
-  (kind: IdentifierKind, defaultArgument: string, fromUrl: (parts: string[]) => string | undefined, fromText: (text: string) => string | undefined) =>
+  (
+    kind: IdentifierKind,
+    defaultArgument: string,
+    fromUrl: (parts: string[]) => string | undefined,
+    fromText: (text: string) => string | undefined,
+  ) =>
   (value: unknown, argument = defaultArgument): string => {
     const text = asText(value);
     const parts = text === undefined ? null : urlSegments(text);
@@ -79,7 +103,12 @@ export const resolveHandle = identifier(
   'handle',
   'handle',
   // instagram.com/stories/<user>/..., instagram.com/_u/<user>, instagram.com/<user>/reels/
-  ([first, second]) => (first === 'stories' || first === '_u' ? account(second) : first && !RESERVED.has(first.toLowerCase()) ? account(first) : undefined),
+  ([first, second]) =>
+    first === 'stories' || first === '_u'
+      ? account(second)
+      : first && !RESERVED.has(first.toLowerCase())
+        ? account(first)
+        : undefined,
   (text) => account(text.replace(/^@/, '').replace(/\/+$/, '')), // "nasa/" as pasted from a URL tail
 );
 
@@ -130,7 +159,8 @@ function resolveText(def: ParamDef, value: unknown): string {
   const text = typeof value === 'string' ? value.trim() : undefined;
   // Not text at all, or blank where text is required: the same error.
   if (text === undefined || (!text && def.required)) throw new IgValidationError(def.name, expected, showValue(value));
-  if (text.length > 2000) throw new IgValidationError(def.name, 'at most 2,000 characters', `${text.length} characters`);
+  if (text.length > 2000)
+    throw new IgValidationError(def.name, 'at most 2,000 characters', `${text.length} characters`);
   return text;
 }
 
@@ -142,7 +172,8 @@ function resolveCursor(def: ParamDef, value: unknown): string {
 }
 
 /** Is this value "not given"? Blank cells arrive as '' from Sheets, unset fields as undefined. */
-export const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+export const isBlank = (v: unknown): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 export function resolveParam(def: ParamDef, value: unknown): string | number {
   switch (def.kind) {
@@ -167,7 +198,9 @@ const describe = (def: ParamDef): string => {
 export function expectedFor(def: ParamDef): string {
   switch (def.kind) {
     case 'integer':
-      return def.min !== undefined && def.max !== undefined ? `a whole number from ${def.min} to ${def.max}` : 'a whole number';
+      return def.min !== undefined && def.max !== undefined
+        ? `a whole number from ${def.min} to ${def.max}`
+        : 'a whole number';
     case 'text':
       return def.name === 'q' ? SEARCH_KEYWORD : `given (${describe(def)})`;
     default:

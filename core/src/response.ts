@@ -65,15 +65,27 @@ export function parseSuccess(endpoint: EndpointDef, res: RawResponse, attempts: 
   const meta = metaOf(body);
   const facts = requestFacts(meta, res);
   const fail = (msg: string, issues: string[] = []) =>
-    new IgSchemaError(`Unexpected response from ${endpoint.id}: ${msg}`, issues, facts.creditsCharged, facts.requestId, body?.data);
+    new IgSchemaError(
+      `Unexpected response from ${endpoint.id}: ${msg}`,
+      issues,
+      facts.creditsCharged,
+      facts.requestId,
+      body?.data,
+    );
   if (!body || typeof body !== 'object') throw fail('the body is not JSON');
   const data = body.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw fail('`data` is missing or not an object');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw fail('`data` is missing or not an object');
   const base = { meta, ...facts, attempts };
   if (endpoint.shape === 'single') {
     const found = checkShape(endpoint.schema, data);
     if (found.length) throw fail('the data does not match the documented shape', issuesOf(found, 'data'));
-    return { ...base, data: data as Record<string, unknown>, items: [data as Record<string, unknown>], nextCursor: null };
+    return {
+      ...base,
+      data: data as Record<string, unknown>,
+      items: [data as Record<string, unknown>],
+      nextCursor: null,
+    };
   }
   const list = data as { items?: unknown; next_cursor?: unknown };
   if (!Array.isArray(list.items)) throw fail('`data.items` is not a list');

@@ -56,7 +56,10 @@ export class RunRefusedError extends Error {
     readonly work: WorkEstimate,
     readonly earlier: EarlierRuns = { runs: 0, spent: 0 },
   ) {
-    super(`Refused: ${work.calls} calls would cost ~${work.credits} credits, over ` + `the ${limit === 'cap' ? 'credit cap' : 'balance'} of ${available}.`);
+    super(
+      `Refused: ${work.calls} calls would cost ~${work.credits} credits, over ` +
+        `the ${limit === 'cap' ? 'credit cap' : 'balance'} of ${available}.`,
+    );
   }
 }
 
@@ -79,17 +82,23 @@ export class RunStoppedError extends Error {
 export type RunError = RunRefusedError | RunStoppedError;
 
 // By name, as the Ig family's guards: two bundled copies of the core still recognise each other's errors.
-const nameOf = (e: unknown): unknown => (typeof e === 'object' && e !== null ? (e as { name?: unknown }).name : undefined);
+const nameOf = (e: unknown): unknown =>
+  typeof e === 'object' && e !== null ? (e as { name?: unknown }).name : undefined;
 export const isRunRefusedError = (e: unknown): e is RunRefusedError => nameOf(e) === 'RunRefusedError';
 export const isRunStoppedError = (e: unknown): e is RunStoppedError => nameOf(e) === 'RunStoppedError';
 export const isRunError = (e: unknown): e is RunError => isRunRefusedError(e) || isRunStoppedError(e);
 
 /** The codes of the error table that stop a bulk run (`stopsBulk: true`). */
-type StopCode = { [K in KnownErrorCode]: (typeof ERROR_CODES)[K] extends { stopsBulk: true } ? K : never }[KnownErrorCode];
+type StopCode = {
+  [K in KnownErrorCode]: (typeof ERROR_CODES)[K] extends { stopsBulk: true } ? K : never;
+}[KnownErrorCode];
 
 /** Why a run stopped at each of those codes and what the user does about it; the table's type requires one per code. */
 const STOPS: Record<StopCode, (ctx: MessageContext) => { why: string; fix: string }> = {
-  invalid_api_key: (ctx) => ({ why: 'the API key was refused (invalid or revoked)', fix: `Set a valid key in ${ctx.keyWhere}` }),
+  invalid_api_key: (ctx) => ({
+    why: 'the API key was refused (invalid or revoked)',
+    fix: `Set a valid key in ${ctx.keyWhere}`,
+  }),
   missing_api_key: (ctx) => ({ why: 'no API key was sent', fix: `Set it in ${ctx.keyWhere}` }),
   insufficient_credits: () => ({ why: 'your credit balance is empty', fix: 'Top up' }),
 };
@@ -105,7 +114,8 @@ export function runStopSentence(error: RunStoppedError, ctx: MessageContext): st
   const { why, fix } = stop ? stop(ctx) : { why: `the service answered ${stoppedBy.code}`, fix: 'See the error' };
   return (
     `Stopped after ${thousands(tally.answered)} of ${counted(tally.calls, 'lookup')}: ${why}. ` +
-    `${counted(tally.spent, 'credit')} spent; ${counted(tally.delivered, 'item')} ` + `delivered, ${thousands(tally.items - tally.delivered)} not looked up. ` +
+    `${counted(tally.spent, 'credit')} spent; ${counted(tally.delivered, 'item')} ` +
+    `delivered, ${thousands(tally.items - tally.delivered)} not looked up. ` +
     `${fix}, then run again for the items not looked up.`
   );
 }
@@ -121,15 +131,24 @@ function refusedSentence(error: RunRefusedError, ctx: MessageContext): string {
   const cost = `${counted(work.calls, 'distinct lookup')} would cost ~${counted(work.credits, 'credit')}`;
   if (error.limit === 'balance') {
     const batch = Math.floor(available / Math.max(1, work.largest));
-    const split = batch > 0 ? `, or split the input into batches of ${counted(batch, 'item')} ` + `or fewer${ctx.splitWith ? ` (${ctx.splitWith})` : ''}` : '';
-    return `Not started: ${cost} and your balance is ${counted(available, 'credit')}. ` + `Top up at ${DASHBOARD_URL}${split}. Nothing was sent. (Not charged.)`;
+    const split =
+      batch > 0
+        ? `, or split the input into batches of ${counted(batch, 'item')} ` +
+          `or fewer${ctx.splitWith ? ` (${ctx.splitWith})` : ''}`
+        : '';
+    return (
+      `Not started: ${cost} and your balance is ${counted(available, 'credit')}. ` +
+      `Top up at ${DASHBOARD_URL}${split}. Nothing was sent. (Not charged.)`
+    );
   }
   const off = ctx.capOff ? ` (${ctx.capOff})` : '';
   const raise =
     `Raise ${ctx.capWhere ?? 'the credit cap'} to at least ${thousands(earlier.spent + work.credits)}${off}. ` +
     'Nothing was sent. (Not charged.)';
   if (!earlier.runs) return `Not started: ${cost}, over the credit cap of ${thousands(available)}. ${raise}`;
-  const before = `${counted(earlier.runs, 'earlier run')} of this node in this execution spent ` + `${counted(earlier.spent, 'credit')} of its credit cap of ${thousands(available)}`;
+  const before =
+    `${counted(earlier.runs, 'earlier run')} of this node in this execution spent ` +
+    `${counted(earlier.spent, 'credit')} of its credit cap of ${thousands(available)}`;
   return `Not started at this node's run ${thousands(earlier.runs + 1)}: ${cost}, and ${before}. ${raise}`;
 }
 

@@ -22,10 +22,17 @@ const valueShape = (f: Field): Shape => (typeof f === 'object' && 'optional' in 
 
 /** The field's shape and whether it may be absent (and null), for objects' fields (openapi.ts). */
 export const fieldShape = (f: Field): { shape: Shape; optional: boolean; nullable: boolean } =>
-  typeof f === 'object' && 'optional' in f ? { shape: f.optional, optional: true, nullable: f.nullable === true } : { shape: f, optional: false, nullable: false };
+  typeof f === 'object' && 'optional' in f
+    ? { shape: f.optional, optional: true, nullable: f.nullable === true }
+    : { shape: f, optional: false, nullable: false };
 
 /** The issues of `value` against `shape`, in order; none when it has the shape. */
-export function checkShape(shape: Shape, value: unknown, path: (string | number)[] = [], issues: ShapeIssue[] = []): ShapeIssue[] {
+export function checkShape(
+  shape: Shape,
+  value: unknown,
+  path: (string | number)[] = [],
+  issues: ShapeIssue[] = [],
+): ShapeIssue[] {
   const fail = () => issues.push({ path, message: INVALID });
   if (typeof shape === 'string') {
     if (shape === 'number' ? typeof value !== 'number' || !Number.isFinite(value) : typeof value !== shape) fail();
@@ -67,6 +74,7 @@ export function mediaFieldPaths(schema: Shape, prefix = ''): string[] {
 export function fieldPaths(schema: Shape, prefix = ''): string[] {
   const out: string[] = prefix ? [prefix] : [];
   if (typeof schema !== 'object' || !('object' in schema)) return out;
-  for (const [k, f] of Object.entries(schema.object)) out.push(...fieldPaths(valueShape(f), prefix ? `${prefix}.${k}` : k));
+  for (const [k, f] of Object.entries(schema.object))
+    out.push(...fieldPaths(valueShape(f), prefix ? `${prefix}.${k}` : k));
   return out;
 }

@@ -23,7 +23,8 @@ interface ClientOptions {
  * each request itself (n8n adds the credential's header in `httpRequestWithAuthentication`):
  * `callerAuthenticates: true`, no `apiKey`, and requests are built with no key header at all.
  */
-export type ClientConfig = ClientOptions & ({ apiKey: string; callerAuthenticates?: false } | { apiKey?: undefined; callerAuthenticates: true });
+export type ClientConfig = ClientOptions &
+  ({ apiKey: string; callerAuthenticates?: false } | { apiKey?: undefined; callerAuthenticates: true });
 
 /** Retry policy as plain data (as ky's): which answers are sent again, how often, how long to wait. */
 export interface RetryPolicy {

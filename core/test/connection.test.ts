@@ -9,7 +9,9 @@ const config = { apiKey: KEY, baseUrl: 'https://api.test/', retry: { attempts: 2
 
 /** What a client throws: a TypeError whose own cause names the system error, as Node's fetch does. */
 function refused(n: number): TypeError {
-  return new TypeError(`fetch failed (${n})`, { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+  return new TypeError(`fetch failed (${n})`, {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+  });
 }
 
 async function caught(p: Promise<unknown> | (() => unknown)): Promise<unknown> {
@@ -21,7 +23,7 @@ async function caught(p: Promise<unknown> | (() => unknown)): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-test('runSync: the last attempt\'s exception is the cause; the message is the one users read', async () => {
+test("runSync: the last attempt's exception is the cause; the message is the one users read", async () => {
   const thrown: Error[] = [];
   const io: SyncIO = {
     fetch: () => {
@@ -39,7 +41,9 @@ test('runSync: the last attempt\'s exception is the cause; the message is the on
   expect((err.cause as Error & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
   expect(err.attempts).toBe(2);
   expect(err.message).toBe('fetch failed (2)');
-  expect(userMessage(err, { keyWhere: 'Settings' })).toBe('Could not reach the service after 2 tries: fetch failed (2). Check the base URL and your connection, then try again. (Not charged.)');
+  expect(userMessage(err, { keyWhere: 'Settings' })).toBe(
+    'Could not reach the service after 2 tries: fetch failed (2). Check the base URL and your connection, then try again. (Not charged.)',
+  );
   // Not enumerable, as a native cause: JSON of the error and spreads leave it out.
   expect(Object.keys(err)).not.toContain('cause');
   expect(JSON.stringify(err)).not.toContain('ECONNREFUSED');
@@ -71,7 +75,7 @@ test('a batch: each failed call keeps the exception of its own last attempt', as
   expect(errors.map((e) => (e as IgConnectionError).cause)).toEqual([...exceptions.values()]);
 });
 
-test('through fetch: a refused connection keeps fetch\'s TypeError, whose cause says ECONNREFUSED', async () => {
+test("through fetch: a refused connection keeps fetch's TypeError, whose cause says ECONNREFUSED", async () => {
   // A port that was free a moment ago and now has nobody listening.
   const port = await new Promise<number>((resolve) => {
     const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -93,9 +97,21 @@ describe('an answer lost after the request may have reached the service (the one
 
   test('a timeout or a reset: sent again once, never a third time, "may have been charged"; refused: three tries, "Not charged"', async () => {
     for (const [thrown, sends, sentence] of [
-      [new TypeError('fetch failed', { cause: code('ECONNRESET') }), 2, 'No answer from the service after 2 tries: fetch failed. Try again later. (May have been charged.)'],
-      [code('ETIMEDOUT'), 2, 'No answer from the service after 2 tries: ETIMEDOUT (x). Try again later. (May have been charged.)'],
-      [refused(1), 3, 'Could not reach the service after 3 tries: fetch failed (1). Check the base URL and your connection, then try again. (Not charged.)'],
+      [
+        new TypeError('fetch failed', { cause: code('ECONNRESET') }),
+        2,
+        'No answer from the service after 2 tries: fetch failed. Try again later. (May have been charged.)',
+      ],
+      [
+        code('ETIMEDOUT'),
+        2,
+        'No answer from the service after 2 tries: ETIMEDOUT (x). Try again later. (May have been charged.)',
+      ],
+      [
+        refused(1),
+        3,
+        'Could not reach the service after 3 tries: fetch failed (1). Check the base URL and your connection, then try again. (Not charged.)',
+      ],
     ] as const) {
       let sent = 0;
       const io: AsyncIO = { fetch: () => (sent++, Promise.reject(thrown)), sleep: async () => undefined };
@@ -108,7 +124,14 @@ describe('an answer lost after the request may have reached the service (the one
   test('a batch that threw: sent again once, together, the request that failed apart; answers after a loss count it', () => {
     const calls = ['a1', 'b2', 'c3'].map((h) => prepare('profile', { handle: h }));
     const effects: string[][] = [];
-    const ok = (r: HttpRequest): RawResponse => ({ status: 200, headers: {}, body: JSON.stringify({ data: { id: '1', username: new URL(r.url).searchParams.get('handle') }, meta: { credits_charged: 1 } }) });
+    const ok = (r: HttpRequest): RawResponse => ({
+      status: 200,
+      headers: {},
+      body: JSON.stringify({
+        data: { id: '1', username: new URL(r.url).searchParams.get('handle') },
+        meta: { credits_charged: 1 },
+      }),
+    });
     const io: SyncIO = {
       fetch: (r) => {
         effects.push([new URL(r.url).searchParams.get('handle')!]);
@@ -118,7 +141,11 @@ describe('an answer lost after the request may have reached the service (the one
         effects.push(rs.map((r) => new URL(r.url).searchParams.get('handle')!));
         if (effects.length > 1) return rs.map(ok);
         // The first batch: b2 failed on its own, the others were lost with it.
-        return rs.map((r) => (r.url.includes('b2') ? { status: 0, headers: {}, body: '', error: 'timeout' } : { status: 0, headers: {}, body: '', error: 'lost', lostWithBatch: true }));
+        return rs.map((r) =>
+          r.url.includes('b2')
+            ? { status: 0, headers: {}, body: '', error: 'timeout' }
+            : { status: 0, headers: {}, body: '', error: 'lost', lostWithBatch: true },
+        );
       },
       sleep: () => undefined,
     };

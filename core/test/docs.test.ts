@@ -29,10 +29,11 @@ describe('every endpoint has its runtime facts and its docs', () => {
 
     it('has an example for its target, for the JSDoc example and the n8n placeholder', () => {
       const target = e.params[0];
-      if (target && target.required && target.kind !== 'integer' && target.kind !== 'cursor') expect(target.example).toBeDefined();
+      if (target && target.required && target.kind !== 'integer' && target.kind !== 'cursor')
+        expect(target.example).toBeDefined();
     });
 
-    it("shows a field of its answer in its example (exampleField)", () => {
+    it('shows a field of its answer in its example (exampleField)', () => {
       if (e.exampleField) expect([...fieldPaths(e.schema), ...e.columns]).toContain(e.exampleField);
     });
   });

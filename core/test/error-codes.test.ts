@@ -2,13 +2,40 @@
 // the OpenAPI error responses, the sentences, the bulk-run stops, the credit-cap error.
 import type { Effect, RawResponse } from '../src';
 import {
-  ERROR_CODES, IgApiError, IgCreditCapError, buildOpenApi, docsLink, errorFacts, isCreditCapError, isIgError, prepare, send, stopsBulkRun, userMessage,
+  ERROR_CODES,
+  IgApiError,
+  IgCreditCapError,
+  buildOpenApi,
+  docsLink,
+  errorFacts,
+  isCreditCapError,
+  isIgError,
+  prepare,
+  send,
+  stopsBulkRun,
+  userMessage,
 } from '../src';
-import { DEFAULT_RETRY, ERROR_DOCS, RETRYABLE_STATUSES, SPEC_ERROR_CODES, backoffMs, codeForStatus, retryAfterMs } from './support/internals';
+import {
+  DEFAULT_RETRY,
+  ERROR_DOCS,
+  RETRYABLE_STATUSES,
+  SPEC_ERROR_CODES,
+  backoffMs,
+  codeForStatus,
+  retryAfterMs,
+} from './support/internals';
 
 const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test' };
-const bare = (status: number, headers: Record<string, string> = {}): RawResponse => ({ status, headers, body: '<html>busy</html>' });
-const ok: RawResponse = { status: 200, headers: {}, body: JSON.stringify({ data: { id: '1', username: 'nasa' }, meta: { credits_charged: 1 } }) };
+const bare = (status: number, headers: Record<string, string> = {}): RawResponse => ({
+  status,
+  headers,
+  body: '<html>busy</html>',
+});
+const ok: RawResponse = {
+  status: 200,
+  headers: {},
+  body: JSON.stringify({ data: { id: '1', username: 'nasa' }, meta: { credits_charged: 1 } }),
+};
 
 function run(answers: RawResponse[]) {
   const effects: Effect[] = [];
@@ -29,27 +56,61 @@ function run(answers: RawResponse[]) {
 describe('the table', () => {
   it("holds the spec's codes with their status, billing and retry facts (§7)", () => {
     expect(SPEC_ERROR_CODES.map((e) => [e.status, e.code])).toEqual([
-      [400, 'missing_parameter'], [401, 'invalid_api_key'], [402, 'insufficient_credits'], [404, 'not_found'], [502, 'upstream_error'], [504, 'upstream_timeout'],
+      [400, 'missing_parameter'],
+      [401, 'invalid_api_key'],
+      [402, 'insufficient_credits'],
+      [404, 'not_found'],
+      [502, 'upstream_error'],
+      [504, 'upstream_timeout'],
     ]);
-    expect(Object.entries(ERROR_DOCS).filter(([, d]) => d.billed).map(([c]) => c)).toEqual(['not_found']);
-    expect(Object.keys(ERROR_CODES).filter((c) => errorFacts(c)?.stopsBulk)).toEqual(['invalid_api_key', 'missing_api_key', 'insufficient_credits']);
+    expect(
+      Object.entries(ERROR_DOCS)
+        .filter(([, d]) => d.billed)
+        .map(([c]) => c),
+    ).toEqual(['not_found']);
+    expect(Object.keys(ERROR_CODES).filter((c) => errorFacts(c)?.stopsBulk)).toEqual([
+      'invalid_api_key',
+      'missing_api_key',
+      'insufficient_credits',
+    ]);
   });
 
   it('gives a status without a code in its body the code of its row; unknown statuses are http_error', () => {
     expect([400, 401, 402, 404, 429, 502, 503, 504, 418, 500].map(codeForStatus)).toEqual([
-      'missing_parameter', 'invalid_api_key', 'insufficient_credits', 'not_found', 'rate_limited', 'upstream_error', 'service_unavailable', 'upstream_timeout', 'http_error', 'http_error',
+      'missing_parameter',
+      'invalid_api_key',
+      'insufficient_credits',
+      'not_found',
+      'rate_limited',
+      'upstream_error',
+      'service_unavailable',
+      'upstream_timeout',
+      'http_error',
+      'http_error',
     ]);
     expect(errorFacts('toString')).toBeUndefined();
     // codeForStatus takes a status's first row: never an observed variant of a spec code.
     const statuses = new Set(Object.values(ERROR_CODES).map((f) => f.status));
-    for (const status of statuses) expect(ERROR_DOCS[codeForStatus(status) as keyof typeof ERROR_DOCS].source).not.toBe('observed');
+    for (const status of statuses)
+      expect(ERROR_DOCS[codeForStatus(status) as keyof typeof ERROR_DOCS].source).not.toBe('observed');
     expect(docsLink('not_found')).toBe('/docs/errors#not_found');
     expect(docsLink('method_not_allowed')).toBe('/docs/errors');
   });
 
   it('derives the OpenAPI error responses from the spec rows', () => {
-    const doc = buildOpenApi('https://api.test') as { paths: Record<string, { get: { responses: Record<string, unknown> } }>; components: { responses: Record<string, unknown> } };
-    expect(Object.keys(doc.paths['/v1/profile'].get.responses)).toEqual(['200', '400', '401', '402', '404', '502', '504']);
+    const doc = buildOpenApi('https://api.test') as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+      components: { responses: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.paths['/v1/profile'].get.responses)).toEqual([
+      '200',
+      '400',
+      '401',
+      '402',
+      '404',
+      '502',
+      '504',
+    ]);
     expect(Object.keys(doc.components.responses)).toEqual(SPEC_ERROR_CODES.map((e) => e.code));
   });
 });
@@ -64,7 +125,9 @@ describe('retries from the table', () => {
     const r = run([bare(503), bare(503), bare(503)]);
     expect(r.effects.map((e) => e.kind)).toEqual(['http', 'sleep', 'http', 'sleep', 'http']);
     expect(r.error).toMatchObject({ status: 503, code: 'service_unavailable', details: { attempts: 3 } });
-    expect(userMessage(r.error as IgApiError, { keyWhere: 'x' })).toBe('The service was unavailable after 3 tries. Try again later. (Not charged.)');
+    expect(userMessage(r.error as IgApiError, { keyWhere: 'x' })).toBe(
+      'The service was unavailable after 3 tries. Try again later. (Not charged.)',
+    );
   });
 
   it('does not retry a status the policy leaves out', () => {
@@ -81,9 +144,13 @@ describe('retries from the table', () => {
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs(undefined, now)).toBeUndefined();
     const policy = { ...DEFAULT_RETRY, maxRetryAfterMs: 5000 };
-    expect(backoffMs(policy, 1, bare(429, { 'retry-after': 'Mon, 23 Nov 2026 12:00:04 GMT' }), () => 0.5, now)).toBe(4000);
+    expect(backoffMs(policy, 1, bare(429, { 'retry-after': 'Mon, 23 Nov 2026 12:00:04 GMT' }), () => 0.5, now)).toBe(
+      4000,
+    );
     // A date too far away is not honoured: the jittered backoff applies instead.
-    expect(backoffMs(policy, 1, bare(429, { 'retry-after': 'Mon, 23 Nov 2026 13:00:00 GMT' }), () => 0.5, now)).toBe(375);
+    expect(backoffMs(policy, 1, bare(429, { 'retry-after': 'Mon, 23 Nov 2026 13:00:00 GMT' }), () => 0.5, now)).toBe(
+      375,
+    );
   });
 
   it('sleeps what a date Retry-After asks for inside a call', () => {
@@ -96,17 +163,28 @@ describe('retries from the table', () => {
 });
 
 describe('the sentences and the family', () => {
-  const err = (status: number, code: string, details = {}) => new IgApiError(status, code, 'failed.', { attempts: 3, ...details });
+  const err = (status: number, code: string, details = {}) =>
+    new IgApiError(status, code, 'failed.', { attempts: 3, ...details });
   const ctx = { keyWhere: 'Settings', call: prepare('profile', { handle: 'nasa' }) };
 
   it("says each code's sentence from its row, and whether it was charged", () => {
     expect(userMessage(err(401, 'invalid_api_key'), ctx)).toBe('Invalid API key. Set it in Settings. (Not charged.)');
     expect(userMessage(err(401, 'missing_api_key'), ctx)).toBe('No API key is set. Set it in Settings. (Not charged.)');
-    expect(userMessage(err(402, 'insufficient_credits', { creditsRemaining: 0 }), ctx)).toBe('Out of credits: 0 left. Top up to continue. (Not charged.)');
-    expect(userMessage(err(404, 'not_found', { creditsCharged: 1 }), ctx)).toBe('@nasa has no public data: private, deleted or nonexistent. (Charged 1 credit.)');
-    expect(userMessage(err(502, 'upstream_error'), ctx)).toBe('The data provider failed after 3 tries. Try again later. (Not charged.)');
-    expect(userMessage(err(504, 'upstream_timeout'), ctx)).toBe('The data provider timed out after 3 tries. Try again later. (Not charged.)');
-    expect(userMessage(err(409, 'conflict'), ctx)).toBe('The service answered HTTP 409 (conflict): failed. (Not charged.)');
+    expect(userMessage(err(402, 'insufficient_credits', { creditsRemaining: 0 }), ctx)).toBe(
+      'Out of credits: 0 left. Top up to continue. (Not charged.)',
+    );
+    expect(userMessage(err(404, 'not_found', { creditsCharged: 1 }), ctx)).toBe(
+      '@nasa has no public data: private, deleted or nonexistent. (Charged 1 credit.)',
+    );
+    expect(userMessage(err(502, 'upstream_error'), ctx)).toBe(
+      'The data provider failed after 3 tries. Try again later. (Not charged.)',
+    );
+    expect(userMessage(err(504, 'upstream_timeout'), ctx)).toBe(
+      'The data provider timed out after 3 tries. Try again later. (Not charged.)',
+    );
+    expect(userMessage(err(409, 'conflict'), ctx)).toBe(
+      'The service answered HTTP 409 (conflict): failed. (Not charged.)',
+    );
   });
 
   it('says which errors stop a bulk run, from the table', () => {

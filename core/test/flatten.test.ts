@@ -11,7 +11,8 @@ test('plainField agrees with pick(item, flatten(item), column), and answers for 
       const plain = plainField(it, column);
       if (plain !== undefined) expect(plain).toEqual(pick(it, flatten(it), column));
       const v = Object.prototype.hasOwnProperty.call(it, column) ? it[column] : {};
-      if (!column.includes('.') && !(column in Object.prototype) && (v === null || typeof v !== 'object')) expect(plain).not.toBeUndefined();
+      if (!column.includes('.') && !(column in Object.prototype) && (v === null || typeof v !== 'object'))
+        expect(plain).not.toBeUndefined();
     }),
     { seed: 25, numRuns: 2000 },
   );
@@ -19,6 +20,12 @@ test('plainField agrees with pick(item, flatten(item), column), and answers for 
 
 test('nested, listed and absent columns are left to pick', () => {
   const it = { followers: 5, author: { username: 'nasa' }, tags: ['a', 'b'], gone: null };
-  expect([plainField(it, 'followers'), plainField(it, 'gone'), plainField(it, 'author'), plainField(it, 'tags'), plainField(it, 'author.username'), plainField(it, 'missing')])
-    .toEqual([5, null, undefined, undefined, undefined, undefined]);
+  expect([
+    plainField(it, 'followers'),
+    plainField(it, 'gone'),
+    plainField(it, 'author'),
+    plainField(it, 'tags'),
+    plainField(it, 'author.username'),
+    plainField(it, 'missing'),
+  ]).toEqual([5, null, undefined, undefined, undefined, undefined]);
 });

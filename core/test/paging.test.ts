@@ -1,21 +1,42 @@
 // The one next-page rule and the walks built on it, stepped by hand: every yielded request is
 // asserted, every answer injected, no network.
 import type { Effect, PagePlan, RawResponse } from '../src';
-import { CreditLedger, NOTHING_READ, PageWalk, afterPage, capBefore, fetchPage, paginate, paginateMany, prepare } from '../src';
+import {
+  CreditLedger,
+  NOTHING_READ,
+  PageWalk,
+  afterPage,
+  capBefore,
+  fetchPage,
+  paginate,
+  paginateMany,
+  prepare,
+} from '../src';
 import { planPaging, withCursor } from './support/internals';
 
-const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test', retry: { baseDelayMs: 100, maxDelayMs: 1000 } };
+const config = {
+  apiKey: 'sk_test_secret_123',
+  baseUrl: 'https://api.test',
+  retry: { baseDelayMs: 100, maxDelayMs: 1000 },
+};
 
-const users = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ id: String(from + i), username: `u${from + i}` }));
+const users = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({ id: String(from + i), username: `u${from + i}` }));
 const page = (items: unknown[], next: string | null, charged = 2, requestId = 'r1'): RawResponse => ({
   status: 200,
   headers: {},
-  body: JSON.stringify({ data: { items, next_cursor: next }, meta: { request_id: requestId, credits_charged: charged, credits_remaining: 90 } }),
+  body: JSON.stringify({
+    data: { items, next_cursor: next },
+    meta: { request_id: requestId, credits_charged: charged, credits_remaining: 90 },
+  }),
 });
 const fail = (status: number, code: string, charged = 0): RawResponse => ({
   status,
   headers: {},
-  body: JSON.stringify({ error: { code, message: `failed ${code}` }, meta: { request_id: 'rq', credits_charged: charged } }),
+  body: JSON.stringify({
+    error: { code, message: `failed ${code}` },
+    meta: { request_id: 'rq', credits_charged: charged },
+  }),
 });
 
 function step<T>(gen: Generator<Effect, T, unknown>, answer: (e: Effect, i: number) => unknown) {
@@ -28,11 +49,16 @@ function step<T>(gen: Generator<Effect, T, unknown>, answer: (e: Effect, i: numb
   return { value: s.value, effects };
 }
 const urlOf = (r: { url: string }) => new URL(r.url);
-const handleAndCursor = (r: { url: string }) => `${urlOf(r).searchParams.get('handle')}@${urlOf(r).searchParams.get('cursor') ?? '-'}`;
+const handleAndCursor = (r: { url: string }) =>
+  `${urlOf(r).searchParams.get('handle')}@${urlOf(r).searchParams.get('cursor') ?? '-'}`;
 
 const followers = (handle = 'nasa') => prepare('profile/followers', { handle });
 const plan = (cap: PagePlan['cap'], pageCost = 2, paginated = true): PagePlan => ({ cap, pageCost, paginated });
-const like = (n: number, next: string | null, charged = 2) => ({ items: users(n), nextCursor: next, creditsCharged: charged });
+const like = (n: number, next: string | null, charged = 2) => ({
+  items: users(n),
+  nextCursor: next,
+  creditsCharged: charged,
+});
 
 describe('the next-page rule', () => {
   it('asks for the page at next_cursor while no cap is reached, counting pages, items and credits', () => {
@@ -47,7 +73,10 @@ describe('the next-page rule', () => {
   });
 
   it('ends after one page for an endpoint that does not page, whatever cursor came back', () => {
-    expect(afterPage(plan({ maxPages: 5 }, 2, false), NOTHING_READ, like(3, 'c1'))).toMatchObject({ stop: 'end', resume: null });
+    expect(afterPage(plan({ maxPages: 5 }, 2, false), NOTHING_READ, like(3, 'c1'))).toMatchObject({
+      stop: 'end',
+      resume: null,
+    });
   });
 
   it('says which cap stops the walk, checked for the next page', () => {
@@ -66,14 +95,22 @@ describe('the next-page rule', () => {
 
   it('drops the items handled before and stops at a page that ends in one, keeping the new ones', () => {
     const seen = new Set(['3', '4', '5', '6', '7', '8', '9']);
-    const s = afterPage(plan({ maxPages: 9, handled: (item) => seen.has(String(item.id)) }), NOTHING_READ, like(10, 'c1'));
+    const s = afterPage(
+      plan({ maxPages: 9, handled: (item) => seen.has(String(item.id)) }),
+      NOTHING_READ,
+      like(10, 'c1'),
+    );
     expect(s).toMatchObject({ stop: 'until', read: { pages: 1, items: 3 } });
     expect(s.keep.map((i) => i.id)).toEqual(['0', '1', '2']);
   });
 
   it('reads a page whole: handled items at its head (pinned posts) are skipped, not a stop', () => {
     const pinned = new Set(['0', '1', '2']);
-    const s = afterPage(plan({ maxPages: 9, handled: (item) => pinned.has(String(item.id)) }), NOTHING_READ, like(10, 'c1'));
+    const s = afterPage(
+      plan({ maxPages: 9, handled: (item) => pinned.has(String(item.id)) }),
+      NOTHING_READ,
+      like(10, 'c1'),
+    );
     expect(s).toMatchObject({ next: 'c1', read: { pages: 1, items: 7 } });
     expect(s.keep.map((i) => i.id)).toEqual(['3', '4', '5', '6', '7', '8', '9']);
   });
@@ -90,7 +127,9 @@ describe('the next-page rule', () => {
     expect(() => planPaging(followers(), { handled: () => true })).toThrow(/limit/);
     expect(() => planPaging(followers(), { maxPages: -1 })).toThrow(/maxPages/);
     expect(planPaging(followers(), { maxPages: 1 })).toMatchObject({ pageCost: 2, paginated: true });
-    expect(planPaging(prepare('profile/stories', { handle: 'nasa' }), { maxPages: 1 })).toMatchObject({ paginated: false });
+    expect(planPaging(prepare('profile/stories', { handle: 'nasa' }), { maxPages: 1 })).toMatchObject({
+      paginated: false,
+    });
   });
 
   it('puts a cursor on a call, or takes it off for the first page', () => {
@@ -106,7 +145,9 @@ describe('one page', () => {
     expect(r.effects.map((e) => e.kind)).toEqual(['http']);
     expect(handleAndCursor((r.effects[0] as { request: { url: string } }).request)).toBe('nasa@c7');
     expect(r.value.nextCursor).toBe('c8');
-    const first = step(fetchPage(config, prepare('profile/followers', { handle: 'nasa', cursor: 'old' }), null), () => page([], null));
+    const first = step(fetchPage(config, prepare('profile/followers', { handle: 'nasa', cursor: 'old' }), null), () =>
+      page([], null),
+    );
     expect(urlOf((first.effects[0] as { request: { url: string } }).request).searchParams.has('cursor')).toBe(false);
   });
 });
@@ -121,7 +162,10 @@ describe('one list', () => {
 
   it('stops at a page that ends in an item handled before ("until a seen id")', () => {
     const answers = [page(users(25), 'c1'), page(users(25, 25), 'c2')];
-    const r = step(paginate(config, followers(), { maxPages: 10, handled: (i) => Number(i.id) >= 30 }), (_e, i) => answers[i]);
+    const r = step(
+      paginate(config, followers(), { maxPages: 10, handled: (i) => Number(i.id) >= 30 }),
+      (_e, i) => answers[i],
+    );
     expect(r.value).toMatchObject({ stoppedBy: 'until', pages: 2, nextCursor: 'c2' });
     expect(r.value.items).toHaveLength(30);
   });

@@ -26,9 +26,19 @@ describe('accounts', () => {
     expect(resolveHandle(528817151)).toBe('528817151');
   });
 
-  it.each(['', '   ', 'two words', 'https://www.instagram.com/p/C0ffee12345/', 'https://example.com/nasa', 'a'.repeat(31), '.dot', 'ünïcode'])(
-    'rejects %j naming the argument',
-    (input) => expect(() => resolveHandle(input)).toThrow(/^handle must be a username, @username, numeric id or profile URL; got /),
+  it.each([
+    '',
+    '   ',
+    'two words',
+    'https://www.instagram.com/p/C0ffee12345/',
+    'https://example.com/nasa',
+    'a'.repeat(31),
+    '.dot',
+    'ünïcode',
+  ])('rejects %j naming the argument', (input) =>
+    expect(() => resolveHandle(input)).toThrow(
+      /^handle must be a username, @username, numeric id or profile URL; got /,
+    ),
   );
 });
 
@@ -50,7 +60,9 @@ describe('posts, tags, locations', () => {
   });
 
   it('locations by id or URL', () => {
-    expect(resolveLocation('https://www.instagram.com/explore/locations/213385402/new-york-new-york/')).toBe('213385402');
+    expect(resolveLocation('https://www.instagram.com/explore/locations/213385402/new-york-new-york/')).toBe(
+      '213385402',
+    );
     expect(resolveLocation(213385402)).toBe('213385402');
     expect(() => resolveLocation('new york')).toThrow(/^id must be a location id or location URL/);
   });
@@ -59,7 +71,9 @@ describe('posts, tags, locations', () => {
     const e = endpoints.find((x) => x.id === 'insights/profile/engagement')!;
     expect(normalizeParams(e, { handle: 'nasa', posts: '20' })).toEqual({ handle: 'nasa', posts: 20 });
     expect(normalizeParams(e, { handle: 'nasa' })).toEqual({ handle: 'nasa', posts: 12 });
-    expect(() => normalizeParams(e, { handle: 'nasa', posts: 2.5 })).toThrow('posts must be a whole number from 1 to 50; got 2.5.');
+    expect(() => normalizeParams(e, { handle: 'nasa', posts: 2.5 })).toThrow(
+      'posts must be a whole number from 1 to 50; got 2.5.',
+    );
     expect(() => normalizeParams(e, { handle: '' })).toThrow(/^handle must be .*; got an empty value\.$/);
   });
 
@@ -74,8 +88,17 @@ describe('property: any input either resolves or fails with our validation error
     fc.string(),
     fc.string({ unit: 'grapheme' }),
     fc.webUrl(),
-    fc.constantFrom('https://www.instagram.com/', 'instagram.com/p/', '@', '#', '//', 'https://instagram.com/explore/locations/'),
-    fc.tuple(fc.constantFrom('https://www.instagram.com/', 'instagram.com/', '@', '#'), fc.string()).map(([a, b]) => a + b),
+    fc.constantFrom(
+      'https://www.instagram.com/',
+      'instagram.com/p/',
+      '@',
+      '#',
+      '//',
+      'https://instagram.com/explore/locations/',
+    ),
+    fc
+      .tuple(fc.constantFrom('https://www.instagram.com/', 'instagram.com/', '@', '#'), fc.string())
+      .map(([a, b]) => a + b),
     fc.integer(),
     fc.double(),
     fc.boolean(),
@@ -121,7 +144,24 @@ describe('property: any input either resolves or fails with our validation error
   it('a resolved handle is a fixed point (resolving twice changes nothing)', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9._]{1,30}$/), (name) => {
-        fc.pre(!name.startsWith('.') && !['p', 'reel', 'reels', 'tv', 'explore', 'stories', 'accounts', 'direct', 'about', 'legal', 'developer', 'web', '_u'].includes(name));
+        fc.pre(
+          !name.startsWith('.') &&
+            ![
+              'p',
+              'reel',
+              'reels',
+              'tv',
+              'explore',
+              'stories',
+              'accounts',
+              'direct',
+              'about',
+              'legal',
+              'developer',
+              'web',
+              '_u',
+            ].includes(name),
+        );
         const once = resolveHandle(`https://www.instagram.com/${name}/?hl=en`);
         expect(resolveHandle(once)).toBe(once);
         expect(resolveHandle(`@${name.toUpperCase()}`)).toBe(once);

@@ -2,7 +2,11 @@
 import type { Effect, RawResponse } from '../src';
 import { CreditLedger, IgApiError, IgSchemaError, paginate, prepare, request, send, sendAll, isIgError } from '../src';
 
-const config = { apiKey: 'sk_test_secret_123', baseUrl: 'https://api.test/', retry: { baseDelayMs: 100, maxDelayMs: 1000 } };
+const config = {
+  apiKey: 'sk_test_secret_123',
+  baseUrl: 'https://api.test/',
+  retry: { baseDelayMs: 100, maxDelayMs: 1000 },
+};
 
 const ok = (data: unknown, meta: Record<string, unknown> = {}, headers: Record<string, string> = {}): RawResponse => ({
   status: 200,
@@ -29,8 +33,9 @@ function step<T>(gen: Generator<Effect, T, unknown>, answer: (e: Effect, i: numb
 
 describe('one call', () => {
   it('builds the request: path, normalised query, auth header, and unwraps the envelope', () => {
-    const { value, effects } = step(request(config, 'insights/profile/engagement', { handle: 'https://www.instagram.com/NASA/?hl=en' }), () =>
-      ok({ username: 'nasa', engagement_rate_pct: 1.5 }, { credits_charged: 2 }),
+    const { value, effects } = step(
+      request(config, 'insights/profile/engagement', { handle: 'https://www.instagram.com/NASA/?hl=en' }),
+      () => ok({ username: 'nasa', engagement_rate_pct: 1.5 }, { credits_charged: 2 }),
     );
     expect(effects).toEqual([
       {
@@ -48,13 +53,20 @@ describe('one call', () => {
   });
 
   it('sends the x-api-key form when asked', () => {
-    const { effects } = step(request({ ...config, authStyle: 'x-api-key' }, 'profile', { handle: 'nasa' }), () => ok(profile));
-    expect((effects[0] as { request: { headers: object } }).request.headers).toEqual({ accept: 'application/json', 'x-api-key': 'sk_test_secret_123' });
+    const { effects } = step(request({ ...config, authStyle: 'x-api-key' }, 'profile', { handle: 'nasa' }), () =>
+      ok(profile),
+    );
+    expect((effects[0] as { request: { headers: object } }).request.headers).toEqual({
+      accept: 'application/json',
+      'x-api-key': 'sk_test_secret_123',
+    });
   });
 
   it('percent-encodes cursors whatever they hold, and passes them back unchanged', () => {
     const cursor = 'a+b/c=d&e f%25?#é';
-    const { effects } = step(request(config, 'profile/posts', { handle: 'nasa', cursor }), () => ok({ items: [], next_cursor: null }));
+    const { effects } = step(request(config, 'profile/posts', { handle: 'nasa', cursor }), () =>
+      ok({ items: [], next_cursor: null }),
+    );
     const url = new URL((effects[0] as { request: { url: string } }).request.url);
     expect(url.searchParams.get('cursor')).toBe(cursor);
   });
@@ -77,7 +89,10 @@ describe('one call', () => {
 
   it('gives up after the attempt limit on 504, with bounded growing delays', () => {
     const effects: Effect[] = [];
-    const gen = send({ ...config, retry: { attempts: 4, baseDelayMs: 100, maxDelayMs: 250 } }, prepare('profile', { handle: 'nasa' }));
+    const gen = send(
+      { ...config, retry: { attempts: 4, baseDelayMs: 100, maxDelayMs: 250 } },
+      prepare('profile', { handle: 'nasa' }),
+    );
     let thrown: unknown;
     try {
       let s = gen.next();
@@ -126,13 +141,17 @@ describe('one call', () => {
       ok(profile),
     ];
     let k = 0;
-    const { effects } = step(request({ ...config, retry: { attempts: 3 } }, 'profile', { handle: 'nasa' }), (e) => (e.kind === 'sleep' ? undefined : answers[k++]));
+    const { effects } = step(request({ ...config, retry: { attempts: 3 } }, 'profile', { handle: 'nasa' }), (e) =>
+      e.kind === 'sleep' ? undefined : answers[k++],
+    );
     expect(effects.filter((e) => e.kind === 'sleep').map((e) => (e as { ms: number }).ms)[0]).toBe(2000);
     expect(k).toBe(3);
   });
 
   it('tolerates new fields but rejects a broken shape as a schema error, not an API error', () => {
-    expect(step(request(config, 'profile', { handle: 'nasa' }), () => ok({ ...profile, brand_new: { x: 1 } })).value.data).toHaveProperty('brand_new');
+    expect(
+      step(request(config, 'profile', { handle: 'nasa' }), () => ok({ ...profile, brand_new: { x: 1 } })).value.data,
+    ).toHaveProperty('brand_new');
     let thrown: unknown;
     try {
       step(request(config, 'profile', { handle: 'nasa' }), () => ok({ username: 'nasa', followers: 'many' }));
@@ -146,7 +165,12 @@ describe('one call', () => {
   it('never puts the API key in an error message', () => {
     let thrown: unknown;
     try {
-      step(request(config, 'profile', { handle: 'nasa' }), () => ({ status: 0, headers: {}, body: '', error: 'bad header Bearer sk_test_secret_123' }));
+      step(request(config, 'profile', { handle: 'nasa' }), () => ({
+        status: 0,
+        headers: {},
+        body: '',
+        error: 'bad header Bearer sk_test_secret_123',
+      }));
     } catch (e) {
       thrown = e;
     }
@@ -154,8 +178,12 @@ describe('one call', () => {
   });
 
   it('reads next_cursor from data, falling back to meta', () => {
-    const a = step(request(config, 'profile/posts', { handle: 'nasa' }), () => ok({ items: [], next_cursor: 'c1' })).value;
-    const b = step(request(config, 'profile/posts', { handle: 'nasa' }), () => ok({ items: [] }, { next_cursor: 'c2' })).value;
+    const a = step(request(config, 'profile/posts', { handle: 'nasa' }), () =>
+      ok({ items: [], next_cursor: 'c1' }),
+    ).value;
+    const b = step(request(config, 'profile/posts', { handle: 'nasa' }), () =>
+      ok({ items: [] }, { next_cursor: 'c2' }),
+    ).value;
     expect([a.nextCursor, b.nextCursor]).toEqual(['c1', 'c2']);
   });
 
@@ -172,7 +200,12 @@ describe('a batch', () => {
     const { value, effects } = step(sendAll(config, calls), (e) => {
       if (e.kind === 'sleep') return undefined;
       round++;
-      if (e.kind === 'httpAll') return [ok({ id: '1', username: 'a1' }), fail(502, 'upstream_error'), fail(404, 'not_found', { credits_charged: 1 })];
+      if (e.kind === 'httpAll')
+        return [
+          ok({ id: '1', username: 'a1' }),
+          fail(502, 'upstream_error'),
+          fail(404, 'not_found', { credits_charged: 1 }),
+        ];
       return ok({ id: '2', username: 'b2' });
     });
     expect(effects.map((e) => e.kind)).toEqual(['httpAll', 'sleep', 'http']);
@@ -183,20 +216,40 @@ describe('a batch', () => {
   });
 
   it('fails every call without a request when no API key is set', () => {
-    const { value, effects } = step(sendAll({ apiKey: '' }, [prepare('profile', { handle: 'nasa' })]), () => ok(profile));
+    const { value, effects } = step(sendAll({ apiKey: '' }, [prepare('profile', { handle: 'nasa' })]), () =>
+      ok(profile),
+    );
     expect(effects).toHaveLength(0);
     expect((value[0] as IgApiError).code).toBe('missing_api_key');
   });
 
   it('builds requests with no key header for a caller that authenticates them itself (n8n), and needs no key', () => {
-    const { value, effects } = step(sendAll({ callerAuthenticates: true, baseUrl: 'https://api.test', authStyle: 'x-api-key' }, [prepare('profile', { handle: 'nasa' })]), () => ok(profile));
-    expect(effects).toEqual([{ kind: 'http', request: { method: 'GET', url: 'https://api.test/v1/profile?handle=nasa', headers: { accept: 'application/json' } } }]);
+    const { value, effects } = step(
+      sendAll({ callerAuthenticates: true, baseUrl: 'https://api.test', authStyle: 'x-api-key' }, [
+        prepare('profile', { handle: 'nasa' }),
+      ]),
+      () => ok(profile),
+    );
+    expect(effects).toEqual([
+      {
+        kind: 'http',
+        request: {
+          method: 'GET',
+          url: 'https://api.test/v1/profile?handle=nasa',
+          headers: { accept: 'application/json' },
+        },
+      },
+    ]);
     expect((value[0] as unknown as { data: { username: string } }).data.username).toBe('nasa');
   });
 });
 
 describe('paging with caps', () => {
-  const page = (n: number, next: string | null) => ok({ items: Array.from({ length: n }, (_, i) => ({ id: String(i), username: `u${i}` })), next_cursor: next }, { credits_charged: 2 });
+  const page = (n: number, next: string | null) =>
+    ok(
+      { items: Array.from({ length: n }, (_, i) => ({ id: String(i), username: `u${i}` })), next_cursor: next },
+      { credits_charged: 2 },
+    );
 
   it('requires a cap', () => {
     expect(() => paginate(config, prepare('profile/followers', { handle: 'nasa' }), {}).next()).toThrow(/limit/);
@@ -214,7 +267,8 @@ describe('paging with caps', () => {
   });
 
   it('stops at the item limit, the page limit, or before exceeding the credit cap', () => {
-    const mk = (cap: object) => step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), cap), () => page(25, 'more')).value;
+    const mk = (cap: object) =>
+      step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), cap), () => page(25, 'more')).value;
     expect(mk({ maxItems: 30 })).toMatchObject({ stoppedBy: 'items', pages: 2 });
     expect(mk({ maxItems: 30 }).items).toHaveLength(30);
     expect(mk({ maxPages: 2 })).toMatchObject({ stoppedBy: 'pages', pages: 2 });
@@ -226,15 +280,18 @@ describe('paging with caps', () => {
     const ledger = new CreditLedger(7);
     ledger.tryReserve(1);
     ledger.settle(1, 1); // another call already spent 1
-    const r = step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), { budget: ledger }), () => page(25, 'more')).value;
+    const r = step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), { budget: ledger }), () =>
+      page(25, 'more'),
+    ).value;
     expect(r).toMatchObject({ stoppedBy: 'credits', pages: 3, creditsCharged: 6 });
     expect(ledger.spent).toBe(7);
   });
 
   it('keeps the items of paid pages when a later page fails, and says why', () => {
     let n = 0;
-    const r = step(paginate(config, prepare('profile/followers', { handle: 'nasa' }), { maxPages: 5, budget: new CreditLedger() }), () =>
-      ++n === 1 ? page(25, 'c1') : fail(404, 'not_found', { credits_charged: 2 }),
+    const r = step(
+      paginate(config, prepare('profile/followers', { handle: 'nasa' }), { maxPages: 5, budget: new CreditLedger() }),
+      () => (++n === 1 ? page(25, 'c1') : fail(404, 'not_found', { credits_charged: 2 })),
     ).value;
     expect(r).toMatchObject({ stoppedBy: 'error', pages: 1, creditsCharged: 4, requestIds: ['r1'] });
     expect(r.items).toHaveLength(25);

@@ -1,4 +1,10 @@
-import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+  IAuthenticateGeneric,
+  Icon,
+  ICredentialTestRequest,
+  ICredentialType,
+  INodeProperties,
+} from 'n8n-workflow';
 import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
 
 /**
@@ -8,47 +14,50 @@ import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
  * core and can point at the sandbox. The test asks the free `credits` endpoint.
  */
 export class IgDataApi implements ICredentialType {
-	name = 'igDataApi';
+  name = 'igDataApi';
 
-	displayName = 'IG Data API';
+  displayName = 'IG Data API';
 
-	icon: Icon = { light: 'file:igdata.svg', dark: 'file:igdata.dark.svg' };
+  icon: Icon = { light: 'file:igdata.svg', dark: 'file:igdata.dark.svg' };
 
-	documentationUrl = 'https://github.com/igdata/igdata/tree/main/n8n-node#credential';
+  documentationUrl = 'https://github.com/igdata/igdata/tree/main/n8n-node#credential';
 
-	properties: INodeProperties[] = [
-		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: `Your IG Data API key. Create one in your dashboard at <a href="${DASHBOARD_URL}" ` + `target="_blank">${DASHBOARD_URL.replace(/^https:\/\//, '')}</a> (signing up ` + `gives 50 free credits, no card needed); it is shown in full only once.`,
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: DEFAULT_BASE_URL,
-			required: true,
-			description:
-				'Address of the API without /v1. Keep the default for production; point it at a local sandbox for testing.',
-		},
-	];
+  properties: INodeProperties[] = [
+    {
+      displayName: 'API Key',
+      name: 'apiKey',
+      type: 'string',
+      typeOptions: { password: true },
+      default: '',
+      required: true,
+      description:
+        `Your IG Data API key. Create one in your dashboard at <a href="${DASHBOARD_URL}" ` +
+        `target="_blank">${DASHBOARD_URL.replace(/^https:\/\//, '')}</a> (signing up ` +
+        `gives 50 free credits, no card needed); it is shown in full only once.`,
+    },
+    {
+      displayName: 'Base URL',
+      name: 'baseUrl',
+      type: 'string',
+      default: DEFAULT_BASE_URL,
+      required: true,
+      description:
+        'Address of the API without /v1. Keep the default for production; point it at a local sandbox for testing.',
+    },
+  ];
 
-	// n8n's documented form: n8n adds the header to every request of the nodes
-	// (httpRequestWithAuthentication) and to the credential test.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
-	};
+  // n8n's documented form: n8n adds the header to every request of the nodes
+  // (httpRequestWithAuthentication) and to the credential test.
+  authenticate: IAuthenticateGeneric = {
+    type: 'generic',
+    properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+  };
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/credits',
-			method: 'GET',
-		},
-	};
+  test: ICredentialTestRequest = {
+    request: {
+      baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+      url: '/v1/credits',
+      method: 'GET',
+    },
+  };
 }

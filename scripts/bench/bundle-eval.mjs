@@ -7,7 +7,10 @@ import vm from 'node:vm';
 
 /** { name: source } -> { name: { medianMs, maxMs } } */
 export function evalTimes(sources, rounds = 30) {
-  const scripts = Object.entries(sources).map(([name, source]) => [name, new vm.Script(source, { filename: `${name}.js` })]);
+  const scripts = Object.entries(sources).map(([name, source]) => [
+    name,
+    new vm.Script(source, { filename: `${name}.js` }),
+  ]);
   const times = Object.fromEntries(scripts.map(([name]) => [name, []]));
   for (let r = 0; r < rounds + 3; r++) {
     for (const [name, script] of scripts) {
@@ -18,8 +21,10 @@ export function evalTimes(sources, rounds = 30) {
       if (r >= 3) times[name].push(ms); // the first rounds warm V8's own code up
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([name, t]) => {
-    t.sort((a, b) => a - b);
-    return [name, { medianMs: t[Math.floor(t.length / 2)], maxMs: t[t.length - 1] }];
-  }));
+  return Object.fromEntries(
+    Object.entries(times).map(([name, t]) => {
+      t.sort((a, b) => a - b);
+      return [name, { medianMs: t[Math.floor(t.length / 2)], maxMs: t[t.length - 1] }];
+    }),
+  );
 }

@@ -25,7 +25,12 @@ const usage =
   '  --rounds: interleaved rounds per row (default 21); --requests: loopback requests per side, over all rounds (default 2100);\n' +
   '  --seconds: autocannon rounds of 1 s (default 5); --json: the rounds and summaries on stdout';
 const { values: flags } = parseFlags({
-  options: { rounds: { type: 'string', default: '21' }, requests: { type: 'string', default: '2100' }, seconds: { type: 'string', default: '5' }, json: { type: 'boolean' } },
+  options: {
+    rounds: { type: 'string', default: '21' },
+    requests: { type: 'string', default: '2100' },
+    seconds: { type: 'string', default: '5' },
+    json: { type: 'boolean' },
+  },
   usage,
 });
 const whole = (name, min) => {
@@ -99,13 +104,20 @@ const loopback = await pairRounds(bareOp, oursOp, 1, perRound);
 // 2. The core's own CPU cost with the network taken out: the same recorded response body.
 const body = await (await fetch(`${sandbox.url}/v1/profile?handle=nasa`, { headers })).text();
 const postsBody = await (await fetch(`${sandbox.url}/v1/profile/posts?handle=nasa`, { headers })).text();
-const canned = (b) => ({ fetch: () => ({ status: 200, headers: {}, body: b }), fetchAll: (rs) => rs.map(() => ({ status: 200, headers: {}, body: b })), sleep() {} });
+const canned = (b) => ({
+  fetch: () => ({ status: 200, headers: {}, body: b }),
+  fetchAll: (rs) => rs.map(() => ({ status: 200, headers: {}, body: b })),
+  sleep() {},
+});
 const M = perRound * 20; // operations per round and side (a tenth for pages)
 const parseOnly = () => {
   JSON.parse(body);
 };
 const coreOnly = (i) => {
-  const r = core.runSync(core.request(config, 'profile', { handle: i % 2 ? '@NASA' : 'https://www.instagram.com/nasa/' }), canned(body));
+  const r = core.runSync(
+    core.request(config, 'profile', { handle: i % 2 ? '@NASA' : 'https://www.instagram.com/nasa/' }),
+    canned(body),
+  );
   core.flatten(r.data);
 };
 const parseList = () => {
@@ -130,7 +142,13 @@ const cpuList = await pairRounds(parseList, coreList, 2, M / 20);
 const load = [];
 for (let r = 0; r < SECONDS; r++) {
   const res = await autocannon({ url: `${sandbox.url}/v1/profile?handle=nasa`, headers, connections: 50, duration: 1 });
-  load.push({ rps: res.requests.average, p50: res.latency.p50, p99: res.latency.p99, errors: res.errors, non2xx: res.non2xx });
+  load.push({
+    rps: res.requests.average,
+    p50: res.latency.p50,
+    p99: res.latency.p99,
+    errors: res.errors,
+    non2xx: res.non2xx,
+  });
 }
 await sandbox.close();
 const loadAfter = machineLoad();
@@ -144,7 +162,12 @@ const rows = [
   ['core: resolve + build + parse + validate + flatten (profile)', M, 'cpuProfile', 'b'],
   ['JSON.parse only (page of 12 posts)', M / 10, 'cpuList', 'a'],
   ['core: same, page of posts + toRows', M / 10, 'cpuList', 'b'],
-].map(([label, ops, pair, side]) => ({ label, opsPerRound: ops, typical: spread(pairs[pair][side === 'a' ? 'typicalA' : 'typicalB']), mean: spread(pairs[pair][side]) }));
+].map(([label, ops, pair, side]) => ({
+  label,
+  opsPerRound: ops,
+  typical: spread(pairs[pair][side === 'a' ? 'typicalA' : 'typicalB']),
+  mean: spread(pairs[pair][side]),
+}));
 const ratio = (label, pair, digits) => ({
   label,
   typical: pairedRatio(pairs[pair].typicalA, pairs[pair].typicalB),
@@ -164,7 +187,11 @@ const ratios = [
   beyond('core CPU per page of posts, beyond JSON.parse', 'cpuList'),
   ratio('core CPU per page of posts / JSON.parse alone', 'cpuList', 1),
 ];
-const throughput = { rps: spread(load.map((l) => l.rps)), p50: spread(load.map((l) => l.p50)), p99: spread(load.map((l) => l.p99)) };
+const throughput = {
+  rps: spread(load.map((l) => l.rps)),
+  p50: spread(load.map((l) => l.p50)),
+  p99: spread(load.map((l) => l.p99)),
+};
 
 const us = { digits: 1, unit: 'µs', rounds: false };
 console.log(
@@ -183,7 +210,15 @@ console.log(
     `${load.reduce((n, l) => n + l.errors, 0)} | ${load.reduce((n, l) => n + l.non2xx, 0)} |`,
 );
 if (flags.json) {
-  const out = { rounds: ROUNDS, loadBefore, loadAfter, rows, ratios: ratios.map(({ how: _, ...r }) => r), throughput, rawRounds: { ...pairs, load } };
+  const out = {
+    rounds: ROUNDS,
+    loadBefore,
+    loadAfter,
+    rows,
+    ratios: ratios.map(({ how: _, ...r }) => r),
+    throughput,
+    rawRounds: { ...pairs, load },
+  };
   console.log(JSON.stringify(out, null, 2));
 }
 
@@ -191,16 +226,31 @@ saveRecords(
   'core',
   {
     'core.bare.us': fig(rows[0].typical, 'µs', 1, '`GET /v1/profile` over loopback, bare fetch + JSON.parse, typical'),
-    'core.client.us': fig(rows[1].typical, 'µs', 1, 'the same through the core client (validate, build, retry policy, parse, schema-check) + flatten, typical'),
+    'core.client.us': fig(
+      rows[1].typical,
+      'µs',
+      1,
+      'the same through the core client (validate, build, retry policy, parse, schema-check) + flatten, typical',
+    ),
     'core.client.x': fig(ratios[0].typical, 'x', 2, 'core client / bare, paired rounds, typical'),
     'core.client.mean.x': fig(ratios[0].mean, 'x', 2, 'core client / bare, paired rounds, mean'),
-    'core.cpu.profile.us': fig(rows[3].typical, 'µs', 1, 'core CPU alone for a profile, network taken out (resolve, build, parse, validate, flatten), typical'),
+    'core.cpu.profile.us': fig(
+      rows[3].typical,
+      'µs',
+      1,
+      'core CPU alone for a profile, network taken out (resolve, build, parse, validate, flatten), typical',
+    ),
     'core.cpu.profile.beyond.us': fig(ratios[1].typical, 'µs', 1, 'the same beyond JSON.parse, paired rounds'),
     'core.cpu.profile.x': fig(ratios[2].typical, 'x', 1, 'the same over JSON.parse alone, paired rounds'),
     'core.cpu.page.us': fig(rows[5].typical, 'µs', 1, 'core CPU for a page of 12 posts + toRows, typical'),
     'core.cpu.page.beyond.us': fig(ratios[3].typical, 'µs', 1, 'the same beyond JSON.parse, paired rounds'),
     'core.cpu.page.x': fig(ratios[4].typical, 'x', 1, 'the same over JSON.parse alone, paired rounds'),
-    'core.sandbox.rps': fig(throughput.rps, 'requests/s', 0, `sandbox throughput, 50 keep-alive connections, \`profile\`, ${SECONDS} rounds of 1 s`),
+    'core.sandbox.rps': fig(
+      throughput.rps,
+      'requests/s',
+      0,
+      `sandbox throughput, 50 keep-alive connections, \`profile\`, ${SECONDS} rounds of 1 s`,
+    ),
     'core.sandbox.p99.ms': fig(throughput.p99, 'ms', 0, 'the same, latency p99'),
   },
   `${ROUNDS} interleaved rounds a row (scripts/bench/rounds.mjs); before: ${loadBefore}; after: ${loadAfter}`,

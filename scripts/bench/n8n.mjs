@@ -26,8 +26,12 @@ import { fromRounds as fig, saveRecords } from './records.mjs';
 import { createN8nHome, ensureN8n, nodeOutput, removeN8nHome, runWorkflow } from '../n8n-harness/index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const usage = 'usage: npm run bench:n8n [-- --runs=N] [--json]   --runs: interleaved rounds (each workflow once a round; median and spread), default 5';
-const { values: flags } = parseFlags({ options: { runs: { type: 'string', default: '5' }, json: { type: 'boolean' } }, usage });
+const usage =
+  'usage: npm run bench:n8n [-- --runs=N] [--json]   --runs: interleaved rounds (each workflow once a round; median and spread), default 5';
+const { values: flags } = parseFlags({
+  options: { runs: { type: 'string', default: '5' }, json: { type: 'boolean' } },
+  usage,
+});
 const RUNS = Number(flags.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`--runs must be a whole number from 1; got ${JSON.stringify(flags.runs)}\n${usage}`);
@@ -50,26 +54,85 @@ const home = await createN8nHome({
 });
 
 // 120 public accounts; 200 inputs = the 120 once + 80 repeats written differently.
-const accounts = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 120);
+const accounts = [...sb.world.byUsername.values()]
+  .filter((a) => !a.is_private)
+  .map((a) => a.username)
+  .slice(0, 120);
 if (accounts.length < 120) throw new Error(`the sandbox world has only ${accounts.length} public accounts`);
 const handles = [...accounts, ...accounts.slice(0, 80).map((h, i) => (i % 2 ? `@${h}` : h.toUpperCase()))];
 
-const manual = { id: 'm', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-const input = (list) => ({ id: 'c', name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: `return ${JSON.stringify(list)}.map((handle) => ({ json: { handle } }));` } });
+const manual = {
+  id: 'm',
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
+const input = (list) => ({
+  id: 'c',
+  name: 'Input',
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  position: [200, 0],
+  parameters: { jsCode: `return ${JSON.stringify(list)}.map((handle) => ({ json: { handle } }));` },
+});
 const wf = (nodes) => ({
   name: 'bench',
   nodes: [manual, ...nodes],
-  connections: Object.fromEntries([manual, ...nodes].slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }])),
+  connections: Object.fromEntries(
+    [manual, ...nodes]
+      .slice(0, -1)
+      .map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }]),
+  ),
 });
-const httpNode = (parameters) => ({ id: 'h', name: 'Under test', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [400, 0], parameters });
-const igNode = (parameters) => ({ id: 'i', name: 'Under test', type: 'n8n-nodes-igdata.igData', typeVersion: 1, position: [400, 0], parameters, credentials: { igDataApi: CRED } });
-const auth = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${key}` }] } };
+const httpNode = (parameters) => ({
+  id: 'h',
+  name: 'Under test',
+  type: 'n8n-nodes-base.httpRequest',
+  typeVersion: 4.2,
+  position: [400, 0],
+  parameters,
+});
+const igNode = (parameters) => ({
+  id: 'i',
+  name: 'Under test',
+  type: 'n8n-nodes-igdata.igData',
+  typeVersion: 1,
+  position: [400, 0],
+  parameters,
+  credentials: { igDataApi: CRED },
+});
+const auth = {
+  sendHeaders: true,
+  headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${key}` }] },
+};
 
 const CASES = {
   lookup: {
-    'HTTP Request node': wf([input(handles), httpNode({ url: `${sb.url}/v1/profile`, sendQuery: true, queryParameters: { parameters: [{ name: 'handle', value: '={{ $json.handle }}' }] }, ...auth, options: {} })]),
-    'IG Data node (default concurrency)': wf([input(handles), igNode({ resource: 'profile', operation: 'profile', handle: '={{ $json.handle }}' })]),
-    'IG Data node (concurrency 200)': wf([input(handles), igNode({ resource: 'profile', operation: 'profile', handle: '={{ $json.handle }}', options: { concurrency: 200 } })]),
+    'HTTP Request node': wf([
+      input(handles),
+      httpNode({
+        url: `${sb.url}/v1/profile`,
+        sendQuery: true,
+        queryParameters: { parameters: [{ name: 'handle', value: '={{ $json.handle }}' }] },
+        ...auth,
+        options: {},
+      }),
+    ]),
+    'IG Data node (default concurrency)': wf([
+      input(handles),
+      igNode({ resource: 'profile', operation: 'profile', handle: '={{ $json.handle }}' }),
+    ]),
+    'IG Data node (concurrency 200)': wf([
+      input(handles),
+      igNode({
+        resource: 'profile',
+        operation: 'profile',
+        handle: '={{ $json.handle }}',
+        options: { concurrency: 200 },
+      }),
+    ]),
   },
   paging: {
     'HTTP Request node (pagination)': wf([
@@ -82,7 +145,9 @@ const CASES = {
           pagination: {
             pagination: {
               paginationMode: 'updateAParameterInEachRequest',
-              parameters: { parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.data.next_cursor }}' }] },
+              parameters: {
+                parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.data.next_cursor }}' }],
+              },
               paginationCompleteWhen: 'other',
               completeExpression: '={{ !$response.body.data.next_cursor }}',
               limitPagesFetched: true,
@@ -92,7 +157,9 @@ const CASES = {
         },
       }),
     ]),
-    'IG Data node (Limit 2000)': wf([igNode({ resource: 'hashtag', operation: 'hashtag/recent', tag: 'veganrecipes', returnAll: false, limit: 2000 })]),
+    'IG Data node (Limit 2000)': wf([
+      igNode({ resource: 'hashtag', operation: 'hashtag/recent', tag: 'veganrecipes', returnAll: false, limit: 2000 }),
+    ]),
   },
 };
 
@@ -115,12 +182,22 @@ async function measure(bench, name, workflow) {
     credits: s.creditsBilled,
     maxInFlight: s.maxInFlight,
     items: items.length,
-    posts: bench === 'paging' ? (name.startsWith('HTTP') ? items.reduce((n, it) => n + (it.data?.items?.length ?? 0), 0) : items.length) : undefined,
+    posts:
+      bench === 'paging'
+        ? name.startsWith('HTTP')
+          ? items.reduce((n, it) => n + (it.data?.items?.length ?? 0), 0)
+          : items.length
+        : undefined,
   };
 }
 
 const loadBefore = machineLoad();
-const rounds = Object.fromEntries(Object.entries(CASES).map(([bench, cases]) => [bench, Object.fromEntries(Object.keys(cases).map((name) => [name, []]))]));
+const rounds = Object.fromEntries(
+  Object.entries(CASES).map(([bench, cases]) => [
+    bench,
+    Object.fromEntries(Object.keys(cases).map((name) => [name, []])),
+  ]),
+);
 try {
   log(`warm-up: one execution (not counted); ${loadBefore}`);
   await measure('lookup', 'warm-up', Object.values(CASES.lookup)[0]);
@@ -131,7 +208,9 @@ try {
         const name = names[(k + r) % names.length];
         const m = await measure(bench, name, cases[name]);
         rounds[bench][name].push(m);
-        log(`round ${r + 1}/${RUNS}  ${bench.padEnd(7)} ${name.padEnd(36)} ${String(m.ms).padStart(6)} ms  requests ${m.requests} (+${m.balanceReads} balance read)  credits ${m.credits}  max in flight ${m.maxInFlight}`);
+        log(
+          `round ${r + 1}/${RUNS}  ${bench.padEnd(7)} ${name.padEnd(36)} ${String(m.ms).padStart(6)} ms  requests ${m.requests} (+${m.balanceReads} balance read)  credits ${m.credits}  max in flight ${m.maxInFlight}`,
+        );
       }
     }
   }
@@ -153,12 +232,21 @@ const results = Object.entries(rounds).flatMap(([bench, byName]) => {
   const baseline = Object.values(byName)[0];
   return Object.entries(byName).map(([name, runs], k) => {
     const last = runs[runs.length - 1];
-    const same = (key) => (runs.every((x) => x[key] === last[key]) ? last[key] : `${Math.min(...runs.map((x) => x[key]))}-${Math.max(...runs.map((x) => x[key]))}`);
+    const same = (key) =>
+      runs.every((x) => x[key] === last[key])
+        ? last[key]
+        : `${Math.min(...runs.map((x) => x[key]))}-${Math.max(...runs.map((x) => x[key]))}`;
     return {
       bench,
       name,
       ms: spread(runs.map((x) => x.ms)),
-      ratio: k === 0 ? undefined : pairedRatio(baseline.map((x) => x.ms), runs.map((x) => x.ms)),
+      ratio:
+        k === 0
+          ? undefined
+          : pairedRatio(
+              baseline.map((x) => x.ms),
+              runs.map((x) => x.ms),
+            ),
       floorMs: spread(runs.map(floorOf)),
       beyondFloorMs: spread(runs.map((x) => x.ms - floorOf(x))),
       maxInFlight: spread(runs.map((x) => x.maxInFlight)),
@@ -196,24 +284,51 @@ const extraTrips = (run) => (run.pages + run.balanceReads) / run.pages;
  * within 1 ms, the first answer arrived 136 ms later). The check compares what each node adds
  * beyond its own round trips; the wall-time ratio is printed beside it, and the note says it.
  */
-const c200Beyond = pairedRatio(http.runs.map((r) => r.ms - floorOf(r)), c200.runs.map((r) => r.ms - floorOf(r)));
+const c200Beyond = pairedRatio(
+  http.runs.map((r) => r.ms - floorOf(r)),
+  c200.runs.map((r) => r.ms - floorOf(r)),
+);
 const checks = [
-  ['lookup: credits exactly 120, every round', all(def, (r) => r.credits === UNIQUE) && all(c200, (r) => r.credits === UNIQUE), `${def.credits} / ${c200.credits} (HTTP Request: ${http.credits})`],
-  ['lookup and paging: one balance read before the work, every round', [def, c200, ip].every((row) => all(row, (r) => r.balanceReads === 1)), `${def.balanceReads} / ${c200.balanceReads} / ${ip.balanceReads}`],
-  [`lookup: in flight = the concurrency at the default (${DEFAULT_CONCURRENCY}), every round`, all(def, (r) => r.maxInFlight === DEFAULT_CONCURRENCY), show(def.maxInFlight)],
-  [`lookup: concurrency 200 has all ${UNIQUE} unique requests in flight at once, every round`, all(c200, (r) => r.maxInFlight === UNIQUE), show(c200.maxInFlight)],
+  [
+    'lookup: credits exactly 120, every round',
+    all(def, (r) => r.credits === UNIQUE) && all(c200, (r) => r.credits === UNIQUE),
+    `${def.credits} / ${c200.credits} (HTTP Request: ${http.credits})`,
+  ],
+  [
+    'lookup and paging: one balance read before the work, every round',
+    [def, c200, ip].every((row) => all(row, (r) => r.balanceReads === 1)),
+    `${def.balanceReads} / ${c200.balanceReads} / ${ip.balanceReads}`,
+  ],
+  [
+    `lookup: in flight = the concurrency at the default (${DEFAULT_CONCURRENCY}), every round`,
+    all(def, (r) => r.maxInFlight === DEFAULT_CONCURRENCY),
+    show(def.maxInFlight),
+  ],
+  [
+    `lookup: concurrency 200 has all ${UNIQUE} unique requests in flight at once, every round`,
+    all(c200, (r) => r.maxInFlight === UNIQUE),
+    show(c200.maxInFlight),
+  ],
   [
     'lookup: concurrency 200 beyond its latency floor <= 0.8x of HTTP Request beyond its own (median of paired rounds)',
     c200Beyond.median <= 0.8,
     `${x(c200Beyond)}; wall time ${x(c200.ratio)} (see the note below)`,
   ],
-  [`paging: ${PAGES} pages and 2,000 posts, every round`, all(ip, (r) => r.pages === PAGES && r.posts === 2000) && all(hp, (r) => r.pages === PAGES), `${ip.pages} pages, ${ip.posts} posts (HTTP Request: ${hp.pages} pages)`],
+  [
+    `paging: ${PAGES} pages and 2,000 posts, every round`,
+    all(ip, (r) => r.pages === PAGES && r.posts === 2000) && all(hp, (r) => r.pages === PAGES),
+    `${ip.pages} pages, ${ip.posts} posts (HTTP Request: ${hp.pages} pages)`,
+  ],
   [
     'paging: no slower than HTTP Request beyond the balance read (median of paired rounds)',
     ip.ratio.median <= extraTrips(ip.runs[0]),
     `${x(ip.ratio)} vs (${PAGES} + 1) / ${PAGES} = ${extraTrips(ip.runs[0]).toFixed(3)}x`,
   ],
-  ['paging: within 1.1x of its latency floor, pages + balance read (median of rounds)', spread(ip.runs.map((r) => r.ms / floorOf(r))).median <= 1.1, `${x(spread(ip.runs.map((r) => r.ms / floorOf(r))))}; floor ${ip.floorMs.median.toLocaleString('en-US')} ms`],
+  [
+    'paging: within 1.1x of its latency floor, pages + balance read (median of rounds)',
+    spread(ip.runs.map((r) => r.ms / floorOf(r))).median <= 1.1,
+    `${x(spread(ip.runs.map((r) => r.ms / floorOf(r))))}; floor ${ip.floorMs.median.toLocaleString('en-US')} ms`,
+  ],
 ];
 
 const table = [
@@ -233,7 +348,10 @@ log(
   `note: issue 15's 0.8x of HTTP Request's wall time at concurrency 200 is not met (${x(c200.ratio)}): our node reads the balance first (one more round trip, ` +
     `${LATENCY} ms here; issue 14: nothing billed before a run is known to be affordable), which puts 0.8x out of reach at this latency.`,
 );
-if (flags.json) process.stdout.write(JSON.stringify({ latencyMs: LATENCY, runs: RUNS, loadBefore, loadAfter, results, checks }, null, 2) + '\n');
+if (flags.json)
+  process.stdout.write(
+    JSON.stringify({ latencyMs: LATENCY, runs: RUNS, loadBefore, loadAfter, results, checks }, null, 2) + '\n',
+  );
 saveRecords(
   'n8n',
   {
@@ -242,14 +360,39 @@ saveRecords(
     'n8n.lookup.c200.ms': fig(c200.ms, 'ms', 0, 'the same lookup, IG Data node at Concurrency 200, wall time'),
     'n8n.lookup.c200.x': fig(c200.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
     'n8n.lookup.c200.beyond.ms': fig(c200.beyondFloorMs, 'ms', 0, 'the same beyond its latency floor (2 round trips)'),
-    'n8n.lookup.c200.beyond.x': fig(c200Beyond, 'x', 2, "what the node adds beyond its round trips over what the HTTP Request node adds beyond its own, paired rounds"),
-    'n8n.lookup.default.ms': fig(def.ms, 'ms', 0, 'the same lookup, IG Data node at the default Concurrency (50), wall time'),
+    'n8n.lookup.c200.beyond.x': fig(
+      c200Beyond,
+      'x',
+      2,
+      'what the node adds beyond its round trips over what the HTTP Request node adds beyond its own, paired rounds',
+    ),
+    'n8n.lookup.default.ms': fig(
+      def.ms,
+      'ms',
+      0,
+      'the same lookup, IG Data node at the default Concurrency (50), wall time',
+    ),
     'n8n.lookup.default.x': fig(def.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
-    'n8n.lookup.default.beyond.ms': fig(def.beyondFloorMs, 'ms', 0, 'the same beyond its latency floor (4 round trips)'),
-    'n8n.paging.http.ms': fig(hp.ms, 'ms', 0, "2,000 #veganrecipes posts (67 pages), the HTTP Request node's pagination, wall time"),
+    'n8n.lookup.default.beyond.ms': fig(
+      def.beyondFloorMs,
+      'ms',
+      0,
+      'the same beyond its latency floor (4 round trips)',
+    ),
+    'n8n.paging.http.ms': fig(
+      hp.ms,
+      'ms',
+      0,
+      "2,000 #veganrecipes posts (67 pages), the HTTP Request node's pagination, wall time",
+    ),
     'n8n.paging.node.ms': fig(ip.ms, 'ms', 0, 'the same, IG Data node, Limit 2000, wall time'),
     'n8n.paging.node.x': fig(ip.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
-    'n8n.paging.floor.x': fig(spread(ip.runs.map((r) => r.ms / floorOf(r))), 'x', 2, 'IG Data paging over its latency floor (pages + balance read x latency)'),
+    'n8n.paging.floor.x': fig(
+      spread(ip.runs.map((r) => r.ms / floorOf(r))),
+      'x',
+      2,
+      'IG Data paging over its latency floor (pages + balance read x latency)',
+    ),
   },
   `real n8n 2.8.4 (headless n8n execute), sandbox latency ${LATENCY} ms a request, ${RUNS} interleaved rounds after a warm-up; before: ${loadBefore}; after: ${loadAfter}`,
 );

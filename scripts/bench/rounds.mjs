@@ -15,7 +15,14 @@ function quantile(sorted, q) {
 /** { n, median, q1, q3, min, max } of a list of numbers (one per round). */
 export function spread(values) {
   const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, median: quantile(s, 0.5), q1: quantile(s, 0.25), q3: quantile(s, 0.75), min: s[0], max: s[s.length - 1] };
+  return {
+    n: s.length,
+    median: quantile(s, 0.5),
+    q1: quantile(s, 0.25),
+    q3: quantile(s, 0.75),
+    min: s[0],
+    max: s[s.length - 1],
+  };
 }
 
 /** The ratio of each round's pair (b[r] / a[r]), summarised. */
@@ -24,7 +31,8 @@ export const pairedRatio = (a, b) => spread(a.map((x, r) => b[r] / x));
 /** The difference of each round's pair (b[r] - a[r]), summarised. */
 export const pairedDifference = (a, b) => spread(a.map((x, r) => b[r] - x));
 
-const number = (x, digits) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const number = (x, digits) =>
+  x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** `1,096 µs (IQR 1,050-1,130, range 990-1,300, 21 rounds)`; `x` as unit gives `1.10x (...)`. */
 export function show(s, { digits = 0, unit = '', rounds = true } = {}) {

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 
 export async function startSandboxChild(root, { key, latencyMs = 0 }) {
   const child = spawn(process.execPath, [join(root, 'dist', 'sandbox.mjs')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: key, SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_FAULT_RATE: '0' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SANDBOX_DEMO_KEY: key,
+      SANDBOX_LATENCY_MS: String(latencyMs),
+      SANDBOX_FAULT_RATE: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -25,7 +32,11 @@ export async function startSandboxChild(root, { key, latencyMs = 0 }) {
     for (let i = 0; ; i++) {
       let res;
       try {
-        res = await fetch(url + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { 'content-type': 'application/json' } });
+        res = await fetch(url + p, {
+          method,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        });
       } catch (e) {
         if (i < 2) continue;
         throw e;

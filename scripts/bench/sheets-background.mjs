@@ -35,7 +35,11 @@ function flags(argv) {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { targets: { type: 'string', default: '3000' }, 'latency-ms': { type: 'string', default: '6000' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        targets: { type: 'string', default: '3000' },
+        'latency-ms': { type: 'string', default: '6000' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -84,7 +88,10 @@ const { startSandbox: inProcess } = await import(pathToFileURL(join(root, 'dist'
 const tmp = await inProcess({ port: 0, quiet: true });
 const known = tmp.world.accounts.map((a) => a.username);
 await tmp.close();
-const column = [...known.slice(0, N), ...Array.from({ length: Math.max(0, N - known.length) }, (_, i) => `nohandle_${i}`)];
+const column = [
+  ...known.slice(0, N),
+  ...Array.from({ length: Math.max(0, N - known.length) }, (_, i) => `nohandle_${i}`),
+];
 const knownInColumn = Math.min(N, known.length);
 
 const sb = await startSandbox();
@@ -108,13 +115,21 @@ async function job(latencyMs) {
   let fetchAlls = rt.stats.fetchAllCalls;
   j = rt.call('igBulkStep', j.id);
   const sidebar = { rows: j.next, ms: Math.round(performance.now() - t0), batches: rt.stats.fetchAllCalls - fetchAlls };
-  console.log(`  sidebar step (then the sidebar closes): ${fmt(sidebar.rows)} rows, ${fmt(sidebar.ms)} ms, ${sidebar.batches} batches`);
+  console.log(
+    `  sidebar step (then the sidebar closes): ${fmt(sidebar.rows)} rows, ${fmt(sidebar.ms)} ms, ${sidebar.batches} batches`,
+  );
 
   const hourly = [];
   // Every hourly run does at least one batch; a run that does nothing three hours in a row is a failure.
   let idle = 0;
   while (j.status === 'running' && idle < 3) {
-    const before = { next: j.next, credits: (await sb.stats()).creditsBilled, runs: trigger.runs.length, execs: rt.executions.length, batches: rt.stats.fetchAllCalls };
+    const before = {
+      next: j.next,
+      credits: (await sb.stats()).creditsBilled,
+      runs: trigger.runs.length,
+      execs: rt.executions.length,
+      batches: rt.stats.fetchAllCalls,
+    };
     t0 = performance.now();
     rt.advance(HOUR);
     const wall = performance.now() - t0;
@@ -136,20 +151,34 @@ async function job(latencyMs) {
     };
     hourly.push(h);
     idle = h.rows === 0 ? idle + 1 : 0;
-    console.log(`  hourly run ${h.hour}: ${fmt(h.rows).padStart(6)} rows (${fmt(h.doneAfter)} of ${fmt(N)} done), ${fmt(h.credits)} credits, ${h.batches} batches, trigger execution ${fmt(h.executionMs)} ms${h.ok ? '' : `, FAILED: ${h.errors.join('; ')}`}`);
+    console.log(
+      `  hourly run ${h.hour}: ${fmt(h.rows).padStart(6)} rows (${fmt(h.doneAfter)} of ${fmt(N)} done), ${fmt(h.credits)} credits, ${h.batches} batches, trigger execution ${fmt(h.executionMs)} ms${h.ok ? '' : `, FAILED: ${h.errors.join('; ')}`}`,
+    );
   }
 
-  const values = rt.spreadsheet.sheet('Sheet1').getValues(`B2:B${N + 1}`).map((r) => r[0]);
+  const values = rt.spreadsheet
+    .sheet('Sheet1')
+    .getValues(`B2:B${N + 1}`)
+    .map((r) => r[0]);
   const written = values.filter((v) => v !== '' && v !== null && v !== undefined).length;
   const credits = (await sb.stats()).creditsBilled;
   await rt.close();
   const full = hourly.filter((h) => h.doneAfter < N); // hourly runs that used their whole budget
   const result = {
-    latencyMs, sidebar, hourly, hourlyRuns: hourly.length, status: j.status, message: j.message ?? null,
-    jobCredits: j.credits, credits, cellsWritten: written,
+    latencyMs,
+    sidebar,
+    hourly,
+    hourlyRuns: hourly.length,
+    status: j.status,
+    message: j.message ?? null,
+    jobCredits: j.credits,
+    credits,
+    cellsWritten: written,
     rowsPerFullHourlyRun: full.length ? Math.round(full.reduce((a, h) => a + h.rows, 0) / full.length) : null,
   };
-  console.log(`  => ${j.status}: ${result.hourlyRuns} hourly run(s) after the sidebar's step; ${fmt(credits)} credits billed at the sandbox; ${fmt(written)} cells written`);
+  console.log(
+    `  => ${j.status}: ${result.hourlyRuns} hourly run(s) after the sidebar's step; ${fmt(credits)} credits billed at the sandbox; ${fmt(written)} cells written`,
+  );
   return result;
 }
 
@@ -160,30 +189,72 @@ sb.close();
 
 const derived = (r) => {
   if (!r.rowsPerFullHourlyRun) return null;
-  return { rowsPerHourlyRun: r.rowsPerFullHourlyRun, hourlyRunsFor20000: Math.ceil(Math.max(0, 20000 - r.sidebar.rows) / r.rowsPerFullHourlyRun) };
+  return {
+    rowsPerHourlyRun: r.rowsPerFullHourlyRun,
+    hourlyRunsFor20000: Math.ceil(Math.max(0, 20000 - r.sidebar.rows) / r.rowsPerFullHourlyRun),
+  };
 };
 const d = derived(measured);
 console.log('\nsummary');
 for (const r of [measured, baseline].filter(Boolean)) {
-  const then = r.hourlyRuns ? `then ${r.hourly.map((h) => fmt(h.rows)).join(' + ')} rows in ${r.hourlyRuns} hourly run(s)` : 'no hourly run needed';
-  console.log(`  ${fmt(r.latencyMs).padStart(6)} ms a request: sidebar step ${fmt(r.sidebar.rows)} rows, ${then}; ${fmt(r.credits)} credits`);
+  const then = r.hourlyRuns
+    ? `then ${r.hourly.map((h) => fmt(h.rows)).join(' + ')} rows in ${r.hourlyRuns} hourly run(s)`
+    : 'no hourly run needed';
+  console.log(
+    `  ${fmt(r.latencyMs).padStart(6)} ms a request: sidebar step ${fmt(r.sidebar.rows)} rows, ${then}; ${fmt(r.credits)} credits`,
+  );
 }
-if (d) console.log(`  derived (not measured): at ${fmt(LATENCY)} ms a batch a full hourly run does about ${fmt(d.rowsPerHourlyRun)} rows, so 20,000 targets would take about ${d.hourlyRunsFor20000} hourly runs`);
+if (d)
+  console.log(
+    `  derived (not measured): at ${fmt(LATENCY)} ms a batch a full hourly run does about ${fmt(d.rowsPerHourlyRun)} rows, so 20,000 targets would take about ${d.hourlyRunsFor20000} hourly runs`,
+  );
 
 const checks = [
-  [`credits = targets (${fmt(N)}), ${fmt(LATENCY)} ms`, measured.credits === N && measured.jobCredits === N, `${measured.credits} billed, job says ${measured.jobCredits}`],
-  [`every row written once, ${fmt(LATENCY)} ms`, measured.status === 'done' && measured.cellsWritten === N, `${measured.status}, ${measured.cellsWritten} cells`],
-  [`every hourly run within its limits, ${fmt(LATENCY)} ms`, measured.hourly.every((h) => h.ok), measured.hourly.map((h) => `${h.executionMs} ms`).join(', ') || 'none ran'],
+  [
+    `credits = targets (${fmt(N)}), ${fmt(LATENCY)} ms`,
+    measured.credits === N && measured.jobCredits === N,
+    `${measured.credits} billed, job says ${measured.jobCredits}`,
+  ],
+  [
+    `every row written once, ${fmt(LATENCY)} ms`,
+    measured.status === 'done' && measured.cellsWritten === N,
+    `${measured.status}, ${measured.cellsWritten} cells`,
+  ],
+  [
+    `every hourly run within its limits, ${fmt(LATENCY)} ms`,
+    measured.hourly.every((h) => h.ok),
+    measured.hourly.map((h) => `${h.executionMs} ms`).join(', ') || 'none ran',
+  ],
 ];
 if (baseline) {
   checks.push(
     ['credits = targets, 0 ms', baseline.credits === N && baseline.jobCredits === N, `${baseline.credits} billed`],
-    ['every row written once, 0 ms', baseline.status === 'done' && baseline.cellsWritten === N, `${baseline.status}, ${baseline.cellsWritten} cells`],
+    [
+      'every row written once, 0 ms',
+      baseline.status === 'done' && baseline.cellsWritten === N,
+      `${baseline.status}, ${baseline.cellsWritten} cells`,
+    ],
   );
 }
 for (const [name, ok, v] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${v}`);
 const file = join(cache, 'sheets-background.json');
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), targets: N, knownAccounts: knownInColumn, batch: BATCH, measured, baseline, derived: d, checks }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      targets: N,
+      knownAccounts: knownInColumn,
+      batch: BATCH,
+      measured,
+      baseline,
+      derived: d,
+      checks,
+    },
+    null,
+    2,
+  ),
+);
 console.log(`\nresults: ${file}`);
 /** A job's figures, keyed by its targets and latency (`background.3000-6000.hourly1.s`): each configuration keeps its own. */
 const figuresOf = (r) => {
@@ -191,17 +262,40 @@ const figuresOf = (r) => {
   const at = `${fmt(N)} targets, ${fmt(r.latencyMs)} ms a request`;
   const out = {
     [`${k}.step.rows`]: { value: r.sidebar.rows, unit: 'rows', what: `the sidebar's one step, rows written (${at})` },
-    [`${k}.step.s`]: { value: Number((r.sidebar.ms / 1000).toFixed(1)), unit: 's', decimals: 1, what: `the sidebar's one step, wall time (${at})` },
-    [`${k}.runs`]: { value: r.hourlyRuns, unit: 'hourly runs', what: `hourly runs the trigger took to finish the job (${at})` },
+    [`${k}.step.s`]: {
+      value: Number((r.sidebar.ms / 1000).toFixed(1)),
+      unit: 's',
+      decimals: 1,
+      what: `the sidebar's one step, wall time (${at})`,
+    },
+    [`${k}.runs`]: {
+      value: r.hourlyRuns,
+      unit: 'hourly runs',
+      what: `hourly runs the trigger took to finish the job (${at})`,
+    },
   };
   r.hourly.forEach((h) => {
-    out[`${k}.hourly${h.hour}.rows`] = { value: h.rows, unit: 'rows', what: `hourly run ${h.hour}, rows written (${at})` };
-    out[`${k}.hourly${h.hour}.s`] = { value: Number((h.executionMs / 1000).toFixed(1)), unit: 's', decimals: h.executionMs < 10000 ? 1 : 0, what: `hourly run ${h.hour}, its trigger execution (${at})` };
+    out[`${k}.hourly${h.hour}.rows`] = {
+      value: h.rows,
+      unit: 'rows',
+      what: `hourly run ${h.hour}, rows written (${at})`,
+    };
+    out[`${k}.hourly${h.hour}.s`] = {
+      value: Number((h.executionMs / 1000).toFixed(1)),
+      unit: 's',
+      decimals: h.executionMs < 10000 ? 1 : 0,
+      what: `hourly run ${h.hour}, its trigger execution (${at})`,
+    };
   });
   const batches = r.hourly.reduce((a, h) => a + h.batches, 0);
   if (batches && r.latencyMs) {
     const ms = r.hourly.reduce((a, h) => a + h.executionMs, 0) / batches;
-    out[`${k}.batch.s`] = { value: Number((ms / 1000).toFixed(1)), unit: 's', decimals: 1, what: `a batch of 50 in the hourly runs, on average (${at})` };
+    out[`${k}.batch.s`] = {
+      value: Number((ms / 1000).toFixed(1)),
+      unit: 's',
+      decimals: 1,
+      what: `a batch of 50 in the hourly runs, on average (${at})`,
+    };
   }
   return out;
 };

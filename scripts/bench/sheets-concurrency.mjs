@@ -38,22 +38,37 @@ export async function concurrencyRows({ createConcurrentRuntime, sb, key, dist, 
     for (let i = 0; i < REPEATS; i++) {
       await sb.reset();
       const pool = await createConcurrentRuntime({
-        threads, files: [join(dist, 'bundle.js'), join(dist, 'Code.js')], dir: dist, enforceUrlFetchWhitelist: true,
-        rewrite: { from: prod, to: sb.url }, documentProperties: { IGDATA_API_KEY: key, ...(mode ? { IGDATA_CLAIMS: mode } : {}) },
+        threads,
+        files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
+        dir: dist,
+        enforceUrlFetchWhitelist: true,
+        rewrite: { from: prod, to: sb.url },
+        documentProperties: { IGDATA_API_KEY: key, ...(mode ? { IGDATA_CLAIMS: mode } : {}) },
       });
       try {
         const run = await pool.runAll(specs);
         const s = await sb.stats();
         const failed = run.outcomes.filter((o) => !o.ok).length;
         const late = run.outcomes.filter((o) => JSON.stringify(o.value ?? '').includes('Not reached')).length;
-        runs.push({ wallMs: run.wallMs, longestCellWaitMs: run.longestCellWaitMs, longestExecutionMs: run.longestExecutionMs, credits: s.creditsBilled, failed, late });
+        runs.push({
+          wallMs: run.wallMs,
+          longestCellWaitMs: run.longestCellWaitMs,
+          longestExecutionMs: run.longestExecutionMs,
+          credits: s.creditsBilled,
+          failed,
+          late,
+        });
       } finally {
         await pool.close();
       }
     }
     runs.sort((x, y) => x.wallMs - y.wallMs);
     const mid = runs[Math.floor(runs.length / 2)];
-    return { ...mid, creditsEveryRun: runs.map((r) => r.credits), longestExecutionMs: Math.max(...runs.map((r) => r.longestExecutionMs)) };
+    return {
+      ...mid,
+      creditsEveryRun: runs.map((r) => r.credits),
+      longestExecutionMs: Math.max(...runs.map((r) => r.longestExecutionMs)),
+    };
   }
 
   const rows = [];
@@ -70,23 +85,53 @@ export async function concurrencyRows({ createConcurrentRuntime, sb, key, dist, 
   const alone = await measure([sideSpecs[0]], 1, '');
   show('side by side x3 (200)', 'one alone', alone);
   const side3 = {};
-  for (const [mode, label] of MODES) show('side by side x3 (200)', label, (side3[mode] = await measure(sideSpecs, 3, mode)), alone);
+  for (const [mode, label] of MODES)
+    show('side by side x3 (200)', label, (side3[mode] = await measure(sideSpecs, 3, mode)), alone);
   const filled = {};
-  for (const [order, specs] of [['columns', byColumns], ['rows', byRows]]) {
+  for (const [order, specs] of [
+    ['columns', byColumns],
+    ['rows', byRows],
+  ]) {
     filled[order] = {};
-    for (const [mode, label] of MODES) show(`filled down by ${order} (60)`, label, (filled[order][mode] = await measure(specs, 8, mode)), filled[order].off);
+    for (const [mode, label] of MODES)
+      show(
+        `filled down by ${order} (60)`,
+        label,
+        (filled[order][mode] = await measure(specs, 8, mode)),
+        filled[order].off,
+      );
   }
 
   const checks = [
-    ['side by side: claims cost 200 credits', side3[''].creditsEveryRun.every((c) => c === 200), side3[''].creditsEveryRun.join('/')],
-    ['side by side: claims within 1.3x of one execution alone', side3[''].wallMs <= 1.3 * alone.wallMs, `${(side3[''].wallMs / alone.wallMs).toFixed(2)}x`],
+    [
+      'side by side: claims cost 200 credits',
+      side3[''].creditsEveryRun.every((c) => c === 200),
+      side3[''].creditsEveryRun.join('/'),
+    ],
+    [
+      'side by side: claims within 1.3x of one execution alone',
+      side3[''].wallMs <= 1.3 * alone.wallMs,
+      `${(side3[''].wallMs / alone.wallMs).toFixed(2)}x`,
+    ],
   ];
   for (const order of ['columns', 'rows']) {
     const f = filled[order];
-    checks.push([`filled down by ${order}: claims cost 60 credits`, f[''].creditsEveryRun.every((c) => c === 60), f[''].creditsEveryRun.join('/')]);
-    checks.push([`filled down by ${order}: claims within 1.3x of the same cells without claims`, f[''].wallMs <= 1.3 * f.off.wallMs, `${(f[''].wallMs / f.off.wallMs).toFixed(2)}x`]);
+    checks.push([
+      `filled down by ${order}: claims cost 60 credits`,
+      f[''].creditsEveryRun.every((c) => c === 60),
+      f[''].creditsEveryRun.join('/'),
+    ]);
+    checks.push([
+      `filled down by ${order}: claims within 1.3x of the same cells without claims`,
+      f[''].wallMs <= 1.3 * f.off.wallMs,
+      `${(f[''].wallMs / f.off.wallMs).toFixed(2)}x`,
+    ]);
   }
   const all = [side3, filled.columns, filled.rows];
-  checks.push(['no execution near the 30 s limit (claims)', all.every((s) => s[''].longestExecutionMs < 30000 && !s[''].failed), `${Math.max(...all.map((s) => s[''].longestExecutionMs))} ms`]);
+  checks.push([
+    'no execution near the 30 s limit (claims)',
+    all.every((s) => s[''].longestExecutionMs < 30000 && !s[''].failed),
+    `${Math.max(...all.map((s) => s[''].longestExecutionMs))} ms`,
+  ]);
   return { rows, checks };
 }

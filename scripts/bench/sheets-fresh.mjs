@@ -28,8 +28,15 @@ export function fill(n) {
   return kept.flush();
 }`;
   const out = esbuild.buildSync({
-    stdin: { contents: code, resolveDir: root, loader: 'ts' }, bundle: true, format: 'iife', globalName: 'KEEPPROBE',
-    platform: 'neutral', mainFields: ['module', 'main'], target: 'es2020', write: false, logLevel: 'warning',
+    stdin: { contents: code, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    format: 'iife',
+    globalName: 'KEEPPROBE',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2020',
+    write: false,
+    logLevel: 'warning',
   });
   return { name: 'keep-probe.js', code: out.outputFiles[0].text };
 }
@@ -51,7 +58,11 @@ export async function freshnessRows({ createGasRuntime, sb, key, dist, prod, col
   const day1Credits = (await sb.stats()).creditsBilled;
   rt.advance(24 * HOUR);
   const keep = rt.executions.filter((e) => e.fnName === 'igKeepAnswers');
-  const kept = rt.spreadsheet.findSheet('IG Data answers').getValues().flat().filter((c) => c !== '');
+  const kept = rt.spreadsheet
+    .findSheet('IG Data answers')
+    .getValues()
+    .flat()
+    .filter((c) => c !== '');
 
   const timed = async (label) => {
     await sb.reset();
@@ -60,29 +71,49 @@ export async function freshnessRows({ createGasRuntime, sb, key, dist, prod, col
     const ms = Math.round(performance.now() - t0);
     const s = await sb.stats();
     const same = JSON.stringify(out) === JSON.stringify(day1);
-    console.log(`${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(s.total).padStart(5)} requests  ${String(s.creditsBilled).padStart(5)} credits`);
+    console.log(
+      `${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(s.total).padStart(5)} requests  ${String(s.creditsBilled).padStart(5)} credits`,
+    );
     return { label, ms, requests: s.total, credits: s.creditsBilled, same };
   };
   const nextDay = await timed('(d) next day, 600 kept answers');
   const added = rt.evaluate('KEEPPROBE.fill(9400)');
-  const cells = rt.spreadsheet.findSheet('IG Data answers').getValues().flat().filter((c) => c !== '');
+  const cells = rt.spreadsheet
+    .findSheet('IG Data answers')
+    .getValues()
+    .flat()
+    .filter((c) => c !== '');
   const big = await timed('(d) next day, 10,000 kept answers');
   await rt.close();
 
   const chars = (list) => list.reduce((n, c) => n + String(c).length, 0);
   const rows = {
     day1Credits,
-    keepTrigger: { runs: keep.length, firstMs: Math.round(keep[0]?.ms ?? 0), maxMs: Math.round(Math.max(...keep.map((e) => e.ms))) },
+    keepTrigger: {
+      runs: keep.length,
+      firstMs: Math.round(keep[0]?.ms ?? 0),
+      maxMs: Math.round(Math.max(...keep.map((e) => e.ms))),
+    },
     keptSheet600: { cells: kept.length, chars: chars(kept) },
     keptSheet10000: { added, cells: cells.length, chars: chars(cells) },
     nextDay,
     nextDay10000: big,
   };
-  console.log(`    keep trigger: ${keep.length} runs in 24 h, the first (copying 600 answers) ${rows.keepTrigger.firstMs} ms; kept sheet: ${kept.length} cells, ${(chars(kept) / 1e6).toFixed(2)} M chars (600 answers), ${cells.length} cells, ${(chars(cells) / 1e6).toFixed(2)} M chars (10,000)`);
+  console.log(
+    `    keep trigger: ${keep.length} runs in 24 h, the first (copying 600 answers) ${rows.keepTrigger.firstMs} ms; kept sheet: ${kept.length} cells, ${(chars(kept) / 1e6).toFixed(2)} M chars (600 answers), ${cells.length} cells, ${(chars(cells) / 1e6).toFixed(2)} M chars (10,000)`,
+  );
   const checks = [
     ['(d) day 1: 600 credits', day1Credits === 600, day1Credits],
-    ['(d) next-day recalculation: 0 credits, same values', nextDay.credits === 0 && nextDay.same, `${nextDay.credits} credits, same: ${nextDay.same}`],
-    ['(d) 10,000 kept answers: 0 credits, under 3 s', big.credits === 0 && big.same && big.ms < 3000, `${big.credits} credits, ${big.ms} ms`],
+    [
+      '(d) next-day recalculation: 0 credits, same values',
+      nextDay.credits === 0 && nextDay.same,
+      `${nextDay.credits} credits, same: ${nextDay.same}`,
+    ],
+    [
+      '(d) 10,000 kept answers: 0 credits, under 3 s',
+      big.credits === 0 && big.same && big.ms < 3000,
+      `${big.credits} credits, ${big.ms} ms`,
+    ],
   ];
   return { rows, checks };
 }

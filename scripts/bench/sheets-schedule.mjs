@@ -9,7 +9,8 @@ const HOUR = 3600000;
 
 const runtime = (opts) => columnRuntime(opts, opts.column);
 
-const line = (label, ms, credits, extra = '') => console.log(`${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(credits).padStart(5)} credits${extra}`);
+const line = (label, ms, credits, extra = '') =>
+  console.log(`${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(credits).padStart(5)} credits${extra}`);
 
 export async function scheduleRows(opts) {
   const { sb } = opts;
@@ -39,20 +40,54 @@ export async function scheduleRows(opts) {
     const worked = runs.reduce((a, e) => (e.ms > a.ms ? e : a), { ms: 0 });
     const credits = (await sb.stats()).creditsBilled;
     const view = rt.call('igSchedules')[0];
-    weekly.push({ ms: Math.round(worked.ms), credits, status: view.run.status, written: view.run.written, triggerRuns: runs.length });
-    line(`(e) scheduled weekly run ${week + 1}`, Math.round(worked.ms), credits, `  (${view.run.written} snapshots, ${view.run.status})`);
+    weekly.push({
+      ms: Math.round(worked.ms),
+      credits,
+      status: view.run.status,
+      written: view.run.written,
+      triggerRuns: runs.length,
+    });
+    line(
+      `(e) scheduled weekly run ${week + 1}`,
+      Math.round(worked.ms),
+      credits,
+      `  (${view.run.written} snapshots, ${view.run.status})`,
+    );
   }
-  const history = rt.spreadsheet.findSheet('IG Data history IGPROFILE').getValues().slice(1).filter((r) => r[1] !== '');
+  const history = rt.spreadsheet
+    .findSheet('IG Data history IGPROFILE')
+    .getValues()
+    .slice(1)
+    .filter((r) => r[1] !== '');
   await rt.close();
   void s;
 
   const unique = handCredits;
-  const rows = { byHand: { ms: handMs, credits: handCredits }, weekly, snapshots: history.length, ratio: Number((weekly[0].ms / handMs).toFixed(2)) };
-  console.log(`    scheduled / by hand wall time: ${rows.ratio}x (the scheduled run is one trigger execution; the sidebar's is many steps)`);
+  const rows = {
+    byHand: { ms: handMs, credits: handCredits },
+    weekly,
+    snapshots: history.length,
+    ratio: Number((weekly[0].ms / handMs).toFixed(2)),
+  };
+  console.log(
+    `    scheduled / by hand wall time: ${rows.ratio}x (the scheduled run is one trigger execution; the sidebar's is many steps)`,
+  );
   const checks = [
-    ['(e) weekly refresh: credits = distinct accounts, each run', weekly.every((w) => w.credits === unique && w.status === 'done'), weekly.map((w) => w.credits).join(', ')],
-    ['(e) two weekly runs: two snapshots per account', history.length === 2 * unique, `${history.length} rows for ${unique} accounts`],
-    ['(e) a scheduled run fits one trigger execution (< 270 s)', weekly.every((w) => w.ms < 270000), weekly.map((w) => `${w.ms} ms`).join(', ')],
+    [
+      '(e) weekly refresh: credits = distinct accounts, each run',
+      weekly.every((w) => w.credits === unique && w.status === 'done'),
+      weekly.map((w) => w.credits).join(', '),
+    ],
+    [
+      '(e) two weekly runs: two snapshots per account',
+      history.length === 2 * unique,
+      `${history.length} rows for ${unique} accounts`,
+    ],
+    [
+      '(e) a scheduled run fits one trigger execution (< 270 s)',
+      weekly.every((w) => w.ms < 270000),
+      weekly.map((w) => `${w.ms} ms`).join(', '),
+    ],
   ];
   return { rows, checks };
 }

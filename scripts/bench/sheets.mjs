@@ -53,9 +53,12 @@ const tmp = await inProcess({ port: 0, quiet: true });
 const accounts = tmp.world.accounts;
 const known = accounts.map((a) => a.username);
 await tmp.close();
-const unique = [...known.slice(0, UNIQUE), ...Array.from({ length: Math.max(0, UNIQUE - known.length) }, (_, i) => `nohandle_${i}`)];
+const unique = [
+  ...known.slice(0, UNIQUE),
+  ...Array.from({ length: Math.max(0, UNIQUE - known.length) }, (_, i) => `nohandle_${i}`),
+];
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const rows = [...unique];
 while (rows.length < ROWS) rows.push(unique[Math.floor(rand() * unique.length)]);
 for (let i = rows.length - 1; i > 0; i--) {
@@ -81,20 +84,41 @@ async function measure(label, fn) {
   const extra = await fn();
   const ms = performance.now() - t0;
   const s = await sb.stats();
-  const r = { label, ms: Math.round(ms), requests: s.byEndpoint.profile ?? 0, credits: s.creditsBilled, maxInFlight: s.maxInFlight, ...extra };
-  console.log(`${label.padEnd(34)} ${String(r.ms).padStart(6)} ms  ${String(r.requests).padStart(5)} requests  ${String(r.credits).padStart(5)} credits`);
+  const r = {
+    label,
+    ms: Math.round(ms),
+    requests: s.byEndpoint.profile ?? 0,
+    credits: s.creditsBilled,
+    maxInFlight: s.maxInFlight,
+    ...extra,
+  };
+  console.log(
+    `${label.padEnd(34)} ${String(r.ms).padStart(6)} ms  ${String(r.requests).padStart(5)} requests  ${String(r.credits).padStart(5)} credits`,
+  );
   return r;
 }
 
 // (a) the range formula
 const rtA = addon();
 const a1 = await measure('(a) range formula', () => {
-  const out = rtA.custom('IGPROFILE', column.map((h) => [h]), 'followers');
+  const out = rtA.custom(
+    'IGPROFILE',
+    column.map((h) => [h]),
+    'followers',
+  );
   if (out.length !== ROWS) throw new Error('(a) wrong row count');
   const late = out.filter((r) => String(r[0]).startsWith('Not reached')).length;
   return { late, batches: rtA.stats.fetchAllCalls };
 });
-const a2 = await measure('(a) range formula, recalculation', () => void rtA.custom('IGPROFILE', column.map((h) => [h]), 'followers'));
+const a2 = await measure(
+  '(a) range formula, recalculation',
+  () =>
+    void rtA.custom(
+      'IGPROFILE',
+      column.map((h) => [h]),
+      'followers',
+    ),
+);
 await rtA.close();
 
 // (b) the sidebar bulk run: the same server calls the sidebar makes, one execution each
@@ -137,26 +161,34 @@ import(workerData.runtimeFile).then(({ createGasRuntime }) => {
   parentPort.postMessage('ready');
 });`;
 const pool = await Promise.all(
-  Array.from({ length: CONCURRENCY }, () => new Promise((resolve) => {
-    const w = new Worker(workerSrc, { eval: true, workerData: { runtimeFile: pathToFileURL(runtimeFile).href, naive, prod: PROD, sandbox: sb.url } });
-    w.once('message', () => resolve(w));
-  })),
+  Array.from(
+    { length: CONCURRENCY },
+    () =>
+      new Promise((resolve) => {
+        const w = new Worker(workerSrc, {
+          eval: true,
+          workerData: { runtimeFile: pathToFileURL(runtimeFile).href, naive, prod: PROD, sandbox: sb.url },
+        });
+        w.once('message', () => resolve(w));
+      }),
+  ),
 );
-const naiveRun = () => new Promise((resolve) => {
-  let next = 0;
-  let done = 0;
-  const feed = (w) => {
-    if (next < column.length) w.postMessage({ i: next, handle: column[next++] });
-  };
-  for (const w of pool) {
-    w.removeAllListeners('message');
-    w.on('message', () => {
-      if (++done === column.length) resolve({});
-      else feed(w);
-    });
-    feed(w);
-  }
-});
+const naiveRun = () =>
+  new Promise((resolve) => {
+    let next = 0;
+    let done = 0;
+    const feed = (w) => {
+      if (next < column.length) w.postMessage({ i: next, handle: column[next++] });
+    };
+    for (const w of pool) {
+      w.removeAllListeners('message');
+      w.on('message', () => {
+        if (++done === column.length) resolve({});
+        else feed(w);
+      });
+      feed(w);
+    }
+  });
 // Column URLs: the naive function cannot read them; give it plain handles so it makes its 1,000 requests.
 column.splice(0, column.length, ...rows);
 const c1 = await measure('(c) naive, one execution per cell', naiveRun);
@@ -170,14 +202,27 @@ sb.close();
 // ---- bundle weight
 const bundle = readFileSync(join(dist, 'bundle.js'));
 const { medianMs: evalMs, maxMs: evalMaxMs } = evalTimes({ bundle: bundle.toString('utf8') }).bundle;
-console.log(`bundle.js: ${(bundle.length / 1024).toFixed(1)} KB minified, evaluated in ${evalMs.toFixed(2)} ms (median of 30, fresh V8 context; max ${evalMaxMs.toFixed(2)} ms)`);
+console.log(
+  `bundle.js: ${(bundle.length / 1024).toFixed(1)} KB minified, evaluated in ${evalMs.toFixed(2)} ms (median of 30, fresh V8 context; max ${evalMaxMs.toFixed(2)} ms)`,
+);
 
 const bound = (UNIQUE / 50) * LATENCY;
 const results = {
   date: new Date().toISOString(),
-  latencyMs: LATENCY, rows: ROWS, unique: UNIQUE, concurrency: CONCURRENCY, batchingBoundMs: bound,
-  a: { first: a1, second: a2 }, b: { first: b1, second: b2 }, c: { first: c1, second: c2 },
-  bundle: { bytes: bundle.length, gzipBytes: gzipSync(bundle).length, evalMsMedian: Number(evalMs.toFixed(2)), evalMsMax: Number(evalMaxMs.toFixed(2)) },
+  latencyMs: LATENCY,
+  rows: ROWS,
+  unique: UNIQUE,
+  concurrency: CONCURRENCY,
+  batchingBoundMs: bound,
+  a: { first: a1, second: a2 },
+  b: { first: b1, second: b2 },
+  c: { first: c1, second: c2 },
+  bundle: {
+    bytes: bundle.length,
+    gzipBytes: gzipSync(bundle).length,
+    evalMsMedian: Number(evalMs.toFixed(2)),
+    evalMsMax: Number(evalMaxMs.toFixed(2)),
+  },
 };
 const checks = [
   ['(a) >= 2.5x faster than (c)', c1.ms / a1.ms >= 2.5, `${(c1.ms / a1.ms).toFixed(2)}x`],
@@ -190,7 +235,11 @@ const checks = [
   ['(a) recalculation: 0 requests', a2.requests === 0, a2.requests],
   ['(b) second run: 0 requests', b2.requests === 0, b2.requests],
   ['(c) recalculation: 1,000 requests', c2.requests === ROWS, c2.requests],
-  [`bundle <= ${BUNDLE_LIMIT_KB} KB minified`, bundle.length <= BUNDLE_LIMIT_KB * 1024, `${(bundle.length / 1024).toFixed(1)} KB`],
+  [
+    `bundle <= ${BUNDLE_LIMIT_KB} KB minified`,
+    bundle.length <= BUNDLE_LIMIT_KB * 1024,
+    `${(bundle.length / 1024).toFixed(1)} KB`,
+  ],
   ['bundle eval <= 1.5 ms (median, fresh context)', evalMs <= 1.5, `${evalMs.toFixed(2)} ms`],
   ...concurrency.checks,
   ...freshness.checks,
@@ -206,42 +255,89 @@ console.log(`\nresults: ${join(cache, 'sheets-bench.json')}`);
 const ratio = (x) => Number(x.toFixed(2));
 const side = concurrency.rows.filter((r) => r.label === 'claims');
 const claimsRatio = (scenario, base) =>
-  ratio(side.find((r) => r.scenario.startsWith(scenario)).wallMs / concurrency.rows.find((r) => r.scenario.startsWith(scenario) && r.label === base).wallMs);
+  ratio(
+    side.find((r) => r.scenario.startsWith(scenario)).wallMs /
+      concurrency.rows.find((r) => r.scenario.startsWith(scenario) && r.label === base).wallMs,
+  );
 const fresh = freshness.rows;
 // The documents quote the records of the default latency; another latency is an experiment, printed only.
 if (LATENCY !== 150) console.log(`records not written: BENCH_LATENCY_MS=${LATENCY} is not the documented 150 ms`);
-else saveRecords(
-  'sheets',
-  {
-    'sheets.a.ms': { value: a1.ms, unit: 'ms', what: '(a) the range formula over the 1,000-row column, wall time' },
-    'sheets.a.batches': { value: a1.batches, unit: 'fetchAll', what: '(a) fetchAll batches' },
-    'sheets.a.credits': { value: a1.credits, unit: 'credits', what: '(a) credits billed' },
-    'sheets.a.recalc.ms': { value: a2.ms, unit: 'ms', what: '(a) recalculated at once, wall time (0 requests)' },
-    'sheets.b.ms': { value: b1.ms, unit: 'ms', what: '(b) the sidebar bulk run, wall time' },
-    'sheets.b.credits': { value: b1.credits, unit: 'credits', what: '(b) credits billed' },
-    'sheets.b.recalc.ms': { value: b2.ms, unit: 'ms', what: '(b) run again, wall time (0 requests)' },
-    'sheets.c.ms': { value: c1.ms, unit: 'ms', what: '(c) one naive custom function per cell, 30 at once, wall time' },
-    'sheets.c.credits': { value: c1.credits, unit: 'credits', what: '(c) credits billed' },
-    'sheets.c.recalc.ms': { value: c2.ms, unit: 'ms', what: '(c) recalculated, wall time (every request again)' },
-    'sheets.bound.ms': { value: bound, unit: 'ms', what: 'the batching bound: unique handles / 50 a batch x latency (derived from the settings)' },
-    'sheets.a.bound.x': { value: ratio(a1.ms / bound), unit: 'x', what: "(a)'s wall time over the batching bound" },
-    'sheets.b.bound.x': { value: ratio(b1.ms / bound), unit: 'x', what: "(b)'s wall time over the batching bound" },
-    'sheets.a.speedup.x': { value: ratio(c1.ms / a1.ms), unit: 'x', what: "(c)'s wall time over (a)'s" },
-    'sheets.b.speedup.x': { value: ratio(c1.ms / b1.ms), unit: 'x', what: "(c)'s wall time over (b)'s" },
-    'sheets.claims.side.x': { value: claimsRatio('side by side', 'one alone'), unit: 'x', what: 'three side-by-side 200-row formulas with claims, wall time over one of them alone (median of 3)' },
-    'sheets.claims.filled.x': {
-      value: [claimsRatio('filled down by columns', 'off (before)'), claimsRatio('filled down by rows', 'off (before)')].sort((x, y) => x - y),
-      unit: 'x',
-      what: '120 filled-down cells recalculated by columns and by rows, claims over no claims (median of 3 each)',
+else
+  saveRecords(
+    'sheets',
+    {
+      'sheets.a.ms': { value: a1.ms, unit: 'ms', what: '(a) the range formula over the 1,000-row column, wall time' },
+      'sheets.a.batches': { value: a1.batches, unit: 'fetchAll', what: '(a) fetchAll batches' },
+      'sheets.a.credits': { value: a1.credits, unit: 'credits', what: '(a) credits billed' },
+      'sheets.a.recalc.ms': { value: a2.ms, unit: 'ms', what: '(a) recalculated at once, wall time (0 requests)' },
+      'sheets.b.ms': { value: b1.ms, unit: 'ms', what: '(b) the sidebar bulk run, wall time' },
+      'sheets.b.credits': { value: b1.credits, unit: 'credits', what: '(b) credits billed' },
+      'sheets.b.recalc.ms': { value: b2.ms, unit: 'ms', what: '(b) run again, wall time (0 requests)' },
+      'sheets.c.ms': {
+        value: c1.ms,
+        unit: 'ms',
+        what: '(c) one naive custom function per cell, 30 at once, wall time',
+      },
+      'sheets.c.credits': { value: c1.credits, unit: 'credits', what: '(c) credits billed' },
+      'sheets.c.recalc.ms': { value: c2.ms, unit: 'ms', what: '(c) recalculated, wall time (every request again)' },
+      'sheets.bound.ms': {
+        value: bound,
+        unit: 'ms',
+        what: 'the batching bound: unique handles / 50 a batch x latency (derived from the settings)',
+      },
+      'sheets.a.bound.x': { value: ratio(a1.ms / bound), unit: 'x', what: "(a)'s wall time over the batching bound" },
+      'sheets.b.bound.x': { value: ratio(b1.ms / bound), unit: 'x', what: "(b)'s wall time over the batching bound" },
+      'sheets.a.speedup.x': { value: ratio(c1.ms / a1.ms), unit: 'x', what: "(c)'s wall time over (a)'s" },
+      'sheets.b.speedup.x': { value: ratio(c1.ms / b1.ms), unit: 'x', what: "(c)'s wall time over (b)'s" },
+      'sheets.claims.side.x': {
+        value: claimsRatio('side by side', 'one alone'),
+        unit: 'x',
+        what: 'three side-by-side 200-row formulas with claims, wall time over one of them alone (median of 3)',
+      },
+      'sheets.claims.filled.x': {
+        value: [
+          claimsRatio('filled down by columns', 'off (before)'),
+          claimsRatio('filled down by rows', 'off (before)'),
+        ].sort((x, y) => x - y),
+        unit: 'x',
+        what: '120 filled-down cells recalculated by columns and by rows, claims over no claims (median of 3 each)',
+      },
+      'sheets.d.keep.ms': {
+        value: fresh.keepTrigger.firstMs,
+        unit: 'ms',
+        what: '(d) the first hourly keep trigger run, copying 600 answers',
+      },
+      'sheets.d.next-day.ms': {
+        value: fresh.nextDay.ms,
+        unit: 'ms',
+        what: '(d) the next-day recalculation of the column, 600 answers kept, 0 credits',
+      },
+      'sheets.d.next-day-10000.ms': {
+        value: fresh.nextDay10000.ms,
+        unit: 'ms',
+        what: '(d) the same with 10,000 answers kept, 0 credits',
+      },
+      'sheets.e.by-hand.ms': {
+        value: schedule.rows.byHand.ms,
+        unit: 'ms',
+        what: '(e) the weekly lookup started by hand from the sidebar, start and steps until done',
+      },
+      'sheets.e.weekly.ms': {
+        value: schedule.rows.weekly.map((w) => w.ms).sort((x, y) => x - y),
+        unit: 'ms',
+        what: "(e) the weekly schedule's two runs, one trigger execution each",
+      },
+      'sheets.e.ratio.x': {
+        value: schedule.rows.ratio,
+        unit: 'x',
+        what: "(e) the first scheduled run's wall time over the run by hand",
+      },
     },
-    'sheets.d.keep.ms': { value: fresh.keepTrigger.firstMs, unit: 'ms', what: '(d) the first hourly keep trigger run, copying 600 answers' },
-    'sheets.d.next-day.ms': { value: fresh.nextDay.ms, unit: 'ms', what: '(d) the next-day recalculation of the column, 600 answers kept, 0 credits' },
-    'sheets.d.next-day-10000.ms': { value: fresh.nextDay10000.ms, unit: 'ms', what: '(d) the same with 10,000 answers kept, 0 credits' },
-    'sheets.e.by-hand.ms': { value: schedule.rows.byHand.ms, unit: 'ms', what: '(e) the weekly lookup started by hand from the sidebar, start and steps until done' },
-    'sheets.e.weekly.ms': { value: schedule.rows.weekly.map((w) => w.ms).sort((x, y) => x - y), unit: 'ms', what: "(e) the weekly schedule's two runs, one trigger execution each" },
-    'sheets.e.ratio.x': { value: schedule.rows.ratio, unit: 'x', what: "(e) the first scheduled run's wall time over the run by hand" },
-  },
-  `sandbox latency ${LATENCY} ms a request; ${ROWS}-row column of ${UNIQUE} unique handles; the built add-on in the Apps Script stand-in; load average ${loadBefore} at the start, ${load1()} at the end`,
+    `sandbox latency ${LATENCY} ms a request; ${ROWS}-row column of ${UNIQUE} unique handles; the built add-on in the Apps Script stand-in; load average ${loadBefore} at the start, ${load1()} at the end`,
+  );
+saveRecords(
+  'bundle',
+  bundleFigures(bundle, evalMs),
+  `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context, during npm run bench:sheets; load average ${load1()}`,
 );
-saveRecords('bundle', bundleFigures(bundle, evalMs), `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context, during npm run bench:sheets; load average ${load1()}`);
 process.exit(checks.every((c) => c[1]) ? 0 : 1);

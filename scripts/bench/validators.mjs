@@ -27,13 +27,26 @@ mkdirSync(cache, { recursive: true });
 // Core's bench entry: the schemas as data (by name) and the modules to replace.
 const BENCH_ENTRY = 'core/src/bench-entry.ts';
 const entryOut = join(cache, `bench-entry-${process.pid}.mjs`);
-await esbuild.build({ entryPoints: [join(root, BENCH_ENTRY)], outfile: entryOut, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, BENCH_ENTRY)],
+  outfile: entryOut,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'warning',
+});
 const core = await import(pathToFileURL(entryOut).href);
 rmSync(entryOut, { force: true });
 const schemas = { ...core.schemas };
 const { VALIDATOR_MODULES } = core;
 /** A module's path as an esbuild onLoad filter (either separator). */
-const fileFilter = (path) => new RegExp(`(^|[\\\\/])${path.split('/').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]')}$`);
+const fileFilter = (path) =>
+  new RegExp(
+    `(^|[\\\\/])${path
+      .split('/')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\\\/]')}$`,
+  );
 
 /**
  * Source of a schemas module for a library: `lib` says how each construct is written. A schema met
@@ -88,9 +101,14 @@ function schemaSource(lib) {
 const LIBS = {
   'zod/mini': {
     imports: "import * as z from 'zod/mini';",
-    string: 'z.string()', number: 'z.number()', boolean: 'z.boolean()',
-    object: (f) => `z.looseObject(${f})`, array: (x) => `z.array(${x})`, record: (x) => `z.record(z.string(), ${x})`,
-    optional: (x) => `z.optional(${x})`, nullable: (x) => `z.nullable(${x})`,
+    string: 'z.string()',
+    number: 'z.number()',
+    boolean: 'z.boolean()',
+    object: (f) => `z.looseObject(${f})`,
+    array: (x) => `z.array(${x})`,
+    record: (x) => `z.record(z.string(), ${x})`,
+    optional: (x) => `z.optional(${x})`,
+    nullable: (x) => `z.nullable(${x})`,
     shape: `
 export function checkShape(schema, value) {
   const r = schema.safeParse(value);
@@ -107,9 +125,14 @@ export function fieldPaths(schema, prefix = '') {
   },
   valibot: {
     imports: "import * as v from 'valibot';",
-    string: 'v.string()', number: 'v.number()', boolean: 'v.boolean()',
-    object: (f) => `v.looseObject(${f})`, array: (x) => `v.array(${x})`, record: (x) => `v.record(v.string(), ${x})`,
-    optional: (x) => `v.optional(${x})`, nullable: (x) => `v.nullable(${x})`,
+    string: 'v.string()',
+    number: 'v.number()',
+    boolean: 'v.boolean()',
+    object: (f) => `v.looseObject(${f})`,
+    array: (x) => `v.array(${x})`,
+    record: (x) => `v.record(v.string(), ${x})`,
+    optional: (x) => `v.optional(${x})`,
+    nullable: (x) => `v.nullable(${x})`,
     shape: `import * as v from 'valibot';
 export function checkShape(schema, value) {
   const r = v.safeParse(schema, value);
@@ -125,9 +148,14 @@ export function fieldPaths(schema, prefix = '') {
   },
   superstruct: {
     imports: "import { array, boolean, nullable, number, optional, record, string, type } from 'superstruct';",
-    string: 'string()', number: 'number()', boolean: 'boolean()',
-    object: (f) => `type(${f})`, array: (x) => `array(${x})`, record: (x) => `record(string(), ${x})`,
-    optional: (x) => `optional(${x})`, nullable: (x) => `nullable(${x})`,
+    string: 'string()',
+    number: 'number()',
+    boolean: 'boolean()',
+    object: (f) => `type(${f})`,
+    array: (x) => `array(${x})`,
+    record: (x) => `record(string(), ${x})`,
+    optional: (x) => `optional(${x})`,
+    nullable: (x) => `nullable(${x})`,
     shape: `import { validate } from 'superstruct';
 export function checkShape(schema, value) {
   const [error] = validate(value, schema);
@@ -146,9 +174,17 @@ export function fieldPaths(schema, prefix = '') {
 const replaced = (lib) => ({
   name: 'validator',
   setup(b) {
-    b.onLoad({ filter: fileFilter(VALIDATOR_MODULES.schemas) }, () => ({ contents: schemaSource(lib), loader: 'js', resolveDir: root }));
+    b.onLoad({ filter: fileFilter(VALIDATOR_MODULES.schemas) }, () => ({
+      contents: schemaSource(lib),
+      loader: 'js',
+      resolveDir: root,
+    }));
     // (core's openapi.ts, which the bundle leaves out, is linked all the same: it imports fieldShape.)
-    b.onLoad({ filter: fileFilter(VALIDATOR_MODULES.checker) }, () => ({ contents: `${lib.shape}\nexport const fieldShape = () => { throw new Error('plain schemas only'); };`, loader: 'js', resolveDir: root }));
+    b.onLoad({ filter: fileFilter(VALIDATOR_MODULES.checker) }, () => ({
+      contents: `${lib.shape}\nexport const fieldShape = () => { throw new Error('plain schemas only'); };`,
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 });
 
@@ -158,16 +194,29 @@ const replaced = (lib) => ({
 const CASES = [
   ['profile', { id: '1', username: 'nasa', followers: 10, biography: null, extra: { x: 1 } }],
   ['profile', { username: 'nasa', followers: 'many' }],
-  ['post', { id: '1', shortcode: 'abc', type: 'image', taken_at: 'x', author: null, location: { id: '2', name: 'A', lat: 1 } }],
+  [
+    'post',
+    { id: '1', shortcode: 'abc', type: 'image', taken_at: 'x', author: null, location: { id: '2', name: 'A', lat: 1 } },
+  ],
   ['post', { id: '1', shortcode: 'abc', type: 'image', taken_at: 'x', author: { id: 3, username: 'u' }, location: [] }],
   ['audit', { username: 'u', signal_breakdown: { a: 1, b: 'x' } }],
   ['qualify', { username: 'u', reasons: ['a', 2], signals: null }],
 ];
 async function verdicts(plugins) {
   const out = await esbuild.build({
-    stdin: { contents: `import { schemas as s, checkShape, fieldPaths } from './${BENCH_ENTRY}';
-      globalThis.result = JSON.stringify([${JSON.stringify(CASES)}.map(([name, v]) => checkShape(s[name], v).length > 0), fieldPaths(s.post)]);`, resolveDir: root, loader: 'ts' },
-    bundle: true, format: 'iife', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'warning', plugins,
+    stdin: {
+      contents: `import { schemas as s, checkShape, fieldPaths } from './${BENCH_ENTRY}';
+      globalThis.result = JSON.stringify([${JSON.stringify(CASES)}.map(([name, v]) => checkShape(s[name], v).length > 0), fieldPaths(s.post)]);`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'iife',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'warning',
+    plugins,
   });
   const ctx = vm.createContext({});
   vm.runInContext(out.outputFiles[0].text, ctx);
@@ -176,7 +225,8 @@ async function verdicts(plugins) {
 const expected = await verdicts([]);
 for (const [name, lib] of Object.entries(LIBS)) {
   const got = await verdicts([replaced(lib)]);
-  if (got !== expected) throw new Error(`bench:validators: the ${name} variant does not validate as core does:\n${got}\n${expected}`);
+  if (got !== expected)
+    throw new Error(`bench:validators: the ${name} variant does not validate as core does:\n${got}\n${expected}`);
 }
 
 const bundles = {};
@@ -185,7 +235,9 @@ for (const name of ['plain', ...Object.keys(LIBS)]) {
   const result = await buildBundle(name === 'plain' ? [] : [replaced(LIBS[name])]);
   bundles[name] = result.text;
   const inputs = Object.values(result.metafile.outputs)[0].inputs;
-  const lib = Object.entries(inputs).filter(([f]) => /node_modules[\\/](zod|valibot|superstruct)[\\/]/.test(f)).reduce((n, [, i]) => n + i.bytesInOutput, 0);
+  const lib = Object.entries(inputs)
+    .filter(([f]) => /node_modules[\\/](zod|valibot|superstruct)[\\/]/.test(f))
+    .reduce((n, [, i]) => n + i.bytesInOutput, 0);
   const own = Object.values(VALIDATOR_MODULES).reduce((n, f) => n + (inputs[f]?.bytesInOutput ?? 0), 0);
   meta[name] = { bytes: Buffer.byteLength(bundles[name]), libraryBytes: lib, schemaModuleBytes: own };
 }
@@ -201,7 +253,10 @@ const rows = Object.entries(meta).map(([name, m]) => ({
   evalMsMax: Number(times[name].maxMs.toFixed(2)),
 }));
 console.log('validator     bundle KB  library KB  schemas+checker KB  eval ms (median, max; fresh V8 context)');
-for (const r of rows) console.log(`${r.validator.padEnd(13)} ${String(r.bundleKB).padStart(9)}  ${String(r.libraryKB).padStart(10)}  ${String(r.schemasKB).padStart(18)}  ${r.evalMsMedian.toFixed(2)}, ${r.evalMsMax.toFixed(2)}`);
+for (const r of rows)
+  console.log(
+    `${r.validator.padEnd(13)} ${String(r.bundleKB).padStart(9)}  ${String(r.libraryKB).padStart(10)}  ${String(r.schemasKB).padStart(18)}  ${r.evalMsMedian.toFixed(2)}, ${r.evalMsMax.toFixed(2)}`,
+  );
 writeFileSync(join(cache, 'validators-bench.json'), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2));
 console.log(`\nresults: ${join(cache, 'validators-bench.json')}`);
 saveRecords(
@@ -210,10 +265,24 @@ saveRecords(
     rows.flatMap((r) => {
       const k = `validators.${r.validator.replace('/', '-')}`;
       return [
-        [`${k}.bundle.kb`, { value: r.bundleKB, unit: 'KB', what: `the Sheets bundle with ${r.validator} for the response schemas` }],
+        [
+          `${k}.bundle.kb`,
+          { value: r.bundleKB, unit: 'KB', what: `the Sheets bundle with ${r.validator} for the response schemas` },
+        ],
         [`${k}.library.kb`, { value: r.libraryKB, unit: 'KB', what: `${r.validator}'s own code in that bundle` }],
-        [`${k}.schemas.kb`, { value: r.schemasKB, unit: 'KB', what: `the schemas and the checker (${r.validator}) in that bundle` }],
-        [`${k}.eval.ms`, { value: r.evalMsMedian, unit: 'ms', decimals: 2, what: `evaluating that bundle in a fresh V8 context, median of 40, interleaved` }],
+        [
+          `${k}.schemas.kb`,
+          { value: r.schemasKB, unit: 'KB', what: `the schemas and the checker (${r.validator}) in that bundle` },
+        ],
+        [
+          `${k}.eval.ms`,
+          {
+            value: r.evalMsMedian,
+            unit: 'ms',
+            decimals: 2,
+            what: `evaluating that bundle in a fresh V8 context, median of 40, interleaved`,
+          },
+        ],
       ];
     }),
   ),

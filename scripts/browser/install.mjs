@@ -16,7 +16,11 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 function run(cmd, args, opts = {}) {
   const started = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, ...opts });
+  const r = spawnSync(cmd, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    ...opts,
+  });
   return { status: r.status ?? 1, error: r.error, ms: Date.now() - started };
 }
 
@@ -27,12 +31,15 @@ function version(path) {
 
 function fail(message) {
   console.error(`[browser] FAILED: ${message}`);
-  console.error('[browser] The sidebar tests need Debian\'s chromium package (apt-get install -y chromium).');
+  console.error("[browser] The sidebar tests need Debian's chromium package (apt-get install -y chromium).");
   process.exit(1);
 }
 
 function main() {
-  const { values } = parseFlags({ options: { check: { type: 'boolean' } }, usage: 'usage: node scripts/browser/install.mjs [--check]' });
+  const { values } = parseFlags({
+    options: { check: { type: 'boolean' } },
+    usage: 'usage: node scripts/browser/install.mjs [--check]',
+  });
   const checkOnly = values.check;
   if (existsSync(CHROMIUM_PATH)) {
     console.log(`[browser] ${CHROMIUM_PATH} present: ${version(CHROMIUM_PATH) ?? '(version unknown)'}`);
@@ -42,16 +49,20 @@ function main() {
     console.log(`[browser] ${CHROMIUM_PATH} missing`);
     process.exit(1);
   }
-  if (process.platform !== 'linux') fail(`not Linux (${process.platform}); install Chromium yourself and set CHROMIUM_PATH.`);
+  if (process.platform !== 'linux')
+    fail(`not Linux (${process.platform}); install Chromium yourself and set CHROMIUM_PATH.`);
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    fail('not running as root, so apt-get cannot install; run as root or install chromium yourself and set CHROMIUM_PATH.');
+    fail(
+      'not running as root, so apt-get cannot install; run as root or install chromium yourself and set CHROMIUM_PATH.',
+    );
   }
   const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' });
   if (aptGet.status !== 0) fail('apt-get not found (not a Debian-like system).');
 
   console.log('[browser] installing chromium with apt-get (this takes a minute or two)...');
   const update = run('apt-get', ['update', '-q']);
-  if (update.status !== 0) fail(`apt-get update exited with ${update.status}${update.error ? ` (${update.error.message})` : ''}.`);
+  if (update.status !== 0)
+    fail(`apt-get update exited with ${update.status}${update.error ? ` (${update.error.message})` : ''}.`);
   // apt's lock may be held by another install running at the same time: retry a few times.
   let install;
   for (let attempt = 1; attempt <= 5; attempt++) {
@@ -62,7 +73,9 @@ function main() {
   }
   if (install.status !== 0) fail(`apt-get install -y chromium exited with ${install.status}.`);
   if (!existsSync(CHROMIUM_PATH)) fail(`apt-get finished but ${CHROMIUM_PATH} is still missing.`);
-  console.log(`[browser] installed in ${Math.round(install.ms / 1000)} s: ${version(CHROMIUM_PATH) ?? '(version unknown)'}`);
+  console.log(
+    `[browser] installed in ${Math.round(install.ms / 1000)} s: ${version(CHROMIUM_PATH) ?? '(version unknown)'}`,
+  );
 }
 
 main();

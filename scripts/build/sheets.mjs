@@ -18,9 +18,23 @@ const dist = join(pkg, 'dist');
 
 /** Bundles a TypeScript module for Node and imports it (codegen needs the registry at build time). */
 async function importTs(entry) {
-  const out = join(root, 'node_modules', '.cache', 'igdata-sheets', `${entry.split('/').pop().replace(/\.ts$/, '')}-${process.pid}-${Date.now()}.mjs`);
+  const out = join(
+    root,
+    'node_modules',
+    '.cache',
+    'igdata-sheets',
+    `${entry.split('/').pop().replace(/\.ts$/, '')}-${process.pid}-${Date.now()}.mjs`,
+  );
   mkdirSync(dirname(out), { recursive: true });
-  await esbuild.build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   try {
     return await import(pathToFileURL(out).href);
   } finally {
@@ -46,7 +60,8 @@ const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;
  * Apps Script's server services, which the sidebar's script (in the browser) must not use: its type
  * check has their types, for the server functions' signatures. A use of the global: `SpreadsheetApp.get...`.
  */
-const SERVER_SERVICES = /(?<![.\w$])(SpreadsheetApp|UrlFetchApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Session|Utilities|Logger)\.[a-z]/;
+const SERVER_SERVICES =
+  /(?<![.\w$])(SpreadsheetApp|UrlFetchApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Session|Utilities|Logger)\.[a-z]/;
 
 /**
  * esbuild's options for the logic bundle. Apps Script V8: ES2020 syntax is safe; no modules, no
@@ -92,8 +107,15 @@ function asGlobal(code) {
 async function compress(code) {
   // unsafe_methods: `{m: function () {}}` becomes `{m() {}}`, which cannot be called with `new`
   // (nothing in the add-on constructs an object's method); 41 bytes. A third pass: 16 more.
-  const out = await swcMinify(code, { compress: { passes: 3, unsafe_methods: true }, mangle: true, ecma: 2020, module: false, format: { comments: false } });
-  if (!/^var IGDATA\b/.test(out.code)) throw new Error('sheets bundle: the second minification pass lost the global IGDATA');
+  const out = await swcMinify(code, {
+    compress: { passes: 3, unsafe_methods: true },
+    mangle: true,
+    ecma: 2020,
+    module: false,
+    format: { comments: false },
+  });
+  if (!/^var IGDATA\b/.test(out.code))
+    throw new Error('sheets bundle: the second minification pass lost the global IGDATA');
   return out.code;
 }
 
@@ -125,11 +147,17 @@ export async function build() {
   // (The metafile lists every module esbuild read; what the bundle holds is the output's inputs with bytes in it.)
   const bundled = Object.values(result.metafile.outputs)[0].inputs;
   const docsModules = Object.keys(bundled).filter((f) => DOCS_MODULES.test(f) && bundled[f].bytesInOutput > 0);
-  if (docsModules.length) throw new Error(`sheets bundle: contains core's documentation (${docsModules.join(', ')}); import runtime facts only`);
+  if (docsModules.length)
+    throw new Error(
+      `sheets bundle: contains core's documentation (${docsModules.join(', ')}); import runtime facts only`,
+    );
   // Paid for on every custom-function call (Apps Script loads the whole project each time).
   const kb = Buffer.byteLength(bundle) / 1024;
-  console.log(`sheets bundle.js: ${kb.toFixed(1)} KB, ${Buffer.byteLength(bundle).toLocaleString('en-US')} bytes (limit ${BUNDLE_LIMIT_KB} KB)`);
-  if (kb > BUNDLE_LIMIT_KB) throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the ${BUNDLE_LIMIT_KB} KB limit`);
+  console.log(
+    `sheets bundle.js: ${kb.toFixed(1)} KB, ${Buffer.byteLength(bundle).toLocaleString('en-US')} bytes (limit ${BUNDLE_LIMIT_KB} KB)`,
+  );
+  if (kb > BUNDLE_LIMIT_KB)
+    throw new Error(`sheets bundle: ${kb.toFixed(1)} KB is over the ${BUNDLE_LIMIT_KB} KB limit`);
 
   // 2. The entry file of stubs with their JSDoc, and the README reference, from the registry.
   const codegen = await importTs(join(src, 'codegen.ts'));
@@ -168,24 +196,43 @@ export async function build() {
     define: { IG_ENDPOINTS: JSON.stringify(codegen.sidebarEndpoints()) },
   });
   const sidebarJs = sidebar.outputFiles[0].text;
-  const foreign = Object.keys(sidebar.metafile.inputs).filter((f) => !f.startsWith('sheets-addon/src/sidebar/') && f !== '<define:IG_ENDPOINTS>');
-  if (foreign.length) throw new Error(`the sidebar's bundle contains code from outside sheets-addon/src/sidebar (import types only from there): ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ''}`);
+  const foreign = Object.keys(sidebar.metafile.inputs).filter(
+    (f) => !f.startsWith('sheets-addon/src/sidebar/') && f !== '<define:IG_ENDPOINTS>',
+  );
+  if (foreign.length)
+    throw new Error(
+      `the sidebar's bundle contains code from outside sheets-addon/src/sidebar (import types only from there): ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ''}`,
+    );
   const service = SERVER_SERVICES.exec(sidebarJs);
-  if (service) throw new Error(`the sidebar's bundle uses ${service[1]}, which only the server has (call a server function instead)`);
+  if (service)
+    throw new Error(
+      `the sidebar's bundle uses ${service[1]}, which only the server has (call a server function instead)`,
+    );
   // Inlined in <script>: the HTML parser would end it at "</script", and the stand-in and the
   // preview evaluate a file with "<?" as an Apps Script template.
-  if (/<\/script|<\?/i.test(sidebarJs)) throw new Error('the sidebar\'s bundle contains "</script" or "<?", which break the page it is inlined in');
+  if (/<\/script|<\?/i.test(sidebarJs))
+    throw new Error('the sidebar\'s bundle contains "</script" or "<?", which break the page it is inlined in');
   const sidebarHtml = readFileSync(join(src, 'sidebar', 'sidebar.html'), 'utf8');
   // $() (src/sidebar/base.ts) is typed by ELEMENTS: each must be in sidebar.html, on an element of that tag.
   const { ELEMENTS } = await importTs(join(src, 'sidebar', 'elements.ts'));
-  const tags = new Map([...sidebarHtml.matchAll(/<([a-z][a-z0-9]*)\b[^>]*\sid="([^"]+)"/gi)].map((m) => [m[2], m[1].toLowerCase()]));
-  const wrong = Object.entries(ELEMENTS).filter(([id, tag]) => tags.get(id) !== tag).map(([id, tag]) => `#${id} (<${tag}> in elements.ts, ${tags.has(id) ? `<${tags.get(id)}>` : 'absent'} in sidebar.html)`);
-  if (wrong.length) throw new Error(`sheets-addon/src/sidebar/elements.ts does not match sidebar.html: ${wrong.join(', ')}`);
+  const tags = new Map(
+    [...sidebarHtml.matchAll(/<([a-z][a-z0-9]*)\b[^>]*\sid="([^"]+)"/gi)].map((m) => [m[2], m[1].toLowerCase()]),
+  );
+  const wrong = Object.entries(ELEMENTS)
+    .filter(([id, tag]) => tags.get(id) !== tag)
+    .map(
+      ([id, tag]) =>
+        `#${id} (<${tag}> in elements.ts, ${tags.has(id) ? `<${tags.get(id)}>` : 'absent'} in sidebar.html)`,
+    );
+  if (wrong.length)
+    throw new Error(`sheets-addon/src/sidebar/elements.ts does not match sidebar.html: ${wrong.join(', ')}`);
   const html = sidebarHtml
     .replace('/*CSS*/', () => readFileSync(join(src, 'sidebar', 'sidebar.css'), 'utf8'))
     .replace('/*JS*/', () => sidebarJs);
   writeFileSync(join(dist, 'Sidebar.html'), html);
-  console.log(`sheets Sidebar.html: ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB (its script ${(Buffer.byteLength(sidebarJs) / 1024).toFixed(1)} KB)`);
+  console.log(
+    `sheets Sidebar.html: ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB (its script ${(Buffer.byteLength(sidebarJs) / 1024).toFixed(1)} KB)`,
+  );
 
   // 4. The manifest, whitelisting the production API host.
   const { DEFAULT_BASE_URL } = await importTs(join(root, 'core', 'src', 'constants.ts'));

@@ -73,7 +73,9 @@ const states = new WeakMap<Page, SidebarState>();
 /** Launches Debian's Chromium headless with a fresh temporary profile. */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run \`node scripts/browser/install.mjs\` (or set CHROMIUM_PATH).`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: run \`node scripts/browser/install.mjs\` (or set CHROMIUM_PATH).`,
+    );
   }
   // playwright gives every launch a fresh temporary user-data-dir and removes it on close.
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
@@ -105,13 +107,25 @@ export function sidebarState(page: Page): SidebarState {
  * runtime.ui.lastSidebar) in a fresh browser context and returns the page. Templates
  * (files with `<? ?>`) are evaluated in the runtime first. Close it with `page.context().close()`.
  */
-export async function openSidebar(runtime: GasRuntime, htmlFile: string | { content: string } = 'Sidebar', opts: SidebarOptions = {}): Promise<Page> {
+export async function openSidebar(
+  runtime: GasRuntime,
+  htmlFile: string | { content: string } = 'Sidebar',
+  opts: SidebarOptions = {},
+): Promise<Page> {
   const html = sidebarHtml(runtime, htmlFile);
   const names = runtime.globalFunctionNames().filter((n) => !n.endsWith('_'));
   const browser = opts.browser ?? (await sharedBrowser());
   const context = await browser.newContext({ viewport: { width: opts.width ?? 300, height: opts.height ?? 800 } });
   const page = await context.newPage();
-  const state: SidebarState = { calls: [], maxInFlight: 0, hostCloseCalls: 0, blockedRequests: [], console: [], pageErrors: [], context };
+  const state: SidebarState = {
+    calls: [],
+    maxInFlight: 0,
+    hostCloseCalls: 0,
+    blockedRequests: [],
+    console: [],
+    pageErrors: [],
+    context,
+  };
   states.set(page, state);
 
   page.on('console', (m) => state.console.push(`${m.type()}: ${m.text()}`));
@@ -133,7 +147,10 @@ export async function openSidebar(runtime: GasRuntime, htmlFile: string | { cont
       call.ok = true;
       return { ok: true, value: toClientValue(value) };
     } catch (e) {
-      const err = e instanceof GasScriptError ? { name: e.gasName, message: e.message } : { name: 'Error', message: String((e as Error)?.message ?? e) };
+      const err =
+        e instanceof GasScriptError
+          ? { name: e.gasName, message: e.message }
+          : { name: 'Error', message: String((e as Error)?.message ?? e) };
       call.error = `${err.name}: ${err.message}`;
       return { ok: false, error: err };
     } finally {
@@ -157,9 +174,10 @@ function sidebarHtml(runtime: GasRuntime, htmlFile: string | { content: string }
   const src = readHtmlFile(runtime.dir, htmlFile);
   if (src === null) throw new Error(`openSidebar: no HTML file named ${htmlFile} in ${runtime.dir}`);
   if (!/<\?/.test(src)) return src;
-  return runtime.evaluate(`HtmlService.createTemplateFromFile(${JSON.stringify(htmlFile)}).evaluate().getContent()`) as string;
+  return runtime.evaluate(
+    `HtmlService.createTemplateFromFile(${JSON.stringify(htmlFile)}).evaluate().getContent()`,
+  ) as string;
 }
-
 
 /**
  * Runs in the page before its own scripts. Kept as plain JS text (not a TS function) so that

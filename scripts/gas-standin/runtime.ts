@@ -20,7 +20,18 @@ import { createHost } from './internal/host';
 import { createConsole, createLogger } from './internal/logging';
 import { loadManifest } from './internal/manifest';
 import { Realm, fromRealm } from './internal/realm';
-import { AppsScriptManifest, AuthModeName, DEFAULT_LIMITS, Execution, GasLimits, GasStats, Host, LogEntry, RequestRecord, emptyStats } from './internal/types';
+import {
+  AppsScriptManifest,
+  AuthModeName,
+  DEFAULT_LIMITS,
+  Execution,
+  GasLimits,
+  GasStats,
+  Host,
+  LogEntry,
+  RequestRecord,
+  emptyStats,
+} from './internal/types';
 import { CompiledFile, DATE_PATCH, FUNCTION_NAMES, INVOKE, compileFiles } from './internal/vmScripts';
 import { CallOptions, ExecutionRecord, GasScriptError, TIME_LIMIT_MESSAGE, isCallOptions } from './execution';
 import type { GasRuntimeOptions } from './options';
@@ -38,7 +49,15 @@ import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
 import { createUtilities } from './services/utilities';
 import { DocClient, RemoteCacheStore, remoteLock } from './concurrent/remote';
 
-export type { AppsScriptManifest, ExecutionKind, GasLimits, GasStats, LogEntry, RequestRecord, AuthModeName } from './internal/types';
+export type {
+  AppsScriptManifest,
+  ExecutionKind,
+  GasLimits,
+  GasStats,
+  LogEntry,
+  RequestRecord,
+  AuthModeName,
+} from './internal/types';
 export type { ScriptFile, GasRuntimeOptions } from './options';
 export type { CallOptions, ExecutionRecord } from './execution';
 export { GasScriptError } from './execution';
@@ -114,7 +133,10 @@ export class GasRuntime {
     const shared = opts.sharedDocument;
     const doc = shared ? new DocClient(shared) : null;
     this.caches = new CacheStores(this.host, doc ? new RemoteCacheStore(doc, this.host) : undefined);
-    this.locks = new LockRegistry(this.host, doc && shared ? { lock: remoteLock(doc), thread: shared.thread } : undefined);
+    this.locks = new LockRegistry(
+      this.host,
+      doc && shared ? { lock: remoteLock(doc), thread: shared.thread } : undefined,
+    );
   }
 
   /** Clock time in ms (what the script's Date sees by default). */
@@ -202,7 +224,11 @@ export class GasRuntime {
 
   /** Names of the global functions the loaded files define (what google.script.run can call). */
   globalFunctionNames(): string[] {
-    const before = { executions: this.stats.executions, contexts: this.stats.contextsCreated, loadMs: this.stats.loadMsTotal };
+    const before = {
+      executions: this.stats.executions,
+      contexts: this.stats.contextsCreated,
+      loadMs: this.stats.loadMsTotal,
+    };
     try {
       return this.execute('(names)', () => [], { kind: 'script' }, FUNCTION_NAMES) as string[];
     } finally {
@@ -236,9 +262,11 @@ export class GasRuntime {
       if (has(r.payload)) hits.push(`request[${i}] payload`);
     });
     for (const sheet of this.spreadsheet.sheets) {
-      sheet.getValues().forEach((row, r) =>
-        row.forEach((v, c) => has(String(v)) && hits.push(`cell ${sheet.name}!R${r + 1}C${c + 1}`)),
-      );
+      sheet
+        .getValues()
+        .forEach((row, r) =>
+          row.forEach((v, c) => has(String(v)) && hits.push(`cell ${sheet.name}!R${r + 1}C${c + 1}`)),
+        );
       sheet.charts.forEach((c) => has(JSON.stringify(c.options)) && hits.push(`chart ${sheet.name}#${c.id} options`));
     }
     this.ui.alerts.forEach((a, i) => (has(a.prompt) || has(a.title)) && hits.push(`alert[${i}]`));
@@ -260,10 +288,18 @@ export class GasRuntime {
   // ---------------------------------------------------------------- internals
 
   private execute(fnName: string, makeArgs: (realm: Realm) => unknown[], opts: CallOptions, script?: vm.Script): any {
-    if (this.exec) throw new Error(`stand-in: ${fnName} called while execution ${this.exec.fnName} is running (executions do not nest)`);
+    if (this.exec)
+      throw new Error(
+        `stand-in: ${fnName} called while execution ${this.exec.fnName} is running (executions do not nest)`,
+      );
     const kind = opts.kind ?? 'script';
     const limitMs =
-      opts.limitMs ?? (kind === 'custom' ? this.limits.customFunctionMs : kind === 'trigger' ? this.limits.simpleTriggerMs : this.limits.scriptMs);
+      opts.limitMs ??
+      (kind === 'custom'
+        ? this.limits.customFunctionMs
+        : kind === 'trigger'
+          ? this.limits.simpleTriggerMs
+          : this.limits.scriptMs);
     const exec: Execution = {
       id: this.nextId++,
       fnName,
@@ -312,7 +348,8 @@ export class GasRuntime {
       } catch (e) {
         return this.translate(e, exec, fail);
       }
-      if (exec.timedOut || this.clock.now() - exec.startedAt > exec.limitMs) return fail(TIME_LIMIT_MESSAGE, 'Exception', true);
+      if (exec.timedOut || this.clock.now() - exec.startedAt > exec.limitMs)
+        return fail(TIME_LIMIT_MESSAGE, 'Exception', true);
       record.ok = true;
       return fromRealm(result);
     } finally {
@@ -322,7 +359,11 @@ export class GasRuntime {
     }
   }
 
-  private translate(e: unknown, exec: Execution, fail: (m: string, n: string, t: boolean, o?: unknown) => never): never {
+  private translate(
+    e: unknown,
+    exec: Execution,
+    fail: (m: string, n: string, t: boolean, o?: unknown) => never,
+  ): never {
     const code = (e as { code?: string } | null)?.code;
     if (exec.timedOut || code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || this.clock.now() - exec.startedAt > exec.limitMs) {
       exec.timedOut = true;
@@ -371,7 +412,8 @@ export class GasRuntime {
     g.ScriptApp = { ...createScriptApp(), ...createTriggerBuilders(this.host, realm, this.triggers) };
     g.console = createConsole(host);
     g.Logger = createLogger(host, this.logs, () => this.exec?.id);
-    if (this.opts.virtualDate ?? true) (DATE_PATCH.runInContext(realm.ctx) as (now: () => number) => void)(() => this.clock.now());
+    if (this.opts.virtualDate ?? true)
+      (DATE_PATCH.runInContext(realm.ctx) as (now: () => number) => void)(() => this.clock.now());
   }
 }
 

@@ -18,13 +18,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServerInWorker(opts: { file?: string; source?: string; workerData?: unknown; timeoutMs?: number }): Promise<RunningServer> {
+export async function startServerInWorker(opts: {
+  file?: string;
+  source?: string;
+  workerData?: unknown;
+  timeoutMs?: number;
+}): Promise<RunningServer> {
   if (!opts.file === !opts.source) throw new Error('startServerInWorker: give exactly one of file, source');
   const worker = opts.source
     ? new Worker(opts.source, { eval: true, workerData: opts.workerData })
     : new Worker(opts.file as string, { workerData: opts.workerData });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server worker did not report a port in time')), opts.timeoutMs ?? 10_000);
+    const timer = setTimeout(
+      () => reject(new Error('server worker did not report a port in time')),
+      opts.timeoutMs ?? 10_000,
+    );
     worker.once('error', (e) => {
       clearTimeout(timer);
       reject(e);
@@ -51,11 +59,18 @@ export async function spawnServer(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; portPattern?: RegExp; timeoutMs?: number } = {},
 ): Promise<RunningServer & { child: ChildProcess; output: () => string }> {
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const pattern = opts.portPattern ?? /https?:\/\/[^\s/:]+:(\d{2,5})/;
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not announce a port in time; output:\n${output}`)), opts.timeoutMs ?? 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not announce a port in time; output:\n${output}`)),
+      opts.timeoutMs ?? 15_000,
+    );
     const onData = (d: Buffer) => {
       output += d.toString();
       const m = pattern.exec(output);
@@ -145,7 +160,9 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
 `;
 
-export async function startEchoServer(): Promise<RunningServer & { stats(): Promise<EchoStats>; reset(): Promise<void> }> {
+export async function startEchoServer(): Promise<
+  RunningServer & { stats(): Promise<EchoStats>; reset(): Promise<void> }
+> {
   const s = await startServerInWorker({ source: ECHO_SERVER_SOURCE });
   return {
     ...s,

@@ -12,9 +12,16 @@ export const CLOCK_START_ENV = 'IGDATA_CLOCK_START';
 
 /** An instant as ms since the epoch: a number, or an ISO 8601 text with its zone ('2026-11-25T10:00:00Z'). */
 export function parseInstant(value: number | string, what: string): number {
-  const ms = typeof value === 'number' ? value : /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value) ? Date.parse(value) : NaN;
+  const ms =
+    typeof value === 'number'
+      ? value
+      : /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)
+        ? Date.parse(value)
+        : NaN;
   if (!Number.isFinite(ms)) {
-    throw new Error(`${what} must be an instant: ms since 1970 or an ISO 8601 time with its zone, like 2026-11-25T10:00:00Z; got ${JSON.stringify(value)}`);
+    throw new Error(
+      `${what} must be an instant: ms since 1970 or an ISO 8601 time with its zone, like 2026-11-25T10:00:00Z; got ${JSON.stringify(value)}`,
+    );
   }
   return ms;
 }
@@ -23,7 +30,11 @@ export function parseInstant(value: number | string, what: string): number {
  * Where a clock starts: `given` when there is one, else the real time, which under tests is refused.
  * `who` names the clock in the message ("the sandbox's clock").
  */
-export function clockStart(given: number | string | undefined, who: string, env: Record<string, string | undefined> = process.env): number {
+export function clockStart(
+  given: number | string | undefined,
+  who: string,
+  env: Record<string, string | undefined> = process.env,
+): number {
   if (given !== undefined && given !== '') return parseInstant(given, `${who}'s start`);
   if (env[NAMED_CLOCKS_ENV] === '1') {
     throw new Error(

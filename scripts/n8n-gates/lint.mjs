@@ -29,7 +29,10 @@ export function lintGate({ packageDir = PACKAGE_DIR, fix = false, log = (s) => p
   const work = mkdtempSync(join(GATES_DIR, 'lint-'));
   try {
     const copy = join(work, 'n8n-node');
-    cpSync(packageDir, copy, { recursive: true, filter: (src) => !(dirname(src) === packageDir && SKIP.has(src.slice(packageDir.length + 1))) });
+    cpSync(packageDir, copy, {
+      recursive: true,
+      filter: (src) => !(dirname(src) === packageDir && SKIP.has(src.slice(packageDir.length + 1))),
+    });
     for (const name of ['core', 'node_modules', 'tsconfig.json']) {
       if (existsSync(join(root, name))) symlinkSync(join(root, name), join(work, name));
     }
@@ -40,7 +43,9 @@ export function lintGate({ packageDir = PACKAGE_DIR, fix = false, log = (s) => p
       env: { ...process.env, PATH: `${binDir}:${process.env.PATH}`, CI: 'true', npm_config_update_notifier: 'false' },
     });
     const shown = relative(process.cwd(), packageDir) || '.';
-    const text = stripVTControlCharacters(`${r.stdout}${r.stderr}`).replaceAll(realpathSync(copy), shown).replaceAll(copy, shown);
+    const text = stripVTControlCharacters(`${r.stdout}${r.stderr}`)
+      .replaceAll(realpathSync(copy), shown)
+      .replaceAll(copy, shown);
     log(text);
     if (fix) {
       for (const dir of ['credentials', 'nodes']) cpSync(join(copy, dir), join(packageDir, dir), { recursive: true });
@@ -52,7 +57,10 @@ export function lintGate({ packageDir = PACKAGE_DIR, fix = false, log = (s) => p
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseFlags({ options: { fix: { type: 'boolean' } }, usage: 'usage: node scripts/n8n-gates/lint.mjs [--fix]' });
+  const { values } = parseFlags({
+    options: { fix: { type: 'boolean' } },
+    usage: 'usage: node scripts/n8n-gates/lint.mjs [--fix]',
+  });
   const r = lintGate({ fix: values.fix ?? false });
   process.stdout.write(`\nn8n-node lint (strict): ${r.passed ? 'passed' : `FAILED (exit ${r.status})`}\n`);
   process.exit(r.passed ? 0 : 1);

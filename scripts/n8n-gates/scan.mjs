@@ -17,7 +17,11 @@ export const PACKAGE_DIR = join(root, 'n8n-node');
 const PATTERNS = ['**/*.js', '**/*.ts', '**/*.json'];
 
 function sh(cmd, args, cwd) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${r.stdout}${r.stderr}`);
   return r.stdout;
 }
@@ -41,7 +45,13 @@ export async function scanDir(dir) {
   const verdict = await analyzePackage(dir, PATTERNS);
   // analyzePackage reports errors only; the same config through ESLint also counts warnings.
   const { ESLint } = await importScannerEslint();
-  const eslint = new ESLint({ cwd: dir, errorOnUnmatchedPattern: false, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await buildScanConfig() });
+  const eslint = new ESLint({
+    cwd: dir,
+    errorOnUnmatchedPattern: false,
+    allowInlineConfig: false,
+    overrideConfigFile: true,
+    overrideConfig: await buildScanConfig(),
+  });
   const results = await eslint.lintFiles(PATTERNS);
   const errors = results.reduce((n, r) => n + r.errorCount, 0);
   const warnings = results.reduce((n, r) => n + r.warningCount, 0);
@@ -54,10 +64,15 @@ export async function scanGate({ packageDir = PACKAGE_DIR, log = (s) => process.
   const packed = packAndUnpack(packageDir);
   try {
     const out = [];
-    for (const [label, dir] of [['packed tarball', packed.dir], [`source ${relative(root, packageDir)}/`, packageDir]]) {
+    for (const [label, dir] of [
+      ['packed tarball', packed.dir],
+      [`source ${relative(root, packageDir)}/`, packageDir],
+    ]) {
       const r = await scanDir(dir);
       if (r.text) log(r.text.replaceAll(realpathSync(dir), relative(process.cwd(), packageDir) || '.'));
-      log(`n8n scanner, ${label}: ${r.passed ? 'passed' : 'FAILED'} (${r.errors} errors, ${r.warnings} warnings)${r.message ? ` ${r.message}` : ''}`);
+      log(
+        `n8n scanner, ${label}: ${r.passed ? 'passed' : 'FAILED'} (${r.errors} errors, ${r.warnings} warnings)${r.message ? ` ${r.message}` : ''}`,
+      );
       out.push({ label, ...r });
     }
     return out;
@@ -67,7 +82,10 @@ export async function scanGate({ packageDir = PACKAGE_DIR, log = (s) => process.
 }
 
 if (isMain(import.meta.url)) {
-  const { positionals: dirs } = parseFlags({ allowPositionals: true, usage: 'usage: node scripts/n8n-gates/scan.mjs [dir ...]   default: the packed tarball and n8n-node/' });
+  const { positionals: dirs } = parseFlags({
+    allowPositionals: true,
+    usage: 'usage: node scripts/n8n-gates/scan.mjs [dir ...]   default: the packed tarball and n8n-node/',
+  });
   let ok = true;
   if (dirs.length) {
     for (const d of dirs) {

@@ -24,7 +24,10 @@ const MANIFEST = {
 export function ensureTools({ log = (s) => process.stderr.write(`[n8n-gates] ${s}\n`) } = {}) {
   installInto(GATES_DIR, MANIFEST, {
     label: 'n8n verification tools (.cache/n8n-gates)',
-    files: ['node_modules/@n8n/node-cli/bin/n8n-node.mjs', 'node_modules/@n8n/scan-community-package/scanner/scanner.mjs'],
+    files: [
+      'node_modules/@n8n/node-cli/bin/n8n-node.mjs',
+      'node_modules/@n8n/scan-community-package/scanner/scanner.mjs',
+    ],
     log,
   });
   return {
@@ -36,7 +39,9 @@ export function ensureTools({ log = (s) => process.stderr.write(`[n8n-gates] ${s
 /** The scanner module (ESM): analyzePackage, buildScanConfig. */
 export async function importScanner() {
   ensureTools();
-  return import(pathToFileURL(join(GATES_DIR, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'scanner.mjs')).href);
+  return import(
+    pathToFileURL(join(GATES_DIR, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'scanner.mjs')).href
+  );
 }
 
 /** ESLint as the scanner resolves it (its own pinned copy). */

@@ -29,7 +29,12 @@ async function runN8n(home, args, { env = {}, timeoutMs = 180_000, retries = 2 }
     const fullEnv = { ...process.env, ...baseEnv(h.home), ...h.env, N8N_RUNNERS_BROKER_PORT: String(port), ...env };
     const t0 = performance.now();
     const res = await new Promise((resolve) => {
-      const child = spawn(runtime().nodeBin, [bin, ...args], { env: fullEnv, cwd: h.home, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(runtime().nodeBin, [bin, ...args], {
+        env: fullEnv,
+        cwd: h.home,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -61,7 +66,13 @@ function n8nFailed(what, r) {
 async function importWorkflow(home, workflow, { env } = {}) {
   const h = unwrapHome(home);
   // An array is imported by one n8n process (~3 s saved per extra workflow); returns the ids.
-  const wfs = (Array.isArray(workflow) ? workflow : [workflow]).map((w) => ({ name: 'test', settings: {}, connections: {}, ...w, id: w.id ?? newId('wf') }));
+  const wfs = (Array.isArray(workflow) ? workflow : [workflow]).map((w) => ({
+    name: 'test',
+    settings: {},
+    connections: {},
+    ...w,
+    id: w.id ?? newId('wf'),
+  }));
   const file = path.join(h.home, `workflow-${wfs[0].id}-${Date.now()}.json`);
   fs.writeFileSync(file, JSON.stringify(wfs));
   const r = await runN8n(h, ['import:workflow', `--input=${file}`], { env });
@@ -95,7 +106,10 @@ function parseRawOutput(stdout) {
 function cliError(r) {
   const text = (r.stdout + '\n' + r.stderr).trim();
   const after = text.split('====================================\n').at(-1);
-  return { message: after.split('\n')[0] || `n8n exited with ${r.code}`, output: text.split('\n').slice(-15).join('\n') };
+  return {
+    message: after.split('\n')[0] || `n8n exited with ${r.code}`,
+    output: text.split('\n').slice(-15).join('\n'),
+  };
 }
 
 /** Items (json only) a node output in a run: runData[node][runIndex].data.main[output]. */

@@ -33,8 +33,12 @@ const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
 try { process.stdout.write(JSON.stringify(db.prepare(sql).all(...params))); } finally { db.close(); }`;
 function querySqliteChild(file, sql, params) {
   return new Promise((resolve, reject) => {
-    execFile(runtime().nodeBin, ['--no-warnings', '-e', CHILD_QUERY, JSON.stringify([file, sql, params])], { maxBuffer: 256 * 1024 * 1024 }, (e, stdout, stderr) =>
-      e ? reject(new Error(`sqlite query failed: ${stderr || e.message}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      runtime().nodeBin,
+      ['--no-warnings', '-e', CHILD_QUERY, JSON.stringify([file, sql, params])],
+      { maxBuffer: 256 * 1024 * 1024 },
+      (e, stdout, stderr) =>
+        e ? reject(new Error(`sqlite query failed: ${stderr || e.message}`)) : resolve(JSON.parse(stdout)),
     );
   });
 }
@@ -51,7 +55,12 @@ async function queryPostgres(env, sql, params) {
   await client.connect();
   try {
     let n = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+    return (
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
+    ).rows;
   } finally {
     await client.end();
   }
@@ -62,7 +71,9 @@ function query(home, sql, params = []) {
   const h = unwrapHome(home);
   if (h.env.DB_TYPE === 'postgresdb') return queryPostgres(h.env, sql, params);
   const file = path.join(h.home, '.n8n', 'database.sqlite');
-  return runtime().nodeBin === process.execPath ? querySqliteHere(file, sql, params) : querySqliteChild(file, sql, params);
+  return runtime().nodeBin === process.execPath
+    ? querySqliteHere(file, sql, params)
+    : querySqliteChild(file, sql, params);
 }
 
 const parseJson = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
@@ -91,7 +102,16 @@ async function getExecutions(home, workflowId, { afterId = 0 } = {}) {
     const data = r.data ? flatted.parse(r.data) : undefined;
     const run = { data, mode: r.mode, status: r.status };
     const last = data?.resultData?.lastNodeExecuted;
-    return { id: Number(r.id), mode: r.mode, status: r.status, finished: !!r.finished, startedAt: r.startedAt, stoppedAt: r.stoppedAt, run, items: last ? nodeOutput(run, last) : undefined };
+    return {
+      id: Number(r.id),
+      mode: r.mode,
+      status: r.status,
+      finished: !!r.finished,
+      startedAt: r.startedAt,
+      stoppedAt: r.stoppedAt,
+      run,
+      items: last ? nodeOutput(run, last) : undefined,
+    };
   });
 }
 

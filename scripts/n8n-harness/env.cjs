@@ -23,10 +23,18 @@ function ensureN8n({ quiet = false } = {}) {
       rt.version,
       new Promise((resolve, reject) => {
         // A child process: install.mjs is ESM (jest cannot require it) and npm output stays out of ours.
-        const child = spawn(process.execPath, [INSTALLER, rt.version], { stdio: ['ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit'] });
+        const child = spawn(process.execPath, [INSTALLER, rt.version], {
+          stdio: ['ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit'],
+        });
         child.on('error', reject);
         child.on('exit', (code) =>
-          code === 0 ? resolve(rt.n8nBin) : reject(new Error(`n8n ${rt.version} install failed (exit ${code}); run: node scripts/n8n-harness/install.mjs ${rt.version}`)),
+          code === 0
+            ? resolve(rt.n8nBin)
+            : reject(
+                new Error(
+                  `n8n ${rt.version} install failed (exit ${code}); run: node scripts/n8n-harness/install.mjs ${rt.version}`,
+                ),
+              ),
         );
       }),
     );

@@ -43,7 +43,15 @@ async function templateDir(encryptionKey) {
  *  - fresh: start from an empty folder instead of the SQLite template (a Postgres-backed home).
  * Returns { home, env }: pass either that object or `home` to the other helpers.
  */
-async function createN8nHome({ packageDir, credentials = [], dir, link = false, encryptionKey = DEFAULT_ENCRYPTION_KEY, env = {}, fresh = false } = {}) {
+async function createN8nHome({
+  packageDir,
+  credentials = [],
+  dir,
+  link = false,
+  encryptionKey = DEFAULT_ENCRYPTION_KEY,
+  env = {},
+  fresh = false,
+} = {}) {
   const home = dir ? path.resolve(dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'igdata-n8n-'));
   const dotN8n = path.join(home, '.n8n');
   if (!fresh && !fs.existsSync(path.join(dotN8n, 'database.sqlite'))) {
@@ -58,7 +66,11 @@ async function createN8nHome({ packageDir, credentials = [], dir, link = false, 
     else {
       const top = path.resolve(packageDir);
       const skip = new Set(['node_modules', '.git', 'coverage']); // top-level only
-      fs.cpSync(top, dest, { recursive: true, dereference: true, filter: (src) => path.dirname(src) !== top || !skip.has(path.basename(src)) });
+      fs.cpSync(top, dest, {
+        recursive: true,
+        dereference: true,
+        filter: (src) => path.dirname(src) !== top || !skip.has(path.basename(src)),
+      });
     }
   }
   const h = { home, env: { N8N_ENCRYPTION_KEY: encryptionKey, ...env } };
@@ -69,7 +81,12 @@ async function createN8nHome({ packageDir, credentials = [], dir, link = false, 
 /** Imports credentials given as plain objects; data is encrypted by n8n on import. */
 async function importCredentials(home, credentials) {
   const h = unwrapHome(home);
-  const list = credentials.map((c) => ({ id: c.id ?? newId('cred'), name: c.name ?? c.type, type: c.type, data: c.data ?? {} }));
+  const list = credentials.map((c) => ({
+    id: c.id ?? newId('cred'),
+    name: c.name ?? c.type,
+    type: c.type,
+    data: c.data ?? {},
+  }));
   const file = path.join(h.home, `credentials-${process.pid}-${Date.now()}.json`);
   fs.writeFileSync(file, JSON.stringify(list));
   const r = await runN8n(h, ['import:credentials', `--input=${file}`]);

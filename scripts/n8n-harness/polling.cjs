@@ -20,7 +20,8 @@ const POLL_NEVER = { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] }
 
 function rootNodeNames(workflow) {
   const targets = new Set();
-  for (const outs of Object.values(workflow.connections ?? {})) for (const conns of Object.values(outs)) for (const c of conns.flat()) c && targets.add(c.node);
+  for (const outs of Object.values(workflow.connections ?? {}))
+    for (const conns of Object.values(outs)) for (const c of conns.flat()) c && targets.add(c.node);
   return workflow.nodes.filter((n) => !targets.has(n.name)).map((n) => n.name);
 }
 
@@ -33,7 +34,10 @@ async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
   let wf = workflow;
   if (pollTimes) {
     const roots = new Set(rootNodeNames(workflow));
-    wf = { ...workflow, nodes: workflow.nodes.map((n) => (roots.has(n.name) ? { ...n, parameters: { ...n.parameters, pollTimes } } : n)) };
+    wf = {
+      ...workflow,
+      nodes: workflow.nodes.map((n) => (roots.has(n.name) ? { ...n, parameters: { ...n.parameters, pollTimes } } : n)),
+    };
   }
   // 2.41.1's import of a published workflow deactivates it through its publication service, which
   // the CLI may not be allowed to do ("You do not have permission to deactivate this workflow"):
@@ -47,7 +51,8 @@ async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
   }
   const id = await importWorkflow(home, wf, { env });
   const r = await runN8n(home, ['publish:workflow', `--id=${id}`], { env });
-  if (r.code !== 0 || /Error|GOT ERROR/.test(r.stdout.split('Publishing workflow')[1] ?? '')) throw n8nFailed('publish:workflow', r);
+  if (r.code !== 0 || /Error|GOT ERROR/.test(r.stdout.split('Publishing workflow')[1] ?? ''))
+    throw n8nFailed('publish:workflow', r);
   return id;
 }
 
@@ -71,13 +76,20 @@ async function activationOf(home, workflowId, out) {
       [workflowId],
     );
     const failedRow = rows.find((r) => r.errorMessage);
-    return { activated: rows.length > 0 && rows.every((r) => r.status === 'activated'), failed: !!failedRow, reason: failedRow?.errorMessage };
+    return {
+      activated: rows.length > 0 && rows.every((r) => r.status === 'activated'),
+      failed: !!failedRow,
+      reason: failedRow?.errorMessage,
+    };
   }
-  const failed = out.includes('Issue on initial workflow activation try of ') && out.includes(`(ID: ${workflowId}) (startup)`);
+  const failed =
+    out.includes('Issue on initial workflow activation try of ') && out.includes(`(ID: ${workflowId}) (startup)`);
   return {
     activated: new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`).test(out),
     failed,
-    reason: new RegExp(`Activation of workflow .* \\(${workflowId}\\) did fail with error: "(.*)" \\| retry`).exec(out)?.[1],
+    reason: new RegExp(`Activation of workflow .* \\(${workflowId}\\) did fail with error: "(.*)" \\| retry`).exec(
+      out,
+    )?.[1],
   };
 }
 
@@ -92,7 +104,11 @@ async function activationOf(home, workflowId, out) {
  * `start` replaces `n8n start` by another set-up that has output() and stop() (queue mode: main
  * and workers).
  */
-async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, settleMs = 300, start = () => startN8n(home, { env, timeoutMs }) } = {}) {
+async function runActive(
+  home,
+  workflowId,
+  { until, env, timeoutMs = 60_000, settleMs = 300, start = () => startN8n(home, { env, timeoutMs }) } = {},
+) {
   const afterId = await maxExecutionId(home);
   const t0 = performance.now();
   const srv = await start();
@@ -106,7 +122,10 @@ async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, set
     // execution a moment to appear before "every execution finished" can be true.
     const graceMs = runtime().activation === 'publication-status' ? 2000 : 0;
     let activatedAt;
-    until ??= (s) => s.activated && Date.now() - (activatedAt ??= Date.now()) >= graceMs && s.executions.every((e) => e.finished || done.has(e.status));
+    until ??= (s) =>
+      s.activated &&
+      Date.now() - (activatedAt ??= Date.now()) >= graceMs &&
+      s.executions.every((e) => e.finished || done.has(e.status));
     for (;;) {
       const out = srv.output();
       const executions = await getExecutions(home, workflowId, { afterId });
@@ -119,7 +138,8 @@ async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, set
       };
       if ((failed && (reason || Date.now() - failedAt > 5000)) || until(state)) break;
       if (failed) failedAt ??= Date.now();
-      if (Date.now() > deadline) throw new Error(`runActive: condition not met after ${timeoutMs} ms:\n${out.slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`runActive: condition not met after ${timeoutMs} ms:\n${out.slice(-3000)}`);
       await new Promise((r) => setTimeout(r, settleMs));
     }
     // An execution that was still being written when we looked: give it a moment.
@@ -144,7 +164,10 @@ async function runActive(home, workflowId, { until, env, timeoutMs = 60_000, set
  * will not fire during the run.
  */
 async function pollOnce(home, workflow, opts = {}) {
-  const id = typeof workflow === 'string' ? workflow : await publishWorkflow(home, workflow, { pollTimes: POLL_NEVER, env: opts.env });
+  const id =
+    typeof workflow === 'string'
+      ? workflow
+      : await publishWorkflow(home, workflow, { pollTimes: POLL_NEVER, env: opts.env });
   return { id, ...(await runActive(home, id, opts)) };
 }
 

@@ -13,7 +13,11 @@ const require = createRequire(import.meta.url);
 const { queueServicesMissing } = require('./queue.cjs');
 
 const log = (s) => process.stderr.write(`[queue-install] ${s}\n`);
-const apt = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status;
+const apt = (args) =>
+  spawnSync('apt-get', args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  }).status;
 
 export function installQueueServices() {
   let missing = queueServicesMissing();
@@ -21,7 +25,8 @@ export function installQueueServices() {
   if (process.platform !== 'linux' || spawnSync('sh', ['-c', 'command -v apt-get']).status !== 0) {
     throw new Error(`queue mode needs ${missing.join(' and ')}; no apt-get here: install them yourself`);
   }
-  if (process.getuid?.() !== 0) throw new Error(`queue mode needs ${missing.join(' and ')}: run as root (apt-get) or install them yourself`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`queue mode needs ${missing.join(' and ')}: run as root (apt-get) or install them yourself`);
   const t0 = Date.now();
   log(`apt-get install ${missing.join(' ')} ...`);
   if (apt(['update', '-q']) !== 0) throw new Error('apt-get update failed');
@@ -40,7 +45,10 @@ export function installQueueServices() {
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseFlags({ options: { check: { type: 'boolean' } }, usage: 'usage: node scripts/n8n-harness/queue-install.mjs [--check]' });
+  const { values } = parseFlags({
+    options: { check: { type: 'boolean' } },
+    usage: 'usage: node scripts/n8n-harness/queue-install.mjs [--check]',
+  });
   const missing = queueServicesMissing();
   if (values.check) {
     log(missing.length ? `missing: ${missing.join(', ')}` : 'redis-server and postgresql present');

@@ -16,7 +16,9 @@ const REDIS_BIN = '/usr/bin/redis-server';
 /** Debian puts each Postgres major in /usr/lib/postgresql/<major>/bin; the newest one wins. */
 function postgresBinDir() {
   const base = '/usr/lib/postgresql';
-  const majors = fs.existsSync(base) ? fs.readdirSync(base).filter((d) => fs.existsSync(path.join(base, d, 'bin', 'postgres'))) : [];
+  const majors = fs.existsSync(base)
+    ? fs.readdirSync(base).filter((d) => fs.existsSync(path.join(base, d, 'bin', 'postgres')))
+    : [];
   majors.sort((a, b) => Number(b) - Number(a));
   return majors.length ? path.join(base, majors[0], 'bin') : null;
 }
@@ -29,7 +31,8 @@ function queueServicesMissing() {
 }
 
 // Postgres refuses to run as root: as root, its commands run as Debian's `postgres` user.
-const asPostgres = (cmd, args) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+const asPostgres = (cmd, args) =>
+  process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
 
 /** A long-running process in its own process group, with its output kept and a stop(). */
 function daemon(cmd, args, { env, cwd } = {}) {
@@ -58,7 +61,10 @@ async function waitFor(what, proc, ready, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await ready()) return;
-    if (proc.exited()) throw new Error(`${what} exited (${JSON.stringify(proc.exited())}) before it was ready:\n${proc.output().slice(-3000)}`);
+    if (proc.exited())
+      throw new Error(
+        `${what} exited (${JSON.stringify(proc.exited())}) before it was ready:\n${proc.output().slice(-3000)}`,
+      );
     if (Date.now() > deadline) {
       await proc.stop('SIGKILL');
       throw new Error(`${what} not ready after ${timeoutMs} ms:\n${proc.output().slice(-3000)}`);
@@ -73,7 +79,8 @@ async function waitFor(what, proc, ready, timeoutMs) {
  */
 async function startQueueServices({ timeoutMs = 60_000 } = {}) {
   const missing = queueServicesMissing();
-  if (missing.length) throw new Error(`queue mode needs ${missing.join(' and ')}: run node scripts/n8n-harness/queue-install.mjs`);
+  if (missing.length)
+    throw new Error(`queue mode needs ${missing.join(' and ')}: run node scripts/n8n-harness/queue-install.mjs`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'igdata-queue-'));
   fs.chmodSync(dir, 0o711); // the postgres user must reach its data folder inside
   const started = [];
@@ -83,7 +90,18 @@ async function startQueueServices({ timeoutMs = 60_000 } = {}) {
   };
   try {
     const redisPort = await freePort();
-    const redis = daemon(REDIS_BIN, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
+    const redis = daemon(REDIS_BIN, [
+      '--port',
+      String(redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+    ]);
     started.push(redis);
     await waitFor('redis-server', redis, () => /Ready to accept connections/.test(redis.output()), timeoutMs);
 
@@ -91,14 +109,37 @@ async function startQueueServices({ timeoutMs = 60_000 } = {}) {
     fs.mkdirSync(pgDir, { mode: 0o700 });
     if (process.getuid?.() === 0) spawnSync('chown', ['-R', 'postgres:postgres', pgDir]);
     const bin = postgresBinDir();
-    const [initCmd, initArgs] = asPostgres(path.join(bin, 'initdb'), ['-D', path.join(pgDir, 'data'), '-U', 'n8n', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    const [initCmd, initArgs] = asPostgres(path.join(bin, 'initdb'), [
+      '-D',
+      path.join(pgDir, 'data'),
+      '-U',
+      'n8n',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', cwd: pgDir });
     if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}${init.stderr}`);
     const pgPort = await freePort();
     // A throwaway database: durability settings off, sockets in the temp folder.
     const [pgCmd, pgArgs] = asPostgres(path.join(bin, 'postgres'), [
-      '-D', path.join(pgDir, 'data'), '-p', String(pgPort), '-h', '127.0.0.1', '-k', pgDir,
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+      '-D',
+      path.join(pgDir, 'data'),
+      '-p',
+      String(pgPort),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      pgDir,
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
     ]);
     const pg = daemon(pgCmd, pgArgs, { cwd: pgDir });
     started.push(pg);
@@ -133,7 +174,10 @@ async function startWorker(home, { env = {}, concurrency = 10, timeoutMs = 90_00
     QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
     ...env,
   };
-  const worker = daemon(runtime().nodeBin, [bin, 'worker', `--concurrency=${concurrency}`], { env: fullEnv, cwd: h.home });
+  const worker = daemon(runtime().nodeBin, [bin, 'worker', `--concurrency=${concurrency}`], {
+    env: fullEnv,
+    cwd: h.home,
+  });
   await waitFor('n8n worker', worker, () => worker.output().includes('n8n worker is now ready'), timeoutMs);
   return worker;
 }

@@ -28,12 +28,19 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
     N8N_RUNNERS_BROKER_PORT: String(brokerPort),
     ...env,
   };
-  const child = spawn(runtime().nodeBin, [bin, 'start'], { env: fullEnv, cwd: h.home, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(runtime().nodeBin, [bin, 'start'], {
+    env: fullEnv,
+    cwd: h.home,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   let exited = null;
-  const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+  const exitPromise = new Promise((resolve) =>
+    child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
+  );
   const url = `http://127.0.0.1:${port}`;
   const stop = async (graceMs = 15_000) => {
     if (exited) return exited;
@@ -45,7 +52,8 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited) throw new Error(`n8n start exited (${JSON.stringify(exited)}) before it was ready:\n${out.slice(-3000)}`);
+    if (exited)
+      throw new Error(`n8n start exited (${JSON.stringify(exited)}) before it was ready:\n${out.slice(-3000)}`);
     // /healthz/readiness turns 200 before the REST controllers are mounted and before active
     // workflows are activated; "Editor is now accessible via" is logged after both.
     if (out.includes('Editor is now accessible via')) {
@@ -73,7 +81,13 @@ async function startEditor({ home, port, env, owner = {}, timeoutMs } = {}) {
   const srv = await startN8n(home, { port, env, timeoutMs });
   let ownerInfo = null;
   if (owner) {
-    ownerInfo = { email: 'owner@example.com', password: 'IgData-local-1', firstName: 'Local', lastName: 'Owner', ...owner };
+    ownerInfo = {
+      email: 'owner@example.com',
+      password: 'IgData-local-1',
+      firstName: 'Local',
+      lastName: 'Owner',
+      ...owner,
+    };
     const res = await fetch(`${srv.url}/rest/owner/setup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -89,6 +103,5 @@ async function startEditor({ home, port, env, owner = {}, timeoutMs } = {}) {
   }
   return { ...srv, url: `http://localhost:${srv.port}`, owner: ownerInfo };
 }
-
 
 module.exports = { startN8n, startEditor };

@@ -32,8 +32,10 @@ async function setupOwner(base, timeoutMs = 60_000) {
     const body = res ? await res.text() : '';
     // 400 "Instance owner already setup" on a kept .n8n-data: the account exists.
     if (res && (res.ok || /already setup/i.test(body))) return { ...OWNER, created: res.ok };
-    if (res && res.status !== 404 && res.status < 500) throw new Error(`n8n owner setup failed: ${res.status} ${body.slice(0, 300)}`);
-    if (Date.now() > deadline) throw new Error(`n8n owner setup: no answer after ${timeoutMs} ms (${res?.status ?? 'no response'})`);
+    if (res && res.status !== 404 && res.status < 500)
+      throw new Error(`n8n owner setup failed: ${res.status} ${body.slice(0, 300)}`);
+    if (Date.now() > deadline)
+      throw new Error(`n8n owner setup: no answer after ${timeoutMs} ms (${res?.status ?? 'no response'})`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }

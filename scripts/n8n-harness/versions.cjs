@@ -24,7 +24,14 @@ const NODE_24 = '24.21.0';
 //   start unless its mcp-registry module is off; 2.8.4 has no such module and rejects the name).
 const VERSIONS = {
   '2.8.4': { n8n: '2.8.4', node: null, dir: 'n8n-runtime', activation: 'log', subMinutePolls: true },
-  '2.41.1': { n8n: '2.41.1', node: NODE_24, dir: 'n8n-runtime-2.41.1', activation: 'publication-status', subMinutePolls: false, env: { N8N_DISABLED_MODULES: 'mcp-registry' } },
+  '2.41.1': {
+    n8n: '2.41.1',
+    node: NODE_24,
+    dir: 'n8n-runtime-2.41.1',
+    activation: 'publication-status',
+    subMinutePolls: false,
+    env: { N8N_DISABLED_MODULES: 'mcp-registry' },
+  },
 };
 const OLDEST = '2.8.4';
 const NEWEST = '2.41.1';
@@ -39,7 +46,10 @@ function nodeHome(nodeVersion) {
 /** Everything the harness needs to know about one version: paths, the node binary, PATH. */
 function runtimeFor(version = process.env.IGDATA_N8N_VERSION || DEFAULT_VERSION) {
   const v = VERSIONS[version];
-  if (!v) throw new Error(`IGDATA_N8N_VERSION=${version} is not one of the supported n8n versions: ${Object.keys(VERSIONS).join(', ')}`);
+  if (!v)
+    throw new Error(
+      `IGDATA_N8N_VERSION=${version} is not one of the supported n8n versions: ${Object.keys(VERSIONS).join(', ')}`,
+    );
   const dir = path.join(CACHE_DIR, v.dir);
   const nodeDir = v.node ? nodeHome(v.node) : null;
   return {
@@ -51,7 +61,9 @@ function runtimeFor(version = process.env.IGDATA_N8N_VERSION || DEFAULT_VERSION)
     nodeBin: nodeDir ? path.join(nodeDir, 'bin', 'node') : process.execPath,
     nodeDir,
     /** PATH with this version's node first (n8n's task runner and npm find it by name). */
-    pathEnv: nodeDir ? `${path.join(nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` : process.env.PATH ?? '',
+    pathEnv: nodeDir
+      ? `${path.join(nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`
+      : (process.env.PATH ?? ''),
     env: v.env ?? {},
     activation: v.activation,
     subMinutePolls: v.subMinutePolls,

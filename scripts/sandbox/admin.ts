@@ -29,7 +29,9 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
     let k = /^\/_sandbox\/keys\/([^/]+)$/.exec(path);
     if (k && m === 'GET') {
       const key = decodeURIComponent(k[1]);
-      return billing.knows(key) ? json(200, { key, balance: billing.balance(key) }) : json(404, { error: { code: 'not_found', message: 'Unknown key' } });
+      return billing.knows(key)
+        ? json(200, { key, balance: billing.balance(key) })
+        : json(404, { error: { code: 'not_found', message: 'Unknown key' } });
     }
     if (path === '/_sandbox/faults') {
       if (m === 'GET') return json(200, rt.faults);
@@ -50,7 +52,10 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
     if (k && m === 'POST') {
       const count = Number(url.searchParams.get('count') ?? '1');
       const tag = decodeURIComponent(k[1]).replace(/^#/, '').toLowerCase();
-      return json(200, { tag, published: rt.overlay.addPosts(tag, count, url.searchParams.get('caption') ?? undefined) });
+      return json(200, {
+        tag,
+        published: rt.overlay.addPosts(tag, count, url.searchParams.get('caption') ?? undefined),
+      });
     }
     k = /^\/_sandbox\/profile\/([^/]+)\/pin$/.exec(path);
     if (k && m === 'POST') {
@@ -60,7 +65,9 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
     k = /^\/_sandbox\/post\/([^/]+)\/delete$/.exec(path);
     if (k && m === 'POST') {
       const ref = decodeURIComponent(k[1]);
-      return rt.overlay.deletePost(ref) ? json(200, { deleted: ref }) : json(404, { error: { code: 'not_found', message: `No live post "${ref}"` } });
+      return rt.overlay.deletePost(ref)
+        ? json(200, { deleted: ref })
+        : json(404, { error: { code: 'not_found', message: `No live post "${ref}"` } });
     }
     if (path === '/_sandbox/clock') {
       if (m === 'POST') {
@@ -68,16 +75,21 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
         const to = url.searchParams.get('to');
         if (to !== null) {
           const at = Date.parse(to);
-          if (!Number.isFinite(at)) return bad(`to must be an ISO 8601 instant, like 2026-11-25T10:00:00Z; got "${to}"`);
+          if (!Number.isFinite(at))
+            return bad(`to must be an ISO 8601 instant, like 2026-11-25T10:00:00Z; got "${to}"`);
           rt.clock.moveTo(at);
         } else {
           const ms = Number(url.searchParams.get('advance') ?? NaN);
-          if (!(Number.isFinite(ms) && ms >= 0)) return bad('Give advance=<ms> (how far to move the sandbox clock forward, 0 or more) or to=<ISO 8601 instant>.');
+          if (!(Number.isFinite(ms) && ms >= 0))
+            return bad(
+              'Give advance=<ms> (how far to move the sandbox clock forward, 0 or more) or to=<ISO 8601 instant>.',
+            );
           rt.clock.advance(ms);
         }
       }
       const iso = (ms: number) => new Date(ms).toISOString();
-      if (m === 'POST' || m === 'GET') return json(200, { now: iso(rt.clock.now()), world: iso(rt.clock.worldNow()), startedAt: iso(rt.startedAt) });
+      if (m === 'POST' || m === 'GET')
+        return json(200, { now: iso(rt.clock.now()), world: iso(rt.clock.worldNow()), startedAt: iso(rt.startedAt) });
     }
     if (path === '/_sandbox/accounts' && m === 'POST') {
       const text = await readBody(req);

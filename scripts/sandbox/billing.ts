@@ -10,14 +10,20 @@ export class Billing {
   private counter = 0;
   readonly demoKey: string;
 
-  constructor(private readonly seed: number, demoKey?: string) {
-    this.demoKey = demoKey?.trim() || `sk_sandbox_demo${hash32(seed, 'demo-key').toString(36)}${hash32(seed, 'demo-key-2').toString(36)}`;
+  constructor(
+    private readonly seed: number,
+    demoKey?: string,
+  ) {
+    this.demoKey =
+      demoKey?.trim() ||
+      `sk_sandbox_demo${hash32(seed, 'demo-key').toString(36)}${hash32(seed, 'demo-key-2').toString(36)}`;
     this.balances.set(this.demoKey, DEMO_BALANCE);
   }
 
   /** A fresh key with `balance` credits (50, the signup gift, unless given). */
   createKey(balance = SIGNUP_CREDITS): string {
-    if (!Number.isInteger(balance) || balance < 0) throw new Error(`balance must be a whole number of 0 or more; got ${balance}`);
+    if (!Number.isInteger(balance) || balance < 0)
+      throw new Error(`balance must be a whole number of 0 or more; got ${balance}`);
     const n = ++this.counter;
     const key = `sk_sandbox_${hash32(this.seed, 'key', n, Date.now()).toString(36)}${n.toString(36)}${hash32(n, this.seed).toString(36)}`;
     this.balances.set(key, balance);

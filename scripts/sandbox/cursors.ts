@@ -17,7 +17,11 @@ export class Cursors {
   }
   decode(scope: string, cursor: string | undefined): string | null {
     if (cursor === undefined || cursor === '') return null;
-    const fail = () => badParam('cursor', 'cursor must be the next_cursor value of the previous page, passed back unchanged; this one is not valid for this request.');
+    const fail = () =>
+      badParam(
+        'cursor',
+        'cursor must be the next_cursor value of the previous page, passed back unchanged; this one is not valid for this request.',
+      );
     if (!cursor.startsWith('v1+') || !/^[A-Za-z0-9+/]+=*$/.test(cursor.slice(3))) throw fail();
     const text = unb64(cursor.slice(3));
     const bar = text.lastIndexOf('|');

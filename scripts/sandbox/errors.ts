@@ -13,5 +13,7 @@ export class HttpFailure extends Error {
   }
 }
 
-export const notFound = (message: string, reason = 'not_found') => new HttpFailure(404, 'not_found', message, { reason });
-export const badParam = (parameter: string, message: string) => new HttpFailure(400, 'missing_parameter', message, { parameter });
+export const notFound = (message: string, reason = 'not_found') =>
+  new HttpFailure(404, 'not_found', message, { reason });
+export const badParam = (parameter: string, message: string) =>
+  new HttpFailure(400, 'missing_parameter', message, { parameter });

@@ -24,7 +24,13 @@ export type Fault = FaultStatus | 'timeout' | null;
 
 /** Signed links of real CDNs last days; a week here. */
 const WEEK_S = 7 * 24 * 3600;
-const DEFAULT_FAULTS: FaultConfig = { latencyMs: 0, faultRate: 0, faultStatus: 502, slowMs: 15000, mediaTtlSeconds: WEEK_S };
+const DEFAULT_FAULTS: FaultConfig = {
+  latencyMs: 0,
+  faultRate: 0,
+  faultStatus: 502,
+  slowMs: 15000,
+  mediaTtlSeconds: WEEK_S,
+};
 
 const num = (v: unknown): number | undefined => {
   if (v === undefined || v === null || v === '') return undefined;
@@ -57,7 +63,8 @@ export function parseFaults(input: Record<string, unknown>, base: FaultConfig = 
   }
   const ttl = num(input.mediaTtlSeconds);
   if (ttl !== undefined) {
-    if (!Number.isInteger(ttl) || ttl < 1 || ttl > 52 * WEEK_S) throw new Error(`mediaTtlSeconds must be a whole number from 1 to ${52 * WEEK_S} (a year)`);
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > 52 * WEEK_S)
+      throw new Error(`mediaTtlSeconds must be a whole number from 1 to ${52 * WEEK_S} (a year)`);
     out.mediaTtlSeconds = ttl;
   }
   return out;

@@ -15,7 +15,9 @@ import type { Runtime } from './runtime';
 import type { Ctx, Handler } from './routes';
 
 function findAccount(world: World, handle: string): Account | undefined {
-  return /^[0-9]+$/.test(handle) ? world.byId.get(handle) ?? world.byUsername.get(handle) : world.byUsername.get(handle);
+  return /^[0-9]+$/.test(handle)
+    ? (world.byId.get(handle) ?? world.byUsername.get(handle))
+    : world.byUsername.get(handle);
 }
 
 /** `o` without the fields `omit` names (an added account's answer missing documented fields). */
@@ -26,9 +28,29 @@ function without<T extends object>(omit: string[], o: T): T {
   return out as T;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
-export function createHandlers({ seed, world, overlay, startedAt, clock, moving }: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt' | 'clock' | 'moving'>): Record<string, Handler> {
+export function createHandlers({
+  seed,
+  world,
+  overlay,
+  startedAt,
+  clock,
+  moving,
+}: Pick<Runtime, 'seed' | 'world' | 'overlay' | 'startedAt' | 'clock' | 'moving'>): Record<string, Handler> {
   const pager = new Pager(seed);
 
   // Each handler's target, or the 404 (billed) that the platform would answer.
@@ -69,18 +91,42 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
   };
   const windowOf = (ctx: Ctx, a: Account) => overlay.feedOf(a).slice(0, Number(ctx.params.posts));
 
-  const profileJson = (a: Account) => without(overlay.omits(a), {
-    id: a.id, username: a.username, full_name: a.full_name, biography: a.biography, is_verified: a.is_verified,
-    is_private: a.is_private, is_business: a.is_business, category: a.category, followers: a.followers,
-    following: a.following, posts: overlay.feedOf(a).length, external_url: a.external_url, profile_pic_url: a.profile_pic_url,
-    public_email: a.public_email, public_phone_number: a.public_phone_number,
-  });
+  const profileJson = (a: Account) =>
+    without(overlay.omits(a), {
+      id: a.id,
+      username: a.username,
+      full_name: a.full_name,
+      biography: a.biography,
+      is_verified: a.is_verified,
+      is_private: a.is_private,
+      is_business: a.is_business,
+      category: a.category,
+      followers: a.followers,
+      following: a.following,
+      posts: overlay.feedOf(a).length,
+      external_url: a.external_url,
+      profile_pic_url: a.profile_pic_url,
+      public_email: a.public_email,
+      public_phone_number: a.public_phone_number,
+    });
 
   return {
     profile: (ctx) => profileJson(account(ctx)),
     'profile/about': (ctx) => {
       const a = account(ctx);
-      const { id, full_name, biography, is_private, is_business, category, followers, following, posts, external_url, profile_pic_url } = profileJson(a);
+      const {
+        id,
+        full_name,
+        biography,
+        is_private,
+        is_business,
+        category,
+        followers,
+        following,
+        posts,
+        external_url,
+        profile_pic_url,
+      } = profileJson(a);
       const ref = new Date(REFERENCE_TIME);
       const ageYears = ref.getUTCFullYear() + ref.getUTCMonth() / 12 - (a.created_year + (a.created_month - 1) / 12);
       return {
@@ -93,7 +139,19 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
         has_changed_username: a.former_usernames.length > 0,
         former_usernames: a.former_usernames,
         is_verified: a.is_verified,
-        profile: { id, full_name, biography, is_private, is_business, category, followers, following, posts, external_url, profile_pic_url },
+        profile: {
+          id,
+          full_name,
+          biography,
+          is_private,
+          is_business,
+          category,
+          followers,
+          following,
+          posts,
+          external_url,
+          profile_pic_url,
+        },
       };
     },
     'profile/posts': (ctx) => {
@@ -112,7 +170,10 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
       const now = clock.worldNow();
       const all = [...storiesOf(world, a, startedAt), ...moving.storiesOf(a)];
       const live = all.filter((s) => now - s.t < DAY && s.t <= now);
-      return list(live.map(({ t, ...s }) => s), null);
+      return list(
+        live.map(({ t, ...s }) => s),
+        null,
+      );
     },
     'profile/highlights': (ctx) => list(highlightsOf(world, account(ctx)), null),
     'profile/followers': (ctx) => {
@@ -179,7 +240,10 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
     'post/comments': (ctx) => {
       const p = post(ctx);
       const { page, next } = pager.offset(ctx, p.id, commentsNow(p), PAGE_SIZE.comments);
-      return list(page.map(({ sentiment, ...c }) => c), next);
+      return list(
+        page.map(({ sentiment, ...c }) => c),
+        next,
+      );
     },
     'post/likers': (ctx) => list(likersOf(world, post(ctx)), null),
     'insights/post/image': (ctx) => insight.postImage(post(ctx)),
@@ -205,7 +269,12 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
     },
     location: (ctx) => {
       const l = location(ctx);
-      return { ...locationJson(l), slug: l.slug, media_count: postsAt(l).length, url: `https://www.instagram.com/explore/locations/${l.id}/${l.slug}/` };
+      return {
+        ...locationJson(l),
+        slug: l.slug,
+        media_count: postsAt(l).length,
+        url: `https://www.instagram.com/explore/locations/${l.id}/${l.slug}/`,
+      };
     },
     'location/posts': (ctx) => {
       const l = location(ctx);
@@ -218,17 +287,36 @@ export function createHandlers({ seed, world, overlay, startedAt, clock, moving 
         .map((a) => moving.account(a))
         .sort((x, y) => y.followers - x.followers || (x.username < y.username ? -1 : 1))
         .slice(0, SEARCH_LIMIT);
-      return list(hits.map((a) => ({ ...a.summary, followers: a.followers, is_business: a.is_business })), null);
+      return list(
+        hits.map((a) => ({ ...a.summary, followers: a.followers, is_business: a.is_business })),
+        null,
+      );
     },
     'search/hashtags': (ctx) => {
       const q = String(ctx.params.q).toLowerCase().replace(/^#/, '');
-      const hits = [...world.hashtags.values()].filter((h) => h.name.includes(q)).sort((x, y) => y.media_count - x.media_count).slice(0, SEARCH_LIMIT);
-      return list(hits.map((h) => ({ id: h.id, name: h.name, media_count: h.media_count })), null);
+      const hits = [...world.hashtags.values()]
+        .filter((h) => h.name.includes(q))
+        .sort((x, y) => y.media_count - x.media_count)
+        .slice(0, SEARCH_LIMIT);
+      return list(
+        hits.map((h) => ({ id: h.id, name: h.name, media_count: h.media_count })),
+        null,
+      );
     },
     'search/locations': (ctx) => {
       const q = String(ctx.params.q).toLowerCase();
-      const hits = world.locations.filter((l) => l.name.toLowerCase().includes(q) || l.city.toLowerCase().includes(q) || l.category.toLowerCase().includes(q)).slice(0, SEARCH_LIMIT);
-      return list(hits.map((l) => ({ ...locationJson(l), media_count: postsAt(l).length })), null);
+      const hits = world.locations
+        .filter(
+          (l) =>
+            l.name.toLowerCase().includes(q) ||
+            l.city.toLowerCase().includes(q) ||
+            l.category.toLowerCase().includes(q),
+        )
+        .slice(0, SEARCH_LIMIT);
+      return list(
+        hits.map((l) => ({ ...locationJson(l), media_count: postsAt(l).length })),
+        null,
+      );
     },
     credits: () => ({}), // the pipeline answers this one itself: the balance needs the caller's key
   };

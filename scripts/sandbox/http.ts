@@ -52,5 +52,6 @@ export function readBody(req: http.IncomingMessage): Promise<string> {
 /** Request ids unique to one sandbox run: a counter, salted with the seed and start time. */
 export function requestIds(seed: number, startedAt: number): () => string {
   let counter = 0;
-  return () => `req_${(++counter).toString(36).padStart(7, '0')}${hash32(seed, startedAt, counter).toString(36).padStart(7, '0')}`;
+  return () =>
+    `req_${(++counter).toString(36).padStart(7, '0')}${hash32(seed, startedAt, counter).toString(36).padStart(7, '0')}`;
 }

@@ -35,7 +35,10 @@ export function engagement(a: Account, posts: Post[]) {
   };
 }
 
-interface Slot { posts: number; total: number }
+interface Slot {
+  posts: number;
+  total: number;
+}
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 export function bestTime(a: Account, posts: Post[], tz: number) {
@@ -45,7 +48,10 @@ export function bestTime(a: Account, posts: Post[], tz: number) {
     const d = new Date(p.t + tz * HOUR);
     const h = d.getUTCHours();
     const wd = (d.getUTCDay() + 6) % 7; // Monday = 0
-    for (const [m, k] of [[hours, h], [days, wd]] as [Map<number, Slot>, number][]) {
+    for (const [m, k] of [
+      [hours, h],
+      [days, wd],
+    ] as [Map<number, Slot>, number][]) {
       const s = m.get(k) ?? { posts: 0, total: 0 };
       s.posts++;
       s.total += eng(p);
@@ -54,8 +60,12 @@ export function bestTime(a: Account, posts: Post[], tz: number) {
   }
   const rank = <T extends { posts: number; avg_engagement: number }>(xs: T[], key: (x: T) => number) =>
     [...xs].sort((x, y) => y.avg_engagement - x.avg_engagement || y.posts - x.posts || key(x) - key(y)).slice(0, 3);
-  const by_hour = [...hours.entries()].sort((x, y) => x[0] - y[0]).map(([hour, s]) => ({ hour, posts: s.posts, avg_engagement: r2(s.total / s.posts) }));
-  const by_day = [...days.entries()].sort((x, y) => x[0] - y[0]).map(([d, s]) => ({ day: DAYS[d], posts: s.posts, avg_engagement: r2(s.total / s.posts), _d: d }));
+  const by_hour = [...hours.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([hour, s]) => ({ hour, posts: s.posts, avg_engagement: r2(s.total / s.posts) }));
+  const by_day = [...days.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([d, s]) => ({ day: DAYS[d], posts: s.posts, avg_engagement: r2(s.total / s.posts), _d: d }));
   const best_hours = rank(by_hour, (x) => x.hour);
   const best_days = rank(by_day, (x) => x._d);
   const tzLabel = `UTC${tz >= 0 ? '+' : '-'}${Math.abs(tz)}`;
@@ -63,7 +73,16 @@ export function bestTime(a: Account, posts: Post[], tz: number) {
     ? `Post on ${best_days[0].day} around ${pad2(best_hours[0].hour)}:00 (${tzLabel}); recent posts at that hour averaged ${Math.round(best_hours[0].avg_engagement)} likes and comments.`
     : 'No recent posts to analyse.';
   const strip = (xs: typeof by_day) => xs.map(({ _d, ...rest }) => rest);
-  return { username: a.username, posts_analyzed: posts.length, timezone_offset: tz, best_hours, best_days: strip(best_days), recommendation, by_hour, by_day: strip(by_day) };
+  return {
+    username: a.username,
+    posts_analyzed: posts.length,
+    timezone_offset: tz,
+    best_hours,
+    best_days: strip(best_days),
+    recommendation,
+    by_hour,
+    by_day: strip(by_day),
+  };
 }
 
 export function stats(a: Account, posts: Post[]) {
@@ -74,7 +93,12 @@ export function stats(a: Account, posts: Post[]) {
   const format_mix = types
     .map((type) => {
       const ps = posts.filter((p) => p.type === type);
-      return { type, posts: ps.length, share_pct: n ? r1((ps.length / n) * 100) : 0, avg_engagement: r2(avg(ps.map(eng))) };
+      return {
+        type,
+        posts: ps.length,
+        share_pct: n ? r1((ps.length / n) * 100) : 0,
+        avg_engagement: r2(avg(ps.map(eng))),
+      };
     })
     .filter((f) => f.posts > 0);
   const best = [...format_mix].sort((x, y) => y.avg_engagement - x.avg_engagement || y.posts - x.posts)[0];
@@ -136,26 +160,76 @@ export function audit(a: Account, visibleFollowers: UserSummary[], sample: numbe
 function topTags(posts: Post[], n = 5): string[] {
   const counts = new Map<string, number>();
   for (const p of posts) for (const t of p.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return [...counts.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, n).map(([t]) => t);
+  return [...counts.entries()]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([t]) => t);
 }
 
 function keywordsOf(a: Account, posts: Post[]): Set<string> {
-  const text = [a.username, a.full_name, a.biography, a.category ?? '', a.topic.label, a.topic.words.join(' '), a.country, ...topTags(posts, 8), ...posts.map((p) => p.caption)].join(' ').toLowerCase();
+  const text = [
+    a.username,
+    a.full_name,
+    a.biography,
+    a.category ?? '',
+    a.topic.label,
+    a.topic.words.join(' '),
+    a.country,
+    ...topTags(posts, 8),
+    ...posts.map((p) => p.caption),
+  ]
+    .join(' ')
+    .toLowerCase();
   return new Set(text.split(/[^a-z0-9]+/).filter((w) => w.length >= 3));
 }
 
-const STOP = new Set(['the', 'and', 'for', 'with', 'who', 'that', 'are', 'from', 'into', 'about', 'our', 'their', 'have', 'has', 'any', 'all', 'over']);
+const STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'who',
+  'that',
+  'are',
+  'from',
+  'into',
+  'about',
+  'our',
+  'their',
+  'have',
+  'has',
+  'any',
+  'all',
+  'over',
+]);
 
 export function qualify(a: Account, posts: Post[], criteria: string) {
   const words = keywordsOf(a, posts);
-  const tokens = [...new Set(criteria.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !STOP.has(w)))];
+  const tokens = [
+    ...new Set(
+      criteria
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length >= 3 && !STOP.has(w)),
+    ),
+  ];
   const stem = (w: string) => w.slice(0, 5);
   const stems = new Set([...words].map(stem));
   const matched = tokens.filter((t) => words.has(t) || stems.has(stem(t)));
   const missing = tokens.filter((t) => !matched.includes(t));
   const e = engagement(a, posts);
   const active = posts.length > 0 && Date.parse(posts[0].taken_at) > 0;
-  const score = Math.max(0, Math.min(100, Math.round((tokens.length ? (matched.length / tokens.length) * 70 : 35) + (e.engagement_rate_pct >= 1 ? 15 : 0) + (active && posts.length >= 3 ? 15 : 0))));
+  const score = Math.max(
+    0,
+    Math.min(
+      100,
+      Math.round(
+        (tokens.length ? (matched.length / tokens.length) * 70 : 35) +
+          (e.engagement_rate_pct >= 1 ? 15 : 0) +
+          (active && posts.length >= 3 ? 15 : 0),
+      ),
+    ),
+  );
   const verdict = score >= 70 ? 'strong fit' : score >= 40 ? 'possible fit' : 'weak fit';
   const positive = [
     ...matched.map((m) => `matches "${m}"`),
@@ -177,7 +251,12 @@ export function qualify(a: Account, posts: Post[], criteria: string) {
       `${SANDBOX} Niche: ${a.topic.label}; ${a.followers.toLocaleString('en-US')} followers; engagement ${e.engagement_rate_pct}%.`,
     ],
     signals: { positive, negative },
-    recommended_action: score >= 70 ? `${SANDBOX} Reach out now with a personalised message.` : score >= 40 ? `${SANDBOX} Review manually before reaching out.` : `${SANDBOX} Skip this account.`,
+    recommended_action:
+      score >= 70
+        ? `${SANDBOX} Reach out now with a personalised message.`
+        : score >= 40
+          ? `${SANDBOX} Review manually before reaching out.`
+          : `${SANDBOX} Skip this account.`,
   };
 }
 
@@ -216,7 +295,18 @@ export function similar(world: World, a: Account) {
   const lf = Math.log10(a.followers + 10);
   const scored = candidates.map((x) => {
     const sameCat = x.category !== null && x.category === a.category;
-    const sim = Math.max(1, Math.min(99, Math.round(90 - Math.abs(Math.log10(x.followers + 10) - lf) * 12 + (sameCat ? 8 : 0) + (x.is_business === a.is_business ? 2 : 0))));
+    const sim = Math.max(
+      1,
+      Math.min(
+        99,
+        Math.round(
+          90 -
+            Math.abs(Math.log10(x.followers + 10) - lf) * 12 +
+            (sameCat ? 8 : 0) +
+            (x.is_business === a.is_business ? 2 : 0),
+        ),
+      ),
+    );
     return { x, sim };
   });
   scored.sort((p, q) => q.sim - p.sim || (p.x.username < q.x.username ? -1 : 1));
@@ -237,7 +327,12 @@ export function caption(a: Account, posts: Post[], topic: string) {
   const subject = topic || posts[0]?.caption.split(' #')[0].replace(/[.!?]$/, '') || a.topic.label;
   const rng = Rng.of('caption', a.id, subject);
   const openers = ['New today:', 'You asked, we made it:', 'Just for you:', 'Here it is:'];
-  const captions = [0, 1, 2].map((k) => `${SANDBOX} ${openers[(k + rng.int(0, 3)) % openers.length]} ${subject}. ${tags.slice(0, 3 - (k % 2)).map((t) => `#${t}`).join(' ')}`.trim());
+  const captions = [0, 1, 2].map((k) =>
+    `${SANDBOX} ${openers[(k + rng.int(0, 3)) % openers.length]} ${subject}. ${tags
+      .slice(0, 3 - (k % 2))
+      .map((t) => `#${t}`)
+      .join(' ')}`.trim(),
+  );
   return { username: a.username, topic: topic || null, tone: a.topic.tone, captions, hashtags: tags };
 }
 
@@ -248,14 +343,31 @@ export function dmOpener(a: Account, posts: Post[], context: string) {
     username: a.username,
     context: context || null,
     opener: `${SANDBOX} Hi ${name}! ${recent ? `Loved your recent post "${recent}". ` : ''}${context ? `${context[0].toUpperCase()}${context.slice(1)}, and I think it fits your ${a.topic.label.toLowerCase()} audience.` : `Your ${a.topic.label.toLowerCase()} content stands out.`} Open to a quick chat?`,
-    personalization: [`niche: ${a.topic.label}`, ...(recent ? [`recent post: ${recent}`] : []), `followers: ${a.followers}`],
+    personalization: [
+      `niche: ${a.topic.label}`,
+      ...(recent ? [`recent post: ${recent}`] : []),
+      `followers: ${a.followers}`,
+    ],
   };
 }
 
 export function postImage(p: Post) {
   const topic = p.author.topic;
   const rng = Rng.of('image', p.id);
-  const palette = ['black', 'white', 'navy', 'orange', 'green', 'beige', 'red', 'teal', 'gold', 'grey', 'purple', 'pink'];
+  const palette = [
+    'black',
+    'white',
+    'navy',
+    'orange',
+    'green',
+    'beige',
+    'red',
+    'teal',
+    'gold',
+    'grey',
+    'purple',
+    'pink',
+  ];
   const subjects = [rng.pick(topic.subjects), rng.pick(topic.subjects)].filter((x, i, xs) => xs.indexOf(x) === i);
   const scene = rng.pick(topic.scenes);
   const safe = !/fake|overrated/i.test(p.caption);
@@ -266,7 +378,9 @@ export function postImage(p: Post) {
       subjects,
       scene,
       objects: [...new Set([rng.pick(topic.subjects), rng.pick(topic.words), rng.pick(topic.subjects)])],
-      dominant_colors: [rng.pick(palette), rng.pick(palette), rng.pick(palette)].filter((x, i, xs) => xs.indexOf(x) === i),
+      dominant_colors: [rng.pick(palette), rng.pick(palette), rng.pick(palette)].filter(
+        (x, i, xs) => xs.indexOf(x) === i,
+      ),
       text_in_image: '',
       mood: rng.pick(['calm', 'joyful', 'dramatic', 'cosy', 'energetic', 'inspiring']),
       aesthetic_score: r1(5 + rng.next() * 4.5),
@@ -288,14 +402,25 @@ export function commentInsights(p: Post, comments: CommentRec[]) {
   }
   const n = sample.length;
   const pct = (k: keyof typeof counts) => (n ? r1((counts[k] / n) * 100) : 0);
-  const overall = !n ? 'none' : counts.positive >= counts.negative * 2 && counts.positive >= counts.neutral ? 'positive' : counts.negative > counts.positive ? 'negative' : 'mixed';
-  const themes = [...texts.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 5).map(([t, c]) => ({ theme: t, mentions: c }));
+  const overall = !n
+    ? 'none'
+    : counts.positive >= counts.negative * 2 && counts.positive >= counts.neutral
+      ? 'positive'
+      : counts.negative > counts.positive
+        ? 'negative'
+        : 'mixed';
+  const themes = [...texts.entries()]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, 5)
+    .map(([t, c]) => ({ theme: t, mentions: c }));
   return {
     post: p.url,
     comments_analyzed: n,
     sentiment: { positive_pct: pct('positive'), neutral_pct: pct('neutral'), negative_pct: pct('negative'), overall },
     themes,
-    summary: n ? `${SANDBOX} ${n} comments analysed; ${pct('positive')}% positive, ${pct('negative')}% negative. Most common: "${themes[0].theme}".` : `${SANDBOX} No comments to analyse.`,
+    summary: n
+      ? `${SANDBOX} ${n} comments analysed; ${pct('positive')}% positive, ${pct('negative')}% negative. Most common: "${themes[0].theme}".`
+      : `${SANDBOX} No comments to analyse.`,
   };
 }
 
@@ -307,7 +432,8 @@ export function hashtagInsights(h: HashtagRec, recent: Post[]) {
   const velocity = hours > 0 ? r2((window.length - 1) / hours) : 0;
   const difficulty = Math.max(0, Math.min(100, Math.round(20 * Math.log10(avgTop + 1))));
   const related = new Map<string, number>();
-  for (const p of recent.slice(0, 200)) for (const t of p.tags) if (t !== h.name) related.set(t, (related.get(t) ?? 0) + 1);
+  for (const p of recent.slice(0, 200))
+    for (const t of p.tags) if (t !== h.name) related.set(t, (related.get(t) ?? 0) + 1);
   return {
     tag: h.name,
     media_count: h.media_count,
@@ -317,7 +443,10 @@ export function hashtagInsights(h: HashtagRec, recent: Post[]) {
     avg_top_likes: r2(avg(top9.map((p) => p.like_count))),
     avg_top_comments: r2(avg(top9.map((p) => p.comment_count))),
     posts_per_hour: velocity,
-    related_hashtags: [...related.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 5).map(([t]) => t),
+    related_hashtags: [...related.entries()]
+      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+      .slice(0, 5)
+      .map(([t]) => t),
     summary: `${SANDBOX} A top post under #${h.name} needs about ${Math.round(avgTop)} likes and comments; about ${velocity} new posts per hour.`,
   };
 }

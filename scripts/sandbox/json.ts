@@ -6,15 +6,34 @@
 import type { LocationRec, Post } from './world/records';
 
 export const locationJson = (l: LocationRec) => ({
-  id: l.id, name: l.name, category: l.category, address: l.address, city: l.city, zip: l.zip, lat: l.lat, lng: l.lng,
-  phone: l.phone, website: l.website, external_id: l.external_id,
+  id: l.id,
+  name: l.name,
+  category: l.category,
+  address: l.address,
+  city: l.city,
+  zip: l.zip,
+  lat: l.lat,
+  lng: l.lng,
+  phone: l.phone,
+  website: l.website,
+  external_id: l.external_id,
 });
 
 export function postObject(p: Post) {
   return {
-    id: p.id, shortcode: p.shortcode, type: p.type, product_type: p.product_type, url: p.url, caption: p.caption,
-    taken_at: p.taken_at, like_count: p.like_count, comment_count: p.comment_count, view_count: p.view_count,
-    image_url: p.image_url, video_url: p.video_url, video_duration: p.video_duration,
+    id: p.id,
+    shortcode: p.shortcode,
+    type: p.type,
+    product_type: p.product_type,
+    url: p.url,
+    caption: p.caption,
+    taken_at: p.taken_at,
+    like_count: p.like_count,
+    comment_count: p.comment_count,
+    view_count: p.view_count,
+    image_url: p.image_url,
+    video_url: p.video_url,
+    video_duration: p.video_duration,
     location: p.location ? locationJson(p.location) : null,
     author: p.author.summary,
   };

@@ -78,8 +78,17 @@ export class Overlay {
     if (!Number.isInteger(count) || count < 0 || count > 3) throw new Error('count must be a whole number from 0 to 3');
     const feed = this.feedOf(a);
     const chosen = count ? feed.slice(-count) : [];
-    this.pinned.set(a.id, chosen.map((p) => p.id));
-    return chosen.map((p) => ({ id: p.id, shortcode: p.shortcode, url: p.url, taken_at: p.taken_at, author: a.username }));
+    this.pinned.set(
+      a.id,
+      chosen.map((p) => p.id),
+    );
+    return chosen.map((p) => ({
+      id: p.id,
+      shortcode: p.shortcode,
+      url: p.url,
+      taken_at: p.taken_at,
+      author: a.username,
+    }));
   }
 
   reelsOf(a: Account): Post[] {
@@ -93,7 +102,13 @@ export class Overlay {
   /** A post by id or shortcode, seeded or published, deleted or not. */
   findPost(ref: string): Post | undefined {
     const { world } = this;
-    return world.postsById.get(ref) ?? this.byId.get(ref) ?? world.postsByShortcode.get(ref) ?? this.byShortcode.get(ref) ?? this.moving.find(ref);
+    return (
+      world.postsById.get(ref) ??
+      this.byId.get(ref) ??
+      world.postsByShortcode.get(ref) ??
+      this.byShortcode.get(ref) ??
+      this.moving.find(ref)
+    );
   }
 
   addPosts(tagInput: string, n: number, caption?: string): PublishedPost[] {
@@ -114,9 +129,24 @@ export class Overlay {
       const shortcode = toShortcode(id);
       const likes = rng.int(0, 40);
       const p: Post = {
-        id, shortcode, type: 'photo', product_type: 'feed', url: `https://www.instagram.com/p/${shortcode}/`,
-        caption: caption ?? `Fresh post ${c} #${tag}`, taken_at: iso(t), t, like_count: likes, comment_count: rng.int(0, 3), view_count: null,
-        image_url: imageRef('p', shortcode), video_url: null, video_duration: null, location: null, author, tags: [tag], childCount: 0,
+        id,
+        shortcode,
+        type: 'photo',
+        product_type: 'feed',
+        url: `https://www.instagram.com/p/${shortcode}/`,
+        caption: caption ?? `Fresh post ${c} #${tag}`,
+        taken_at: iso(t),
+        t,
+        like_count: likes,
+        comment_count: rng.int(0, 3),
+        view_count: null,
+        image_url: imageRef('p', shortcode),
+        video_url: null,
+        video_duration: null,
+        location: null,
+        author,
+        tags: [tag],
+        childCount: 0,
       };
       this.byId.set(id, p);
       this.byShortcode.set(shortcode, p);
@@ -148,19 +178,33 @@ export class Overlay {
     if (!/^[a-z0-9._]{1,30}$/.test(username)) throw new Error('username must be 1-30 of a-z, 0-9, "." and "_"');
     if (world.byUsername.has(username) || this.added.has(username)) throw new Error(`@${username} exists`);
     const id = String(spec.id ?? `4${String(hash32(this.seed, 'account', username)).padStart(16, '0')}`);
-    if (!/^\d{1,19}$/.test(id) || world.byId.has(id) || this.added.has(id)) throw new Error('id must be 1-19 digits, unused');
+    if (!/^\d{1,19}$/.test(id) || world.byId.has(id) || this.added.has(id))
+      throw new Error('id must be 1-19 digits, unused');
     const template = world.accounts.find((a) => !a.is_private && a.full_name)!;
     const text = (k: string): string | undefined => (spec[k] === undefined ? undefined : String(spec[k]));
     const count = (k: string, d: number): number => (spec[k] === undefined ? d : Number(spec[k]));
     const full_name = text('full_name') ?? template.full_name;
     const a: Account = {
-      ...template, id, username, full_name, biography: text('biography') ?? '', category: text('category') ?? template.category,
-      external_url: text('external_url') ?? null, public_email: text('public_email') ?? null, public_phone_number: text('public_phone_number') ?? null,
-      followers: count('followers', template.followers), following: count('following', template.following), is_verified: spec.is_verified === true,
-      former_usernames: [], posts: [], postCount: 0, summary: { ...template.summary, id, username, full_name },
+      ...template,
+      id,
+      username,
+      full_name,
+      biography: text('biography') ?? '',
+      category: text('category') ?? template.category,
+      external_url: text('external_url') ?? null,
+      public_email: text('public_email') ?? null,
+      public_phone_number: text('public_phone_number') ?? null,
+      followers: count('followers', template.followers),
+      following: count('following', template.following),
+      is_verified: spec.is_verified === true,
+      former_usernames: [],
+      posts: [],
+      postCount: 0,
+      summary: { ...template.summary, id, username, full_name },
     };
     const omit = spec.omit;
-    if (omit !== undefined && !(Array.isArray(omit) && omit.every((f) => typeof f === 'string'))) throw new Error('omit must be a list of field names');
+    if (omit !== undefined && !(Array.isArray(omit) && omit.every((f) => typeof f === 'string')))
+      throw new Error('omit must be a list of field names');
     this.added.set(username, a).set(id, a);
     if (omit) this.omitted.set(a, omit as string[]);
     return { id, username };

@@ -69,7 +69,8 @@ export class Pager {
     const head = pos === null ? pinned.slice(0, size) : [];
     const page = items.slice(start, start + size - head.length);
     const last = page[page.length - 1];
-    const next = start + page.length < items.length && last ? this.cursors.encode(scope, `k${last.t}_${last.id}`) : null;
+    const next =
+      start + page.length < items.length && last ? this.cursors.encode(scope, `k${last.t}_${last.id}`) : null;
     return listOf([...head, ...page], next, postJson);
   }
 }

@@ -47,7 +47,14 @@ export async function callApi(rt: Runtime, route: Route, call: ApiCall): Promise
 }
 
 /** A REST request to an endpoint's route (GET /v1/<id>?...). */
-export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse, url: URL, route: Route, baseUrl: string) {
+export async function serveApi(
+  rt: Runtime,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  url: URL,
+  route: Route,
+  baseUrl: string,
+) {
   const aborted: AbortSignalLike = { aborted: false, onAbort: undefined };
   res.on('close', () => {
     aborted.aborted = true;
@@ -55,7 +62,13 @@ export async function serveApi(rt: Runtime, req: http.IncomingMessage, res: http
   });
   const input: Record<string, unknown> = {};
   for (const name of url.searchParams.keys()) input[name] ??= url.searchParams.get(name);
-  const out = await callApi(rt, route, { key: keyOf(req), input, headers: req.headers, origin: originOf(req, baseUrl), aborted });
+  const out = await callApi(rt, route, {
+    key: keyOf(req),
+    input,
+    headers: req.headers,
+    origin: originOf(req, baseUrl),
+    aborted,
+  });
   if (out) send(res, out.status, out.body, out.headers);
 }
 
@@ -68,7 +81,13 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   const { input, headers, aborted } = call;
   const requestId = rt.nextRequestId();
   let key: string | undefined;
-  const fail = (status: number, code: string, message: string, extra: Record<string, unknown> = {}, charged = 0): ApiAnswer => {
+  const fail = (
+    status: number,
+    code: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+    charged = 0,
+  ): ApiAnswer => {
     stats.countStatus(status);
     const known = key !== undefined && billing.knows(key);
     const remaining = known ? billing.balance(key as string) : undefined;
@@ -77,7 +96,11 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
     meta.ms = Date.now() - t0;
     const out: Record<string, string> = { 'x-request-id': requestId };
     if (remaining !== undefined) out['x-credits-remaining'] = String(remaining);
-    return { status, body: JSON.stringify({ error: { code, message, docs: docsLink(code), ...extra }, meta }), headers: out };
+    return {
+      status,
+      body: JSON.stringify({ error: { code, message, docs: docsLink(code), ...extra }, meta }),
+      headers: out,
+    };
   };
   const gone = () => {
     stats.countStatus(499);
@@ -85,14 +108,18 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   };
 
   // 1. latency (sandbox-wide, or per request)
-  const latency = Number(headers['x-sandbox-latency'] ?? (given(input.sandbox_latency) ? input.sandbox_latency : rt.faults.latencyMs));
+  const latency = Number(
+    headers['x-sandbox-latency'] ?? (given(input.sandbox_latency) ? input.sandbox_latency : rt.faults.latencyMs),
+  );
   if (Number.isFinite(latency) && latency > 0) await rt.timers.sleep(Math.min(latency, 600000), aborted);
   if (aborted.aborted) return gone();
 
   // 2. authentication (never billed)
   key = call.key;
   if (!billing.knows(key)) {
-    const msg = key ? 'The API key is malformed, unknown or revoked.' : 'No API key: send Authorization: Bearer <key> or x-api-key: <key>.';
+    const msg = key
+      ? 'The API key is malformed, unknown or revoked.'
+      : 'No API key: send Authorization: Bearer <key> or x-api-key: <key>.';
     key = undefined;
     return fail(401, 'invalid_api_key', msg);
   }
@@ -102,7 +129,8 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   for (const def of endpoint.params) {
     if (input[def.name] !== undefined && input[def.name] !== null) values[def.name] = input[def.name];
   }
-  if (values.post === undefined && endpoint.params.some((p) => p.name === 'post') && given(input.url)) values.post = input.url;
+  if (values.post === undefined && endpoint.params.some((p) => p.name === 'post') && given(input.url))
+    values.post = input.url;
   let params: Params;
   try {
     params = normalizeParams(endpoint, values);
@@ -116,11 +144,18 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   const cost = estimateCost(endpoint, params).credits;
   const balance = billing.balance(key);
   if (balance < cost) {
-    return fail(402, 'insufficient_credits', `Out of credits: ${balance} left, this request costs ${cost}. Top up to continue.`, { credits_needed: cost });
+    return fail(
+      402,
+      'insufficient_credits',
+      `Out of credits: ${balance} left, this request costs ${cost}. Top up to continue.`,
+      { credits_needed: cost },
+    );
   }
 
   // 5. injected upstream faults (never billed)
-  const override = (headers['x-sandbox-fault'] as string | undefined) ?? (given(input.sandbox_fault) ? String(input.sandbox_fault) : undefined);
+  const override =
+    (headers['x-sandbox-fault'] as string | undefined) ??
+    (given(input.sandbox_fault) ? String(input.sandbox_fault) : undefined);
   const fault = pickFault(override, rt.faults, rt.dice);
   if (fault !== null) {
     stats.countFault();
@@ -154,7 +189,22 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   stats.countBilled(cost);
   if (endpoint.id === 'credits') data = { credits_remaining: remaining };
   stats.countStatus(200);
-  const meta = JSON.stringify({ endpoint: endpoint.id, request_id: requestId, credits_charged: cost, credits_remaining: remaining, ms: Date.now() - t0 });
-  const dataJson = rt.media.signAll(data instanceof Raw ? data.json : JSON.stringify(data), call.origin, rt.clock.now(), rt.faults.mediaTtlSeconds);
-  return { status: 200, body: `{"data":${dataJson},"meta":${meta}}`, headers: { 'x-request-id': requestId, 'x-credits-remaining': String(remaining) } };
+  const meta = JSON.stringify({
+    endpoint: endpoint.id,
+    request_id: requestId,
+    credits_charged: cost,
+    credits_remaining: remaining,
+    ms: Date.now() - t0,
+  });
+  const dataJson = rt.media.signAll(
+    data instanceof Raw ? data.json : JSON.stringify(data),
+    call.origin,
+    rt.clock.now(),
+    rt.faults.mediaTtlSeconds,
+  );
+  return {
+    status: 200,
+    body: `{"data":${dataJson},"meta":${meta}}`,
+    headers: { 'x-request-id': requestId, 'x-credits-remaining': String(remaining) },
+  };
 }

@@ -43,7 +43,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const world = getWorld(seed);
   const billing = new Billing(seed, opts.demoKey ?? env.SANDBOX_DEMO_KEY);
   let faults = parseFaults({ ...faultsFromEnv(env) });
-  faults = parseFaults({ latencyMs: opts.latencyMs, faultRate: opts.faultRate, faultStatus: opts.faultStatus, slowMs: opts.slowMs, mediaTtlSeconds: opts.mediaTtlSeconds }, faults);
+  faults = parseFaults(
+    {
+      latencyMs: opts.latencyMs,
+      faultRate: opts.faultRate,
+      faultStatus: opts.faultStatus,
+      slowMs: opts.slowMs,
+      mediaTtlSeconds: opts.mediaTtlSeconds,
+    },
+    faults,
+  );
   const clock = new SandboxClock(opts.startAt, env);
   const { startedAt } = clock;
   const moving = new MovingWorld(world, startedAt, () => clock.worldNow());
@@ -78,14 +87,25 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
     const path = url.pathname;
     if (path.startsWith('/_sandbox/')) {
-      serveAdmin(rt, req, res, url).catch((e) => send(res, 500, JSON.stringify({ error: { code: 'internal', message: String(e) } })));
+      serveAdmin(rt, req, res, url).catch((e) =>
+        send(res, 500, JSON.stringify({ error: { code: 'internal', message: String(e) } })),
+      );
       return;
     }
     if (path.startsWith(`${MEDIA_PREFIX}/`)) return serveMedia(rt, req, res, url);
     if (path === MCP_PATH) {
       serveMcp(req, res).catch((e) => {
         if (!quiet) console.error(e);
-        if (!res.headersSent) send(res, 500, JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: String((e as Error)?.message ?? e) }, id: null }));
+        if (!res.headersSent)
+          send(
+            res,
+            500,
+            JSON.stringify({
+              jsonrpc: '2.0',
+              error: { code: -32603, message: String((e as Error)?.message ?? e) },
+              id: null,
+            }),
+          );
       });
       return;
     }
@@ -94,26 +114,61 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return send(res, 200, openapiJson, { 'access-control-allow-origin': '*' });
     }
     if (path === '/' || path === '/health') {
-      return send(res, 200, JSON.stringify({ name: 'IG Data sandbox', seed, openapi: `${baseUrl}/openapi.json`, mcp: `${baseUrl}${MCP_PATH}`, endpoints: endpoints.length }));
+      return send(
+        res,
+        200,
+        JSON.stringify({
+          name: 'IG Data sandbox',
+          seed,
+          openapi: `${baseUrl}/openapi.json`,
+          mcp: `${baseUrl}${MCP_PATH}`,
+          endpoints: endpoints.length,
+        }),
+      );
     }
     const route = routes.get(path.length > 4 ? path.replace(/\/+$/, '') : path);
     if (!route) {
       stats.countRequest(undefined);
       stats.countStatus(404);
       const requestId = rt.nextRequestId();
-      return send(res, 404, JSON.stringify({
-        error: { code: 'not_found', message: `No endpoint ${req.method} ${path}. The endpoints are listed at /openapi.json. (Not charged.)`, docs: '/docs/endpoints', reason: 'unknown_endpoint' },
-        meta: { request_id: requestId, credits_charged: 0 },
-      }), { 'x-request-id': requestId });
+      return send(
+        res,
+        404,
+        JSON.stringify({
+          error: {
+            code: 'not_found',
+            message: `No endpoint ${req.method} ${path}. The endpoints are listed at /openapi.json. (Not charged.)`,
+            docs: '/docs/endpoints',
+            reason: 'unknown_endpoint',
+          },
+          meta: { request_id: requestId, credits_charged: 0 },
+        }),
+        { 'x-request-id': requestId },
+      );
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       stats.countRequest(route.endpoint.id);
       stats.countStatus(405);
-      return send(res, 405, JSON.stringify({ error: { code: 'method_not_allowed', message: 'Every endpoint is GET.', docs: '/docs/errors' }, meta: { request_id: rt.nextRequestId() } }), { allow: 'GET' });
+      return send(
+        res,
+        405,
+        JSON.stringify({
+          error: { code: 'method_not_allowed', message: 'Every endpoint is GET.', docs: '/docs/errors' },
+          meta: { request_id: rt.nextRequestId() },
+        }),
+        { allow: 'GET' },
+      );
     }
     serveApi(rt, req, res, url, route, baseUrl).catch((e) => {
       if (!quiet) console.error(e);
-      send(res, 500, JSON.stringify({ error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' }, meta: {} }));
+      send(
+        res,
+        500,
+        JSON.stringify({
+          error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' },
+          meta: {},
+        }),
+      );
     });
   });
   server.keepAliveTimeout = 5000;
@@ -155,6 +210,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     deletePost: (ref: string) => rt.overlay.deletePost(ref),
     pinPosts: (handle: string, count: number) => rt.overlay.pinPosts(handle, count),
     faults: () => ({ ...rt.faults }),
-    setFaults: (partial: Partial<FaultConfig>) => (rt.faults = parseFaults(partial as Record<string, unknown>, rt.faults)),
+    setFaults: (partial: Partial<FaultConfig>) =>
+      (rt.faults = parseFaults(partial as Record<string, unknown>, rt.faults)),
   };
 }

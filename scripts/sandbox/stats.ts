@@ -2,8 +2,16 @@
 import type { SandboxStats } from './types';
 
 const emptyStats = (): SandboxStats => ({
-  total: 0, byEndpoint: {}, byRequest: {}, byStatus: {}, creditsBilled: 0, faults: 0, mcpCalls: 0,
-  media: { requests: 0, bytes: 0, byStatus: {} }, inFlight: 0, maxInFlight: 0,
+  total: 0,
+  byEndpoint: {},
+  byRequest: {},
+  byStatus: {},
+  creditsBilled: 0,
+  faults: 0,
+  mcpCalls: 0,
+  media: { requests: 0, bytes: 0, byStatus: {} },
+  inFlight: 0,
+  maxInFlight: 0,
 });
 
 export class Stats {

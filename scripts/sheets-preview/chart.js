@@ -6,41 +6,99 @@
 // also required by Node (module.exports) for tests.
 (function (root) {
   'use strict';
-  var PALETTE = ['#3366cc', '#dc3912', '#ff9900', '#109618', '#990099', '#0099c6', '#dd4477', '#66aa00', '#b82e2e', '#316395'];
+  var PALETTE = [
+    '#3366cc',
+    '#dc3912',
+    '#ff9900',
+    '#109618',
+    '#990099',
+    '#0099c6',
+    '#dd4477',
+    '#66aa00',
+    '#b82e2e',
+    '#316395',
+  ];
   var ISO = /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/;
 
   function esc(s) {
-    return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c];
+    });
   }
-  function num(v) { return typeof v === 'number' && isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && isFinite(Number(v)) ? Number(v) : null; }
+  function num(v) {
+    return typeof v === 'number' && isFinite(v)
+      ? v
+      : typeof v === 'string' && v.trim() !== '' && isFinite(Number(v))
+        ? Number(v)
+        : null;
+  }
   /** The ranges side by side (Sheets' MERGE_COLUMNS), row by row. */
   function table(view) {
     var grids = view.values || [];
-    var rows = Math.max.apply(null, [0].concat(grids.map(function (g) { return g.length; })));
+    var rows = Math.max.apply(
+      null,
+      [0].concat(
+        grids.map(function (g) {
+          return g.length;
+        }),
+      ),
+    );
     var out = [];
-    for (var r = 0; r < rows; r++) out.push([].concat.apply([], grids.map(function (g, i) { return g[r] || (grids[i][0] || []).map(function () { return ''; }); })));
+    for (var r = 0; r < rows; r++)
+      out.push(
+        [].concat.apply(
+          [],
+          grids.map(function (g, i) {
+            return (
+              g[r] ||
+              (grids[i][0] || []).map(function () {
+                return '';
+              })
+            );
+          }),
+        ),
+      );
     return out;
   }
   /** Ticks at 1, 2 or 5 times a power of ten covering [lo, hi]. */
   function niceTicks(lo, hi, count) {
-    if (lo === hi) { lo -= Math.abs(lo) / 10 || 1; hi += Math.abs(hi) / 10 || 1; }
-    var raw = (hi - lo) / count, p = Math.pow(10, Math.floor(Math.log10(raw)));
-    var step = [1, 2, 5, 10].map(function (m) { return m * p; }).filter(function (s) { return s >= raw; })[0];
+    if (lo === hi) {
+      lo -= Math.abs(lo) / 10 || 1;
+      hi += Math.abs(hi) / 10 || 1;
+    }
+    var raw = (hi - lo) / count,
+      p = Math.pow(10, Math.floor(Math.log10(raw)));
+    var step = [1, 2, 5, 10]
+      .map(function (m) {
+        return m * p;
+      })
+      .filter(function (s) {
+        return s >= raw;
+      })[0];
     var ticks = [];
     for (var t = Math.floor(lo / step) * step; t <= hi + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
     if (ticks[ticks.length - 1] < hi) ticks.push(ticks[ticks.length - 1] + step);
     return ticks;
   }
   function compact(n) {
-    try { return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n); } catch { return String(n); }
+    try {
+      return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+    } catch {
+      return String(n);
+    }
   }
   /** "7 Dec", or "7 Dec 2026" (en-US month names: "Sep", where en-GB says "Sept"). */
   function dateLabel(ms, timeZone, withYear) {
     var p = {};
     try {
       new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: timeZone || 'UTC' })
-        .formatToParts(new Date(ms)).forEach(function (x) { p[x.type] = x.value; });
-    } catch { return new Date(ms).toISOString().slice(0, 10); }
+        .formatToParts(new Date(ms))
+        .forEach(function (x) {
+          p[x.type] = x.value;
+        });
+    } catch {
+      return new Date(ms).toISOString().slice(0, 10);
+    }
     return p.day + ' ' + p.month + (withYear ? ' ' + p.year : '');
   }
 
@@ -50,76 +108,247 @@
    */
   function lineChartSvg(view, opts) {
     opts = opts || {};
-    var W = opts.width || 600, H = opts.height || 371, tz = opts.timeZone;
+    var W = opts.width || 600,
+      H = opts.height || 371,
+      tz = opts.timeZone;
     var o = view.options || {};
     var rows = table(view);
-    var headers = view.numHeaders > 0 || (view.numHeaders < 0 && rows[0] && rows[0].slice(1).every(function (v) { return num(v) === null; }));
+    var headers =
+      view.numHeaders > 0 ||
+      (view.numHeaders < 0 &&
+        rows[0] &&
+        rows[0].slice(1).every(function (v) {
+          return num(v) === null;
+        }));
     var head = headers && rows.length ? rows[0] : [];
     var data = headers ? rows.slice(1) : rows;
-    var width = Math.max.apply(null, [0].concat(rows.map(function (r) { return r.length; })));
+    var width = Math.max.apply(
+      null,
+      [0].concat(
+        rows.map(function (r) {
+          return r.length;
+        }),
+      ),
+    );
     var names = [];
-    for (var c = 1; c < width; c++) names.push(head[c] !== undefined && head[c] !== '' ? String(head[c]) : 'Series ' + c);
+    for (var c = 1; c < width; c++)
+      names.push(head[c] !== undefined && head[c] !== '' ? String(head[c]) : 'Series ' + c);
     // x: dates on a time scale when every label is one, else evenly spaced labels
-    data = data.filter(function (r) { return r[0] !== '' && r[0] !== null && r[0] !== undefined; });
-    var isTime = data.length > 0 && data.every(function (r) { return ISO.test(String(r[0])); });
-    var xs = data.map(function (r, i) { return isTime ? Date.parse(r[0]) : i; });
+    data = data.filter(function (r) {
+      return r[0] !== '' && r[0] !== null && r[0] !== undefined;
+    });
+    var isTime =
+      data.length > 0 &&
+      data.every(function (r) {
+        return ISO.test(String(r[0]));
+      });
+    var xs = data.map(function (r, i) {
+      return isTime ? Date.parse(r[0]) : i;
+    });
     var ys = [];
-    data.forEach(function (r) { for (var c = 1; c < width; c++) if (num(r[c]) !== null) ys.push(num(r[c])); });
+    data.forEach(function (r) {
+      for (var c = 1; c < width; c++) if (num(r[c]) !== null) ys.push(num(r[c]));
+    });
 
     var title = o.title ? String(o.title) : '';
     var hTitle = o.hAxis && o.hAxis.title ? String(o.hAxis.title) : '';
     var vTitle = o.vAxis && o.vAxis.title ? String(o.vAxis.title) : '';
-    var legendW = names.length ? Math.min(150, 28 + 7 * Math.max.apply(null, names.map(function (n) { return Math.min(n.length, 16); }))) : 0;
-    var L = 64 + (vTitle ? 18 : 0), R = legendW + 16, T = title ? 40 : 16, B = 40 + (hTitle ? 18 : 0);
-    var pw = W - L - R, ph = H - T - B;
-    var svg = ['<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="' + W + '" height="' + H + '" viewBox="0 0 ' + W + ' ' + H + '" font-family="Arial, sans-serif" font-size="11" role="img" aria-label="' + esc(title || 'Line chart') + '">',
-      '<rect width="' + W + '" height="' + H + '" fill="#fff" stroke="#dadce0"/>'];
-    if (title) svg.push('<text class="title" x="' + L + '" y="24" font-size="15" fill="#202124">' + esc(title) + '</text>');
+    var legendW = names.length
+      ? Math.min(
+          150,
+          28 +
+            7 *
+              Math.max.apply(
+                null,
+                names.map(function (n) {
+                  return Math.min(n.length, 16);
+                }),
+              ),
+        )
+      : 0;
+    var L = 64 + (vTitle ? 18 : 0),
+      R = legendW + 16,
+      T = title ? 40 : 16,
+      B = 40 + (hTitle ? 18 : 0);
+    var pw = W - L - R,
+      ph = H - T - B;
+    var svg = [
+      '<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="' +
+        W +
+        '" height="' +
+        H +
+        '" viewBox="0 0 ' +
+        W +
+        ' ' +
+        H +
+        '" font-family="Arial, sans-serif" font-size="11" role="img" aria-label="' +
+        esc(title || 'Line chart') +
+        '">',
+      '<rect width="' + W + '" height="' + H + '" fill="#fff" stroke="#dadce0"/>',
+    ];
+    if (title)
+      svg.push('<text class="title" x="' + L + '" y="24" font-size="15" fill="#202124">' + esc(title) + '</text>');
     if (!ys.length) {
-      svg.push('<text x="' + W / 2 + '" y="' + H / 2 + '" text-anchor="middle" fill="#5f6368">No numbers to chart yet</text></svg>');
+      svg.push(
+        '<text x="' +
+          W / 2 +
+          '" y="' +
+          H / 2 +
+          '" text-anchor="middle" fill="#5f6368">No numbers to chart yet</text></svg>',
+      );
       return svg.join('');
     }
     var yt = niceTicks(Math.min.apply(null, ys), Math.max.apply(null, ys), 5);
-    var y0 = yt[0], y1 = yt[yt.length - 1];
-    var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs);
+    var y0 = yt[0],
+      y1 = yt[yt.length - 1];
+    var x0 = Math.min.apply(null, xs),
+      x1 = Math.max.apply(null, xs);
     var pad = x1 === x0 ? 1 : 0; // one snapshot: a dot in the middle
-    var X = function (x) { return L + (pad ? pw / 2 : ((x - x0) / (x1 - x0)) * pw); };
-    var Y = function (y) { return T + ph - ((y - y0) / (y1 - y0)) * ph; };
+    var X = function (x) {
+      return L + (pad ? pw / 2 : ((x - x0) / (x1 - x0)) * pw);
+    };
+    var Y = function (y) {
+      return T + ph - ((y - y0) / (y1 - y0)) * ph;
+    };
     // y grid and labels
     yt.forEach(function (t) {
-      svg.push('<line x1="' + L + '" x2="' + (L + pw) + '" y1="' + Y(t).toFixed(1) + '" y2="' + Y(t).toFixed(1) + '" stroke="' + (t === y0 ? '#5f6368' : '#e8eaed') + '"/>');
-      svg.push('<text class="ytick" x="' + (L - 6) + '" y="' + (Y(t) + 4).toFixed(1) + '" text-anchor="end" fill="#5f6368">' + esc(compact(t)) + '</text>');
+      svg.push(
+        '<line x1="' +
+          L +
+          '" x2="' +
+          (L + pw) +
+          '" y1="' +
+          Y(t).toFixed(1) +
+          '" y2="' +
+          Y(t).toFixed(1) +
+          '" stroke="' +
+          (t === y0 ? '#5f6368' : '#e8eaed') +
+          '"/>',
+      );
+      svg.push(
+        '<text class="ytick" x="' +
+          (L - 6) +
+          '" y="' +
+          (Y(t) + 4).toFixed(1) +
+          '" text-anchor="end" fill="#5f6368">' +
+          esc(compact(t)) +
+          '</text>',
+      );
     });
     // x labels: at most 6, spread over the points; a year only when the dates span more than one
     var step = Math.max(1, Math.ceil(data.length / 6));
     var years = isTime && new Date(x0).getUTCFullYear() !== new Date(x1).getUTCFullYear();
     for (var i = 0; i < data.length; i += step) {
       var label = isTime ? dateLabel(xs[i], tz, years) : String(data[i][0]);
-      svg.push('<line x1="' + X(xs[i]).toFixed(1) + '" x2="' + X(xs[i]).toFixed(1) + '" y1="' + (T + ph) + '" y2="' + (T + ph + 4) + '" stroke="#5f6368"/>');
-      svg.push('<text class="xtick" x="' + X(xs[i]).toFixed(1) + '" y="' + (T + ph + 17) + '" text-anchor="middle" fill="#5f6368">' + esc(label.length > 14 ? label.slice(0, 13) + '…' : label) + '</text>');
+      svg.push(
+        '<line x1="' +
+          X(xs[i]).toFixed(1) +
+          '" x2="' +
+          X(xs[i]).toFixed(1) +
+          '" y1="' +
+          (T + ph) +
+          '" y2="' +
+          (T + ph + 4) +
+          '" stroke="#5f6368"/>',
+      );
+      svg.push(
+        '<text class="xtick" x="' +
+          X(xs[i]).toFixed(1) +
+          '" y="' +
+          (T + ph + 17) +
+          '" text-anchor="middle" fill="#5f6368">' +
+          esc(label.length > 14 ? label.slice(0, 13) + '…' : label) +
+          '</text>',
+      );
     }
-    if (hTitle) svg.push('<text x="' + (L + pw / 2) + '" y="' + (H - 10) + '" text-anchor="middle" font-style="italic" fill="#3c4043">' + esc(hTitle) + '</text>');
-    if (vTitle) svg.push('<text x="16" y="' + (T + ph / 2) + '" text-anchor="middle" font-style="italic" fill="#3c4043" transform="rotate(-90 16 ' + (T + ph / 2) + ')">' + esc(vTitle) + '</text>');
+    if (hTitle)
+      svg.push(
+        '<text x="' +
+          (L + pw / 2) +
+          '" y="' +
+          (H - 10) +
+          '" text-anchor="middle" font-style="italic" fill="#3c4043">' +
+          esc(hTitle) +
+          '</text>',
+      );
+    if (vTitle)
+      svg.push(
+        '<text x="16" y="' +
+          (T + ph / 2) +
+          '" text-anchor="middle" font-style="italic" fill="#3c4043" transform="rotate(-90 16 ' +
+          (T + ph / 2) +
+          ')">' +
+          esc(vTitle) +
+          '</text>',
+      );
     // one path per series; a blank cell starts a new segment (M) instead of a line through it
     names.forEach(function (name, s) {
-      var color = PALETTE[s % PALETTE.length], d = '', pen = false, dots = '';
+      var color = PALETTE[s % PALETTE.length],
+        d = '',
+        pen = false,
+        dots = '';
       data.forEach(function (r, i) {
         var v = num(r[s + 1]);
-        if (v === null) { pen = false; return; }
+        if (v === null) {
+          pen = false;
+          return;
+        }
         d += (pen ? 'L' : 'M') + X(xs[i]).toFixed(1) + ' ' + Y(v).toFixed(1);
         pen = true;
-        dots += '<circle cx="' + X(xs[i]).toFixed(1) + '" cy="' + Y(v).toFixed(1) + '" r="2.5" fill="' + color + '"><title>' + esc(name + ': ' + v) + '</title></circle>';
+        dots +=
+          '<circle cx="' +
+          X(xs[i]).toFixed(1) +
+          '" cy="' +
+          Y(v).toFixed(1) +
+          '" r="2.5" fill="' +
+          color +
+          '"><title>' +
+          esc(name + ': ' + v) +
+          '</title></circle>';
       });
-      svg.push('<path class="series" data-series="' + esc(name) + '" d="' + d + '" fill="none" stroke="' + color + '" stroke-width="2" stroke-linejoin="round"/>' + dots);
+      svg.push(
+        '<path class="series" data-series="' +
+          esc(name) +
+          '" d="' +
+          d +
+          '" fill="none" stroke="' +
+          color +
+          '" stroke-width="2" stroke-linejoin="round"/>' +
+          dots,
+      );
     });
     // legend on the right, as Sheets puts it; what does not fit is counted
     var fit = Math.max(1, Math.floor(ph / 18));
     names.slice(0, names.length > fit ? fit - 1 : fit).forEach(function (name, s) {
-      var ly = T + 8 + s * 18, lx = W - legendW - 4;
-      svg.push('<g class="legend"><rect x="' + lx + '" y="' + (ly - 5) + '" width="12" height="3" fill="' + PALETTE[s % PALETTE.length] + '"/>' +
-        '<text x="' + (lx + 18) + '" y="' + ly + '" fill="#3c4043">' + esc(name.length > 16 ? name.slice(0, 15) + '…' : name) + '</text></g>');
+      var ly = T + 8 + s * 18,
+        lx = W - legendW - 4;
+      svg.push(
+        '<g class="legend"><rect x="' +
+          lx +
+          '" y="' +
+          (ly - 5) +
+          '" width="12" height="3" fill="' +
+          PALETTE[s % PALETTE.length] +
+          '"/>' +
+          '<text x="' +
+          (lx + 18) +
+          '" y="' +
+          ly +
+          '" fill="#3c4043">' +
+          esc(name.length > 16 ? name.slice(0, 15) + '…' : name) +
+          '</text></g>',
+      );
     });
-    if (names.length > fit) svg.push('<text x="' + (W - legendW - 4) + '" y="' + (T + 8 + (fit - 1) * 18) + '" fill="#5f6368">+' + (names.length - fit + 1) + ' more</text>');
+    if (names.length > fit)
+      svg.push(
+        '<text x="' +
+          (W - legendW - 4) +
+          '" y="' +
+          (T + 8 + (fit - 1) * 18) +
+          '" fill="#5f6368">+' +
+          (names.length - fit + 1) +
+          ' more</text>',
+      );
     svg.push('</svg>');
     return svg.join('');
   }

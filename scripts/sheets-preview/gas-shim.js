@@ -13,7 +13,9 @@
     return Reflect.construct(RealDate, arguments.length ? arguments : [RealDate.now() + offset], new.target);
   };
   StandinDate.prototype = RealDate.prototype;
-  StandinDate.now = function () { return RealDate.now() + offset; };
+  StandinDate.now = function () {
+    return RealDate.now() + offset;
+  };
   StandinDate.parse = RealDate.parse;
   StandinDate.UTC = RealDate.UTC;
   window.Date = StandinDate;
@@ -22,7 +24,9 @@
   });
   var formToObject = function (f) {
     var o = {};
-    new FormData(f).forEach(function (v, k) { o[k] = typeof v === 'string' ? v : null; });
+    new FormData(f).forEach(function (v, k) {
+      o[k] = typeof v === 'string' ? v : null;
+    });
     return o;
   };
   var settle = function (s, reply) {
@@ -36,13 +40,23 @@
     else console.error('Uncaught ' + e.name + ': ' + e.message);
   };
   var notify = function (fn) {
-    try { if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*'); } catch { /* no parent */ }
+    try {
+      if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*');
+    } catch {
+      /* no parent */
+    }
   };
   var runner = function (s) {
     var r = {
-      withSuccessHandler: function (f) { return runner(Object.assign({}, s, { success: f })); },
-      withFailureHandler: function (f) { return runner(Object.assign({}, s, { failure: f })); },
-      withUserObject: function (o) { return runner(Object.assign({}, s, { userObject: o })); },
+      withSuccessHandler: function (f) {
+        return runner(Object.assign({}, s, { success: f }));
+      },
+      withFailureHandler: function (f) {
+        return runner(Object.assign({}, s, { failure: f }));
+      },
+      withUserObject: function (o) {
+        return runner(Object.assign({}, s, { userObject: o }));
+      },
     };
     names.forEach(function (name) {
       r[name] = function () {
@@ -53,28 +67,51 @@
         try {
           payload = JSON.stringify({ fn: name, args: args });
         } catch {
-          setTimeout(function () { settle(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value' } }); }, 0);
+          setTimeout(function () {
+            settle(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value' } });
+          }, 0);
           return;
         }
         fetch('/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
-          .then(function (res) { return res.json(); })
-          .then(function (reply) { settle(s, reply); notify(name); },
-                function (err) { settle(s, { ok: false, error: { name: 'NetworkError', message: String(err && err.message || err) } }); });
+          .then(function (res) {
+            return res.json();
+          })
+          .then(
+            function (reply) {
+              settle(s, reply);
+              notify(name);
+            },
+            function (err) {
+              settle(s, { ok: false, error: { name: 'NetworkError', message: String((err && err.message) || err) } });
+            },
+          );
       };
     });
     return r;
   };
   window.google = {
     script: {
-      get run() { return runner({}); },
+      get run() {
+        return runner({});
+      },
       host: {
-        close: function () { try { window.parent.postMessage({ gasHostClose: true }, '*'); } catch { /* no parent */ } },
+        close: function () {
+          try {
+            window.parent.postMessage({ gasHostClose: true }, '*');
+          } catch {
+            /* no parent */
+          }
+        },
         setHeight: function () {},
         setWidth: function () {},
         editor: { focus: function () {} },
         origin: location.origin,
       },
-      url: { getLocation: function (cb) { cb({ hash: '', parameter: {}, parameters: {} }); } },
+      url: {
+        getLocation: function (cb) {
+          cb({ hash: '', parameter: {}, parameters: {} });
+        },
+      },
     },
   };
 })();

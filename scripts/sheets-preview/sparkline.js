@@ -6,7 +6,13 @@
 (function (root) {
   'use strict';
   var SHEET = "'((?:[^']|'')+)'";
-  var SHAPE = new RegExp('^=IFERROR\\(SPARKLINE\\(FILTER\\(' + SHEET + '!([A-Z]+)2:\\2,ISNUMBER\\(' + SHEET + '!\\2\\d*:?\\2?\\),(.+)\\)\\),""\\)$');
+  var SHAPE = new RegExp(
+    '^=IFERROR\\(SPARKLINE\\(FILTER\\(' +
+      SHEET +
+      '!([A-Z]+)2:\\2,ISNUMBER\\(' +
+      SHEET +
+      '!\\2\\d*:?\\2?\\),(.+)\\)\\),""\\)$',
+  );
   function colIndex(letters) {
     var n = 0;
     for (var i = 0; i < letters.length; i++) n = n * 26 + (letters.charCodeAt(i) - 64);
@@ -19,7 +25,8 @@
     var sheet = m[1].replace(/''/g, "'");
     var col = colIndex(m[2]);
     var names = [];
-    var re = /\('(?:[^']|'')+'!B2:B="((?:[^"]|"")*)"\)/g, t;
+    var re = /\('(?:[^']|'')+'!B2:B="((?:[^"]|"")*)"\)/g,
+      t;
     while ((t = re.exec(m[4]))) names.push(t[1].replace(/""/g, '"'));
     var rows = (rowsOf(sheet) || []).slice(1);
     var out = [];

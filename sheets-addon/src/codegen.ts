@@ -25,7 +25,8 @@ function exampleFormula(e: DocumentedEndpoint, range = false): string {
   const args: string[] = [];
   for (const spec of argLayout(e)) {
     if (spec.role === 'target') args.push(range ? 'A2:A100' : q(documentedParam(spec.param!).example ?? 'nasa'));
-    else if (spec.role === 'param') args.push(spec.param!.required ? q(documentedParam(spec.param!).example ?? spec.param!.default ?? '') : '');
+    else if (spec.role === 'param')
+      args.push(spec.param!.required ? q(documentedParam(spec.param!).example ?? spec.param!.default ?? '') : '');
     else if (spec.role === 'fields') args.push(exampleField(e) ? q(exampleField(e)) : '');
     else args.push('');
   }
@@ -36,8 +37,13 @@ function exampleFormula(e: DocumentedEndpoint, range = false): string {
 function fieldsText(e: DocumentedEndpoint): string {
   const known = fieldPaths(e.schema);
   const dflt = e.columns.length ? e.columns.join(', ') : 'every field of the answer';
-  const list = known.length ? ` Known fields: ${known.slice(0, 24).join(', ')}${known.length > 24 ? ', ...' : ''}.` : '';
-  return `Fields to return: a comma list such as ${q(exampleField(e) ?? 'name')} or a range ` + `of names (optional; default ${dflt}). One field gives a bare value.${list}`;
+  const list = known.length
+    ? ` Known fields: ${known.slice(0, 24).join(', ')}${known.length > 24 ? ', ...' : ''}.`
+    : '';
+  return (
+    `Fields to return: a comma list such as ${q(exampleField(e) ?? 'name')} or a range ` +
+    `of names (optional; default ${dflt}). One field gives a bare value.${list}`
+  );
 }
 
 function paramDoc(e: DocumentedEndpoint, spec: ArgSpec): { type: string; text: string } {
@@ -52,25 +58,43 @@ function paramDoc(e: DocumentedEndpoint, spec: ArgSpec): { type: string; text: s
       };
     case 'param': {
       const p = documentedParam(spec.param!);
-      return { type: p.kind === 'integer' ? 'number' : 'string', text: `${p.description}${p.required ? '' : ' (optional)'}.`.replace(/\)\.\s*\(optional\)\./, ', optional).') };
+      return {
+        type: p.kind === 'integer' ? 'number' : 'string',
+        text: `${p.description}${p.required ? '' : ' (optional)'}.`.replace(/\)\.\s*\(optional\)\./, ', optional).'),
+      };
     }
     case 'fields':
       return { type: 'string|Array<Array<string>>', text: fieldsText(e) };
     case 'header':
-      return { type: 'boolean', text: `TRUE adds a header row of field names (optional; default ${defaultHeaderText(e)}).` };
+      return {
+        type: 'boolean',
+        text: `TRUE adds a header row of field names (optional; default ${defaultHeaderText(e)}).`,
+      };
     case 'limit':
-      return { type: 'number', text: `How many items per target, 1-${MAX_LIMIT} (optional; default the first page). Every page costs credits.` };
+      return {
+        type: 'number',
+        text: `How many items per target, 1-${MAX_LIMIT} (optional; default the first page). Every page costs credits.`,
+      };
     case 'refresh':
-      return { type: 'boolean', text: "TRUE fetches again instead of reusing a recent answer (optional; spends credits)." };
+      return {
+        type: 'boolean',
+        text: 'TRUE fetches again instead of reusing a recent answer (optional; spends credits).',
+      };
   }
 }
 
 function functionJsDoc(e: DocumentedEndpoint): string {
   const target = targetParam(e);
-  const returns = e.shape === 'list' ? 'A table of items, one row each.' : target ? 'The fields asked for: one row per target.' : 'The fields asked for.';
+  const returns =
+    e.shape === 'list'
+      ? 'A table of items, one row each.'
+      : target
+        ? 'The fields asked for: one row per target.'
+        : 'The fields asked for.';
   const lines = [
     `${clean(e.summary)}. ${clean(e.description)}`,
-    `Credits: ${describeCost(e)}${target ? ` for each ${target.name}` : ''}; answers are reused ` + `for the sheet's freshness setting (7 days unless changed), so recalculating is free.`,
+    `Credits: ${describeCost(e)}${target ? ` for each ${target.name}` : ''}; answers are reused ` +
+      `for the sheet's freshness setting (7 days unless changed), so recalculating is free.`,
     `Example: ${exampleFormula(e)}${target ? ` or ${exampleFormula(e, true)}` : ''}`,
     '',
     ...argLayout(e).map((spec) => {
@@ -85,7 +109,10 @@ function functionJsDoc(e: DocumentedEndpoint): string {
 
 function functionStub(e: DocumentedEndpoint): string {
   const names = argLayout(e).map((a) => a.name);
-  return `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return ` + `IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`;
+  return (
+    `${functionJsDoc(e)}\nfunction ${e.fn}(${names.join(', ')}) {\n  return ` +
+    `IGDATA.fn(${JSON.stringify(e.id)}, [${names.join(', ')}]);\n}\n`
+  );
 }
 
 /** Server functions the sidebar calls with google.script.run (top-level, no trailing underscore). */
@@ -120,8 +147,13 @@ function igKeepAnswers() {
   return IGDATA.hourly();
 }
 `;
-  const server = SERVER_FUNCTIONS.map((name) => `function ${name}(...args) {\n  return IGDATA.sidebar.${name}(...args);\n}\n`).join('\n');
-  return `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- ` + `Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`;
+  const server = SERVER_FUNCTIONS.map(
+    (name) => `function ${name}(...args) {\n  return IGDATA.sidebar.${name}(...args);\n}\n`,
+  ).join('\n');
+  return (
+    `${head}\n// ---- Sidebar server functions (google.script.run)\n\n${server}\n// ---- ` +
+    `Custom functions, one per endpoint\n\n${list.map(functionStub).join('\n')}`
+  );
 }
 
 /** The sidebar's endpoint list, written into Sidebar.html by the build. */
@@ -135,7 +167,12 @@ const reuseText = (e: EndpointDef): string =>
 export function generateReference(list: readonly DocumentedEndpoint[] = documentedEndpoints): string {
   const rows = list.map((e) => {
     const args = argLayout(e).map((a) => (a.role === 'target' || a.param?.required ? a.name : `[${a.name}]`));
-    return `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} ` + `| ${reuseText(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`;
+    return (
+      `| \`${e.fn}(${args.join(', ')})\` | ${clean(e.summary)} | ${describeCost(e)} ` +
+      `| ${reuseText(e)} | \`${exampleFormula(e).replace(/\|/g, '\\|')}\` |`
+    );
   });
-  return ['| Function | What it returns | Credits | Reused at most | Example |', '|---|---|---|---|---|', ...rows].join('\n');
+  return ['| Function | What it returns | Credits | Reused at most | Example |', '|---|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }

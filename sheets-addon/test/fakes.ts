@@ -29,7 +29,11 @@ export interface FakeService {
   ids?: Record<string, string>;
 }
 
-const json = (status: number, body: unknown): RawResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown): RawResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 export function fakeService(): FakeService {
   const svc: FakeService = {
@@ -61,26 +65,49 @@ export function fakeService(): FakeService {
     const url = new URL(r.url);
     svc.sent.push(url.pathname.replace(/^\/v1\//, '') + url.search);
     if (svc.unreachable?.test(r.url)) throw new Error(`Address unavailable: ${r.url}`);
-    if (r.headers.authorization !== `Bearer ${KEY}`) return json(401, { error: { code: 'invalid_api_key', message: 'Invalid API key.' }, meta: { credits_charged: 0 } });
+    if (r.headers.authorization !== `Bearer ${KEY}`)
+      return json(401, {
+        error: { code: 'invalid_api_key', message: 'Invalid API key.' },
+        meta: { credits_charged: 0 },
+      });
     // The balance is free (as the service's credits endpoint is).
-    if (url.pathname === '/v1/credits') return json(200, { data: { credits_remaining: 100000 }, meta: { credits_charged: 0 } });
+    if (url.pathname === '/v1/credits')
+      return json(200, { data: { credits_remaining: 100000 }, meta: { credits_charged: 0 } });
     const handle = url.searchParams.get('handle') ?? '';
     // acct_<n>: any number of made-up accounts (schedules over long columns).
     const known = handle in PROFILES || /^acct_\d+$/.test(handle);
     const path = url.pathname.replace(/^\/v1\//, '');
     const price = path === 'profile' ? 1 : 2;
     svc.credits += price;
-    if (!known) return json(404, { error: { code: 'not_found', message: 'No public data.' }, meta: { credits_charged: price } });
+    if (!known)
+      return json(404, { error: { code: 'not_found', message: 'No public data.' }, meta: { credits_charged: price } });
     if (path === 'profile') {
-      return json(200, { data: { id: svc.ids?.[handle] ?? `id_${handle}`, username: handle, followers: PROFILES[handle] ?? 1000 + svc.credits, following: 82, posts: 10 }, meta: { credits_charged: 1 } });
+      return json(200, {
+        data: {
+          id: svc.ids?.[handle] ?? `id_${handle}`,
+          username: handle,
+          followers: PROFILES[handle] ?? 1000 + svc.credits,
+          following: 82,
+          posts: 10,
+        },
+        meta: { credits_charged: 1 },
+      });
     }
     const from = Number(url.searchParams.get('cursor') ?? 0);
     // A list whose first page came back empty (items filtered out) with more behind it.
-    if (handle === 'natgeo' && !url.searchParams.has('cursor')) return json(200, { data: { items: [], next_cursor: '0' }, meta: { credits_charged: 2 } });
+    if (handle === 'natgeo' && !url.searchParams.has('cursor'))
+      return json(200, { data: { items: [], next_cursor: '0' }, meta: { credits_charged: 2 } });
     const items = Array.from({ length: Math.max(0, Math.min(12, POSTS - from)) }, (_, i) => ({
-      id: `${handle}_${from + i}`, shortcode: `${handle}${from + i}`, type: 'image', taken_at: '2025-06-01T12:00:00Z', like_count: from + i,
+      id: `${handle}_${from + i}`,
+      shortcode: `${handle}${from + i}`,
+      type: 'image',
+      taken_at: '2025-06-01T12:00:00Z',
+      like_count: from + i,
     }));
-    return json(200, { data: { items, next_cursor: from + 12 < POSTS ? String(from + 12) : null }, meta: { credits_charged: 2 } });
+    return json(200, {
+      data: { items, next_cursor: from + 12 < POSTS ? String(from + 12) : null },
+      meta: { credits_charged: 2 },
+    });
   }
   return svc;
 }
@@ -104,7 +131,11 @@ export function memoryCache(): KeyValueCache & { items: Map<string, string> } {
 export const sha256Base64 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 
 /** Engine dependencies over a fake service and an in-memory cache (the lock always free). */
-export function fakeDeps(svc = fakeService(), cache = memoryCache(), now = () => Date.now()): EngineDeps & { svc: FakeService; cache: ReturnType<typeof memoryCache> } {
+export function fakeDeps(
+  svc = fakeService(),
+  cache = memoryCache(),
+  now = () => Date.now(),
+): EngineDeps & { svc: FakeService; cache: ReturnType<typeof memoryCache> } {
   const store = createAnswerStore({ cache, tryLock: () => () => undefined, sha256Base64, now });
   return { client: { config: clientConfig({ apiKey: KEY, baseUrl: BASE }), io: svc.io }, store, now, svc, cache };
 }

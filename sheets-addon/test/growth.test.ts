@@ -36,6 +36,8 @@ test("the chart's table: dates down, accounts across, blank where an account has
 
 test('a field the history lacks says which ones it has', () => {
   expect(historyFields(history[0])).toEqual(['followers', 'following']);
-  expect(() => growth(history, 'likes')).toThrow('The history has no column "likes": choose one of followers, following.');
+  expect(() => growth(history, 'likes')).toThrow(
+    'The history has no column "likes": choose one of followers, following.',
+  );
   expect(() => growth(history, 'handle')).toThrow(/no column "handle"/);
 });

@@ -9,7 +9,16 @@ import { evaluateFormula } from '../src/engine/formula';
 import type { CachedAnswer } from '../src/engine/types';
 import { createAnswerStore } from '../src/engine/store';
 import type { KeptGrid } from '../src/engine/keep';
-import { KEEP_ROWS, MAX_CELLS, createKeptAnswers, formatRow, freshHours, freshMs, parseRow, withKept } from '../src/engine/keep';
+import {
+  KEEP_ROWS,
+  MAX_CELLS,
+  createKeptAnswers,
+  formatRow,
+  freshHours,
+  freshMs,
+  parseRow,
+  withKept,
+} from '../src/engine/keep';
 import { fakeDeps, fakeService, memoryCache, sha256Base64 } from './fakes';
 
 const HOUR = 3600000;
@@ -26,13 +35,16 @@ function memoryGrid(): KeptGrid & { rows: Map<number, string[]>; reads: (number[
     read(which?: number[]) {
       grid.reads.push(which);
       const out = new Map<number, string[]>();
-      for (const r of which ?? Array.from({ length: KEEP_ROWS }, (_, i) => i + 1)) if (rows.has(r)) out.set(r, [...rows.get(r)!]);
+      for (const r of which ?? Array.from({ length: KEEP_ROWS }, (_, i) => i + 1))
+        if (rows.has(r)) out.set(r, [...rows.get(r)!]);
       return out;
     },
     write(changed: Map<number, string[]>) {
       grid.writes++;
       for (const [r, cells] of changed) {
-        for (const c of cells) if (c.length > 50000) throw new Error('Your input contains more than the maximum of 50000 characters in a single cell.');
+        for (const c of cells)
+          if (c.length > 50000)
+            throw new Error('Your input contains more than the maximum of 50000 characters in a single cell.');
         rows.set(r, cells);
       }
     },
@@ -41,15 +53,32 @@ function memoryGrid(): KeptGrid & { rows: Map<number, string[]>; reads: (number[
 }
 
 /** Engine deps at a movable clock, the freshness setting in hours, kept answers over `grid`. */
-function depsAt(clock: { t: number }, hours: number, grid: KeptGrid, opts: { writable?: boolean; cache?: ReturnType<typeof memoryCache>; svc?: ReturnType<typeof fakeService> } = {}) {
+function depsAt(
+  clock: { t: number },
+  hours: number,
+  grid: KeptGrid,
+  opts: { writable?: boolean; cache?: ReturnType<typeof memoryCache>; svc?: ReturnType<typeof fakeService> } = {},
+) {
   const now = () => clock.t;
   const base = fakeDeps(opts.svc ?? fakeService(), opts.cache ?? memoryCache(), now);
-  const cacheStore = createAnswerStore({ cache: base.cache, tryLock: () => () => undefined, sha256Base64, now, maxAgeMs: freshMs(hours) });
+  const cacheStore = createAnswerStore({
+    cache: base.cache,
+    tryLock: () => () => undefined,
+    sha256Base64,
+    now,
+    maxAgeMs: freshMs(hours),
+  });
   const kept = createKeptAnswers(grid, { now, maxAgeMs: freshMs(hours), writable: opts.writable ?? false });
   return { ...base, store: withKept(cacheStore, kept), kept };
 }
 
-const answer = (at: number, followers = 1): CachedAnswer => ({ ok: true, data: { username: 'x', followers }, next: null, charged: 1, at });
+const answer = (at: number, followers = 1): CachedAnswer => ({
+  ok: true,
+  data: { username: 'x', followers },
+  next: null,
+  charged: 1,
+  at,
+});
 
 describe('the freshness setting', () => {
   test('1 hour to 30 days in whole hours; anything else is the default, 7 days', () => {
@@ -131,8 +160,24 @@ describe('kept answers', () => {
     const entries = new Map<string, CachedAnswer>();
     for (let i = 0; i < 10000; i++) {
       entries.set(`igd1:${sha256Base64(String(i))}`, {
-        ok: true, charged: 1, at: now - i, next: null,
-        data: { id: String(1e10 + i), username: `creator_${i}`, full_name: `Creator Number ${i}`, followers: i * 37, following: 420, posts: 1234, is_verified: i % 7 === 0, is_private: false, is_business: true, category: 'Digital creator', biography: 'Vegan recipes, travel and everyday life. Collabs: hello@example.com', external_url: 'https://example.com/links' },
+        ok: true,
+        charged: 1,
+        at: now - i,
+        next: null,
+        data: {
+          id: String(1e10 + i),
+          username: `creator_${i}`,
+          full_name: `Creator Number ${i}`,
+          followers: i * 37,
+          following: 420,
+          posts: 1234,
+          is_verified: i % 7 === 0,
+          is_private: false,
+          is_business: true,
+          category: 'Digital creator',
+          biography: 'Vegan recipes, travel and everyday life. Collabs: hello@example.com',
+          external_url: 'https://example.com/links',
+        },
       });
     }
     kept.add(entries);
@@ -154,7 +199,13 @@ describe('kept answers', () => {
     // A cell never ends between the halves of a surrogate pair, so a cell may hold one character
     // less than its size: a row filled to the limit must leave room for that in every cell.
     const now = Date.now();
-    const filled = (pad: string, emoji: number): CachedAnswer => ({ ok: true, data: { caption: pad + '\u{1F600}'.repeat(emoji) }, next: null, charged: 1, at: now });
+    const filled = (pad: string, emoji: number): CachedAnswer => ({
+      ok: true,
+      data: { caption: pad + '\u{1F600}'.repeat(emoji) },
+      next: null,
+      charged: 1,
+      at: now,
+    });
     const overhead = JSON.stringify({ big: filled('', 0) }).length;
     let tried = 0;
     for (const pad of ['', 'x']) {
@@ -172,7 +223,13 @@ describe('kept answers', () => {
 
   test('answers older than 30 days are dropped when their row is rewritten', () => {
     const now = Date.UTC(2026, 0, 5, 9);
-    const row = formatRow(new Map([['old', answer(now - 31 * DAY)], ['new', answer(now - DAY)]]), now);
+    const row = formatRow(
+      new Map([
+        ['old', answer(now - 31 * DAY)],
+        ['new', answer(now - DAY)],
+      ]),
+      now,
+    );
     expect([...parseRow(row).keys()]).toEqual(['new']);
   });
 });
@@ -183,13 +240,27 @@ describe('_fetched_at', () => {
     const cache = memoryCache();
     const svc = fakeService();
     const fetched = clock.t;
-    const first = evaluateFormula('profile', ['nasa', 'followers,_fetched_at'], () => depsAt(clock, 168, memoryGrid(), { cache, svc }));
-    expect(first).toEqual([['followers', '_fetched_at'], [97400000, new Date(fetched)]]);
+    const first = evaluateFormula('profile', ['nasa', 'followers,_fetched_at'], () =>
+      depsAt(clock, 168, memoryGrid(), { cache, svc }),
+    );
+    expect(first).toEqual([
+      ['followers', '_fetched_at'],
+      [97400000, new Date(fetched)],
+    ]);
     clock.t += 3 * HOUR;
-    expect(evaluateFormula('profile', [column(['nasa']), '_fetched_at'], () => depsAt(clock, 168, memoryGrid(), { cache, svc }))).toEqual(new Date(fetched));
+    expect(
+      evaluateFormula('profile', [column(['nasa']), '_fetched_at'], () =>
+        depsAt(clock, 168, memoryGrid(), { cache, svc }),
+      ),
+    ).toEqual(new Date(fetched));
     expect(svc.credits).toBe(1);
     // Lists: every item of a target shows when its (oldest) page was fetched.
-    const posts = evaluateFormula('profile/posts', ['nasa', 'id,_fetched_at', false, 2], () => depsAt(clock, 168, memoryGrid(), { cache, svc })) as unknown[][];
-    expect(posts).toEqual([['nasa_0', new Date(clock.t)], ['nasa_1', new Date(clock.t)]]);
+    const posts = evaluateFormula('profile/posts', ['nasa', 'id,_fetched_at', false, 2], () =>
+      depsAt(clock, 168, memoryGrid(), { cache, svc }),
+    ) as unknown[][];
+    expect(posts).toEqual([
+      ['nasa_0', new Date(clock.t)],
+      ['nasa_1', new Date(clock.t)],
+    ]);
   });
 });

@@ -3,24 +3,35 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const SRC = path.join(__dirname, '..', 'src');
-const GLOBALS = /\b(SpreadsheetApp|UrlFetchApp|CacheService|LockService|PropertiesService|HtmlService|Session|Utilities|ScriptApp|GoogleAppsScript)\b/;
+const GLOBALS =
+  /\b(SpreadsheetApp|UrlFetchApp|CacheService|LockService|PropertiesService|HtmlService|Session|Utilities|ScriptApp|GoogleAppsScript)\b/;
 const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) =>
+      d.isDirectory() ? files(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : [],
+    );
 }
 
 test('Apps Script globals appear only in the adapters (src/gas/)', () => {
   const offenders = files(SRC)
     .filter((f) => !f.startsWith(path.join(SRC, 'gas') + path.sep))
-    .flatMap((f) => withoutComments(fs.readFileSync(f, 'utf8')).split('\n').map((line, i) => [f, i + 1, line] as const))
+    .flatMap((f) =>
+      withoutComments(fs.readFileSync(f, 'utf8'))
+        .split('\n')
+        .map((line, i) => [f, i + 1, line] as const),
+    )
     .filter(([, , line]) => GLOBALS.test(line))
     .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
   expect(offenders).toEqual([]);
 });
 
 test('the engine imports nothing from the adapters, the bulk runner or the sidebar API', () => {
-  const offenders = files(path.join(SRC, 'engine')).filter((f) => /from '\.\.\/(gas|bulk|sidebar-api)/.test(fs.readFileSync(f, 'utf8')));
+  const offenders = files(path.join(SRC, 'engine')).filter((f) =>
+    /from '\.\.\/(gas|bulk|sidebar-api)/.test(fs.readFileSync(f, 'utf8')),
+  );
   expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
 });
 
@@ -34,7 +45,11 @@ test('bulk runs, schedules and the run context reach Apps Script only through th
 test('no module-level mutable state outside the sidebar page: what lives for one execution lives in its run context', () => {
   const offenders = files(SRC)
     .filter((f) => !f.startsWith(path.join(SRC, 'sidebar') + path.sep))
-    .flatMap((f) => withoutComments(fs.readFileSync(f, 'utf8')).split('\n').map((line, i) => [f, i + 1, line] as const))
+    .flatMap((f) =>
+      withoutComments(fs.readFileSync(f, 'utf8'))
+        .split('\n')
+        .map((line, i) => [f, i + 1, line] as const),
+    )
     .filter(([, , line]) => /^(export )?(let|var) /.test(line))
     .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
   expect(offenders).toEqual([]);
@@ -43,7 +58,11 @@ test('no module-level mutable state outside the sidebar page: what lives for one
 test('values reach cells only through gas/book.ts setCells (text from the API stays text): no other setValues, appendRow or non-empty setValue', () => {
   const offenders = files(SRC)
     .filter((f) => f !== path.join(SRC, 'gas', 'book.ts'))
-    .flatMap((f) => withoutComments(fs.readFileSync(f, 'utf8')).split('\n').map((line, i) => [f, i + 1, line] as const))
+    .flatMap((f) =>
+      withoutComments(fs.readFileSync(f, 'utf8'))
+        .split('\n')
+        .map((line, i) => [f, i + 1, line] as const),
+    )
     .filter(([, , line]) => /\.(setValues|appendRow)\(/.test(line) || /\.setValue\((?!''\))/.test(line))
     .map(([f, n, line]) => `${path.relative(SRC, f)}:${n}: ${line.trim()}`);
   expect(offenders).toEqual([]);

@@ -4,14 +4,23 @@ import { BUCKET_MAX_BYTES, bucketOf, createAnswerStore, split } from '../src/eng
 import { createClaimStore } from '../src/engine/claim-store';
 import { memoryCache, sha256Base64 } from './fakes';
 
-const answer = (data: Record<string, unknown>, at = 1): CachedAnswer => ({ ok: true, data, next: null, charged: 1, at });
+const answer = (data: Record<string, unknown>, at = 1): CachedAnswer => ({
+  ok: true,
+  data,
+  next: null,
+  charged: 1,
+  at,
+});
 
 function store(lockFree = true) {
   const cache = memoryCache();
   const warnings: string[] = [];
   let locks = 0;
   const s = createAnswerStore({
-    cache, sha256Base64, now: () => 1000, warn: (m) => warnings.push(m),
+    cache,
+    sha256Base64,
+    now: () => 1000,
+    warn: (m) => warnings.push(m),
     tryLock: () => (lockFree ? (locks++, () => undefined) : null),
   });
   return { s, cache, warnings, locks: () => locks };
@@ -80,10 +89,21 @@ test("each endpoint's own reuse limit applies on read, to answers stored before 
   const HOUR = 3600000;
   let now = 10 * HOUR;
   const cache = memoryCache();
-  const s = createAnswerStore({ cache, sha256Base64, now: () => now, tryLock: () => () => undefined, maxAgeMs: 168 * HOUR });
+  const s = createAnswerStore({
+    cache,
+    sha256Base64,
+    now: () => now,
+    tryLock: () => () => undefined,
+    maxAgeMs: 168 * HOUR,
+  });
   const stories = s.keyFor('https://api.test', 'profile/stories?handle=nasa');
   const profile = s.keyFor('https://api.test', 'profile?handle=nasa');
-  s.putMany(new Map([[stories, answer({ items: [] }, now)], [profile, answer({ followers: 1 }, now)]]));
+  s.putMany(
+    new Map([
+      [stories, answer({ items: [] }, now)],
+      [profile, answer({ followers: 1 }, now)],
+    ]),
+  );
   now += 30 * 60000;
   expect([...s.getMany([stories, profile]).keys()]).toEqual([stories, profile]);
   now += HOUR; // stories live 1 hour in the store (maxReuseHours); a profile the setting's 7 days
@@ -92,12 +112,15 @@ test("each endpoint's own reuse limit applies on read, to answers stored before 
   expect(s.limitOf(profile)).toBeUndefined();
 });
 
-test('another execution\'s answers written into a bucket between two of our writes are kept (the bucket is read again, not remembered)', () => {
+test("another execution's answers written into a bucket between two of our writes are kept (the bucket is read again, not remembered)", () => {
   const shared = memoryCache();
   const mk = () => createAnswerStore({ cache: shared, sha256Base64, now: () => 1000, tryLock: () => () => undefined });
   const [mine, theirs] = [mk(), mk()];
   // Keys in one bucket.
-  const keys = [...Array(2000).keys()].map((i) => `igd1:k${i}`).filter((k) => bucketOf(k) === bucketOf('igd1:k0')).slice(0, 3);
+  const keys = [...Array(2000).keys()]
+    .map((i) => `igd1:k${i}`)
+    .filter((k) => bucketOf(k) === bucketOf('igd1:k0'))
+    .slice(0, 3);
   mine.putMany(new Map([[keys[0], answer({ n: 0 })]]));
   theirs.putMany(new Map([[keys[1], answer({ n: 1 })]]));
   mine.putMany(new Map([[keys[2], answer({ n: 2 })]]));

@@ -16,7 +16,9 @@ import type { World } from './run-fakes';
 import { world } from './run-fakes';
 // The evaluator of the preview page: the trend's numbers, as Sheets would draw them.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { sparklinePoints } = require('../../scripts/sheets-preview/sparkline.js') as { sparklinePoints: (f: string, rowsOf: (s: string) => unknown[][]) => number[] | null };
+const { sparklinePoints } = require('../../scripts/sheets-preview/sparkline.js') as {
+  sparklinePoints: (f: string, rowsOf: (s: string) => unknown[][]) => number[] | null;
+};
 
 const accounts = (n: number) => Array.from({ length: n }, (_, i) => `acct_${i}`);
 const weekly = { every: 'weekly', weekday: 1, hour: 7 };
@@ -39,15 +41,34 @@ function view(w: World, name: string) {
   const sheet = w.sheet(name);
   const rows = sheet.read(1, 1, sheet.lastRow(), sheet.maxColumns());
   const header = rows[0].map(String).filter(Boolean);
-  const trend = (r: number, field: string) => sparklinePoints(sheet.formulas.get(`${r + 1},${header.indexOf(`${field} trend`) + 1}`) ?? '', (s) => w.sheet(s).read(1, 1, w.sheet(s).lastRow(), 12));
-  return { header, lines: rows.slice(1).filter((r) => r[0] !== '').map((r) => r.slice(0, header.length)), trend, formats: sheet.formats };
+  const trend = (r: number, field: string) =>
+    sparklinePoints(sheet.formulas.get(`${r + 1},${header.indexOf(`${field} trend`) + 1}`) ?? '', (s) =>
+      w.sheet(s).read(1, 1, w.sheet(s).lastRow(), 12),
+    );
+  return {
+    header,
+    lines: rows
+      .slice(1)
+      .filter((r) => r[0] !== '')
+      .map((r) => r.slice(0, header.length)),
+    trend,
+    formats: sheet.formats,
+  };
 }
 
 test('from a column of 40 accounts, one confirmation gives a tracker; after three weekly runs each line has the latest value, the change and a trend of three points', () => {
   const w = world();
   w.column(accounts(40));
   const preview = previewTracker(w.execution(), { fields: 'followers', ...weekly, cap: 100 });
-  expect(preview).toMatchObject({ accounts: 40, creditsEach: 1, perRun: 40, perMonth: 174, runsForAll: 1, firstRun: 'now', functions: ['IGPROFILE'] });
+  expect(preview).toMatchObject({
+    accounts: 40,
+    creditsEach: 1,
+    perRun: 40,
+    perMonth: 174,
+    runsForAll: 1,
+    firstRun: 'now',
+    functions: ['IGPROFILE'],
+  });
   const t = track(w, { fields: 'followers', ...weekly, cap: 100, name: 'Creators' });
   expect(w.svc.credits).toBe(40);
   nextWeek(w);
@@ -55,7 +76,15 @@ test('from a column of 40 accounts, one confirmation gives a tracker; after thre
   nextWeek(w);
   expect(w.svc.credits).toBe(120); // credits = distinct accounts per run
   const v = view(w, t.view);
-  expect(v.header).toEqual(['account', 'fetched', 'followers', 'followers change', 'followers change %', 'followers trend', 'note']);
+  expect(v.header).toEqual([
+    'account',
+    'fetched',
+    'followers',
+    'followers change',
+    'followers change %',
+    'followers trend',
+    'note',
+  ]);
   expect(v.lines).toHaveLength(40);
   for (let r = 0; r < 40; r++) {
     const [account, fetched, latest, change, pct] = v.lines[r];
@@ -72,13 +101,23 @@ test('from a column of 40 accounts, one confirmation gives a tracker; after thre
   expect([...latest].sort((a, b) => b - a)).toEqual(latest);
   expect(v.formats.get('2,5')).toBe('0.0%');
   expect(JSON.parse(w.props.get('IGDATA_USAGE')!)).toEqual(expect.objectContaining({}));
-  expect(Object.values(JSON.parse(w.props.get('IGDATA_USAGE')!) as Record<string, Record<string, number>>).reduce((n, day) => n + (day['Tracker Creators'] ?? 0), 0)).toBe(120);
+  expect(
+    Object.values(JSON.parse(w.props.get('IGDATA_USAGE')!) as Record<string, Record<string, number>>).reduce(
+      (n, day) => n + (day['Tracker Creators'] ?? 0),
+      0,
+    ),
+  ).toBe(120);
 });
 
 test('the default fields (followers, posts, engagement rate) cost 3 credits an account: a profile and an engagement insight', () => {
   const w = world();
   w.column(accounts(5));
-  expect(previewTracker(w.execution(), { ...weekly, cap: 100 })).toMatchObject({ fields: ['followers', 'posts', 'engagement_rate_pct'], creditsEach: 3, perRun: 15, functions: ['IGPROFILE', 'IGENGAGEMENT'] });
+  expect(previewTracker(w.execution(), { ...weekly, cap: 100 })).toMatchObject({
+    fields: ['followers', 'posts', 'engagement_rate_pct'],
+    creditsEach: 3,
+    perRun: 15,
+    functions: ['IGPROFILE', 'IGENGAGEMENT'],
+  });
 });
 
 test('the list changes: an added account joins the next run, a removed one stops being fetched and keeps its history, a renamed one keeps its line, a deleted one says why once', () => {
@@ -100,7 +139,11 @@ test('the list changes: an added account joins the next run, a removed one stops
   expect(line('acct_22')[3]).not.toBe('');
   expect(line('acct_4')[3]).toBe(''); // no previous snapshot yet
   expect(line('gone_1').at(-1)).toMatch(/no public data/i);
-  expect(line('gone_1').slice(2, -1).every((c) => c === '')).toBe(true);
+  expect(
+    line('gone_1')
+      .slice(2, -1)
+      .every((c) => c === ''),
+  ).toBe(true);
   // acct_3's history stays in the history sheet.
   const history = w.sheet(t.parts[0].history);
   expect(history.read(2, 2, history.lastRow() - 1, 1).flat()).toContain('acct_3');
@@ -114,9 +157,15 @@ test('the list changes: an added account joins the next run, a removed one stops
 test('bad input names the field and what to choose; nothing is saved', () => {
   const w = world();
   w.column(accounts(3));
-  expect(() => createTracker(w.execution(), { fields: 'followers,likes', ...weekly, cap: 10 })).toThrow('Fields: "likes" is not a field of a profile or its insights. Choose from: ');
-  expect(() => createTracker(w.execution(), { fields: 'followers,engagement_rate_pct', ...weekly, cap: 2 })).toThrow('Credit cap per run: at least 3, what one account costs with these fields (got 2).');
-  expect(() => createTracker(w.execution(), { fields: 'followers', ...weekly, cap: 10, sortBy: 'posts' })).toThrow('Sort by: one of the chosen fields (followers); got "posts".');
+  expect(() => createTracker(w.execution(), { fields: 'followers,likes', ...weekly, cap: 10 })).toThrow(
+    'Fields: "likes" is not a field of a profile or its insights. Choose from: ',
+  );
+  expect(() => createTracker(w.execution(), { fields: 'followers,engagement_rate_pct', ...weekly, cap: 2 })).toThrow(
+    'Credit cap per run: at least 3, what one account costs with these fields (got 2).',
+  );
+  expect(() => createTracker(w.execution(), { fields: 'followers', ...weekly, cap: 10, sortBy: 'posts' })).toThrow(
+    'Sort by: one of the chosen fields (followers); got "posts".',
+  );
   expect(w.props.size).toBe(0);
 });
 
@@ -152,7 +201,11 @@ describe('review findings, each a test that failed before its fix', () => {
   test('a tracker of many fields (wider than 26 columns) is made whole; nothing is saved when its sheet cannot be written', () => {
     const w = world();
     w.column(['acct_1']);
-    const t = track(w, { fields: 'followers,following,posts,engagement_rate_pct,avg_likes,avg_comments,avg_engagement', ...weekly, cap: 10 });
+    const t = track(w, {
+      fields: 'followers,following,posts,engagement_rate_pct,avg_likes,avg_comments,avg_engagement',
+      ...weekly,
+      cap: 10,
+    });
     expect(view(w, t.view).header).toHaveLength(2 + 7 * 4 + 1);
   });
 
@@ -161,7 +214,9 @@ describe('review findings, each a test that failed before its fix', () => {
     w.column(['acct_1', 'gone_1']);
     const t = track(w, { fields: 'full_name,followers', ...weekly, cap: 10 });
     const [s] = loadSchedules(w.execution().props);
-    expect(() => deleteSchedule(w.execution(), s.id)).toThrow(`This schedule is part of the tracker "${t.name}": delete the tracker instead. Nothing was deleted.`);
+    expect(() => deleteSchedule(w.execution(), s.id)).toThrow(
+      `This schedule is part of the tracker "${t.name}": delete the tracker instead. Nothing was deleted.`,
+    );
     const v = view(w, t.view);
     const note = v.header.indexOf('note');
     expect(v.lines.find((l) => l[0] === 'acct_1')![note]).toBe('');
@@ -184,7 +239,7 @@ describe('a tracker keeps its identity (issue 22)', () => {
     expect(loadTrackers(w.execution()).map((t) => t.name)).toEqual(['Tracker 2', 'Tracker 3']);
   });
 
-  test("a new tracker named like a deleted one starts its own history: the old snapshots never enter its trends", () => {
+  test('a new tracker named like a deleted one starts its own history: the old snapshots never enter its trends', () => {
     const w = world();
     w.column(accounts(3));
     const old = track(w, { fields: 'followers', ...weekly, cap: 10, name: 'Creators' });
@@ -230,7 +285,9 @@ describe("when a tracker's answers are fetched again (issue 21: the rule in shee
     w.clock.t = Date.parse('2026-11-30T07:10:00Z'); // Monday, two days later
     background(w.execution(), OWNERS);
     expect(credits(w)).toBe(4);
-    expect(Math.min(...loadSchedules(w.execution().props).map((s) => s.nextAt))).toBe(Date.parse('2026-12-07T07:00:00Z'));
+    expect(Math.min(...loadSchedules(w.execution().props).map((s) => s.nextAt))).toBe(
+      Date.parse('2026-12-07T07:00:00Z'),
+    );
     expect(view(w, t.view).lines.every((l) => (l[1] as Date).getTime() === first)).toBe(true);
     w.clock.t = Date.parse('2026-12-07T07:10:00Z');
     background(w.execution(), OWNERS);
@@ -243,7 +300,8 @@ describe("when a tracker's answers are fetched again (issue 21: the rule in shee
   /** Run now of the tracker's schedule (Schedules, in the sidebar), stepped to its end. */
   function runNowToEnd(w: World, scheduleId: string) {
     let job = runNow(w.execution(), scheduleId);
-    for (let i = 0; i < 20 && job.status === 'running'; i++) job = stepScheduled(w.execution(), OWNERS, scheduleId, job.id);
+    for (let i = 0; i < 20 && job.status === 'running'; i++)
+      job = stepScheduled(w.execution(), OWNERS, scheduleId, job.id);
   }
 
   test('a run two days after the first one (Run now) reuses its answers: it bills nothing, and the view says they were fetched two days ago', () => {
@@ -288,7 +346,9 @@ describe('trackers saved before schedules had owners', () => {
     saveOldShape(w);
     const [s] = loadSchedules(w.execution().props);
     expect(s.owner).toEqual({ kind: 'tracker', id: t.id });
-    expect(() => deleteSchedule(w.execution(), s.id)).toThrow('This schedule is part of a tracker: delete the tracker instead. Nothing was deleted.');
+    expect(() => deleteSchedule(w.execution(), s.id)).toThrow(
+      'This schedule is part of a tracker: delete the tracker instead. Nothing was deleted.',
+    );
     nextWeek(w);
     // The hourly run's end rebuilt the view: a second point on every line.
     const v = view(w, t.view);
@@ -314,25 +374,41 @@ describe("a failed lookup's history row carries its error code (issue 25)", () =
     expect(view(w, t.view).header.some((c) => c.startsWith('_error'))).toBe(false);
   });
 
-  const history = (fields: string[], rows: unknown[][]) => [{ name: 'IG Data history IGPROFILE', fields, values: [['date', 'handle', ...fields], ...rows] }];
+  const history = (fields: string[], rows: unknown[][]) => [
+    { name: 'IG Data history IGPROFILE', fields, values: [['date', 'handle', ...fields], ...rows] },
+  ];
   const at = new Date('2026-11-23T07:00:00Z');
 
   test('the view decides by the code, not by the wording of the sentence', () => {
-    const v = trackerView(['a', 'b'], history(['followers', '_fetched_at', '_error'], [
-      [at, 'a', 'Worded some other way, without what was charged', '', 'not_found'],
-      [at, 'b', 120, at, ''],
-    ]), 'followers');
+    const v = trackerView(
+      ['a', 'b'],
+      history(
+        ['followers', '_fetched_at', '_error'],
+        [
+          [at, 'a', 'Worded some other way, without what was charged', '', 'not_found'],
+          [at, 'b', 120, at, ''],
+        ],
+      ),
+      'followers',
+    );
     const note = (account: string) => v.rows.find((r) => r[0] === account)!.at(-1);
     expect(note('a')).toBe('Worded some other way, without what was charged');
     expect(note('b')).toBe('');
   });
 
   test('a history sheet made before the code column tells a failure by its blank _fetched_at', () => {
-    const v = trackerView(['a', 'b', 'c'], history(['full_name', 'followers', '_fetched_at'], [
-      [at, 'a', '@a has no public data: private, deleted or nonexistent. (Charged 1 credit.)', '', ''],
-      [at, 'b', 'A name (Charged 1 credit.)', '', at],
-      [at, 'c', 'Cee', 7, at],
-    ]), 'followers');
+    const v = trackerView(
+      ['a', 'b', 'c'],
+      history(
+        ['full_name', 'followers', '_fetched_at'],
+        [
+          [at, 'a', '@a has no public data: private, deleted or nonexistent. (Charged 1 credit.)', '', ''],
+          [at, 'b', 'A name (Charged 1 credit.)', '', at],
+          [at, 'c', 'Cee', 7, at],
+        ],
+      ),
+      'followers',
+    );
     const note = (account: string) => v.rows.find((r) => r[0] === account)!.at(-1);
     expect(note('a')).toMatch(/no public data/);
     expect(note('b')).toBe('');

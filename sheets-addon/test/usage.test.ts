@@ -13,7 +13,8 @@ test('credits add up by day and by what spent them; an unreadable log is empty',
 
 test('the oldest days go first when the log would not fit one property (8,500 characters)', () => {
   const u = {};
-  for (let d = 1; d <= 60; d++) for (let c = 0; c < 10; c++) addUsage(u, `IGPROFILE B${c}`, 1, `2026-09-${String(d).padStart(2, '0')}`);
+  for (let d = 1; d <= 60; d++)
+    for (let c = 0; c < 10; c++) addUsage(u, `IGPROFILE B${c}`, 1, `2026-09-${String(d).padStart(2, '0')}`);
   const out = mergeUsage(u, {});
   expect(JSON.stringify(out).length).toBeLessThanOrEqual(8500);
   const days = Object.keys(out).sort();

@@ -36,13 +36,17 @@ test("hourly (a watch's): the next whole hour, in any zone; schedules and tracke
   expect(iso(nextRunAt(r, at('2026-11-23T19:00:00Z'), () => 330))).toBe('2026-11-23T20:00:00.000Z');
   expect(iso(nextRunAt(r, at('2026-11-23T19:59:59Z'), utc))).toBe('2026-11-23T20:00:00.000Z');
   expect([runsPerMonth(r), reuseLimitMs(r), describeRepeat(r)]).toEqual([720, 30 * 60000, 'hourly']);
-  expect(() => readRepeat({ every: 'weekly', weekday: 1, hour: 7 }, ['hourly', 'daily'])).toThrow('Repeat: choose "hourly" or "daily" (got "weekly").');
+  expect(() => readRepeat({ every: 'weekly', weekday: 1, hour: 7 }, ['hourly', 'daily'])).toThrow(
+    'Repeat: choose "hourly" or "daily" (got "weekly").',
+  );
 });
 
 test('bad input names the field, what it takes and what came', () => {
   expect(() => readRepeat({ every: 'hourly', hour: 1 })).toThrow('Repeat: choose "daily" or "weekly" (got "hourly").');
   expect(() => readRepeat({ every: 'daily', hour: 7.5 })).toThrow('Hour: a whole number from 0 to 23 (got 7.5).');
-  expect(() => readRepeat({ every: 'weekly', weekday: 7, hour: 7 })).toThrow('Day: 0 (Sunday) to 6 (Saturday) (got 7).');
+  expect(() => readRepeat({ every: 'weekly', weekday: 7, hour: 7 })).toThrow(
+    'Day: 0 (Sunday) to 6 (Saturday) (got 7).',
+  );
 });
 
 test('runs a month, reuse limit and the words the sidebar shows', () => {
@@ -54,7 +58,15 @@ test('runs a month, reuse limit and the words the sidebar shows', () => {
 
 /** A real zone's offset in minutes at an instant, from the tz database Node ships (as Apps Script's formatDate 'Z'). */
 const zone = (timeZone: string) => {
-  const fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+  const fmt = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
   return (t: number): number => {
     const p = Object.fromEntries(fmt.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
     return Math.round((Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - Math.floor(t / 60000) * 60000) / 60000);
@@ -63,7 +75,7 @@ const zone = (timeZone: string) => {
 /** The runs of a schedule from `from`, one after another, as the hourly trigger would find them. */
 const runs = (r: ReturnType<typeof readRepeat>, from: string, n: number, off: (t: number) => number): string[] => {
   const out: string[] = [];
-  for (let t = at(from); out.length < n; ) out.push(iso((t = nextRunAt(r, t, off))));
+  for (let t = at(from); out.length < n;) out.push(iso((t = nextRunAt(r, t, off))));
   return out;
 };
 
@@ -78,8 +90,14 @@ describe('daylight-saving changes of 2026 in America/New_York', () => {
       '2026-03-10T06:00:00.000Z',
     ]);
     // The hours around the gap are untouched.
-    expect(runs(readRepeat({ every: 'daily', hour: 1 }), '2026-03-07T12:00:00Z', 2, ny)).toEqual(['2026-03-08T06:00:00.000Z', '2026-03-09T05:00:00.000Z']);
-    expect(runs(readRepeat({ every: 'daily', hour: 3 }), '2026-03-07T12:00:00Z', 2, ny)).toEqual(['2026-03-08T07:00:00.000Z', '2026-03-09T07:00:00.000Z']);
+    expect(runs(readRepeat({ every: 'daily', hour: 1 }), '2026-03-07T12:00:00Z', 2, ny)).toEqual([
+      '2026-03-08T06:00:00.000Z',
+      '2026-03-09T05:00:00.000Z',
+    ]);
+    expect(runs(readRepeat({ every: 'daily', hour: 3 }), '2026-03-07T12:00:00Z', 2, ny)).toEqual([
+      '2026-03-08T07:00:00.000Z',
+      '2026-03-09T07:00:00.000Z',
+    ]);
   });
   test('fall back (2026-11-01, 01:00 happens twice): a 01:00 run happens once, at the first 01:00', () => {
     const daily1 = readRepeat({ every: 'daily', hour: 1 });
@@ -89,7 +107,10 @@ describe('daylight-saving changes of 2026 in America/New_York', () => {
       '2026-11-03T06:00:00.000Z',
     ]);
     // Weekly on Sunday at 01:00: once that Sunday, then the next.
-    expect(runs(readRepeat({ every: 'weekly', weekday: 0, hour: 1 }), '2026-10-30T12:00:00Z', 2, ny)).toEqual(['2026-11-01T05:00:00.000Z', '2026-11-08T06:00:00.000Z']);
+    expect(runs(readRepeat({ every: 'weekly', weekday: 0, hour: 1 }), '2026-10-30T12:00:00Z', 2, ny)).toEqual([
+      '2026-11-01T05:00:00.000Z',
+      '2026-11-08T06:00:00.000Z',
+    ]);
     // Asked from between the two 01:00s (the trigger ran late), the next run is the next day's.
     expect(iso(nextRunAt(daily1, at('2026-11-01T05:30:00Z'), ny))).toBe('2026-11-02T06:00:00.000Z');
   });

@@ -31,8 +31,16 @@ afterAll(async () => {
 function context(params: Record<string, unknown>, counter: { requests: number }): IExecuteFunctions {
   const ctx = {
     getInputData: () => [{ json: {} }],
-    getNodeParameter: (name: string, _i: number, fallback?: unknown) => (name in params && params[name] !== undefined ? params[name] : fallback),
-    getNode: () => ({ id: 'fuzz', name: 'IG Data', type: 'n8n-nodes-igdata.igData', typeVersion: 1, position: [0, 0], parameters: {} }),
+    getNodeParameter: (name: string, _i: number, fallback?: unknown) =>
+      name in params && params[name] !== undefined ? params[name] : fallback,
+    getNode: () => ({
+      id: 'fuzz',
+      name: 'IG Data',
+      type: 'n8n-nodes-igdata.igData',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: {},
+    }),
     continueOnFail: () => true,
     // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
     getContext: () => ({}),
@@ -40,10 +48,20 @@ function context(params: Record<string, unknown>, counter: { requests: number })
     getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url }),
     helpers: {
       // As n8n does with the credential's `authenticate`: the key goes in the Authorization header here.
-      httpRequestWithAuthentication: async (_credential: string, o: { method: string; url: string; headers: Record<string, string> }) => {
+      httpRequestWithAuthentication: async (
+        _credential: string,
+        o: { method: string; url: string; headers: Record<string, string> },
+      ) => {
         counter.requests++;
-        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, Authorization: `Bearer ${sb.demoKey}` } });
-        return { statusCode: res.status, headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]), body: await res.text() };
+        const res = await fetch(o.url, {
+          method: o.method,
+          headers: { ...o.headers, Authorization: `Bearer ${sb.demoKey}` },
+        });
+        return {
+          statusCode: res.status,
+          headers: Object.fromEntries([...(res.headers as unknown as Iterable<[string, string]>)]),
+          body: await res.text(),
+        };
       },
     },
   };
@@ -51,7 +69,13 @@ function context(params: Record<string, unknown>, counter: { requests: number })
 }
 
 const limit = fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constantFrom(0, -5, 2.7, NaN, 1e12, '10', 'ten', null));
-const extra = fc.array(fc.record({ name: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('handle', 'posts', 'cursor', 'api_key', ' ')), value: cellValue() }), { maxLength: 2 });
+const extra = fc.array(
+  fc.record({
+    name: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('handle', 'posts', 'cursor', 'api_key', ' ')),
+    value: cellValue(),
+  }),
+  { maxLength: 2 },
+);
 
 describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (id, endpoint) => {
   const fields = endpoint.params.filter((p) => p.kind !== 'cursor').map((p) => p.name);
@@ -64,7 +88,12 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (id, endpoint) => 
           values: fc.tuple(...fields.map(() => fc.option(cellValue(), { nil: undefined }))),
           limit,
           returnAll: fc.constant(false),
-          options: fc.record({ simplify: fc.boolean(), includeMeta: fc.boolean(), creditCap: fc.option(fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(NaN)), { nil: undefined }), extraParameters: fc.record({ parameter: extra }) }),
+          options: fc.record({
+            simplify: fc.boolean(),
+            includeMeta: fc.boolean(),
+            creditCap: fc.option(fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(NaN)), { nil: undefined }),
+            extraParameters: fc.record({ parameter: extra }),
+          }),
         }),
         async ({ values, limit: lim, returnAll, options }) => {
           seen.cases++;
@@ -80,7 +109,11 @@ describe.each(endpoints.map((e) => [e.id, e] as const))('%s', (id, endpoint) => 
             seen.rejected++;
             expect(counter.requests).toBe(0);
             const m = String(invalid[0].json.error);
-            const named = [...fields, ...extraNames, ...options.extraParameters.parameter.map((p) => p.name.trim())].some((n) => n && (m.startsWith(`${n} `) || m.startsWith(`${n}:`)));
+            const named = [
+              ...fields,
+              ...extraNames,
+              ...options.extraParameters.parameter.map((p) => p.name.trim()),
+            ].some((n) => n && (m.startsWith(`${n} `) || m.startsWith(`${n}:`)));
             if (!named) throw new Error(`message names no field: ${m}`);
           }
           for (const it of items) expect(it.json.code).not.toBe('internal_error');

@@ -26,17 +26,21 @@ beforeAll(async () => {
   rt = addonRuntime(sb.url, { key, freshContextPerCall: false });
 });
 afterAll(async () => {
-  console.log(`sheets fuzz: ${seen.cases} cases, ${seen.rejected} rejected before any request, ${seen.answered} answered, ${seen.requests} requests`);
+  console.log(
+    `sheets fuzz: ${seen.cases} cases, ${seen.rejected} rejected before any request, ${seen.answered} answered, ${seen.requests} requests`,
+  );
   await rt?.close();
   await sb?.close();
 });
 
 /** Our messages start with what they are about; these are the ones about no single argument. */
-const NOT_ABOUT_AN_ARGUMENT = /^(@\S+ has no public data|No items\.|Not reached in time|The data provider|Too many requests)/;
+const NOT_ABOUT_AN_ARGUMENT =
+  /^(@\S+ has no public data|No items\.|Not reached in time|The data provider|Too many requests)/;
 
 describe.each(endpoints.map((e) => [e.fn, e] as const))('%s', (fn, endpoint) => {
   const names = argLayout(endpoint).map((a) => a.name);
-  const namesArgument = (m: string) => m.startsWith('arguments ') || names.some((n) => m.startsWith(`${n} `) || m.startsWith(`${n}:`));
+  const namesArgument = (m: string) =>
+    m.startsWith('arguments ') || names.some((n) => m.startsWith(`${n} `) || m.startsWith(`${n}:`));
 
   test(`${PER_FUNCTION} random argument lists`, () => {
     let cases = 0;
@@ -65,7 +69,10 @@ describe.each(endpoints.map((e) => [e.fn, e] as const))('%s', (fn, endpoint) => 
         // A range where every row was rejected (or blank) sends nothing.
         const targetName = names[0];
         const rejected = cells.filter((c) => c.startsWith(`${targetName} `));
-        if (rejected.length && cells.every((c) => c === '' || c.startsWith(`${targetName} `) || c === targetName || names.includes(c))) {
+        if (
+          rejected.length &&
+          cells.every((c) => c === '' || c.startsWith(`${targetName} `) || c === targetName || names.includes(c))
+        ) {
           expect(rt.stats.requests - before).toBe(0);
         }
       }),

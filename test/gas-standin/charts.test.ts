@@ -17,7 +17,10 @@ afterAll(async () => {
 function withHistory(): GasRuntime {
   const r = createGasRuntime({ files: FILES, startAt: TEST_START });
   runtimes.push(r);
-  const rows = Array.from({ length: 30 }, (_, i) => [new Date(Date.UTC(2026, 0, 1 + i)), ...[1, 2, 3, 4, 5].map((s) => s * 1000 + i)]);
+  const rows = Array.from({ length: 30 }, (_, i) => [
+    new Date(Date.UTC(2026, 0, 1 + i)),
+    ...[1, 2, 3, 4, 5].map((s) => s * 1000 + i),
+  ]);
   r.spreadsheet.addSheet('History').setValues('A1', [['date', 'nasa', 'esa', 'jaxa', 'isro', 'cnsa'], ...rows]);
   return r;
 }
@@ -34,7 +37,12 @@ describe('embedded charts', () => {
       sheets: ['History'],
       numHeaders: 1,
       position: { row: 2, col: 8, offsetX: 0, offsetY: 0 },
-      options: { title: 'followers over time', hAxis: { title: 'date' }, vAxis: { title: 'followers' }, legend: { position: 'right' } },
+      options: {
+        title: 'followers over time',
+        hAxis: { title: 'date' },
+        vAxis: { title: 'followers' },
+        legend: { position: 'right' },
+      },
     });
     expect(chart.values()[0][0]).toEqual(['date', 'nasa', 'esa', 'jaxa', 'isro', 'cnsa']);
     expect(chart.values()[0][30]).toEqual([new Date(Date.UTC(2026, 0, 30)), 1029, 2029, 3029, 4029, 5029]);
@@ -89,25 +97,39 @@ describe('embedded charts', () => {
   test('setChartType(Charts.ChartType.COLUMN); a range added twice counts once', () => {
     const r = withHistory();
     expect(r.call('columnChart', 'History')).toEqual({ type: 'COLUMN', ranges: 1 });
-    expect(r.spreadsheet.sheet('History').charts[0].view()).toMatchObject({ type: 'column', ranges: ['A1:B4'], numHeaders: -1, options: { title: 'cols' } });
+    expect(r.spreadsheet.sheet('History').charts[0].view()).toMatchObject({
+      type: 'column',
+      ranges: ['A1:B4'],
+      numHeaders: -1,
+      options: { title: 'cols' },
+    });
   });
 
   test('rows inserted above or inside the data move and grow the chart range, and move its anchor', () => {
     const r = withHistory();
     r.call('growthChart', 'History');
     r.call('insertRowsAfter', 'History', 1, 2);
-    expect(r.spreadsheet.sheet('History').charts[0].view()).toMatchObject({ ranges: ['A1:F33'], position: { row: 4, col: 8 } });
+    expect(r.spreadsheet.sheet('History').charts[0].view()).toMatchObject({
+      ranges: ['A1:F33'],
+      position: { row: 4, col: 8 },
+    });
     r.call('insertRowsAfter', 'History', 40, 5); // below: nothing moves
     expect(r.spreadsheet.sheet('History').charts[0].view()).toMatchObject({ ranges: ['A1:F33'], position: { row: 4 } });
   });
 
   test('custom functions may not insert, update or remove charts', () => {
     const r = withHistory();
-    expect(() => r.run('growthChart', ['History'], { kind: 'custom' })).toThrow('You do not have permission to call insertChart');
+    expect(() => r.run('growthChart', ['History'], { kind: 'custom' })).toThrow(
+      'You do not have permission to call insertChart',
+    );
     expect(r.spreadsheet.sheet('History').charts).toEqual([]);
     r.call('growthChart', 'History');
-    expect(() => r.run('retarget', ['History', 'A1:B2'], { kind: 'custom' })).toThrow('You do not have permission to call updateChart');
-    expect(() => r.run('removeAll', ['History'], { kind: 'custom' })).toThrow('You do not have permission to call removeChart');
+    expect(() => r.run('retarget', ['History', 'A1:B2'], { kind: 'custom' })).toThrow(
+      'You do not have permission to call updateChart',
+    );
+    expect(() => r.run('removeAll', ['History'], { kind: 'custom' })).toThrow(
+      'You do not have permission to call removeChart',
+    );
     // reading is allowed
     expect(r.run('listCharts', ['History'], { kind: 'custom' }).charts).toHaveLength(1);
     expect(r.spreadsheet.sheet('History').charts).toHaveLength(1);
@@ -121,8 +143,12 @@ describe('embedded charts', () => {
     expect(t('titleOnGeneric')).toMatch(/^TypeError: .*setTitle is not a function$/);
     expect(t('titleAfterModify')).toMatch(/^TypeError: .*setTitle is not a function$/);
     expect(t('noType')).toMatch(/^Exception: The chart has no type/);
-    expect(t('notInserted')).toBe('Exception: removeChart: this chart is not on sheet "History" (insert it with insertChart first; a chart from another sheet stays there).');
-    expect(t('twice')).toBe('Exception: insertChart: this chart is already in the spreadsheet; change it with modify() and updateChart.');
+    expect(t('notInserted')).toBe(
+      'Exception: removeChart: this chart is not on sheet "History" (insert it with insertChart first; a chart from another sheet stays there).',
+    );
+    expect(t('twice')).toBe(
+      'Exception: insertChart: this chart is already in the spreadsheet; change it with modify() and updateChart.',
+    );
     expect(t('badRange')).toBe('Exception: Invalid argument: range');
     expect(t('badPosition')).toBe('Exception: Invalid argument: anchorRowPos');
     expect(t('blob')).toMatch(/^Exception: EmbeddedChart.getBlob is not modelled/);

@@ -47,17 +47,21 @@ describe('executions', () => {
 
   test('simple triggers: LIMITED may not fetch, NONE may only build menus', () => {
     const r = rt();
-    expect(r.run('fetchCatch', [`${fx.server.url}/echo`], { kind: 'trigger' }).message).toBe('You do not have permission to call UrlFetchApp.fetch');
-    expect(r.run('tryCache', ['k', 'v'], { kind: 'trigger', authMode: 'NONE' })).toBe('Exception: You do not have permission to call Cache.put');
+    expect(r.run('fetchCatch', [`${fx.server.url}/echo`], { kind: 'trigger' }).message).toBe(
+      'You do not have permission to call UrlFetchApp.fetch',
+    );
+    expect(r.run('tryCache', ['k', 'v'], { kind: 'trigger', authMode: 'NONE' })).toBe(
+      'Exception: You do not have permission to call Cache.put',
+    );
     expect(r.trigger('onOpen', { authMode: 'LIMITED' })).toBe('LIMITED');
   });
 
   test('slow HTTP in a custom function hits the limit', () => {
     const r = rt();
     const t0 = Date.now();
-    expect(() => r.run('fetchStatus', [`${fx.server.url}/slow?ms=2000`, false], { kind: 'custom', limitMs: 500 })).toThrow(
-      'Exceeded maximum execution time',
-    );
+    expect(() =>
+      r.run('fetchStatus', [`${fx.server.url}/slow?ms=2000`, false], { kind: 'custom', limitMs: 500 }),
+    ).toThrow('Exceeded maximum execution time');
     expect(Date.now() - t0).toBeLessThan(1_500);
   });
 
@@ -155,7 +159,11 @@ describe('sidebar in headless Chromium', () => {
       expect(state.blockedRequests).toEqual(['https://ssl.gstatic.com/docs/script/css/add-ons1.css']);
       expect(state.pageErrors).toEqual([]);
       // each server call was its own 'script' execution, run as the editor
-      expect(r.executions.filter((e) => e.fnName === 'serverAdd').every((e) => e.kind === 'script' && e.user === 'editor@x.com')).toBe(true);
+      expect(
+        r.executions
+          .filter((e) => e.fnName === 'serverAdd')
+          .every((e) => e.kind === 'script' && e.user === 'editor@x.com'),
+      ).toBe(true);
       for (let i = 0; i < 50 && state.hostCloseCalls === 0; i++) await new Promise((res) => setTimeout(res, 20));
       expect(state.hostCloseCalls).toBe(1);
     } finally {

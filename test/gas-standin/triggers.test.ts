@@ -7,7 +7,10 @@
 import { GasRuntime, createGasRuntime } from '../../scripts/gas-standin/runtime';
 import { TEST_START } from '../support/clock';
 
-const SCOPES = ['https://www.googleapis.com/auth/spreadsheets.currentonly', 'https://www.googleapis.com/auth/script.scriptapp'];
+const SCOPES = [
+  'https://www.googleapis.com/auth/spreadsheets.currentonly',
+  'https://www.googleapis.com/auth/script.scriptapp',
+];
 const CODE = `
 function install(hours) { ScriptApp.newTrigger('tick').timeBased().everyHours(hours || 1).create(); return ScriptApp.getProjectTriggers().length; }
 function installMinutes() { ScriptApp.newTrigger('tick').timeBased().everyMinutes(5).create(); }
@@ -32,7 +35,11 @@ function reenter(a1) { var r = SpreadsheetApp.getActiveSpreadsheet().getRange(a1
 
 const runtimes: GasRuntime[] = [];
 function rt(scopes: string[] | null = SCOPES): GasRuntime {
-  const r = createGasRuntime({ files: [{ name: 'Code.js', code: CODE }], startAt: TEST_START, manifest: scopes ? { oauthScopes: scopes } : null });
+  const r = createGasRuntime({
+    files: [{ name: 'Code.js', code: CODE }],
+    startAt: TEST_START,
+    manifest: scopes ? { oauthScopes: scopes } : null,
+  });
   r.spreadsheet.addSheet('Log');
   runtimes.push(r);
   return r;
@@ -51,7 +58,9 @@ describe('time-driven triggers', () => {
     r.advance(3 * HOUR + 1000);
     expect(r.spreadsheet.sheet('Log').getValues()).toHaveLength(3);
     expect(r.triggers.installed[0].runs.map((x) => Math.round((x.at - t0) / HOUR))).toEqual([1, 2, 3]);
-    expect(r.executions.filter((e) => e.fnName === 'tick').map((e) => [e.kind, e.user])).toEqual(Array(3).fill(['script', 'owner@example.com']));
+    expect(r.executions.filter((e) => e.fnName === 'tick').map((e) => [e.kind, e.user])).toEqual(
+      Array(3).fill(['script', 'owner@example.com']),
+    );
     expect(r.now() - t0).toBeGreaterThanOrEqual(3 * HOUR + 1000);
     r.call('removeAll');
     r.advance(5 * HOUR);
@@ -61,7 +70,9 @@ describe('time-driven triggers', () => {
   test('add-on limits: one time-driven trigger per user per document, at most hourly', () => {
     const r = rt();
     r.call('install');
-    expect(() => r.call('install', 2)).toThrow('This add-on has created too many time-based triggers in this document for this Google user account.');
+    expect(() => r.call('install', 2)).toThrow(
+      'This add-on has created too many time-based triggers in this document for this Google user account.',
+    );
     expect(r.run('install', [], { user: 'editor@example.com' })).toBe(1); // another user has their own
     expect(() => r.run('installMinutes', [], { user: 'third@example.com' })).toThrow(/more often than once an hour/);
   });
@@ -69,7 +80,9 @@ describe('time-driven triggers', () => {
   test('custom functions and LIMITED simple triggers may not create triggers; the manifest must list script.scriptapp', () => {
     expect(() => rt().custom('install')).toThrow('You do not have permission to call ScriptApp.newTrigger');
     expect(() => rt().trigger('install')).toThrow('You do not have permission to call ScriptApp.newTrigger');
-    expect(() => rt(['https://www.googleapis.com/auth/spreadsheets.currentonly']).call('install')).toThrow(/Required permissions: https:\/\/www.googleapis.com\/auth\/script.scriptapp/);
+    expect(() => rt(['https://www.googleapis.com/auth/spreadsheets.currentonly']).call('install')).toThrow(
+      /Required permissions: https:\/\/www.googleapis.com\/auth\/script.scriptapp/,
+    );
   });
 
   test('a trigger execution has the 6-minute limit; its failure is recorded and the clock goes on', () => {
@@ -95,7 +108,9 @@ describe('spreadsheet rules the kept answers rely on', () => {
   test('a cell holds at most 50,000 characters', () => {
     const r = rt(null);
     expect(r.call('writeHidden', 'x'.repeat(50000))).toBe(true);
-    expect(() => r.call('writeHidden', 'x'.repeat(50001))).toThrow('Your input contains more than the maximum of 50000 characters in a single cell.');
+    expect(() => r.call('writeHidden', 'x'.repeat(50001))).toThrow(
+      'Your input contains more than the maximum of 50000 characters in a single cell.',
+    );
   });
 
   test('formulas: read with getFormulas, entered again with setFormula (recorded)', () => {

@@ -5,7 +5,13 @@
  * and the credit cap applies by default (the built node, executed in-process against the sandbox).
  */
 import { join } from 'node:path';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import type {
+  IExecuteFunctions,
+  INodeExecutionData,
+  INodeProperties,
+  INodePropertyOptions,
+  INodeType,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { documentedEndpoints as endpoints } from '@igdata/core';
 import { startSandbox } from '../../scripts/sandbox/server';
@@ -25,16 +31,30 @@ const operations = props.filter((p) => p.name === 'operation').flatMap((p) => p.
 test('the canvas subtitle is the operation name and resource, not the API path', () => {
   const types = { getByNameAndVersion: () => node, getByName: () => node, getKnownTypes: () => ({}) };
   for (const e of endpoints) {
-    const n = { id: '1', name: 'IG Data', type: 'n8n-nodes-igdata.igData', typeVersion: 1, position: [0, 0] as [number, number], parameters: { operation: e.id } };
+    const n = {
+      id: '1',
+      name: 'IG Data',
+      type: 'n8n-nodes-igdata.igData',
+      typeVersion: 1,
+      position: [0, 0] as [number, number],
+      parameters: { operation: e.id },
+    };
     const wf = new Workflow({ nodes: [n], connections: {}, active: false, nodeTypes: types as never });
-    expect(wf.expression.getSimpleParameterValue(n, node.description.subtitle as string, 'internal', {})).toBe(`${e.operation}: ${e.resource}`);
+    expect(wf.expression.getSimpleParameterValue(n, node.description.subtitle as string, 'internal', {})).toBe(
+      `${e.operation}: ${e.resource}`,
+    );
   }
 });
 
 test('every operation description ends with its cost as a phrase', () => {
   for (const op of operations) {
     const d = String(op.description);
-    expect([op.value, /Cost: (free \(no credits\)|about \d+ credits?( per page)? \(the API does not document this price\)|\d+ credits?( per page)?|\d+-\d+ credits, depending on [a-z ]+)\.$/.test(d)]).toEqual([op.value, true]);
+    expect([
+      op.value,
+      /Cost: (free \(no credits\)|about \d+ credits?( per page)? \(the API does not document this price\)|\d+ credits?( per page)?|\d+-\d+ credits, depending on [a-z ]+)\.$/.test(
+        d,
+      ),
+    ]).toEqual([op.value, true]);
     expect(d).not.toMatch(/by (posts|sample|window) credits|page credits|credits? per page\.\s.*credits? per page/);
   }
   const engagement = operations.find((o) => o.value === 'insights/profile/engagement')!;
@@ -43,7 +63,9 @@ test('every operation description ends with its cost as a phrase', () => {
 
 test('one spelling, US, in everything the node and the credential show', () => {
   const text = JSON.stringify([node.description, new IgDataTrigger().description, new IgDataApi().properties]);
-  expect(text.match(/\b(analys(e|ed|ing)|summaris\w*|colour\w*|personalis\w*|normalis\w*|organis\w*|behaviour\w*)\b/gi)).toBeNull();
+  expect(
+    text.match(/\b(analys(e|ed|ing)|summaris\w*|colour\w*|personalis\w*|normalis\w*|organis\w*|behaviour\w*)\b/gi),
+  ).toBeNull();
   expect(text).toMatch(/Analyze/);
 });
 
@@ -53,7 +75,9 @@ test('the credential says where keys are made', () => {
 });
 
 describe('the credit cap applies by default', () => {
-  const capOption = (props.find((p) => p.name === 'options')!.options as INodeProperties[]).find((o) => o.name === 'creditCap')!;
+  const capOption = (props.find((p) => p.name === 'options')!.options as INodeProperties[]).find(
+    (o) => o.name === 'creditCap',
+  )!;
   test('the option shows its default of 1,000 and says 0 removes it', () => {
     expect(capOption.default).toBe(1000);
     expect(capOption.description).toMatch(/Without this option the cap is 1,000; 0 removes it/);
@@ -63,7 +87,13 @@ describe('the credit cap applies by default', () => {
   async function run(options: Record<string, unknown>) {
     const sandbox = await startSandbox({ startAt: TEST_START, port: 0, quiet: true });
     const handles = Array.from({ length: 200 }, (_, i) => `nobody_here_${i}`);
-    const params = (i: number): Record<string, unknown> => ({ operation: 'insights/profile/engagement', resource: 'profileInsight', handle: handles[i], posts: 50, options });
+    const params = (i: number): Record<string, unknown> => ({
+      operation: 'insights/profile/engagement',
+      resource: 'profileInsight',
+      handle: handles[i],
+      posts: 50,
+      options,
+    });
     const ctx = {
       getInputData: () => handles.map(() => ({ json: {} })),
       getNodeParameter: (name: string, i: number, dflt?: unknown) => params(i)[name] ?? dflt,
@@ -75,8 +105,14 @@ describe('the credit cap applies by default', () => {
       addExecutionHints: () => undefined,
       helpers: {
         // As n8n does for the credential's `authenticate`: the key goes on as one header.
-        httpRequestWithAuthentication: async (_credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
-          const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${sandbox.demoKey}` } });
+        httpRequestWithAuthentication: async (
+          _credential: string,
+          o: { url: string; method: string; headers: Record<string, string> },
+        ) => {
+          const res = await fetch(o.url, {
+            method: o.method,
+            headers: { ...o.headers, authorization: `Bearer ${sandbox.demoKey}` },
+          });
           const headers: Record<string, string> = {};
           res.headers.forEach((v, k) => (headers[k] = v));
           return { statusCode: res.status, headers, body: await res.text() };

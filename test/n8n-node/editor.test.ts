@@ -28,7 +28,9 @@ function startEditorProcess(args: Record<string, unknown>): Promise<{ child: Chi
     process.stdout.write('EDITOR ' + JSON.stringify(editor) + '\\n');
     process.on('SIGTERM', async () => { await editor.stop(); process.exit(0); });
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -48,7 +50,12 @@ beforeAll(async () => {
   requireBuilt(...N8N_BUILT);
   sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
   dir = mkdtempSync(join(tmpdir(), 'igdata-editor-'));
-  ({ child, editor } = await startEditorProcess({ sandboxUrl: sb.url, apiKey: sb.demoKey, port: await rt.freePort(), dir }));
+  ({ child, editor } = await startEditorProcess({
+    sandboxUrl: sb.url,
+    apiKey: sb.demoKey,
+    port: await rt.freePort(),
+    dir,
+  }));
 });
 afterAll(async () => {
   if (child && child.exitCode === null) {
@@ -72,7 +79,8 @@ test('sign in, see the examples, and the credential test passes (and fails with 
   });
   expect(login.status).toBe(200);
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-  const get = (path: string) => fetch(`${editor.url}${path}`, { headers: { cookie, 'browser-id': BROWSER } }).then((r) => r.json() as Promise<any>);
+  const get = (path: string) =>
+    fetch(`${editor.url}${path}`, { headers: { cookie, 'browser-id': BROWSER } }).then((r) => r.json() as Promise<any>);
 
   const workflows = await get('/rest/workflows');
   const names = workflows.data.map((w: { name: string }) => w.name).sort();
@@ -86,8 +94,14 @@ test('sign in, see the examples, and the credential test passes (and fails with 
   ]);
 
   const types = await get('/types/nodes.json');
-  const ours = (Array.isArray(types) ? types : types.data ?? []).filter((t: { name: string }) => t.name.startsWith('n8n-nodes-igdata.'));
-  expect(ours.map((t: { name: string }) => t.name).sort()).toEqual(['n8n-nodes-igdata.igData', 'n8n-nodes-igdata.igDataTool', 'n8n-nodes-igdata.igDataTrigger']);
+  const ours = (Array.isArray(types) ? types : (types.data ?? [])).filter((t: { name: string }) =>
+    t.name.startsWith('n8n-nodes-igdata.'),
+  );
+  expect(ours.map((t: { name: string }) => t.name).sort()).toEqual([
+    'n8n-nodes-igdata.igData',
+    'n8n-nodes-igdata.igDataTool',
+    'n8n-nodes-igdata.igDataTrigger',
+  ]);
   // usableAsTool: n8n derived the AI-agent tool variant from the action node.
   const tool = ours.find((t: { name: string }) => t.name === 'n8n-nodes-igdata.igDataTool');
   expect(tool.description).toMatch(/profiles, posts/);
@@ -97,7 +111,9 @@ test('sign in, see the examples, and the credential test passes (and fails with 
     const res = await fetch(`${editor.url}/rest/credentials/test`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie, 'browser-id': BROWSER },
-      body: JSON.stringify({ credentials: { id: 'igDataSandboxCred', name: 'IG Data (sandbox)', type: 'igDataApi', data } }),
+      body: JSON.stringify({
+        credentials: { id: 'igDataSandboxCred', name: 'IG Data (sandbox)', type: 'igDataApi', data },
+      }),
     });
     const body = (await res.json()) as any;
     return { result: body.data ?? body, requests: sb.stats().byEndpoint.credits ?? 0 };

@@ -25,7 +25,11 @@ beforeEach(() => {
 });
 
 const config = () => ({ apiKey: sb.demoKey, baseUrl: sb.url });
-const job = (endpoint: string, input: Record<string, unknown>, extra: Partial<ItemCall> = {}): ItemCall => ({ call: prepare(endpoint, input), returnAll: false, ...extra });
+const job = (endpoint: string, input: Record<string, unknown>, extra: Partial<ItemCall> = {}): ItemCall => ({
+  call: prepare(endpoint, input),
+  returnAll: false,
+  ...extra,
+});
 const ok = (o: ItemResult | undefined) => {
   if (!o || !o.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
   return o;
@@ -45,16 +49,22 @@ const posts = (n: number) => [...sb.world.postsByShortcode.keys()].slice(0, n);
 function meanwhile(after: (answers: number) => void): AsyncIO {
   const io = fetchIO();
   let answers = 0;
-  return { ...io, fetch: async (request) => {
-    const res = await io.fetch(request);
-    after(++answers);
-    return res;
-  } };
+  return {
+    ...io,
+    fetch: async (request) => {
+      const res = await io.fetch(request);
+      after(++answers);
+      return res;
+    },
+  };
 }
 
 test('identical requests are sent once and fanned out; never more in flight than the concurrency', async () => {
   sb.setFaults({ latencyMs: 30 });
-  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 40);
+  const names = [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, 40);
   // 100 items over 40 accounts, written the ways users write them (@name, URL, case).
   const inputs = Array.from({ length: 100 }, (_, i) => {
     const n = names[i % 40];
@@ -83,7 +93,10 @@ test('identical requests are sent once and fanned out; never more in flight than
 test('Return All follows next_cursor to the end; Limit stops mid-list', async () => {
   const [all, limited] = await runItemCalls(
     config(),
-    [job('hashtag/recent', { tag: '#VeganRecipes' }, { returnAll: true }), job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 45 })],
+    [
+      job('hashtag/recent', { tag: '#VeganRecipes' }, { returnAll: true }),
+      job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 45 }),
+    ],
     fetchIO(),
     { concurrency: 5 },
   );
@@ -123,9 +136,15 @@ test('a Return All stopped at the cap keeps its pages, and its notice states wha
   // Issue 8: the cap's sentence said "0 credits spent" while the lookups were still in flight. The
   // 100 lookups and the list's first page are held up front; the list reads on with the other 36.
   sb.setFaults({ latencyMs: 20 });
-  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 100);
+  const names = [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, 100);
   expect(names).toHaveLength(100);
-  const jobs = [job('hashtag/recent', { tag: 'veganrecipes' }, { returnAll: true }), ...names.map((handle) => job('profile', { handle }))];
+  const jobs = [
+    job('hashtag/recent', { tag: 'veganrecipes' }, { returnAll: true }),
+    ...names.map((handle) => job('profile', { handle })),
+  ];
   const [list, ...lookups] = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 50, creditCap: 137 });
   expect(lookups.every((o) => o?.ok)).toBe(true);
   const l = ok(list);
@@ -138,7 +157,12 @@ test('a Return All stopped at the cap keeps its pages, and its notice states wha
 describe('work whose cost is known is checked before the first request', () => {
   test('1,500 distinct profile lookups at the default cap of 1,000: refused, not a request sent, nothing billed', async () => {
     // Issue 14: the node sent 1,000 requests, spent 1,000 credits and failed with 0 items out.
-    const out = await runItemCalls(config(), handles(1500).map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: DEFAULT_CREDIT_CAP });
+    const out = await runItemCalls(
+      config(),
+      handles(1500).map((handle) => job('profile', { handle })),
+      fetchIO(),
+      { concurrency: 50, creditCap: DEFAULT_CREDIT_CAP },
+    );
     expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
     const errors = out.map(errorOf);
     expect(errors.every(isRunRefusedError)).toBe(true);
@@ -152,7 +176,12 @@ describe('work whose cost is known is checked before the first request', () => {
   test('500 lookups on a key holding 300 credits: refused after the free balance read, nothing billed', async () => {
     // Issue 14: 300 credits were spent, then "Your credit balance is empty" with 0 items: 300 paid answers lost.
     const key = sb.createKey(300);
-    const out = await runItemCalls({ apiKey: key, baseUrl: sb.url }, handles(500).map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 50, creditCap: DEFAULT_CREDIT_CAP });
+    const out = await runItemCalls(
+      { apiKey: key, baseUrl: sb.url },
+      handles(500).map((handle) => job('profile', { handle })),
+      fetchIO(),
+      { concurrency: 50, creditCap: DEFAULT_CREDIT_CAP },
+    );
     expect(sb.stats()).toMatchObject({ total: 1, byEndpoint: { credits: 1 }, creditsBilled: 0 });
     expect(sb.balance(key)).toBe(300);
     const errors = out.map(errorOf);
@@ -168,12 +197,17 @@ describe('work whose cost is known is checked before the first request', () => {
   test('duplicates count once, Limit lists by their estimated pages, a Return All by its first page', async () => {
     // 3 x profile (1, one of them twice), a Limit of 90 at 30 a page (3), a Return All (its first page, 1): 7.
     const jobs = [
-      job('profile', { handle: 'nasa' }), job('profile', { handle: '@NASA' }), job('profile', { handle: 'natgeo' }), job('profile', { handle: 'nike' }),
+      job('profile', { handle: 'nasa' }),
+      job('profile', { handle: '@NASA' }),
+      job('profile', { handle: 'natgeo' }),
+      job('profile', { handle: 'nike' }),
       job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 90 }),
       job('hashtag/top', { tag: 'veganrecipes' }, { returnAll: true }),
     ];
     const refused = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 5, creditCap: 6 });
-    expect(failureMessage(errorOf(refused[0]) as never)).toMatch(/^Not started: 5 distinct lookups would cost ~7 credits, over the credit cap of 6\. Raise Options > Credit Cap to at least 7 /);
+    expect(failureMessage(errorOf(refused[0]) as never)).toMatch(
+      /^Not started: 5 distinct lookups would cost ~7 credits, over the credit cap of 6\. Raise Options > Credit Cap to at least 7 /,
+    );
     expect(sb.stats().total).toBe(0);
     const done = await runItemCalls(config(), jobs, fetchIO(), { concurrency: 5, creditCap: 7 });
     expect(done.every((o) => o?.ok)).toBe(true);
@@ -181,15 +215,33 @@ describe('work whose cost is known is checked before the first request', () => {
   });
 
   test('a key refused by the free balance read refuses the run: nothing else is sent', async () => {
-    const out = await runItemCalls({ apiKey: 'sk_sandbox_revoked00000', baseUrl: sb.url }, handles(20).map((handle) => job('profile', { handle })), fetchIO(), { concurrency: 5 });
+    const out = await runItemCalls(
+      { apiKey: 'sk_sandbox_revoked00000', baseUrl: sb.url },
+      handles(20).map((handle) => job('profile', { handle })),
+      fetchIO(),
+      { concurrency: 5 },
+    );
     expect(sb.stats()).toMatchObject({ total: 1, byEndpoint: { credits: 1 } });
-    for (const o of out) expect(errorJson(errorOf(o))).toMatchObject({ code: 'invalid_api_key', error: 'Invalid API key. Set it in the IG Data API credential of this node. (Not charged.)' });
+    for (const o of out)
+      expect(errorJson(errorOf(o))).toMatchObject({
+        code: 'invalid_api_key',
+        error: 'Invalid API key. Set it in the IG Data API credential of this node. (Not charged.)',
+      });
   });
 
   test('a balance that cannot be read does not block the work', async () => {
     const io = fetchIO();
-    const noCredits: AsyncIO = { ...io, fetch: async (r) => (r.url.includes('/v1/credits') ? { status: 0, headers: {}, body: '', error: 'connection reset' } : io.fetch(r)) };
-    const out = await runItemCalls({ ...config(), retry: { attempts: 1 } }, handles(12).map((handle) => job('profile', { handle })), noCredits, { concurrency: 5 });
+    const noCredits: AsyncIO = {
+      ...io,
+      fetch: async (r) =>
+        r.url.includes('/v1/credits') ? { status: 0, headers: {}, body: '', error: 'connection reset' } : io.fetch(r),
+    };
+    const out = await runItemCalls(
+      { ...config(), retry: { attempts: 1 } },
+      handles(12).map((handle) => job('profile', { handle })),
+      noCredits,
+      { concurrency: 5 },
+    );
     expect(sb.stats().byEndpoint.profile).toBe(12);
     expect(out.map((o) => (errorOf(o) as { code?: string }).code)).toEqual(new Array(12).fill('not_found'));
   });
@@ -199,12 +251,17 @@ test('a request whose answer is lost after the service billed it: sent again onc
   // The sandbox answers (and bills) every request; the client then loses the answer, as an HTTP
   // client whose timeout strikes after the request left (axios' ECONNABORTED inside n8n's error).
   const io = fetchIO();
-  const lost: AsyncIO = { ...io, fetch: async (request) => {
-    await io.fetch(request);
-    throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' });
-  } };
+  const lost: AsyncIO = {
+    ...io,
+    fetch: async (request) => {
+      await io.fetch(request);
+      throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' });
+    },
+  };
   const [out] = await runItemCalls(config(), [job('profile', { handle: 'nasa' })], lost, { concurrency: 1 });
-  expect(failureMessage(errorOf(out) as never)).toBe('No answer from the service after 2 tries: timeout of 60000ms exceeded. Try again later. (May have been charged.)');
+  expect(failureMessage(errorOf(out) as never)).toBe(
+    'No answer from the service after 2 tries: timeout of 60000ms exceeded. Try again later. (May have been charged.)',
+  );
   expect(sb.stats()).toMatchObject({ byRequest: { 'profile?handle=nasa': 2 }, creditsBilled: 2 });
 });
 
@@ -231,9 +288,18 @@ describe('a run that stops part-way keeps what was paid for', () => {
     const shortcodes = posts(500);
     // The 1st answer is the balance read; at the 301st the other consumer empties the key.
     const io = meanwhile((n) => n === 301 && sb.setBalance(key, 0));
-    const out = await runItemCalls({ apiKey: key, baseUrl: sb.url }, shortcodes.map((post) => job('post', { post })), io, { concurrency: 1 });
+    const out = await runItemCalls(
+      { apiKey: key, baseUrl: sb.url },
+      shortcodes.map((post) => job('post', { post })),
+      io,
+      { concurrency: 1 },
+    );
     const stats = sb.stats();
-    expect(stats).toMatchObject({ creditsBilled: 300, byEndpoint: { credits: 1, post: 301 }, byStatus: { 200: 301, 402: 1 } });
+    expect(stats).toMatchObject({
+      creditsBilled: 300,
+      byEndpoint: { credits: 1, post: 301 },
+      byStatus: { 200: 301, 402: 1 },
+    });
     out.slice(0, 300).forEach((o, i) => expect(ok(o).items[0].shortcode).toBe(shortcodes[i]));
     const missing = out.slice(300).map(errorOf);
     expect(missing.every(isRunStoppedError)).toBe(true);
@@ -248,7 +314,12 @@ describe('a run that stops part-way keeps what was paid for', () => {
     const key = sb.createKey(1000);
     sb.setFaults({ latencyMs: 5 });
     const io = meanwhile((n) => n === 201 && sb.setBalance(key, 0));
-    const out = await runItemCalls({ apiKey: key, baseUrl: sb.url }, posts(500).map((post) => job('post', { post })), io, { concurrency: 10 });
+    const out = await runItemCalls(
+      { apiKey: key, baseUrl: sb.url },
+      posts(500).map((post) => job('post', { post })),
+      io,
+      { concurrency: 10 },
+    );
     const stats = sb.stats();
     const delivered = out.filter((o) => o?.ok).length;
     expect(delivered).toBe(stats.creditsBilled); // every paid answer delivered
@@ -257,25 +328,40 @@ describe('a run that stops part-way keeps what was paid for', () => {
     const missing = out.filter((o) => !o?.ok).map(errorOf);
     expect(missing).toHaveLength(500 - delivered);
     expect(missing.every(isRunStoppedError)).toBe(true);
-    expect(failureMessage(missing[0] as never)).toContain(`Stopped after ${delivered} of 500 lookups: your credit balance is empty. ${delivered} credits spent; ${delivered} items delivered, ${500 - delivered} not looked up.`);
+    expect(failureMessage(missing[0] as never)).toContain(
+      `Stopped after ${delivered} of 500 lookups: your credit balance is empty. ${delivered} credits spent; ${delivered} items delivered, ${500 - delivered} not looked up.`,
+    );
   });
 
   test('below the balance check a short balance stops at the first 402; a revoked key at the first 401', async () => {
     const poor = sb.createKey(5);
-    const out = await runItemCalls({ apiKey: poor, baseUrl: sb.url }, posts(8).map((post) => job('post', { post })), fetchIO(), { concurrency: 1 });
+    const out = await runItemCalls(
+      { apiKey: poor, baseUrl: sb.url },
+      posts(8).map((post) => job('post', { post })),
+      fetchIO(),
+      { concurrency: 1 },
+    );
     expect(out.map((o) => o?.ok)).toEqual([true, true, true, true, true, false, false, false]);
     expect(sb.stats()).toMatchObject({ total: 6, creditsBilled: 5 });
-    expect(failureMessage(errorOf(out[7]) as never)).toMatch(/^Not looked up\. Stopped after 5 of 8 lookups: your credit balance is empty\. 5 credits spent; 5 items delivered, 3 not looked up\./);
+    expect(failureMessage(errorOf(out[7]) as never)).toMatch(
+      /^Not looked up\. Stopped after 5 of 8 lookups: your credit balance is empty\. 5 credits spent; 5 items delivered, 3 not looked up\./,
+    );
 
     sb.resetStats();
     const revoked = sb.createKey(100);
     const io = meanwhile((n) => n === 3 && sb.revokeKey(revoked));
-    const cut = await runItemCalls({ apiKey: revoked, baseUrl: sb.url }, posts(8).map((post) => job('post', { post })), io, { concurrency: 1 });
+    const cut = await runItemCalls(
+      { apiKey: revoked, baseUrl: sb.url },
+      posts(8).map((post) => job('post', { post })),
+      io,
+      { concurrency: 1 },
+    );
     expect(cut.filter((o) => o?.ok)).toHaveLength(3);
     expect(sb.stats()).toMatchObject({ total: 4, creditsBilled: 3 });
     expect(errorJson(errorOf(cut[5]))).toMatchObject({
       code: 'invalid_api_key',
-      error: 'Not looked up. Stopped after 3 of 8 lookups: the API key was refused (invalid or revoked). 3 credits spent; 3 items delivered, 5 not looked up. ' +
+      error:
+        'Not looked up. Stopped after 3 of 8 lookups: the API key was refused (invalid or revoked). 3 credits spent; 3 items delivered, 5 not looked up. ' +
         'Set a valid key in the IG Data API credential of this node, then run again for the items not looked up. (Not charged.)',
     });
   });
@@ -283,7 +369,12 @@ describe('a run that stops part-way keeps what was paid for', () => {
   test('a list cut by the stop keeps its pages', async () => {
     const key = sb.createKey(1000);
     const io = meanwhile((n) => n === 4 && sb.setBalance(key, 0)); // the balance read, then 3 pages
-    const [list] = await runItemCalls({ apiKey: key, baseUrl: sb.url }, [job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 330 })], io, { concurrency: 1 });
+    const [list] = await runItemCalls(
+      { apiKey: key, baseUrl: sb.url },
+      [job('hashtag/recent', { tag: 'veganrecipes' }, { limit: 330 })],
+      io,
+      { concurrency: 1 },
+    );
     const l = ok(list);
     expect(l.items).toHaveLength(90);
     expect(l.meta).toMatchObject({ pages: 3, stopped_by: 'error', credits_charged: 3 });
@@ -292,7 +383,12 @@ describe('a run that stops part-way keeps what was paid for', () => {
 });
 
 test('failures stay with their item: 404 is billed and says so, others succeed', async () => {
-  const [bad, good] = await runItemCalls(config(), [job('profile', { handle: 'no_such_account_zz' }), job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 2 });
+  const [bad, good] = await runItemCalls(
+    config(),
+    [job('profile', { handle: 'no_such_account_zz' }), job('profile', { handle: 'nasa' })],
+    fetchIO(),
+    { concurrency: 2 },
+  );
   expect(good?.ok).toBe(true);
   expect(bad?.ok).toBe(false);
   const err = (bad as { error: { name: string; code?: string; charged?: number } }).error;
@@ -302,7 +398,12 @@ test('failures stay with their item: 404 is billed and says so, others succeed',
 });
 
 test('an invalid key fails every item without retries and never echoes the key', async () => {
-  const out = await runItemCalls({ apiKey: 'sk_wrong_key_123456', baseUrl: sb.url }, [job('profile', { handle: 'nasa' })], fetchIO(), { concurrency: 1 });
+  const out = await runItemCalls(
+    { apiKey: 'sk_wrong_key_123456', baseUrl: sb.url },
+    [job('profile', { handle: 'nasa' })],
+    fetchIO(),
+    { concurrency: 1 },
+  );
   const err = (out[0] as { error: Error & { code?: string } }).error;
   expect(err.code).toBe('invalid_api_key');
   expect(JSON.stringify(out)).not.toContain('sk_wrong_key_123456');

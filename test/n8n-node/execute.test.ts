@@ -43,15 +43,22 @@ async function execute(setup: Setup) {
   let answers = 0;
   const ctx = {
     getInputData: () => setup.inputs.map(() => ({ json: {} })),
-    getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...setup.parameters, ...fieldOf(setup, i), ...setup.perItem?.(i) })[name] ?? dflt,
+    getNodeParameter: (name: string, i: number, dflt?: unknown) =>
+      ({ ...setup.parameters, ...fieldOf(setup, i), ...setup.perItem?.(i) })[name] ?? dflt,
     getContext: (type: string) => ((setup.execution ??= {})[type === 'node' ? 'node:IG Data' : type] ??= {}),
     getCredentials: async () => ({ apiKey: setup.key, baseUrl: sb.url }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: setup.parameters }),
     continueOnFail: () => setup.continueOnFail,
     addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),
     helpers: {
-      httpRequestWithAuthentication: async (_credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
-        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${setup.key}` } });
+      httpRequestWithAuthentication: async (
+        _credential: string,
+        o: { url: string; method: string; headers: Record<string, string> },
+      ) => {
+        const res = await fetch(o.url, {
+          method: o.method,
+          headers: { ...o.headers, authorization: `Bearer ${setup.key}` },
+        });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
         const text = await res.text();
@@ -92,7 +99,13 @@ describe('Continue On Fail off', () => {
   test('a balance that runs out mid-run: the 300 paid answers are output, the 200 not looked up are left out, a warning and _notice say so', async () => {
     const key = sb.createKey(1000);
     const shortcodes = posts(500);
-    const { out, hints } = await execute({ inputs: shortcodes, parameters: postLookups, key, continueOnFail: false, after: (n) => n === 301 && sb.setBalance(key, 0) });
+    const { out, hints } = await execute({
+      inputs: shortcodes,
+      parameters: postLookups,
+      key,
+      continueOnFail: false,
+      after: (n) => n === 301 && sb.setBalance(key, 0),
+    });
     expect(sb.stats().creditsBilled).toBe(300);
     expect(out.map((o) => o.json.shortcode)).toEqual(shortcodes.slice(0, 300));
     expect(out.map((o) => o.pairedItem)).toEqual(shortcodes.slice(0, 300).map((_, item) => ({ item })));
@@ -105,7 +118,10 @@ describe('Continue On Fail off', () => {
   test('a stop before any answer fails the execution with the stop itself: nothing paid is lost', async () => {
     const broke = sb.createKey(0);
     const run = execute({ inputs: posts(3), parameters: postLookups, key: broke, continueOnFail: false });
-    await expect(run).rejects.toMatchObject({ message: 'Out of credits: 0 left. Top up to continue. (Not charged.)', httpCode: '402' });
+    await expect(run).rejects.toMatchObject({
+      message: 'Out of credits: 0 left. Top up to continue. (Not charged.)',
+      httpCode: '402',
+    });
     expect(sb.stats()).toMatchObject({ total: 1, creditsBilled: 0 });
   });
 });
@@ -120,17 +136,29 @@ describe('Continue On Fail on', () => {
       expect(o.pairedItem).toEqual({ item });
       expect(o.json).toMatchObject({ code: 'insufficient_credits', credits_charged: 0 });
     }
-    expect(out[0].json.error).toMatch(/^Not started: 500 distinct lookups would cost ~500 credits and your balance is 300 credits\. /);
+    expect(out[0].json.error).toMatch(
+      /^Not started: 500 distinct lookups would cost ~500 credits and your balance is 300 credits\. /,
+    );
   });
 
   test('a balance that runs out mid-run: the items not looked up are error items saying how far the run got', async () => {
     const key = sb.createKey(1000);
     const shortcodes = posts(500);
-    const { out, hints } = await execute({ inputs: shortcodes, parameters: postLookups, key, continueOnFail: true, after: (n) => n === 301 && sb.setBalance(key, 0) });
+    const { out, hints } = await execute({
+      inputs: shortcodes,
+      parameters: postLookups,
+      key,
+      continueOnFail: true,
+      after: (n) => n === 301 && sb.setBalance(key, 0),
+    });
     expect(out).toHaveLength(500);
     expect(out.slice(0, 300).map((o) => o.json.shortcode)).toEqual(shortcodes.slice(0, 300));
     for (const o of out.slice(300)) {
-      expect(o.json as IDataObject).toEqual({ error: `Not looked up. ${STOPPED_300} (Not charged.)`, code: 'insufficient_credits', credits_charged: 0 });
+      expect(o.json as IDataObject).toEqual({
+        error: `Not looked up. ${STOPPED_300} (Not charged.)`,
+        code: 'insufficient_credits',
+        credits_charged: 0,
+      });
     }
     expect(out.some((o) => '_notice' in o.json)).toBe(false); // the error items say it
     expect(hints).toEqual([{ message: STOPPED_300, type: 'warning', location: 'outputPane' }]);
@@ -138,7 +166,11 @@ describe('Continue On Fail on', () => {
 });
 
 const privateAccount = () => [...sb.world.byUsername.values()].find((a) => a.is_private)!.username;
-const publicAccounts = (n: number) => [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, n);
+const publicAccounts = (n: number) =>
+  [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, n);
 
 describe('one bad item spoils nothing (issue 23)', () => {
   test('an invalid item stops the execution before the first request, naming the item and the field: 0 credits', async () => {
@@ -147,7 +179,8 @@ describe('one bad item spoils nothing (issue 23)', () => {
     const run = execute({ inputs: handles, parameters: lookups, key: sb.demoKey, continueOnFail: false });
     await expect(run).rejects.toMatchObject({
       name: 'NodeOperationError',
-      message: 'Item 37 of 100: handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)',
+      message:
+        'Item 37 of 100: handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)',
       context: { itemIndex: 37 },
     });
     expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
@@ -165,7 +198,12 @@ describe('one bad item spoils nothing (issue 23)', () => {
   test('a private account among 40, no Continue On Fail: the 39 paid answers and a found: false item for it, 40 credits', async () => {
     const handles = publicAccounts(39);
     handles.splice(17, 0, privateAccount());
-    const { out, hints } = await execute({ inputs: handles, parameters: lookups, key: sb.demoKey, continueOnFail: false });
+    const { out, hints } = await execute({
+      inputs: handles,
+      parameters: lookups,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
     expect(sb.stats().creditsBilled).toBe(40);
     expect(out).toHaveLength(40);
     expect(out.map((o) => o.pairedItem)).toEqual(handles.map((_, item) => ({ item })));
@@ -191,12 +229,19 @@ describe('one bad item spoils nothing (issue 23)', () => {
     expect(out[2].json._notice).toBe(said);
     expect(hints.map((h) => h.message)).toEqual([said]);
     const error = { ...lookups, options: { onNotFound: 'error' } };
-    await expect(execute({ inputs: handles, parameters: error, key: sb.demoKey, continueOnFail: false })).rejects.toMatchObject({ httpCode: '404', context: { itemIndex: 3 } });
+    await expect(
+      execute({ inputs: handles, parameters: error, key: sb.demoKey, continueOnFail: false }),
+    ).rejects.toMatchObject({ httpCode: '404', context: { itemIndex: 3 } });
   });
 
   test('duplicates of a private account are charged once: the sum of credits_charged is the bill', async () => {
     const who = privateAccount();
-    const { out } = await execute({ inputs: [who, `@${who}`, publicAccounts(1)[0]], parameters: lookups, key: sb.demoKey, continueOnFail: false });
+    const { out } = await execute({
+      inputs: [who, `@${who}`, publicAccounts(1)[0]],
+      parameters: lookups,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
     expect(out.map((o) => o.json.credits_charged ?? 1)).toEqual([1, 0, 1]);
     expect(out[1].json).toMatchObject({ found: false, deduplicated: true });
     expect(sb.stats().creditsBilled).toBe(2);
@@ -204,21 +249,39 @@ describe('one bad item spoils nothing (issue 23)', () => {
 
   test('an item that fails after its retries (502, not charged) is left out with a notice; the paid answers come out', async () => {
     const handles = publicAccounts(4);
-    const perItem = (i: number) => (i === 2 ? { options: { extraParameters: { parameter: [{ name: 'sandbox_fault', value: '502' }] } } } : {});
-    const { out, hints } = await execute({ inputs: handles, parameters: lookups, perItem, key: sb.demoKey, continueOnFail: false });
+    const perItem = (i: number) =>
+      i === 2 ? { options: { extraParameters: { parameter: [{ name: 'sandbox_fault', value: '502' }] } } } : {};
+    const { out, hints } = await execute({
+      inputs: handles,
+      parameters: lookups,
+      perItem,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
     expect(out.map((o) => o.json.username)).toEqual([handles[0], handles[1], handles[3]]);
-    expect(out[2].json._notice).toBe('Item 2 not delivered: The data provider failed after 3 tries. Try again later. (Not charged.)');
+    expect(out[2].json._notice).toBe(
+      'Item 2 not delivered: The data provider failed after 3 tries. Try again later. (Not charged.)',
+    );
     expect(hints.map((h) => h.message)).toEqual([out[2].json._notice]);
     expect(sb.stats().creditsBilled).toBe(3);
   });
 
   test('an answer not in the documented shape comes out with _notice, not as a thrown error', async () => {
     const [a, b] = publicAccounts(2);
-    const tamper = (url: string, body: string) => (url.includes(b) ? body.replace(/"followers":\d+/, '"followers":"many"') : body);
-    const { out } = await execute({ inputs: [a, b], parameters: lookups, tamper, key: sb.demoKey, continueOnFail: false });
+    const tamper = (url: string, body: string) =>
+      url.includes(b) ? body.replace(/"followers":\d+/, '"followers":"many"') : body;
+    const { out } = await execute({
+      inputs: [a, b],
+      parameters: lookups,
+      tamper,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
     expect(out).toHaveLength(2);
     expect(out[1].json).toMatchObject({ username: b, followers: 'many' });
-    expect(out[1].json._notice).toMatch(/^The service answered in an unexpected shape \(data\.followers: .*\)\. Please report it with request id .*\. \(Charged 1 credit\.\)$/);
+    expect(out[1].json._notice).toMatch(
+      /^The service answered in an unexpected shape \(data\.followers: .*\)\. Please report it with request id .*\. \(Charged 1 credit\.\)$/,
+    );
   });
 });
 
@@ -228,9 +291,21 @@ describe('one credit cap per execution (issue 23)', () => {
 
   test('Loop Over Items: runs of 100 distinct lookups under a Credit Cap of 150 spend at most 150; the run over it is refused and says where it stopped', async () => {
     const execution = {};
-    const first = await execute({ inputs: batches[0], parameters: capped, key: sb.demoKey, continueOnFail: false, execution });
+    const first = await execute({
+      inputs: batches[0],
+      parameters: capped,
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution,
+    });
     expect(first.out).toHaveLength(100);
-    const second = execute({ inputs: batches[1], parameters: capped, key: sb.demoKey, continueOnFail: false, execution });
+    const second = execute({
+      inputs: batches[1],
+      parameters: capped,
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution,
+    });
     await expect(second).rejects.toMatchObject({
       name: 'NodeOperationError',
       message:
@@ -239,16 +314,34 @@ describe('one credit cap per execution (issue 23)', () => {
     });
     expect(sb.stats().creditsBilled).toBe(100);
     // Another execution has its own cap.
-    const other = await execute({ inputs: batches[1], parameters: capped, key: sb.demoKey, continueOnFail: false, execution: {} });
+    const other = await execute({
+      inputs: batches[1],
+      parameters: capped,
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution: {},
+    });
     expect(other.out).toHaveLength(100);
     expect(sb.stats().creditsBilled).toBe(200);
   });
 
   test('a Return All in a later run only gets what earlier runs left of the cap', async () => {
     const execution = {};
-    await execute({ inputs: batches[0].slice(0, 40), parameters: { ...lookups, options: { creditCap: 50 } }, key: sb.demoKey, continueOnFail: false, execution });
+    await execute({
+      inputs: batches[0].slice(0, 40),
+      parameters: { ...lookups, options: { creditCap: 50 } },
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution,
+    });
     const all = { resource: 'hashtag', operation: 'hashtag/recent', returnAll: true, options: { creditCap: 50 } };
-    const { out } = await execute({ inputs: ['veganrecipes'], parameters: { ...all, tag: 'veganrecipes' }, key: sb.demoKey, continueOnFail: false, execution });
+    const { out } = await execute({
+      inputs: ['veganrecipes'],
+      parameters: { ...all, tag: 'veganrecipes' },
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution,
+    });
     expect(sb.stats().byEndpoint['hashtag/recent']).toBe(10);
     expect(sb.stats().creditsBilled).toBe(50);
     expect(out.at(-1)!.json._notice).toMatch(/^Stopped at the credit cap of 50 \(50 spent/);
@@ -256,14 +349,26 @@ describe('one credit cap per execution (issue 23)', () => {
 
   test('items that disagree on Credit Cap or Concurrency are refused before anything is sent, naming the item', async () => {
     const perItem = (i: number) => ({ options: { creditCap: i === 4 ? 500 : 150 } });
-    await expect(execute({ inputs: batches[0].slice(0, 10), parameters: lookups, perItem, key: sb.demoKey, continueOnFail: true })).rejects.toMatchObject({
+    await expect(
+      execute({ inputs: batches[0].slice(0, 10), parameters: lookups, perItem, key: sb.demoKey, continueOnFail: true }),
+    ).rejects.toMatchObject({
       message:
         'Options > Credit Cap must be the same for every input item: it holds for the whole execution. Item 0 has 150, item 4 has 500. Set one value (not an expression that differs by item). Nothing was sent. (Not charged.)',
       context: { itemIndex: 4 },
     });
     const fast = (i: number) => ({ options: { concurrency: i === 2 ? 5 : 50 } });
-    await expect(execute({ inputs: batches[0].slice(0, 10), parameters: lookups, perItem: fast, key: sb.demoKey, continueOnFail: false })).rejects.toMatchObject({
-      message: expect.stringMatching(/^Options > Concurrency must be the same for every input item: .* Item 0 has 50, item 2 has 5\./),
+    await expect(
+      execute({
+        inputs: batches[0].slice(0, 10),
+        parameters: lookups,
+        perItem: fast,
+        key: sb.demoKey,
+        continueOnFail: false,
+      }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /^Options > Concurrency must be the same for every input item: .* Item 0 has 50, item 2 has 5\./,
+      ),
     });
     expect(sb.stats().total).toBe(0);
   });

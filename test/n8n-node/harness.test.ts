@@ -17,12 +17,23 @@ let base = '';
 const seen: { url?: string; key?: string }[] = [];
 let home: { home: string; env: Record<string, string> };
 
-const manual = { id: 'n-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const manual = {
+  id: 'n-start',
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
 type Node = { name: string; type: string; parameters: Record<string, unknown>; [k: string]: unknown };
 function chain(...nodes: Node[]) {
-  const all: Node[] = [manual, ...nodes.map((n, i) => ({ id: `n-${i}`, typeVersion: 1, position: [200 * (i + 1), 0], ...n }))];
+  const all: Node[] = [
+    manual,
+    ...nodes.map((n, i) => ({ id: `n-${i}`, typeVersion: 1, position: [200 * (i + 1), 0], ...n })),
+  ];
   const connections: Record<string, unknown> = {};
-  for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+  for (let i = 0; i < all.length - 1; i++)
+    connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
   return { name: 'smoke', nodes: all, connections, settings: {} };
 }
 
@@ -46,7 +57,9 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   home = await rt.createN8nHome({
     packageDir: FIXTURE,
-    credentials: [{ id: 'credSmoke1', name: 'Smoke', type: 'fixtureApi', data: { baseUrl: base, apiKey: 'smoke-key' } }],
+    credentials: [
+      { id: 'credSmoke1', name: 'Smoke', type: 'fixtureApi', data: { baseUrl: base, apiKey: 'smoke-key' } },
+    ],
   });
 }, 900_000);
 
@@ -61,17 +74,35 @@ const workflows = () => ({
     name: 'Set',
     type: 'n8n-nodes-base.set',
     typeVersion: 3.4,
-    parameters: { assignments: { assignments: [{ id: 'a1', name: 'greeting', value: 'hello', type: 'string' }] }, options: {} },
+    parameters: {
+      assignments: { assignments: [{ id: 'a1', name: 'greeting', value: 'hello', type: 'string' }] },
+      options: {},
+    },
   }),
-  code: chain({ name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [1, 2].map((n) => ({ json: { n } }));' } }),
-  http: chain({ name: 'HTTP', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { method: 'GET', url: `${base}/plain?x=1`, options: {} } }),
+  code: chain({
+    name: 'Code',
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    parameters: { jsCode: 'return [1, 2].map((n) => ({ json: { n } }));' },
+  }),
+  http: chain({
+    name: 'HTTP',
+    type: 'n8n-nodes-base.httpRequest',
+    typeVersion: 4.2,
+    parameters: { method: 'GET', url: `${base}/plain?x=1`, options: {} },
+  }),
   fixture: chain({
     name: 'Fixture',
     type: 'n8n-nodes-igdata-fixture.fixtureHttp',
     parameters: { path: '/with-key' },
     credentials: { fixtureApi: { id: 'credSmoke1', name: 'Smoke' } },
   }),
-  boom: chain({ name: 'Boom', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'throw new Error("boom")' } }),
+  boom: chain({
+    name: 'Boom',
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    parameters: { jsCode: 'throw new Error("boom")' },
+  }),
 });
 const ids: Record<string, string> = {};
 
@@ -85,8 +116,12 @@ test('Manual Trigger + Set node', async () => {
   const r = await rt.runWorkflow(home, ids.set);
   expect(r.error).toBeUndefined();
   // what went wrong, if anything, is in the failure message: exit code, status, n8n's last lines
-  expect({ ok: r.ok, exitCode: r.exitCode, status: r.run?.status, tail: r.ok ? '' : (r.stdout + r.stderr).split('\n').slice(-12).join('\n') })
-    .toEqual({ ok: true, exitCode: 0, status: 'success', tail: '' });
+  expect({
+    ok: r.ok,
+    exitCode: r.exitCode,
+    status: r.run?.status,
+    tail: r.ok ? '' : (r.stdout + r.stderr).split('\n').slice(-12).join('\n'),
+  }).toEqual({ ok: true, exitCode: 0, status: 'success', tail: '' });
   expect(r.data).toEqual([{ greeting: 'hello' }]);
   expect(r.run.status).toBe('success');
   expect(r.run.mode).toBe('cli');
@@ -121,7 +156,15 @@ test('a failing node gives ok=false with the error and the partial run', async (
 }, 120_000);
 
 test('a workflow object is imported then run (one call)', async () => {
-  const r = await rt.runWorkflow(home, chain({ name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { one: 1 } }];' } }));
+  const r = await rt.runWorkflow(
+    home,
+    chain({
+      name: 'Code',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 2,
+      parameters: { jsCode: 'return [{ json: { one: 1 } }];' },
+    }),
+  );
   expect(r.ok).toBe(true);
   expect(r.data).toEqual([{ one: 1 }]);
   expect(r.importMs).toBeGreaterThan(0);
@@ -131,7 +174,16 @@ test('polling trigger: one real poll per n8n start; static data persists between
   const wf = {
     id: 'wfSmokePoll',
     name: 'poll',
-    nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+    nodes: [
+      {
+        id: 'p',
+        name: 'Poll',
+        type: 'n8n-nodes-igdata-fixture.fixtureTrigger',
+        typeVersion: 1,
+        position: [0, 0],
+        parameters: {},
+      },
+    ],
     connections: {},
   };
   const first = await rt.pollOnce(home, wf); // first poll only records where the feed stands
@@ -139,7 +191,9 @@ test('polling trigger: one real poll per n8n start; static data persists between
   expect(first.executions).toEqual([]);
   expect(first.staticData).toEqual({ 'node:Poll': { polls: 1 } });
   const second = await rt.pollOnce(home, 'wfSmokePoll');
-  expect(second.executions.map((e: { status: string; items: unknown }) => [e.status, e.items])).toEqual([['success', [{ poll: 2, mode: 'trigger', activation: 'init' }]]]);
+  expect(second.executions.map((e: { status: string; items: unknown }) => [e.status, e.items])).toEqual([
+    ['success', [{ poll: 2, mode: 'trigger', activation: 'init' }]],
+  ]);
   expect(second.staticData).toEqual({ 'node:Poll': { polls: 2 } });
 }, 180_000);
 
@@ -148,31 +202,57 @@ test('polling trigger: one real poll per n8n start; static data persists between
 const subMinute = rt.runtime().subMinutePolls ? test : test.skip;
 const noSubMinute = rt.runtime().subMinutePolls ? test.skip : test;
 
-subMinute('polling trigger on a 2 s cron inside one n8n start (runActive)', async () => {
-  const wf = {
-    id: 'wfSmokeCron',
-    name: 'cron',
-    nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
-    connections: {},
-  };
-  const id = await rt.publishWorkflow(home, wf, { pollTimes: rt.pollTimesEverySeconds(2) });
-  const r = await rt.runActive(home, id, { until: (s: { executions: unknown[] }) => s.executions.length >= 2 });
-  expect(r.activationError).toBeUndefined();
-  // activation poll (records, no execution), then two cron polls that emit
-  expect(r.executions.slice(0, 2).map((e: { items: { poll: number }[] }) => e.items[0].poll)).toEqual([2, 3]);
-  expect(r.staticData['node:Poll'].polls).toBeGreaterThanOrEqual(3);
-}, 180_000);
+subMinute(
+  'polling trigger on a 2 s cron inside one n8n start (runActive)',
+  async () => {
+    const wf = {
+      id: 'wfSmokeCron',
+      name: 'cron',
+      nodes: [
+        {
+          id: 'p',
+          name: 'Poll',
+          type: 'n8n-nodes-igdata-fixture.fixtureTrigger',
+          typeVersion: 1,
+          position: [0, 0],
+          parameters: {},
+        },
+      ],
+      connections: {},
+    };
+    const id = await rt.publishWorkflow(home, wf, { pollTimes: rt.pollTimesEverySeconds(2) });
+    const r = await rt.runActive(home, id, { until: (s: { executions: unknown[] }) => s.executions.length >= 2 });
+    expect(r.activationError).toBeUndefined();
+    // activation poll (records, no execution), then two cron polls that emit
+    expect(r.executions.slice(0, 2).map((e: { items: { poll: number }[] }) => e.items[0].poll)).toEqual([2, 3]);
+    expect(r.staticData['node:Poll'].polls).toBeGreaterThanOrEqual(3);
+  },
+  180_000,
+);
 
-noSubMinute('a cron below a minute is refused at activation, with n8n\'s reason', async () => {
-  const wf = {
-    id: 'wfSmokeCron',
-    name: 'cron',
-    nodes: [{ id: 'p', name: 'Poll', type: 'n8n-nodes-igdata-fixture.fixtureTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
-    connections: {},
-  };
-  const id = await rt.publishWorkflow(home, wf, { pollTimes: rt.pollTimesEverySeconds(2) });
-  const r = await rt.runActive(home, id);
-  expect(r.activated).toBe(false);
-  expect(r.activationError).toMatch(/polling interval is too short/);
-  expect(r.executions).toEqual([]);
-}, 180_000);
+noSubMinute(
+  "a cron below a minute is refused at activation, with n8n's reason",
+  async () => {
+    const wf = {
+      id: 'wfSmokeCron',
+      name: 'cron',
+      nodes: [
+        {
+          id: 'p',
+          name: 'Poll',
+          type: 'n8n-nodes-igdata-fixture.fixtureTrigger',
+          typeVersion: 1,
+          position: [0, 0],
+          parameters: {},
+        },
+      ],
+      connections: {},
+    };
+    const id = await rt.publishWorkflow(home, wf, { pollTimes: rt.pollTimesEverySeconds(2) });
+    const r = await rt.runActive(home, id);
+    expect(r.activated).toBe(false);
+    expect(r.activationError).toMatch(/polling interval is too short/);
+    expect(r.executions).toEqual([]);
+  },
+  180_000,
+);

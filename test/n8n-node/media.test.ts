@@ -42,19 +42,33 @@ interface MediaRequest {
 
 /** Names ending in `.test` resolve to 127.0.0.1 here, as a public-looking name may resolve to a private address. */
 const lookup = (host: string, options: object, done: (...a: unknown[]) => void) =>
-  host.endsWith('.test') ? ((options as { all?: boolean }).all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4)) : dns.lookup(host, options, done);
+  host.endsWith('.test')
+    ? (options as { all?: boolean }).all
+      ? done(null, [{ address: '127.0.0.1', family: 4 }])
+      : done(null, '127.0.0.1', 4)
+    : dns.lookup(host, options, done);
 
 /**
  * n8n's httpRequest for `encoding: 'stream'`: the status, headers and the body as a stream (Node's
  * IncomingMessage); redirects followed unless `disableFollowRedirect`, as n8n's axios does.
  */
-async function streamRequest(o: { url: string; method?: string; headers?: Record<string, string>; disableFollowRedirect?: boolean }, hops = 0): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: http.IncomingMessage }> {
-  const res = await new Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: http.IncomingMessage }>((resolve, reject) => {
-    const req = http.request(o.url, { method: o.method ?? 'GET', headers: o.headers ?? {}, lookup: lookup as never }, (r) => resolve({ statusCode: r.statusCode ?? 0, headers: r.headers, body: r }));
-    req.on('error', reject);
-    req.end();
-  });
-  if (o.disableFollowRedirect || res.statusCode < 300 || res.statusCode >= 400 || !res.headers.location || hops >= 5) return res;
+async function streamRequest(
+  o: { url: string; method?: string; headers?: Record<string, string>; disableFollowRedirect?: boolean },
+  hops = 0,
+): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: http.IncomingMessage }> {
+  const res = await new Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: http.IncomingMessage }>(
+    (resolve, reject) => {
+      const req = http.request(
+        o.url,
+        { method: o.method ?? 'GET', headers: o.headers ?? {}, lookup: lookup as never },
+        (r) => resolve({ statusCode: r.statusCode ?? 0, headers: r.headers, body: r }),
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
+  if (o.disableFollowRedirect || res.statusCode < 300 || res.statusCode >= 400 || !res.headers.location || hops >= 5)
+    return res;
   res.body.resume();
   return await streamRequest({ ...o, url: new URL(res.headers.location, o.url).href }, hops + 1);
 }
@@ -83,7 +97,8 @@ async function execute(run: Run) {
   const field = getEndpoint(String(run.parameters.operation)).params[0].name;
   const ctx = {
     getInputData: () => run.inputs.map(() => ({ json: {} })),
-    getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ ...run.parameters, [field]: run.inputs[i] } as Record<string, unknown>)[name] ?? dflt,
+    getNodeParameter: (name: string, i: number, dflt?: unknown) =>
+      (({ ...run.parameters, [field]: run.inputs[i] }) as Record<string, unknown>)[name] ?? dflt,
     getCredentials: async () => ({ apiKey: key, baseUrl: sb.url }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
     continueOnFail: () => run.continueOnFail ?? false,
@@ -92,7 +107,10 @@ async function execute(run: Run) {
     addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),
     helpers: {
       // As n8n does for the credential's `authenticate`: the key goes on as one header.
-      httpRequestWithAuthentication: async (_credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
+      httpRequestWithAuthentication: async (
+        _credential: string,
+        o: { url: string; method: string; headers: Record<string, string> },
+      ) => {
         const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${key}` } });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
@@ -105,7 +123,15 @@ async function execute(run: Run) {
         await run.afterAnswer?.();
         return { statusCode: res.status, headers, body };
       },
-      httpRequest: async (o: { url: string; method: string; headers?: Record<string, string>; encoding?: string; returnFullResponse?: boolean; ignoreHttpStatusErrors?: boolean; disableFollowRedirect?: boolean }) => {
+      httpRequest: async (o: {
+        url: string;
+        method: string;
+        headers?: Record<string, string>;
+        encoding?: string;
+        returnFullResponse?: boolean;
+        ignoreHttpStatusErrors?: boolean;
+        disableFollowRedirect?: boolean;
+      }) => {
         expect(o).toMatchObject({ encoding: 'stream', returnFullResponse: true, ignoreHttpStatusErrors: true });
         media.push({ url: o.url, headers: { ...(o.headers ?? {}) } });
         inFlight++;
@@ -155,15 +181,24 @@ test('which fields are media comes from the registry schemas; one binary propert
 });
 
 test("a page of posts: each post's image, video (videos only) and author's picture as binary data, one download per link, no credits, no key sent", async () => {
-  const { out, media } = await execute({ parameters: { ...postsOf, options: { downloadMedia: ALL_POST_MEDIA, simplify: true } }, inputs: ['nasa'] });
+  const { out, media } = await execute({
+    parameters: { ...postsOf, options: { downloadMedia: ALL_POST_MEDIA, simplify: true } },
+    inputs: ['nasa'],
+  });
   expect(out).toHaveLength(12);
   const videos = out.filter((o) => o.json.type === 'video');
   expect(videos.length).toBeGreaterThan(0);
   expect(videos.length).toBeLessThan(12);
   for (const o of out) {
-    expect(Object.keys(o.binary ?? {}).sort()).toEqual(o.json.type === 'video' ? ['author_profile_pic', 'image', 'video'] : ['author_profile_pic', 'image']);
+    expect(Object.keys(o.binary ?? {}).sort()).toEqual(
+      o.json.type === 'video' ? ['author_profile_pic', 'image', 'video'] : ['author_profile_pic', 'image'],
+    );
     expect(isPng(o.binary!.image)).toBe(true);
-    expect(o.binary!.image).toMatchObject({ mimeType: 'image/png', fileName: `${o.json.shortcode}.png`, fileExtension: 'png' });
+    expect(o.binary!.image).toMatchObject({
+      mimeType: 'image/png',
+      fileName: `${o.json.shortcode}.png`,
+      fileExtension: 'png',
+    });
     expect(isPng(o.binary!.author_profile_pic)).toBe(true);
     if (o.binary!.video) {
       expect(isMp4(o.binary!.video)).toBe(true);
@@ -178,7 +213,9 @@ test("a page of posts: each post's image, video (videos only) and author's pictu
   expect(stats.media).toMatchObject({ requests: 12 + videos.length + 1, byStatus: { 200: 12 + videos.length + 1 } });
   // The key never goes to a media host: no auth header, nothing of the key in what was sent.
   for (const m of media) {
-    expect(Object.keys(m.headers).map((h) => h.toLowerCase())).toEqual(expect.not.arrayContaining(['authorization', 'x-api-key']));
+    expect(Object.keys(m.headers).map((h) => h.toLowerCase())).toEqual(
+      expect.not.arrayContaining(['authorization', 'x-api-key']),
+    );
     expect(m.url).toMatch(/\/media\/.*\?exp=\d+&sig=/);
   }
   expect(JSON.stringify(media)).not.toContain(sb.demoKey);
@@ -189,15 +226,26 @@ test('without the option nothing is downloaded; items that shared a lookup share
   expect(plain.media).toEqual([]);
   expect(plain.out.every((o) => o.binary === undefined)).toBe(true);
 
-  const { out, media } = await execute({ parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'] } }, inputs: ['nasa', '@NASA', 'natgeo'] });
+  const { out, media } = await execute({
+    parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'] } },
+    inputs: ['nasa', '@NASA', 'natgeo'],
+  });
   expect(sb.stats().byEndpoint.profile).toBe(2);
   expect(media).toHaveLength(2);
-  expect(out.map((o) => o.binary?.profile_pic?.fileName)).toEqual([out[0].binary!.profile_pic.fileName, out[0].binary!.profile_pic.fileName, out[2].binary!.profile_pic.fileName]);
+  expect(out.map((o) => o.binary?.profile_pic?.fileName)).toEqual([
+    out[0].binary!.profile_pic.fileName,
+    out[0].binary!.profile_pic.fileName,
+    out[2].binary!.profile_pic.fileName,
+  ]);
   expect(out.every((o) => isPng(o.binary!.profile_pic))).toBe(true);
 });
 
 test('downloads keep to the Concurrency option, as lookups do', async () => {
-  const { out, media, maxInFlight } = await execute({ parameters: { ...postsOf, limit: 24, options: { downloadMedia: ['image_url'], concurrency: 3 } }, inputs: ['nasa'], mediaDelayMs: 40 });
+  const { out, media, maxInFlight } = await execute({
+    parameters: { ...postsOf, limit: 24, options: { downloadMedia: ['image_url'], concurrency: 3 } },
+    inputs: ['nasa'],
+    mediaDelayMs: 40,
+  });
   expect(out).toHaveLength(24);
   expect(media).toHaveLength(24);
   expect(maxInFlight).toBe(3);
@@ -205,13 +253,24 @@ test('downloads keep to the Concurrency option, as lookups do', async () => {
 
 test('a medium over the size limit is left out, the item says so in _notice, one warning hint for the execution', async () => {
   // 0.001 MB = 1,048 bytes: below every sandbox picture (the editor's field takes whole megabytes).
-  const { out, hints, media } = await execute({ parameters: { ...postsOf, limit: 3, options: { downloadMedia: ['image_url'], mediaMaxSize: 0.001 } }, inputs: ['nasa'] });
+  const { out, hints, media } = await execute({
+    parameters: { ...postsOf, limit: 3, options: { downloadMedia: ['image_url'], mediaMaxSize: 0.001 } },
+    inputs: ['nasa'],
+  });
   expect(media).toHaveLength(3);
   for (const o of out) {
     expect(o.binary).toBeUndefined();
-    expect(o.json._notice).toMatch(/^image_url not downloaded: \d\.\d MB is over the media size limit of 0\.0 MB \(Options > Media Size Limit \(MB\)\)\.$/);
+    expect(o.json._notice).toMatch(
+      /^image_url not downloaded: \d\.\d MB is over the media size limit of 0\.0 MB \(Options > Media Size Limit \(MB\)\)\.$/,
+    );
   }
-  expect(hints).toEqual([{ message: `Item 0: ${out[0].json._notice} (and 2 more media; see _notice on the items)`, type: 'warning', location: 'outputPane' }]);
+  expect(hints).toEqual([
+    {
+      message: `Item 0: ${out[0].json._notice} (and 2 more media; see _notice on the items)`,
+      type: 'warning',
+      location: 'outputPane',
+    },
+  ]);
 });
 
 describe('the size limit when the body is large', () => {
@@ -241,13 +300,19 @@ describe('the size limit when the body is large', () => {
   test('no Content-Length, 8 MB at a 1 MB limit: read as a stream, dropped once past the limit, the transfer cut short', async () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/big/clip.mp4`;
     const { out } = await execute({
-      parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 1 } },
+      parameters: {
+        resource: 'profile',
+        operation: 'profile',
+        options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 1 },
+      },
       inputs: ['nasa'],
       rewrite: (answer) => (answer.data.profile_pic_url = url),
     });
     expect(out[0].json.username).toBe('nasa');
     expect(out[0].binary).toBeUndefined();
-    expect(out[0].json._notice).toBe('profile_pic_url not downloaded: it is larger than the media size limit of 1.0 MB (Options > Media Size Limit (MB)).');
+    expect(out[0].json._notice).toBe(
+      'profile_pic_url not downloaded: it is larger than the media size limit of 1.0 MB (Options > Media Size Limit (MB)).',
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(closedEarly).toBe(true);
     expect(sent).toBeLessThan(4 * 1048576);
@@ -262,12 +327,18 @@ describe('the size limit when the body is large', () => {
     try {
       const url = `http://127.0.0.1:${(big.address() as AddressInfo).port}/p/x.png`;
       const { out } = await execute({
-        parameters: { resource: 'profile', operation: 'profile', options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 2 } },
+        parameters: {
+          resource: 'profile',
+          operation: 'profile',
+          options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 2 },
+        },
         inputs: ['nasa'],
         rewrite: (answer) => (answer.data.profile_pic_url = url),
       });
       expect(out[0].binary).toBeUndefined();
-      expect(out[0].json._notice).toBe('profile_pic_url not downloaded: 3.0 MB is over the media size limit of 2.0 MB (Options > Media Size Limit (MB)).');
+      expect(out[0].json._notice).toBe(
+        'profile_pic_url not downloaded: 3.0 MB is over the media size limit of 2.0 MB (Options > Media Size Limit (MB)).',
+      );
     } finally {
       await new Promise((r) => big.close(r));
     }
@@ -275,7 +346,8 @@ describe('the size limit when the body is large', () => {
 });
 
 describe('an expired link (the sandbox signs links for 1 s; the node downloads after they expired)', () => {
-  const EXPIRED = 'The media link expired (URL signature expired): run the lookup again to get fresh links (image_url; media downloads are free).';
+  const EXPIRED =
+    'The media link expired (URL signature expired): run the lookup again to get fresh links (image_url; media downloads are free).';
   // Links live one to two windows of mediaTtlSeconds: after 2.1 s every link of the answer has expired.
   const late = { afterAnswer: () => new Promise<void>((r) => setTimeout(r, 2100)) };
   const post = { resource: 'post', operation: 'post', options: { downloadMedia: ['image_url'] } };
@@ -284,7 +356,12 @@ describe('an expired link (the sandbox signs links for 1 s; the node downloads a
     sb.setFaults({ mediaTtlSeconds: 1 });
     const { out } = await execute({ parameters: post, inputs: ['CmiJGWA9jpk'], continueOnFail: true, ...late });
     expect(out).toHaveLength(1);
-    expect(out[0].json).toMatchObject({ shortcode: 'CmiJGWA9jpk', error: EXPIRED, code: 'media_link_expired', http_status: 403 });
+    expect(out[0].json).toMatchObject({
+      shortcode: 'CmiJGWA9jpk',
+      error: EXPIRED,
+      code: 'media_link_expired',
+      http_status: 403,
+    });
     expect(out[0].binary).toBeUndefined();
     expect(sb.stats().media.byStatus).toEqual({ 403: 1 });
     expect(sb.stats().creditsBilled).toBe(1);
@@ -305,12 +382,19 @@ test('the trigger: Download Media on new posts (here its manual run), a failure 
   const requests: string[] = [];
   const context = (options: Record<string, unknown>) => ({
     getMode: () => 'manual',
-    getNodeParameter: (name: string, fallback?: unknown) => (({ event: 'hashtag', tag: 'veganrecipes', options }) as Record<string, unknown>)[name] ?? fallback,
+    getNodeParameter: (name: string, fallback?: unknown) =>
+      (({ event: 'hashtag', tag: 'veganrecipes', options }) as Record<string, unknown>)[name] ?? fallback,
     getNode: () => ({ name: 'IG Data Trigger', type: 'n8n-nodes-igdata.igDataTrigger' }),
     getCredentials: async () => ({ apiKey: sb.demoKey, baseUrl: sb.url }),
     helpers: {
-      httpRequestWithAuthentication: async (_c: string, o: { url: string; method: string; headers: Record<string, string> }) => {
-        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${sb.demoKey}` } });
+      httpRequestWithAuthentication: async (
+        _c: string,
+        o: { url: string; method: string; headers: Record<string, string> },
+      ) => {
+        const res = await fetch(o.url, {
+          method: o.method,
+          headers: { ...o.headers, authorization: `Bearer ${sb.demoKey}` },
+        });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
         return { statusCode: res.status, headers, body: await res.text() };
@@ -320,15 +404,23 @@ test('the trigger: Download Media on new posts (here its manual run), a failure 
         // The third link is refused by its host: that post comes out all the same, saying why.
         return await streamRequest(requests.length === 3 ? { url: o.url.replace(/sig=\w+/, 'sig=0') } : o);
       },
-      prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string) => ({ data: data.toString('base64'), mimeType, fileName }),
+      prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string) => ({
+        data: data.toString('base64'),
+        mimeType,
+        fileName,
+      }),
     },
   });
-  const [items] = (await new IgDataTrigger().poll.call(context({ downloadMedia: ['image_url'], simplify: true }) as never)) as INodeExecutionData[][];
+  const [items] = (await new IgDataTrigger().poll.call(
+    context({ downloadMedia: ['image_url'], simplify: true }) as never,
+  )) as INodeExecutionData[][];
   expect(items).toHaveLength(5);
   expect(requests).toHaveLength(5);
   expect(items.filter((i) => i.binary?.image && isPng(i.binary.image))).toHaveLength(4);
   const refused = items.find((i) => !i.binary)!;
-  expect(refused.json._notice).toBe('The media host refused the link (403: URL signature mismatch): run the lookup again to get fresh links (image_url; media downloads are free).');
+  expect(refused.json._notice).toBe(
+    'The media host refused the link (403: URL signature mismatch): run the lookup again to get fresh links (image_url; media downloads are free).',
+  );
   expect(sb.stats()).toMatchObject({ creditsBilled: 1, media: { requests: 5, byStatus: { 200: 4, 403: 1 } } });
 });
 
@@ -354,7 +446,11 @@ describe('media only from media links, never from a private address (issue 23)',
   beforeEach(() => {
     hits.length = 0;
   });
-  const profile = (downloadMedia: unknown) => ({ resource: 'profile', operation: 'profile', options: { downloadMedia } });
+  const profile = (downloadMedia: unknown) => ({
+    resource: 'profile',
+    operation: 'profile',
+    options: { downloadMedia },
+  });
 
   test("={{ 'external_url,profile_pic_url' }}: external_url is never requested; the profile picture arrives as a binary, without the key; the item names the allowed fields", async () => {
     const { out, media, hints } = await execute({
@@ -367,32 +463,53 @@ describe('media only from media links, never from a private address (issue 23)',
     expect(Object.keys(out[0].binary ?? {})).toEqual(['profile_pic']);
     expect(isPng(out[0].binary!.profile_pic)).toBe(true);
     expect(JSON.stringify(media)).not.toContain(sb.demoKey);
-    expect(out[0].json._notice).toBe('Download Media: "external_url" is not a media link of Profile › Get (profile), so it was not downloaded (only media links are). Its media fields: profile_pic_url.');
+    expect(out[0].json._notice).toBe(
+      'Download Media: "external_url" is not a media link of Profile › Get (profile), so it was not downloaded (only media links are). Its media fields: profile_pic_url.',
+    );
     expect(hints.map((h) => h.message)).toEqual([`Item 0: ${out[0].json._notice}`]);
     expect(sb.stats().creditsBilled).toBe(1);
   });
 
   test.each([
-    ['a loopback address other than the sandbox host', () => `http://127.0.0.2:${port}/p/x.png`, 'it points at a private address (127.0.0.2)'],
+    [
+      'a loopback address other than the sandbox host',
+      () => `http://127.0.0.2:${port}/p/x.png`,
+      'it points at a private address (127.0.0.2)',
+    ],
     ['IPv6 loopback', () => `http://[::1]:${port}/p/x.png`, 'it points at a private address (::1)'],
     ['localhost by name', () => `http://localhost:${port}/p/x.png`, 'it points at this machine (localhost)'],
-    ['a name that resolves to a private address (checked on the connection)', () => `http://cdn.example.test:${port}/p/x.png`, 'cdn.example.test resolved to a private address (127.0.0.1)'],
-    ['a redirect from the sandbox host to a private address', () => `http://127.0.0.1:${port}/redirect/${encodeURIComponent(`http://127.0.0.2:${port}/p/x.png`)}`, 'it points at a private address (127.0.0.2)'],
+    [
+      'a name that resolves to a private address (checked on the connection)',
+      () => `http://cdn.example.test:${port}/p/x.png`,
+      'cdn.example.test resolved to a private address (127.0.0.1)',
+    ],
+    [
+      'a redirect from the sandbox host to a private address',
+      () => `http://127.0.0.1:${port}/redirect/${encodeURIComponent(`http://127.0.0.2:${port}/p/x.png`)}`,
+      'it points at a private address (127.0.0.2)',
+    ],
   ])('%s: refused, nothing of it read or kept, the paid answer out with the reason', async (_name, link, why) => {
-    const { out } = await execute({ parameters: profile(['profile_pic_url']), inputs: ['nasa'], rewrite: (answer) => (answer.data.profile_pic_url = link()) });
+    const { out } = await execute({
+      parameters: profile(['profile_pic_url']),
+      inputs: ['nasa'],
+      rewrite: (answer) => (answer.data.profile_pic_url = link()),
+    });
     expect(out[0].json.username).toBe('nasa');
     expect(out[0].binary).toBeUndefined();
     expect(out[0].json._notice).toBe(
       `The media link was not followed: ${why}. Media are downloaded from public addresses only (and from the Base URL's host, for the sandbox) (profile_pic_url; media downloads are free).`,
     );
-    expect(hits.filter((h) => !h.includes('/redirect/'))).toEqual(why.includes('resolved') ? [`cdn.example.test:${port}/p/x.png`] : []);
+    expect(hits.filter((h) => !h.includes('/redirect/'))).toEqual(
+      why.includes('resolved') ? [`cdn.example.test:${port}/p/x.png`] : [],
+    );
   });
 
   test('a redirect to the sandbox host is followed, each hop checked', async () => {
     const { out } = await execute({
       parameters: profile(['profile_pic_url']),
       inputs: ['nasa'],
-      rewrite: (answer) => (answer.data.profile_pic_url = `http://127.0.0.1:${port}/redirect/${encodeURIComponent(`http://127.0.0.1:${port}/p/final.png`)}`),
+      rewrite: (answer) =>
+        (answer.data.profile_pic_url = `http://127.0.0.1:${port}/redirect/${encodeURIComponent(`http://127.0.0.1:${port}/p/final.png`)}`),
     });
     expect(hits).toEqual([expect.stringContaining('/redirect/'), `127.0.0.1:${port}/p/final.png`]);
     expect(isPng(out[0].binary!.profile_pic)).toBe(true);
@@ -401,15 +518,44 @@ describe('media only from media links, never from a private address (issue 23)',
 });
 
 test('which addresses are private: loopback, private ranges, link-local (cloud metadata), IPv4 in IPv6, written any way the URL parser accepts', () => {
-  for (const a of ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::a9fe:a9fe', '[::1]']) {
+  for (const a of [
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '[::1]',
+  ]) {
     expect([a, isPrivateAddress(a)]).toEqual([a, true]);
   }
-  for (const a of ['8.8.8.8', '172.32.0.1', '151.101.1.69', '2606:4700::6810:85e5', '::ffff:8.8.8.8']) expect([a, isPrivateAddress(a)]).toEqual([a, false]);
+  for (const a of ['8.8.8.8', '172.32.0.1', '151.101.1.69', '2606:4700::6810:85e5', '::ffff:8.8.8.8'])
+    expect([a, isPrivateAddress(a)]).toEqual([a, false]);
   expect(isPrivateAddress('cdn.example.com')).toBeUndefined();
   const trusted = '127.0.0.1';
   // The URL parser turns other spellings of an address into the dotted one before the check.
-  for (const link of ['http://2130706433/x.png', 'http://0x7f.1/x.png', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://LOCALHOST./x', 'http://a.localhost/x']) {
-    expect([link, refusedLink(new URL(link), 'api.igdata.dev')]).toEqual([link, expect.stringMatching(/private address|this machine/)]);
+  for (const link of [
+    'http://2130706433/x.png',
+    'http://0x7f.1/x.png',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://LOCALHOST./x',
+    'http://a.localhost/x',
+  ]) {
+    expect([link, refusedLink(new URL(link), 'api.igdata.dev')]).toEqual([
+      link,
+      expect.stringMatching(/private address|this machine/),
+    ]);
   }
   expect(refusedLink(new URL('file:///etc/passwd'), trusted)).toBe('it is not a web link (file)');
   expect(refusedLink(new URL('http://127.0.0.1:4010/media/p/x.png'), trusted)).toBeUndefined(); // the sandbox, the Base URL's host

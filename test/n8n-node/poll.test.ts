@@ -110,24 +110,27 @@ test('two bursts larger than the page bound are caught up over later polls witho
   expect([...got].sort()).toEqual([...ids(a), ...ids(b)].sort());
 });
 
-test.each([1, 2, 3])('%i pinned older posts at the head of the first page: each new post is emitted once, in order, across polls and bursts', async (pins) => {
-  const f = feed(12);
-  const old = f.publish(40); // newest first
-  f.pin(old.slice(-pins)); // the oldest posts, pinned
-  let state = await startFeed('k', f.fetch);
-  const got: unknown[] = [];
-  const published: unknown[] = [];
-  for (const n of [1, 3, 0, 25, 2]) {
-    const fresh = f.publish(n);
-    published.push(...ids(fresh).reverse()); // oldest first
-    const r = await pollFeed(state, f.fetch, 5);
-    expect(ids(r.emit)).toEqual(ids(fresh).reverse());
-    expect(r.behind).toBe(false);
-    got.push(...ids(r.emit));
-    state = r.state;
-  }
-  expect(got).toEqual(published);
-});
+test.each([1, 2, 3])(
+  '%i pinned older posts at the head of the first page: each new post is emitted once, in order, across polls and bursts',
+  async (pins) => {
+    const f = feed(12);
+    const old = f.publish(40); // newest first
+    f.pin(old.slice(-pins)); // the oldest posts, pinned
+    let state = await startFeed('k', f.fetch);
+    const got: unknown[] = [];
+    const published: unknown[] = [];
+    for (const n of [1, 3, 0, 25, 2]) {
+      const fresh = f.publish(n);
+      published.push(...ids(fresh).reverse()); // oldest first
+      const r = await pollFeed(state, f.fetch, 5);
+      expect(ids(r.emit)).toEqual(ids(fresh).reverse());
+      expect(r.behind).toBe(false);
+      got.push(...ids(r.emit));
+      state = r.state;
+    }
+    expect(got).toEqual(published);
+  },
+);
 
 test('a later page that fails: the pages paid before it are emitted, and the next poll resumes at the failed page without paying for the first again', async () => {
   const f = feed(12);

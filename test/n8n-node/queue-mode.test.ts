@@ -59,14 +59,24 @@ const igLookup = {
 };
 /** 500 input items over 120 public accounts, written the ways people paste them. */
 function handles(): string[] {
-  const accounts = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 120);
+  const accounts = [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, 120);
   expect(accounts).toHaveLength(120);
   return Array.from({ length: 500 }, (_, i) => {
     const h = accounts[i % accounts.length];
     return [h, `@${h}`, h.toUpperCase(), `https://www.instagram.com/${h}/`][Math.floor(i / accounts.length) % 4];
   });
 }
-const input = (list: string[]) => ({ id: 'q-code', name: 'Input', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: `return ${JSON.stringify(list)}.map((handle) => ({ json: { handle } }));` } });
+const input = (list: string[]) => ({
+  id: 'q-code',
+  name: 'Input',
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  position: [200, 0],
+  parameters: { jsCode: `return ${JSON.stringify(list)}.map((handle) => ({ json: { handle } }));` },
+});
 const link = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
 
 /** Polls the database until the published workflow's triggers (webhook, poller) are up. */
@@ -94,7 +104,13 @@ test('a 500-item lookup runs on a worker: one request per distinct account, the 
         typeVersion: 2,
         position: [0, 0],
         webhookId: '6b0f7d1e-2f4a-4c1b-9a57-0e7c4f3d9a11',
-        parameters: { httpMethod: 'GET', path: 'igdata-lookup-500', responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+        parameters: {
+          httpMethod: 'GET',
+          path: 'igdata-lookup-500',
+          responseMode: 'lastNode',
+          responseData: 'allEntries',
+          options: {},
+        },
       },
       input(list),
       igLookup,
@@ -132,8 +148,19 @@ test('a 500-item lookup runs on a worker: one request per distinct account, the 
   });
   try {
     sb.resetStats();
-    const manual = { id: 'q-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-    const r = await rt.runWorkflow(regular, { name: 'regular lookup 500', nodes: [manual, input(list), igLookup], connections: { ...link('Start', 'Input'), ...link('Input', 'Lookup') } });
+    const manual = {
+      id: 'q-start',
+      name: 'Start',
+      type: 'n8n-nodes-base.manualTrigger',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: {},
+    };
+    const r = await rt.runWorkflow(regular, {
+      name: 'regular lookup 500',
+      nodes: [manual, input(list), igLookup],
+      connections: { ...link('Start', 'Input'), ...link('Input', 'Lookup') },
+    });
     expect(r.error).toBeUndefined();
     expect(execution.items).toEqual(r.data);
     expect(sb.stats().byEndpoint).toEqual(queued.byEndpoint);
@@ -174,7 +201,8 @@ test('the hashtag trigger across polls: polled by the main, each emitting run on
     expect(r.output).not.toContain('Worker started execution');
     return r;
   };
-  const emitted = (r: { executions: { items?: Item[] }[] }) => r.executions.flatMap((e) => e.items ?? []).map((p) => p.id);
+  const emitted = (r: { executions: { items?: Item[] }[] }) =>
+    r.executions.flatMap((e) => e.items ?? []).map((p) => p.id);
 
   sb.resetStats();
   const first = await poll(trigger);
@@ -193,8 +221,18 @@ test('the hashtag trigger across polls: polled by the main, each emitting run on
   const burst = sb.addPosts('veganrecipes', 75);
   const fifth = emitted(await poll(trigger.id));
   const sixth = emitted(await poll(trigger.id));
-  expect(fifth).toEqual(burst.slice(0, 60).map((p) => p.id).reverse());
-  expect(sixth).toEqual(burst.slice(60).map((p) => p.id).reverse());
+  expect(fifth).toEqual(
+    burst
+      .slice(0, 60)
+      .map((p) => p.id)
+      .reverse(),
+  );
+  expect(sixth).toEqual(
+    burst
+      .slice(60)
+      .map((p) => p.id)
+      .reverse(),
+  );
   expect(emitted(await poll(trigger.id))).toEqual([]);
 
   // Every page read was billed once: 1 credit per hashtag/recent page, nothing else.

@@ -66,9 +66,11 @@ test('package metadata names one repository, and the package publishes with prov
   expect(pkg.publishConfig).toEqual({ access: 'public', provenance: true });
   expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'CHANGELOG.md']));
   // Every documentation link the package ships points into the same repository.
-  const shipped = ['credentials/IgDataApi.credentials.ts', 'nodes/IgData/IgData.node.json', 'nodes/IgData/IgDataTrigger.node.json'].map((f) =>
-    readFileSync(join(root, 'n8n-node', f), 'utf8'),
-  );
+  const shipped = [
+    'credentials/IgDataApi.credentials.ts',
+    'nodes/IgData/IgData.node.json',
+    'nodes/IgData/IgDataTrigger.node.json',
+  ].map((f) => readFileSync(join(root, 'n8n-node', f), 'utf8'));
   const links = shipped.join('\n').match(/https:\/\/[^'"\s)]+/g) ?? [];
   expect(links.length).toBeGreaterThan(0);
   for (const link of links) expect(link).toContain(`https://${repo}/`);

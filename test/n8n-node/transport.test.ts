@@ -8,7 +8,14 @@
  * appears in no item, no error and no request n8n did not authenticate. In real n8n:
  * n8n-real.test.ts (the one auth header, recorded between n8n and the sandbox).
  */
-import type { IAdditionalCredentialOptions, IAuthenticateGeneric, ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
+import type {
+  IAdditionalCredentialOptions,
+  IAuthenticateGeneric,
+  ICredentialDataDecryptedObject,
+  IExecuteFunctions,
+  IHttpRequestOptions,
+  INodeExecutionData,
+} from 'n8n-workflow';
 import { prepare, send } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { startSandbox } from '../../scripts/sandbox/server';
@@ -30,11 +37,19 @@ const GENERIC = new IgDataApi().authenticate as IAuthenticateGeneric;
  * property's entries set on the request, names and values resolved as expressions over
  * `$credentials` (here only the `{{$credentials.field}}` parts this credential uses).
  */
-async function authenticate(credentials: ICredentialDataDecryptedObject, o: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-  const resolve = (v: string) => (v.startsWith('=') ? v.slice(1).replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, k: string) => String(credentials[k])) : v);
-  const out = { ...o, headers: { ...(o.headers ?? {}) } } as IHttpRequestOptions & Record<string, Record<string, unknown>>;
+async function authenticate(
+  credentials: ICredentialDataDecryptedObject,
+  o: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+  const resolve = (v: string) =>
+    v.startsWith('=')
+      ? v.slice(1).replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, k: string) => String(credentials[k]))
+      : v;
+  const out = { ...o, headers: { ...(o.headers ?? {}) } } as IHttpRequestOptions &
+    Record<string, Record<string, unknown>>;
   for (const [outer, entries] of Object.entries(GENERIC.properties)) {
-    for (const [k, v] of Object.entries(entries as Record<string, string>)) out[outer] = { ...(out[outer] ?? {}), [resolve(k)]: resolve(v) };
+    for (const [k, v] of Object.entries(entries as Record<string, string>))
+      out[outer] = { ...(out[outer] ?? {}), [resolve(k)]: resolve(v) };
   }
   return out;
 }
@@ -58,9 +73,15 @@ function context(key: string, inputs: string[], options: Record<string, unknown>
   };
   const ctx = {
     getInputData: () => inputs.map(() => ({ json: {} })),
-    getNodeParameter: (name: string, i: number, dflt?: unknown) => ({ resource: 'profile', operation: 'profile', options, handle: inputs[i] })[name] ?? dflt,
+    getNodeParameter: (name: string, i: number, dflt?: unknown) =>
+      ({ resource: 'profile', operation: 'profile', options, handle: inputs[i] })[name] ?? dflt,
     getCredentials,
-    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: { resource: 'profile', operation: 'profile' }, credentials: { igDataApi: { id: 'cred1', name: 'IG Data' } } }),
+    getNode: () => ({
+      name: 'IG Data',
+      type: 'n8n-nodes-igdata.igData',
+      parameters: { resource: 'profile', operation: 'profile' },
+      credentials: { igDataApi: { id: 'cred1', name: 'IG Data' } },
+    }),
     continueOnFail: () => continueOnFail,
     // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
     getContext: () => ({}),
@@ -84,7 +105,11 @@ function context(key: string, inputs: string[], options: Record<string, unknown>
   return { ctx: ctx as unknown as IExecuteFunctions, seen };
 }
 
-const publicHandles = (n: number) => [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, n);
+const publicHandles = (n: number) =>
+  [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, n);
 
 test('one execution: the credential is decrypted once for all its requests, the core sends no key, the credential adds the one header', async () => {
   const key = sb.createKey(1000);
@@ -101,9 +126,16 @@ test('one execution: the credential is decrypted once for all its requests, the 
   expect(seen.credentialReads).toBe(1);
   for (const { options, extra } of seen.requests) {
     expect(Object.keys(options.headers ?? {}).filter((h) => KEY_HEADER.test(h))).toEqual([]);
-    expect(extra?.credentialsDecrypted).toMatchObject({ id: 'cred1', name: 'IG Data', type: 'igDataApi', data: { apiKey: key } });
+    expect(extra?.credentialsDecrypted).toMatchObject({
+      id: 'cred1',
+      name: 'IG Data',
+      type: 'igDataApi',
+      data: { apiKey: key },
+    });
   }
-  expect(seen.requests.every(({ extra }) => extra?.credentialsDecrypted === seen.requests[0].extra?.credentialsDecrypted)).toBe(true);
+  expect(
+    seen.requests.every(({ extra }) => extra?.credentialsDecrypted === seen.requests[0].extra?.credentialsDecrypted),
+  ).toBe(true);
   for (const headers of seen.sent) {
     expect(Object.keys(headers).filter((h) => KEY_HEADER.test(h))).toEqual(['Authorization']);
     expect(headers.Authorization).toBe(`Bearer ${key}`);
@@ -114,9 +146,14 @@ test('one execution: the credential is decrypted once for all its requests, the 
 test('the key is in no item and no error: a refused key, a missing account under Continue On Fail', async () => {
   const revoked = 'sk_sandbox_revoked00000';
   const refused = context(revoked, ['nasa'], {});
-  const error = await new IgData().execute.call(refused.ctx).then(() => undefined, (e: Error) => e);
+  const error = await new IgData().execute.call(refused.ctx).then(
+    () => undefined,
+    (e: Error) => e,
+  );
   expect(error?.message).toBe('Invalid API key. Set it in the IG Data API credential of this node. (Not charged.)');
-  expect(JSON.stringify(error) + String(error?.stack) + JSON.stringify((error as { cause?: unknown })?.cause ?? null)).not.toContain(revoked);
+  expect(
+    JSON.stringify(error) + String(error?.stack) + JSON.stringify((error as { cause?: unknown })?.cause ?? null),
+  ).not.toContain(revoked);
 
   const key = sb.createKey(100);
   const { ctx } = context(key, ['nasa', 'no_such_account_zz'], {}, true);
@@ -135,7 +172,10 @@ test('the client of the trigger and the node: one credential read for its config
   const { io } = client;
   const request = (handle: string) => {
     const op = send(config, prepare('profile', { handle }));
-    const effect = op.next().value as { kind: string; request: { method: 'GET'; url: string; headers: Record<string, string> } };
+    const effect = op.next().value as {
+      kind: string;
+      request: { method: 'GET'; url: string; headers: Record<string, string> };
+    };
     expect(effect.request.headers).toEqual({ accept: 'application/json' });
     return effect.request;
   };
@@ -146,12 +186,25 @@ test('the client of the trigger and the node: one credential read for its config
 });
 
 describe("the credential's authenticate", () => {
-  const options = (headers: Record<string, string> = {}): IHttpRequestOptions => ({ url: 'https://api.test/v1/credits', method: 'GET', headers: { accept: 'application/json', ...headers } });
+  const options = (headers: Record<string, string> = {}): IHttpRequestOptions => ({
+    url: 'https://api.test/v1/credits',
+    method: 'GET',
+    headers: { accept: 'application/json', ...headers },
+  });
 
   test("n8n's documented generic form: one Authorization header from the key, the request's other headers kept", async () => {
-    expect(new IgDataApi().authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } } });
-    expect((await authenticate({ apiKey: 'sk_a', baseUrl: 'https://api.test' }, options())).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_a' });
+    expect(new IgDataApi().authenticate).toEqual({
+      type: 'generic',
+      properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+    });
+    expect((await authenticate({ apiKey: 'sk_a', baseUrl: 'https://api.test' }, options())).headers).toEqual({
+      accept: 'application/json',
+      Authorization: 'Bearer sk_a',
+    });
     // A credential saved with the former Authentication Header field: the field is ignored.
-    expect((await authenticate({ apiKey: 'sk_b', authHeader: 'x-api-key' }, options())).headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_b' });
+    expect((await authenticate({ apiKey: 'sk_b', authHeader: 'x-api-key' }, options())).headers).toEqual({
+      accept: 'application/json',
+      Authorization: 'Bearer sk_b',
+    });
   });
 });

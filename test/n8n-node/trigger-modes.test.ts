@@ -61,7 +61,12 @@ const expectSlackReady = (items: Item[], published: PublishedPost[]) => {
   const byId = new Map(published.map((p) => [p.id, p]));
   for (const item of items) {
     const want = byId.get(item.id)!;
-    expect(forSlack(item)).toEqual({ url: want.url, caption: expect.stringMatching(/\S/), username: 'bbcnews', taken_at: want.taken_at });
+    expect(forSlack(item)).toEqual({
+      url: want.url,
+      caption: expect.stringMatching(/\S/),
+      username: 'bbcnews',
+      taken_at: want.taken_at,
+    });
     expect(JSON.stringify(item)).not.toContain(apiKey);
   }
 };
@@ -116,7 +121,10 @@ describe('account mode ("New Account Post", profile/posts) and the manual run, i
     // before counting, or it is counted as the manual run's (seen once as 2 requests for 1).
     const polledBefore = sb.stats().byEndpoint['profile/posts'] ?? 0;
     const editor = await rt.startEditor({ home });
-    for (const until = Date.now() + 20_000; (sb.stats().byEndpoint['profile/posts'] ?? 0) === polledBefore && Date.now() < until; ) {
+    for (
+      const until = Date.now() + 20_000;
+      (sb.stats().byEndpoint['profile/posts'] ?? 0) === polledBefore && Date.now() < until;
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
     let manualRun: { items?: Item[]; status: string; mode: string } | undefined;
@@ -134,13 +142,22 @@ describe('account mode ("New Account Post", profile/posts) and the manual run, i
         body: JSON.stringify({ emailOrLdapLoginId: editor.owner.email, password: editor.owner.password }),
       });
       expect(login.status).toBe(200);
-      const headers = { 'content-type': 'application/json', cookie: (login.headers.get('set-cookie') ?? '').split(';')[0], 'browser-id': BROWSER };
-      const wf = ((await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()) as { data: Item }).data;
+      const headers = {
+        'content-type': 'application/json',
+        cookie: (login.headers.get('set-cookie') ?? '').split(';')[0],
+        'browser-id': BROWSER,
+      };
+      const wf = ((await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()) as { data: Item })
+        .data;
       // What the editor sends for "Fetch Test Event" on the trigger node.
       const res = await fetch(`${editor.url}/rest/workflows/${id}/run`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ workflowData: wf, triggerToStartFrom: { name: NODE }, destinationNode: { nodeName: NODE, mode: 'inclusive' } }),
+        body: JSON.stringify({
+          workflowData: wf,
+          triggerToStartFrom: { name: NODE },
+          destinationNode: { nodeName: NODE, mode: 'inclusive' },
+        }),
       });
       const body = (await res.json()) as Item;
       expect(res.status).toBe(200);
@@ -149,7 +166,10 @@ describe('account mode ("New Account Post", profile/posts) and the manual run, i
       const deadline = Date.now() + 30_000;
       while (!manualRun && Date.now() < deadline) {
         const runs = await rt.getExecutions(home, id, { afterId: maxId ?? 0 });
-        manualRun = runs.find((e: { mode: string; status: string }) => e.mode === 'manual' && ['success', 'error', 'crashed', 'canceled'].includes(e.status));
+        manualRun = runs.find(
+          (e: { mode: string; status: string }) =>
+            e.mode === 'manual' && ['success', 'error', 'crashed', 'canceled'].includes(e.status),
+        );
         if (!manualRun) await new Promise((r) => setTimeout(r, 250));
       }
     } finally {
@@ -247,17 +267,33 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     getMode: () => mode,
     getNodeParameter: (name: string, fallback?: unknown) => (name in params ? params[name] : fallback),
     getWorkflowStaticData: jest.fn(() => staticData),
-    getNode: () => ({ id: 't1', name: NODE, type: 'n8n-nodes-igdata.igDataTrigger', typeVersion: 1, position: [0, 0], parameters: params }),
+    getNode: () => ({
+      id: 't1',
+      name: NODE,
+      type: 'n8n-nodes-igdata.igDataTrigger',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: params,
+    }),
     getCredentials: async () => ({ apiKey, baseUrl: sb.url }),
     helpers: {
       // What n8n does for the node: the transport hands over a request without any key, n8n adds
       // the credential's one header (real n8n runs of this are in n8n-real.test.ts).
-      httpRequestWithAuthentication: async (credential: string, o: { url: string; method: string; headers: Record<string, string> }) => {
+      httpRequestWithAuthentication: async (
+        credential: string,
+        o: { url: string; method: string; headers: Record<string, string> },
+      ) => {
         expect(credential).toBe('igDataApi');
-        expect(Object.keys(o.headers).map((h) => h.toLowerCase())).toEqual(expect.not.arrayContaining(['authorization', 'x-api-key']));
+        expect(Object.keys(o.headers).map((h) => h.toLowerCase())).toEqual(
+          expect.not.arrayContaining(['authorization', 'x-api-key']),
+        );
         sent.push(o.url);
-        const fault: Record<string, string> = failLaterPages && new URL(o.url).searchParams.has('cursor') ? { 'x-sandbox-fault': '502' } : {};
-        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, ...fault, Authorization: `Bearer ${apiKey}` } });
+        const fault: Record<string, string> =
+          failLaterPages && new URL(o.url).searchParams.has('cursor') ? { 'x-sandbox-fault': '502' } : {};
+        const res = await fetch(o.url, {
+          method: o.method,
+          headers: { ...o.headers, ...fault, Authorization: `Bearer ${apiKey}` },
+        });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
         return { statusCode: res.status, headers, body: await res.text() };
@@ -270,7 +306,9 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     const staticData: Record<string, unknown> = {};
     const manual = context('manual', params, staticData);
     const out = await new IgDataTrigger().poll.call(manual);
-    const feed = (await (await fetch(`${sb.url}/v1/profile/posts?handle=bbcnews`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { data: { items: Item[] } };
+    const feed = (await (
+      await fetch(`${sb.url}/v1/profile/posts?handle=bbcnews`, { headers: { authorization: `Bearer ${apiKey}` } })
+    ).json()) as { data: { items: Item[] } };
     expect(ids(out[0].map((i: { json: Item }) => i.json))).toEqual(ids(feed.data.items.slice(0, 5)).reverse());
     expect(manual.getWorkflowStaticData).not.toHaveBeenCalled();
     expect(staticData).toEqual({});
@@ -290,7 +328,7 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     expect(ids(polled[0].map((i: { json: Item }) => i.json))).toEqual([one[0].id]);
   });
 
-  test('a second page that fails (502 after the retries): the first page\'s posts come out with a notice; the next poll resumes at the failed page and does not pay for the first again', async () => {
+  test("a second page that fails (502 after the retries): the first page's posts come out with a notice; the next poll resumes at the failed page and does not pay for the first again", async () => {
     const params = { event: 'account', handle: 'bbcnews', options: { maxPages: 5 } };
     const staticData: Record<string, unknown> = {};
     expect(await new IgDataTrigger().poll.call(context('trigger', params, staticData))).toBeNull();
@@ -305,7 +343,9 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
     }
     const items = first[0].map((i: { json: Item }) => i.json);
     expect(ids(items)).toEqual(ids(fresh.slice(0, 12)).reverse());
-    expect(items.at(-1)._notice).toMatch(/^A later page of this poll failed \(The data provider failed after 3 tries\. .*\): the new posts read before it are here; the next poll resumes at that page without reading these again\.$/);
+    expect(items.at(-1)._notice).toMatch(
+      /^A later page of this poll failed \(The data provider failed after 3 tries\. .*\): the new posts read before it are here; the next poll resumes at that page without reading these again\.$/,
+    );
     expect(sb.stats().creditsBilled).toBe(2); // the first page; the 502s were not billed
 
     sb.resetStats();
@@ -318,7 +358,9 @@ describe('the manual run in-process: poll() in mode "manual" never reads or writ
   });
 
   test('an account with no posts: the manual run returns nothing (null), not an error', async () => {
-    const out = await new IgDataTrigger().poll.call(context('manual', { event: 'account', handle: 'empty.account', options: {} }, {}));
+    const out = await new IgDataTrigger().poll.call(
+      context('manual', { event: 'account', handle: 'empty.account', options: {} }, {}),
+    );
     expect(out).toBeNull();
   });
 });

@@ -14,23 +14,26 @@ const client = (key: string, authStyle: 'bearer' | 'x-api-key' = 'bearer') =>
   createClient({ apiKey: key, baseUrl: sb.url, authStyle, retry: { attempts: 1 } });
 
 describe('every registry endpoint', () => {
-  test.each(endpoints.map((e) => [e.id, e] as const))('%s answers 200, parses, and bills estimateCost', async (_id, endpoint) => {
-    const key = sb.createKey(1000);
-    const input = validInput(endpoint, sb.world);
-    const expected = estimateCost(endpoint, normalizeParams(endpoint, input)).credits;
-    const result = await client(key).call(endpoint.id, input);
-    expect(result.meta.endpoint).toBe(endpoint.id);
-    expect(typeof result.meta.request_id).toBe('string');
-    expect(typeof result.meta.ms).toBe('number');
-    expect(result.creditsCharged).toBe(expected);
-    expect(result.creditsRemaining).toBe(1000 - expected);
-    expect(sb.balance(key)).toBe(1000 - expected);
-    if (endpoint.shape === 'list') {
-      expect(Array.isArray((result.data as { items: unknown[] }).items)).toBe(true);
-      expect('next_cursor' in result.data).toBe(true);
-      if (endpoint.id !== 'profile/stories') expect(result.items.length).toBeGreaterThan(0);
-    }
-  });
+  test.each(endpoints.map((e) => [e.id, e] as const))(
+    '%s answers 200, parses, and bills estimateCost',
+    async (_id, endpoint) => {
+      const key = sb.createKey(1000);
+      const input = validInput(endpoint, sb.world);
+      const expected = estimateCost(endpoint, normalizeParams(endpoint, input)).credits;
+      const result = await client(key).call(endpoint.id, input);
+      expect(result.meta.endpoint).toBe(endpoint.id);
+      expect(typeof result.meta.request_id).toBe('string');
+      expect(typeof result.meta.ms).toBe('number');
+      expect(result.creditsCharged).toBe(expected);
+      expect(result.creditsRemaining).toBe(1000 - expected);
+      expect(sb.balance(key)).toBe(1000 - expected);
+      if (endpoint.shape === 'list') {
+        expect(Array.isArray((result.data as { items: unknown[] }).items)).toBe(true);
+        expect('next_cursor' in result.data).toBe(true);
+        if (endpoint.id !== 'profile/stories') expect(result.items.length).toBeGreaterThan(0);
+      }
+    },
+  );
 
   test('window costs follow the registry rules (engagement 50 posts = 6, audit 500 = 22, best-time default = 5)', async () => {
     const key = sb.createKey(100);
@@ -40,8 +43,16 @@ describe('every registry endpoint', () => {
       ['insights/profile/engagement', { handle: 'nasa', posts: 1 }, 2],
       ['insights/profile/audit', { handle: 'nasa', sample: 500 }, 22],
       ['insights/profile/audit', { handle: 'nasa', sample: 1 }, 4],
-      ['insights/profile/best-time', { handle: 'nasa' }, estimateCost(getEndpoint('insights/profile/best-time'), { posts: 30 }).credits],
-      ['insights/profile/qualify', { handle: 'nasa', criteria: 'space', posts: 50 }, estimateCost(getEndpoint('insights/profile/qualify'), { posts: 50 }).credits],
+      [
+        'insights/profile/best-time',
+        { handle: 'nasa' },
+        estimateCost(getEndpoint('insights/profile/best-time'), { posts: 30 }).credits,
+      ],
+      [
+        'insights/profile/qualify',
+        { handle: 'nasa', criteria: 'space', posts: 50 },
+        estimateCost(getEndpoint('insights/profile/qualify'), { posts: 50 }).credits,
+      ],
     ];
     let spent = 0;
     for (const [id, input, cost] of cases) {
@@ -96,12 +107,25 @@ describe('insights formulas', () => {
     const c = client(sb.demoKey);
     const utc = await c.call('insights/profile/best-time', { handle: 'nasa', posts: 30, timezone: 0 });
     const plus3 = await c.call('insights/profile/best-time', { handle: 'nasa', posts: 30, timezone: 3 });
-    const hours = (r: typeof utc) => (r.data.by_hour as { hour: number; posts: number }[]).map((h) => `${h.hour}:${h.posts}`).sort();
-    expect(hours(plus3)).toEqual(hours(utc).map((s) => { const [h, n] = s.split(':').map(Number); return `${(h + 3) % 24}:${n}`; }).sort());
+    const hours = (r: typeof utc) =>
+      (r.data.by_hour as { hour: number; posts: number }[]).map((h) => `${h.hour}:${h.posts}`).sort();
+    expect(hours(plus3)).toEqual(
+      hours(utc)
+        .map((s) => {
+          const [h, n] = s.split(':').map(Number);
+          return `${(h + 3) % 24}:${n}`;
+        })
+        .sort(),
+    );
     const audit = await c.call('insights/profile/audit', { handle: 'nasa', sample: 100 });
     expect(audit.data.sampled).toBe(50); // the follower list is capped at 50
     expect(Number(audit.data.suspected_fake_pct) + Number(audit.data.estimated_real_pct)).toBeCloseTo(100, 5);
-    expect(Object.keys(audit.data.signal_breakdown as object)).toEqual(['no profile picture', 'no display name', 'digit-heavy username', 'private and nameless']);
+    expect(Object.keys(audit.data.signal_breakdown as object)).toEqual([
+      'no profile picture',
+      'no display name',
+      'digit-heavy username',
+      'private and nameless',
+    ]);
     const summary = await c.call('insights/profile/summary', { handle: 'nasa' });
     expect(String(summary.data.one_liner)).toMatch(/^\[sandbox\]/);
   });

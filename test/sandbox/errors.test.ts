@@ -11,13 +11,27 @@ afterAll(() => sb.close());
 
 async function raw(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${sb.url}${path}`, { headers });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { error?: Record<string, unknown>; meta: Record<string, unknown>; data?: Record<string, unknown> } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as {
+      error?: Record<string, unknown>;
+      meta: Record<string, unknown>;
+      data?: Record<string, unknown>;
+    },
+  };
 }
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 test('401 invalid_api_key for missing, malformed and unknown keys; not billed', async () => {
   const key = sb.createKey(10);
-  for (const headers of [{}, { authorization: 'Bearer' }, { authorization: 'Basic abc' }, bearer('sk_sandbox_doesnotexist123'), { 'x-api-key': 'nope' }] as Record<string, string>[]) {
+  for (const headers of [
+    {},
+    { authorization: 'Bearer' },
+    { authorization: 'Basic abc' },
+    bearer('sk_sandbox_doesnotexist123'),
+    { 'x-api-key': 'nope' },
+  ] as Record<string, string>[]) {
     const r = await raw('/v1/profile?handle=nasa', headers);
     expect(r.status).toBe(401);
     expect(r.body.error).toMatchObject({ code: 'invalid_api_key' });
@@ -62,10 +76,16 @@ test('a cursor from another target or another endpoint is refused', async () => 
   const c = createClient({ apiKey: sb.demoKey, baseUrl: sb.url });
   const page = await c.call('profile/followers', { handle: 'veganfoodie' });
   expect(page.nextCursor).not.toBeNull();
-  const other = await raw(`/v1/profile/followers?handle=plantbasedpaula&cursor=${encodeURIComponent(page.nextCursor as string)}`, bearer(sb.demoKey));
+  const other = await raw(
+    `/v1/profile/followers?handle=plantbasedpaula&cursor=${encodeURIComponent(page.nextCursor as string)}`,
+    bearer(sb.demoKey),
+  );
   expect(other.status).toBe(400);
   const tampered = (page.nextCursor as string).slice(0, -2) + 'AA';
-  expect((await raw(`/v1/profile/followers?handle=veganfoodie&cursor=${encodeURIComponent(tampered)}`, bearer(sb.demoKey))).status).toBe(400);
+  expect(
+    (await raw(`/v1/profile/followers?handle=veganfoodie&cursor=${encodeURIComponent(tampered)}`, bearer(sb.demoKey)))
+      .status,
+  ).toBe(400);
 });
 
 test('402 insufficient_credits when the balance is below the cost; not billed', async () => {
@@ -88,13 +108,21 @@ test('404 not_found is billed at the endpoint cost, with meta.endpoint/credits_c
   expect(priv.body.meta).toMatchObject({ endpoint: 'profile', credits_charged: 1, credits_remaining: 19 });
   const missing = await raw('/v1/insights/profile/engagement?handle=no.such.user.xyz&posts=50', bearer(key));
   expect(missing.status).toBe(404);
-  expect(missing.body.meta).toMatchObject({ endpoint: 'insights/profile/engagement', credits_charged: 6, credits_remaining: 13 });
+  expect(missing.body.meta).toMatchObject({
+    endpoint: 'insights/profile/engagement',
+    credits_charged: 6,
+    credits_remaining: 13,
+  });
   const renamedOld = await raw('/v1/profile?handle=greenkitchen_old', bearer(key));
   expect(renamedOld.status).toBe(404);
   expect(sb.balance(key)).toBe(12);
   // the client maps it to an IgApiError that says it was charged
   const c = createClient({ apiKey: key, baseUrl: sb.url });
-  await expect(c.call('profile/followers', { handle: 'locked_acc' })).rejects.toMatchObject({ status: 404, code: 'not_found', charged: 2 });
+  await expect(c.call('profile/followers', { handle: 'locked_acc' })).rejects.toMatchObject({
+    status: 404,
+    code: 'not_found',
+    charged: 2,
+  });
   expect(sb.balance(key)).toBe(10);
 });
 
@@ -153,15 +181,26 @@ test('inputs resolve like the service: @name, URL, numeric id, ?url= alias, #tag
     expect((await raw(`/v1/profile?handle=${encodeURIComponent(h)}`, bearer(sb.demoKey))).body.data?.id).toBe(nasa.id);
   }
   const p = nasa.posts[0];
-  for (const q of [`post=${p.shortcode}`, `post=${p.id}`, `post=${encodeURIComponent(p.url)}`, `url=${encodeURIComponent(p.url)}`]) {
+  for (const q of [
+    `post=${p.shortcode}`,
+    `post=${p.id}`,
+    `post=${encodeURIComponent(p.url)}`,
+    `url=${encodeURIComponent(p.url)}`,
+  ]) {
     const r = await raw(`/v1/post?${q}`, bearer(sb.demoKey));
     expect([q, r.status, r.body.data?.id]).toEqual([q, 200, p.id]);
   }
   expect((await c.call('hashtag/recent', { tag: '#VeganRecipes' })).items.length).toBeGreaterThan(0);
-  const loc = await raw(`/v1/location/posts?id=${encodeURIComponent('https://www.instagram.com/explore/locations/213385402/new-york-new-york/')}`, bearer(sb.demoKey));
+  const loc = await raw(
+    `/v1/location/posts?id=${encodeURIComponent('https://www.instagram.com/explore/locations/213385402/new-york-new-york/')}`,
+    bearer(sb.demoKey),
+  );
   expect(loc.status).toBe(200);
   expect((loc.body.data?.items as { location: { id: string } }[])[0].location.id).toBe('213385402');
   // a renamed account keeps its id, and about says so
   const about = await c.call('profile/about', { handle: 'green.kitchen' });
-  expect(about.data).toMatchObject({ has_changed_username: true, former_usernames: ['greenkitchen_old', 'gk.recipes'] });
+  expect(about.data).toMatchObject({
+    has_changed_username: true,
+    former_usernames: ['greenkitchen_old', 'gk.recipes'],
+  });
 });

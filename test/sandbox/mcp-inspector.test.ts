@@ -22,8 +22,12 @@ const PACKAGE = dirname(require.resolve('@modelcontextprotocol/inspector-cli/pac
  */
 function inspector(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(PACKAGE, 'build', 'cli.js'), '--cli', ...args], { cwd: join(PACKAGE, 'build'), timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [join(PACKAGE, 'build', 'cli.js'), '--cli', ...args],
+      { cwd: join(PACKAGE, 'build'), timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -46,16 +50,46 @@ test('tools/list lists one tool per registry endpoint', async () => {
 
 test('tools/call answers the envelope and bills the key; a failure carries its code', async () => {
   const key = sb.createKey(20);
-  const ok = await inspector([...connect(key), '--method', 'tools/call', '--tool-name', 'insights_profile_engagement', '--tool-arg', 'handle=nasa', '--tool-arg', 'posts=24']);
+  const ok = await inspector([
+    ...connect(key),
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'insights_profile_engagement',
+    '--tool-arg',
+    'handle=nasa',
+    '--tool-arg',
+    'posts=24',
+  ]);
   expect(ok.code).toBe(0);
-  const result = JSON.parse(ok.stdout) as { isError?: boolean; structuredContent: { data: { posts_analyzed: number }; meta: { credits_charged: number; credits_remaining: number } } };
+  const result = JSON.parse(ok.stdout) as {
+    isError?: boolean;
+    structuredContent: {
+      data: { posts_analyzed: number };
+      meta: { credits_charged: number; credits_remaining: number };
+    };
+  };
   expect(result.isError ?? false).toBe(false);
   expect(result.structuredContent.data.posts_analyzed).toBe(24);
   expect(result.structuredContent.meta).toMatchObject({ credits_charged: 3, credits_remaining: 17 });
   expect(sb.balance(key)).toBe(17);
 
-  const missing = await inspector([...connect(key), '--method', 'tools/call', '--tool-name', 'profile', '--tool-arg', 'handle=locked_acc']);
-  const failure = JSON.parse(missing.stdout) as { isError: boolean; structuredContent: { error: { code: string }; meta: { credits_charged: number } } };
-  expect(failure).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found' }, meta: { credits_charged: 1 } } });
+  const missing = await inspector([
+    ...connect(key),
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'profile',
+    '--tool-arg',
+    'handle=locked_acc',
+  ]);
+  const failure = JSON.parse(missing.stdout) as {
+    isError: boolean;
+    structuredContent: { error: { code: string }; meta: { credits_charged: number } };
+  };
+  expect(failure).toMatchObject({
+    isError: true,
+    structuredContent: { error: { code: 'not_found' }, meta: { credits_charged: 1 } },
+  });
   expect(sb.balance(key)).toBe(16);
 }, 60_000);

@@ -30,7 +30,8 @@ const fetchMedia = async (link: string) => {
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 };
 /** A nasa reel: its cover picture and its video. */
-const reelOf = async (s: Sandbox) => (await api(s, '/v1/profile/reels?handle=nasa')).data.items[0] as { image_url: string; video_url: string };
+const reelOf = async (s: Sandbox) =>
+  (await api(s, '/v1/profile/reels?handle=nasa')).data.items[0] as { image_url: string; video_url: string };
 
 /** What `file` says about some bytes, if the machine has it. */
 function fileSays(bytes: Buffer): string | undefined {
@@ -47,7 +48,7 @@ function fileSays(bytes: Buffer): string | undefined {
 function readPng(bytes: Buffer) {
   expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   const chunks: { type: string; data: Buffer }[] = [];
-  for (let i = 8; i < bytes.length; ) {
+  for (let i = 8; i < bytes.length;) {
     const len = bytes.readUInt32BE(i);
     const type = bytes.toString('ascii', i + 4, i + 8);
     const data = bytes.subarray(i + 8, i + 8 + len);
@@ -73,7 +74,7 @@ function crc32(buf: Buffer): number {
 /** Top-level MP4 boxes, and whether a box type occurs anywhere. */
 function mp4Boxes(bytes: Buffer) {
   const top: { type: string; size: number }[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const size = bytes.readUInt32BE(i);
     top.push({ type: bytes.toString('ascii', i + 4, i + 8), size });
     expect(size).toBeGreaterThanOrEqual(8);
@@ -88,8 +89,17 @@ test('answers link every media field to this sandbox, signed with an expiry', as
   const storyOwner = sb.world.accounts.find((a) => !a.is_private && a.liveStories > 0)!;
   const story = (await api(sb, `/v1/profile/stories?handle=${storyOwner.username}`)).data.items[0];
   const highlight = (await api(sb, '/v1/profile/highlights?handle=nasa')).data.items[0];
-  const links = [profile.profile_pic_url, reel.image_url, reel.video_url, story.image_url, highlight.cover_image_url] as string[];
-  for (const link of links) expect(link).toMatch(new RegExp(`^${sb.url}/media/(avatars|p|v|s|h)/[A-Za-z0-9_.-]+\\.(png|mp4)\\?exp=\\d+&sig=[0-9a-f]{32}$`));
+  const links = [
+    profile.profile_pic_url,
+    reel.image_url,
+    reel.video_url,
+    story.image_url,
+    highlight.cover_image_url,
+  ] as string[];
+  for (const link of links)
+    expect(link).toMatch(
+      new RegExp(`^${sb.url}/media/(avatars|p|v|s|h)/[A-Za-z0-9_.-]+\\.(png|mp4)\\?exp=\\d+&sig=[0-9a-f]{32}$`),
+    );
   expect(JSON.stringify(profile)).not.toContain('sandbox-media:');
   expect(JSON.stringify(profile)).not.toContain('media.sandbox.igdata.dev');
   // A week by default: at least that long from the sandbox's now, at most two.
@@ -129,27 +139,48 @@ test('a video: 200 video/mp4, its Content-Length, a playable MP4 (ftyp, moov wit
   expect(top.map((b) => b.type)).toEqual(['ftyp', 'moov', 'free', 'mdat']);
   expect(top.reduce((n, b) => n + b.size, 0)).toBe(bytes.length);
   expect(bytes.toString('ascii', 8, 12)).toBe('isom');
-  for (const box of ['mvhd', 'trak', 'stsd', 'avc1', 'avcC', 'stsz', 'stco']) expect([box, has(box)]).toEqual([box, true]);
+  for (const box of ['mvhd', 'trak', 'stsd', 'avc1', 'avcC', 'stsz', 'stco'])
+    expect([box, has(box)]).toEqual([box, true]);
   const said = fileSays(bytes);
   if (said !== undefined) expect(said).toMatch(/ISO Media/);
   let probe: string | undefined;
   try {
     const path = join(mkdtempSync(join(tmpdir(), 'media-')), 'clip.mp4');
     writeFileSync(path, bytes);
-    probe = execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames', '-of', 'csv=p=0', path], { encoding: 'utf8' });
+    probe = execFileSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        '-count_frames',
+        '-show_entries',
+        'stream=codec_name,width,height,nb_read_frames',
+        '-of',
+        'csv=p=0',
+        path,
+      ],
+      { encoding: 'utf8' },
+    );
   } catch {
     // no ffprobe on this machine: the box structure above is the check
   }
   if (probe !== undefined) expect(probe.trim()).toBe('h264,128,128,20');
   // HEAD: the same headers, no body
   const head = await fetch(video_url, { method: 'HEAD' });
-  expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([200, String(bytes.length), 0]);
+  expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([
+    200,
+    String(bytes.length),
+    0,
+  ]);
 });
 
 test('the same bytes from another sandbox started with the same seed', async () => {
   const other = await startSandbox({ startAt: TEST_START, seed: 42 });
   try {
-    const sha = async (link: string) => createHash('sha256').update((await fetchMedia(link)).bytes).digest('hex');
+    const sha = async (link: string) =>
+      createHash('sha256')
+        .update((await fetchMedia(link)).bytes)
+        .digest('hex');
     const here = await reelOf(sb);
     const there = await reelOf(other);
     expect(there.image_url.startsWith(`${other.url}/media/`)).toBe(true);
@@ -166,11 +197,15 @@ test('the same bytes from another sandbox started with the same seed', async () 
 test('links follow the address the client used (Host); a forged Host is not echoed', async () => {
   const viaHost = (host: string) =>
     new Promise<string>((resolve, reject) => {
-      const req = http.get(`${sb.url}/v1/profile?handle=nasa`, { headers: { host, 'x-api-key': sb.demoKey } }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve(JSON.parse(body).data.profile_pic_url));
-      });
+      const req = http.get(
+        `${sb.url}/v1/profile?handle=nasa`,
+        { headers: { host, 'x-api-key': sb.demoKey } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve(JSON.parse(body).data.profile_pic_url));
+        },
+      );
       req.on('error', reject);
     });
   expect(await viaHost('sandbox.test:4010')).toMatch(/^http:\/\/sandbox\.test:4010\/media\/avatars\//);
@@ -181,7 +216,9 @@ test('an expired link answers 403 "URL signature expired"; an edited one "URL si
   const key = sb.createKey(10);
   sb.setFaults({ mediaTtlSeconds: 1 });
   try {
-    const res = await fetch(`${sb.url}/v1/post?post=${sb.world.byUsername.get('nasa')!.posts[0].shortcode}`, { headers: { 'x-api-key': key } });
+    const res = await fetch(`${sb.url}/v1/post?post=${sb.world.byUsername.get('nasa')!.posts[0].shortcode}`, {
+      headers: { 'x-api-key': key },
+    });
     const link = ((await res.json()) as { data: { image_url: string } }).data.image_url;
     const exp = Number(/exp=(\d+)/.exec(link)![1]);
     expect(exp * 1000 - sb.clock.now()).toBeLessThanOrEqual(2000); // lives 1 to 2 seconds

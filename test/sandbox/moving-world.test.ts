@@ -44,7 +44,7 @@ test("without a clock move nothing moves: the seeded world's answers", async () 
   expect((await c.call('profile', { handle: 'nasa' })).data.followers).toBe(nasa.followers);
 });
 
-test('after +1 week followers changed by each account\'s own compounded rate: some grow, some shrink', async () => {
+test("after +1 week followers changed by each account's own compounded rate: some grow, some shrink", async () => {
   const { sb, c } = await sandbox();
   const public_ = sb.world.accounts.filter((a) => !a.is_private && a.followers > 0);
   const grower = public_.find((a) => followerRate(sb.world, a) > 0.005 && a.followers > 100)!;
@@ -55,8 +55,12 @@ test('after +1 week followers changed by each account\'s own compounded rate: so
     const got = (await c.call('profile', { handle: a.username })).data;
     expect(got.followers).toBe(expected);
   }
-  expect((await c.call('profile', { handle: grower.username })).data.followers as number).toBeGreaterThan(grower.followers);
-  expect((await c.call('profile', { handle: shrinker.username })).data.followers as number).toBeLessThan(shrinker.followers);
+  expect((await c.call('profile', { handle: grower.username })).data.followers as number).toBeGreaterThan(
+    grower.followers,
+  );
+  expect((await c.call('profile', { handle: shrinker.username })).data.followers as number).toBeLessThan(
+    shrinker.followers,
+  );
   // a small account's visible follower list follows its count
   const small = sb.world.byUsername.get('veganfoodie')!;
   const run = await c.paginate('profile/followers', { handle: 'veganfoodie' }, { maxPages: 50 });
@@ -105,7 +109,9 @@ test('a hashtag gains posts at the top, newest first, no duplicates across pages
   expect(later.caption).toBe(post.caption);
   // the comments so far of the posts of the last day, none dated after the world's time
   const world = Date.parse((await move(sb, 'advance=0')).world);
-  const young = (await c.call('hashtag/recent', { tag: 'veganrecipes' })).items.filter((p) => Number(p.comment_count) > 0 && world - Date.parse(String(p.taken_at)) < DAY);
+  const young = (await c.call('hashtag/recent', { tag: 'veganrecipes' })).items.filter(
+    (p) => Number(p.comment_count) > 0 && world - Date.parse(String(p.taken_at)) < DAY,
+  );
   expect(young.length).toBeGreaterThan(3);
   for (const p of young) {
     const comments = await c.paginate('post/comments', { post: String(p.id) }, { maxPages: 20 });
@@ -124,7 +130,8 @@ test('an account gains posts at its own rate: profile.posts counts them, the fee
   expect(gained).toBeGreaterThanOrEqual(1);
   expect(gained).toBeLessThanOrEqual(15);
   const page = await c.call('profile/posts', { handle: 'nasa' });
-  for (const p of page.items.slice(0, gained)) expect(Date.parse(String(p.taken_at))).toBeGreaterThan(Date.parse(TEST_START));
+  for (const p of page.items.slice(0, gained))
+    expect(Date.parse(String(p.taken_at))).toBeGreaterThan(Date.parse(TEST_START));
   expect(page.items[gained].id).toBe(nasa.posts[0].id);
 });
 
@@ -158,7 +165,11 @@ test('two sandboxes with the same start and moves answer the same, one move of a
     const recent = await c.call('hashtag/recent', { tag: 'veganrecipes' });
     out.push(recent.items, (await c.call('hashtag/recent', { tag: 'veganrecipes', cursor: recent.nextCursor! })).items);
     for (const handle of ['nasa', 'veganfoodie', 'small.cafe']) {
-      out.push((await c.call('profile', { handle })).data, (await c.call('profile/posts', { handle })).items, (await c.call('profile/stories', { handle })).items);
+      out.push(
+        (await c.call('profile', { handle })).data,
+        (await c.call('profile/posts', { handle })).items,
+        (await c.call('profile/stories', { handle })).items,
+      );
       out.push((await c.call('insights/profile/engagement', { handle })).data);
     }
     out.push((await c.call('location/posts', { id: '213385402' })).items);
@@ -166,7 +177,10 @@ test('two sandboxes with the same start and moves answer the same, one move of a
     return out;
   };
   // media links name the sandbox they came from
-  const [x, y] = [JSON.stringify(await answers(a)).replaceAll(a.sb.url, ''), JSON.stringify(await answers(b)).replaceAll(b.sb.url, '')];
+  const [x, y] = [
+    JSON.stringify(await answers(a)).replaceAll(a.sb.url, ''),
+    JSON.stringify(await answers(b)).replaceAll(b.sb.url, ''),
+  ];
   expect(y.length).toBeGreaterThan(10_000);
   expect(y).toBe(x);
 });

@@ -33,12 +33,19 @@ afterAll(() => sb.close());
 test('served without a key, not billed, OpenAPI 3.1 version 1.0.0, one path per registry endpoint', async () => {
   const res = await fetch(`${sb.url}/openapi.json`);
   expect(res.status).toBe(200);
-  const doc = (await res.json()) as { openapi: string; info: { version: string }; paths: Record<string, { get: { parameters: { name: string }[] } }>; servers: { url: string }[]; components: { securitySchemes: object } };
+  const doc = (await res.json()) as {
+    openapi: string;
+    info: { version: string };
+    paths: Record<string, { get: { parameters: { name: string }[] } }>;
+    servers: { url: string }[];
+    components: { securitySchemes: object };
+  };
   expect(doc.openapi).toBe('3.1.0');
   expect(doc.info.version).toBe('1.0.0');
   expect(doc.servers[0].url).toBe(sb.url);
   expect(Object.keys(doc.paths).sort()).toEqual(endpoints.map(pathOf).sort());
-  for (const e of endpoints) expect(doc.paths[pathOf(e)].get.parameters.map((p) => p.name)).toEqual(e.params.map((p) => p.name));
+  for (const e of endpoints)
+    expect(doc.paths[pathOf(e)].get.parameters.map((p) => p.name)).toEqual(e.params.map((p) => p.name));
   expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'bearerAuth']);
   expect(sb.stats().total).toBe(0);
   expect(sb.balance(sb.demoKey)).toBe(1_000_000);

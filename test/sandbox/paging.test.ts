@@ -41,7 +41,9 @@ test('cursors hold odd characters (+ / =) and pass back unchanged through the cl
   const times = run.items.map((p) => Date.parse(String(p.taken_at)));
   expect([...times].sort((a, b) => b - a)).toEqual(times);
   // an unencoded "+" arrives as a space and is refused rather than misread
-  const res = await fetch(`${sb.url}/v1/profile/posts?handle=nasa&cursor=${p1.nextCursor}`, { headers: { 'x-api-key': sb.demoKey } });
+  const res = await fetch(`${sb.url}/v1/profile/posts?handle=nasa&cursor=${p1.nextCursor}`, {
+    headers: { 'x-api-key': sb.demoKey },
+  });
   expect(res.status).toBe(400);
 });
 
@@ -98,7 +100,8 @@ test("stories expire with the sandbox's clock: fetched again 25 hours later, the
     // gone; the ones nasa posted meanwhile (world/moving.ts) are younger than 24 h
     const firstIds = first.items.map((s) => s.id);
     expect(later.items.filter((s) => firstIds.includes(s.id))).toEqual([]);
-    for (const s of later.items) expect(other.clock.worldNow() - Date.parse(String(s.taken_at))).toBeLessThan(24 * 3600_000);
+    for (const s of later.items)
+      expect(other.clock.worldNow() - Date.parse(String(s.taken_at))).toBeLessThan(24 * 3600_000);
   } finally {
     await other.close();
   }
@@ -133,7 +136,11 @@ test('publish puts new posts at the head of hashtag/recent; delete removes a pos
 test('stats count requests per endpoint and per normalised target, credits and concurrency', async () => {
   sb.resetStats();
   const c = api();
-  await Promise.all([c.call('profile', { handle: 'nasa' }), c.call('profile', { handle: '@NASA' }), c.call('profile', { handle: 'natgeo' })]);
+  await Promise.all([
+    c.call('profile', { handle: 'nasa' }),
+    c.call('profile', { handle: '@NASA' }),
+    c.call('profile', { handle: 'natgeo' }),
+  ]);
   await c.call('credits');
   const s = sb.stats();
   expect(s.total).toBe(4);
@@ -150,12 +157,18 @@ test('stats count requests per endpoint and per normalised target, credits and c
 });
 
 test('admin: keys with a balance (default 50) and faults over HTTP', async () => {
-  const k1 = (await (await fetch(`${sb.url}/_sandbox/keys`, { method: 'POST' })).json()) as { key: string; balance: number };
+  const k1 = (await (await fetch(`${sb.url}/_sandbox/keys`, { method: 'POST' })).json()) as {
+    key: string;
+    balance: number;
+  };
   expect(k1.balance).toBe(50);
   expect(sb.balance(k1.key)).toBe(50);
   const k2 = (await (await fetch(`${sb.url}/_sandbox/keys?balance=7`, { method: 'POST' })).json()) as { key: string };
   expect(sb.balance(k2.key)).toBe(7);
-  const set = await fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ faultRate: 1, faultStatus: 502 }) });
+  const set = await fetch(`${sb.url}/_sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ faultRate: 1, faultStatus: 502 }),
+  });
   expect(await set.json()).toMatchObject({ faultRate: 1, faultStatus: 502 });
   expect((await fetch(`${sb.url}/v1/credits`, { headers: { 'x-api-key': k2.key } })).status).toBe(502);
   await fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ faultRate: 0 }) });
@@ -170,17 +183,28 @@ test('determinism: the same seed gives the same data and cursors; another seed d
     // Media links point at the sandbox that answered and expire relative to its start: compare
     // what they link to.
     const get = async (s: Sandbox, path: string) => {
-      const body = (await (await fetch(`${s.url}${path}`, { headers: { 'x-api-key': s.demoKey } })).json()) as { data: unknown };
-      return JSON.stringify(body.data).replaceAll(`${s.url}/media/`, '/media/').replace(/\?exp=\d+&sig=[0-9a-f]+"/g, '"');
+      const body = (await (await fetch(`${s.url}${path}`, { headers: { 'x-api-key': s.demoKey } })).json()) as {
+        data: unknown;
+      };
+      return JSON.stringify(body.data)
+        .replaceAll(`${s.url}/media/`, '/media/')
+        .replace(/\?exp=\d+&sig=[0-9a-f]+"/g, '"');
     };
-    for (const path of ['/v1/profile/posts?handle=nasa', '/v1/profile/followers?handle=veganfoodie', '/v1/insights/profile/audit?handle=veganfoodie', '/v1/hashtag/top?tag=space']) {
+    for (const path of [
+      '/v1/profile/posts?handle=nasa',
+      '/v1/profile/followers?handle=veganfoodie',
+      '/v1/insights/profile/audit?handle=veganfoodie',
+      '/v1/hashtag/top?tag=space',
+    ]) {
       expect(await get(other, path)).toBe(await get(sb, path));
     }
     expect(other.demoKey).toBe(sb.demoKey);
     expect(await get(seven, '/v1/profile/posts?handle=nasa')).not.toBe(await get(sb, '/v1/profile/posts?handle=nasa'));
     const a = buildWorld(42);
     const b = buildWorld(42);
-    expect(a.accounts.map((x) => `${x.id}:${x.username}:${x.followers}`)).toEqual(b.accounts.map((x) => `${x.id}:${x.username}:${x.followers}`));
+    expect(a.accounts.map((x) => `${x.id}:${x.username}:${x.followers}`)).toEqual(
+      b.accounts.map((x) => `${x.id}:${x.username}:${x.followers}`),
+    );
     expect([...a.postsById.keys()]).toEqual([...b.postsById.keys()]);
   } finally {
     await other.close();
@@ -192,7 +216,13 @@ test('many concurrent requests are served (and counted in flight)', async () => 
   sb.resetStats();
   const n = 400;
   const t0 = Date.now();
-  const res = await Promise.all(Array.from({ length: n }, (_, i) => fetch(`${sb.url}/v1/profile/posts?handle=nasa&sandbox_latency=${i % 2 ? 5 : 0}`, { headers: { 'x-api-key': sb.demoKey } }).then((r) => r.status)));
+  const res = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      fetch(`${sb.url}/v1/profile/posts?handle=nasa&sandbox_latency=${i % 2 ? 5 : 0}`, {
+        headers: { 'x-api-key': sb.demoKey },
+      }).then((r) => r.status),
+    ),
+  );
   expect(res.every((s) => s === 200)).toBe(true);
   expect(sb.stats().maxInFlight).toBeGreaterThan(1);
   expect(Date.now() - t0).toBeLessThan(10000);
@@ -214,8 +244,12 @@ test('pinned posts: the first page of profile/posts shows them first, out of the
   } finally {
     sb.pinPosts('veganfoodie', 0);
   }
-  expect((await c.call('profile/posts', { handle: 'veganfoodie' })).items.map((p) => p.id)).toEqual(before.items.slice(0, PAGE_SIZE.posts).map((p) => p.id));
+  expect((await c.call('profile/posts', { handle: 'veganfoodie' })).items.map((p) => p.id)).toEqual(
+    before.items.slice(0, PAGE_SIZE.posts).map((p) => p.id),
+  );
   const res = await fetch(`${sb.url}/_sandbox/profile/veganfoodie/pin?count=1`, { method: 'POST' });
-  expect(((await res.json()) as { pinned: { id: string }[] }).pinned.map((p) => p.id)).toEqual([before.items.at(-1)!.id]);
+  expect(((await res.json()) as { pinned: { id: string }[] }).pinned.map((p) => p.id)).toEqual([
+    before.items.at(-1)!.id,
+  ]);
   sb.pinPosts('veganfoodie', 0);
 });

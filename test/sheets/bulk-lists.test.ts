@@ -43,8 +43,22 @@ test('the list lookups are offered; a list writes only to a new sheet and asks f
   rt.spreadsheet.select('Sheet1!A1:A2');
   const page = await open();
   const options = await page.$$eval('#endpoint option', (os) => os.map((o) => (o as HTMLOptionElement).value));
-  for (const id of ['profile/posts', 'profile/reels', 'profile/stories', 'profile/highlights', 'profile/followers', 'profile/following',
-    'post/comments', 'post/likers', 'hashtag/top', 'hashtag/recent', 'location/posts', 'search/users', 'search/hashtags', 'search/locations']) {
+  for (const id of [
+    'profile/posts',
+    'profile/reels',
+    'profile/stories',
+    'profile/highlights',
+    'profile/followers',
+    'profile/following',
+    'post/comments',
+    'post/likers',
+    'hashtag/top',
+    'hashtag/recent',
+    'location/posts',
+    'search/users',
+    'search/hashtags',
+    'search/locations',
+  ]) {
     expect(options).toContain(id);
   }
   expect(options).toContain('profile');
@@ -57,8 +71,12 @@ test('the list lookups are offered; a list writes only to a new sheet and asks f
   expect(await text(page, '#limit-note')).toMatch(/^About 25 items a page\./);
   // The server refuses a list written beside the column, and a limit out of range, before any request.
   const before = (await sb.stats()).total;
-  expect(() => rt.call('igBulkStart', { endpoint: 'profile/posts', output: 'beside' })).toThrow(/IGPOSTS returns many rows per target: choose "a new sheet"/);
-  expect(() => rt.call('igBulkPreview', { endpoint: 'profile/posts', output: 'sheet', limit: 501 })).toThrow(/limit must be a whole number from 1 to 500/);
+  expect(() => rt.call('igBulkStart', { endpoint: 'profile/posts', output: 'beside' })).toThrow(
+    /IGPOSTS returns many rows per target: choose "a new sheet"/,
+  );
+  expect(() => rt.call('igBulkPreview', { endpoint: 'profile/posts', output: 'sheet', limit: 501 })).toThrow(
+    /limit must be a whole number from 1 to 500/,
+  );
   expect((await sb.stats()).total).toBe(before);
   await page.selectOption('#endpoint', 'profile');
   expect(await page.isVisible('#limit')).toBe(false);
@@ -88,9 +106,14 @@ test('profile/posts, 20 items per target, to a new sheet: preview in pages, exac
   const s = await sb.stats();
   expect(s.byEndpoint['profile/posts']).toBe(7);
   expect(s.creditsBilled).toBe(14);
-  const firstPages = Object.entries(s.byRequest).filter(([k]) => k.startsWith('profile/posts?') && !k.includes('cursor'));
+  const firstPages = Object.entries(s.byRequest).filter(
+    ([k]) => k.startsWith('profile/posts?') && !k.includes('cursor'),
+  );
   expect(Object.fromEntries(firstPages)).toEqual({
-    'profile/posts?handle=nasa': 1, 'profile/posts?handle=natgeo': 1, 'profile/posts?handle=locked_acc': 1, 'profile/posts?handle=nike': 1,
+    'profile/posts?handle=nasa': 1,
+    'profile/posts?handle=natgeo': 1,
+    'profile/posts?handle=locked_acc': 1,
+    'profile/posts?handle=nike': 1,
   });
 
   const out = rt.spreadsheet.sheet('IG Data IGPOSTS');
@@ -99,24 +122,43 @@ test('profile/posts, 20 items per target, to a new sheet: preview in pages, exac
   expect(rows[0]).toEqual(['handle', 'shortcode', 'like_count']);
   expect(rows.slice(1, 21)).toEqual(want.get('nasa')!.map((r) => ['nasa', ...r]));
   expect(rows.slice(21, 41)).toEqual(want.get('natgeo')!.map((r) => ['natgeo', ...r]));
-  expect(rows[41]).toEqual(['locked_acc', '@locked_acc has no public data: private, deleted or nonexistent. (Charged 2 credits.)', '']);
+  expect(rows[41]).toEqual([
+    'locked_acc',
+    '@locked_acc has no public data: private, deleted or nonexistent. (Charged 2 credits.)',
+    '',
+  ]);
   expect(rows[42][0]).toBe('bad handle');
-  expect(rows[42][1]).toMatch(/^handle must be a username, @username, numeric id or profile URL; got "bad handle"\. \(Not charged\.\)$/);
+  expect(rows[42][1]).toMatch(
+    /^handle must be a username, @username, numeric id or profile URL; got "bad handle"\. \(Not charged\.\)$/,
+  );
   expect(rows.slice(43, 63)).toEqual(want.get('nike')!.map((r) => ['nike', ...r]));
   expect(rows[63]).toEqual(['', '', '']); // nothing more: @NASA repeats nasa and is not written again
   expect(new Set(rows.slice(1, 21).map((r) => r[1])).size).toBe(20);
   expect(typeof rows[1][2]).toBe('number');
   const job = JSON.parse(rt.properties.document.get(PROP.job)!);
-  expect(job).toMatchObject({ status: 'done', kind: 'list', limit: 20, next: 7, outNext: 64, items: 62, duplicates: 1, credits: 14 });
+  expect(job).toMatchObject({
+    status: 'done',
+    kind: 'list',
+    limit: 20,
+    next: 7,
+    outNext: 64,
+    items: 62,
+    duplicates: 1,
+    credits: 14,
+  });
   expect(job.pending).toBeUndefined();
 
   // All cached now: the preview says so and costs nothing.
   await page.click('#preview');
-  await poll(() => text(page, '#preview-text')).toMatch(/^4 unique targets in 7 rows, 4 cached \(free\), 1 invalid, 1 repeated: ~0 credits at most \(0 pages × 2;/);
+  await poll(() => text(page, '#preview-text')).toMatch(
+    /^4 unique targets in 7 rows, 4 cached \(free\), 1 invalid, 1 repeated: ~0 credits at most \(0 pages × 2;/,
+  );
   // The first page only (blank limit): one page per target.
   await page.fill('#limit', '');
   await page.click('#preview');
-  await poll(() => text(page, '#preview-text')).toMatch(/: ~0 credits at most \(0 pages × 2; the first page of each target\)/);
+  await poll(() => text(page, '#preview-text')).toMatch(
+    /: ~0 credits at most \(0 pages × 2; the first page of each target\)/,
+  );
   await page.context().close();
 }, 60000);
 
@@ -153,9 +195,15 @@ test('cancel mid-run, close the sidebar, reopen and resume: no row written twice
       obs.observe(progress, { childList: true, characterData: true, subtree: true });
     });
     await page.click('#run');
-    await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Cancelled at 0 of 7 rows \(0%\), 0 rows written, [1-9]\d* credits spent, /);
+    await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(
+      /^Cancelled at 0 of 7 rows \(0%\), 0 rows written, [1-9]\d* credits spent, /,
+    );
     const out = rt.spreadsheet.sheet('IG Data IGPOSTS 2');
-    const labels = () => out.getValues('A2:A1000').map((r) => r[0]).filter((v) => v !== '');
+    const labels = () =>
+      out
+        .getValues('A2:A1000')
+        .map((r) => r[0])
+        .filter((v) => v !== '');
     expect(labels()).toEqual([]);
     const billedAtCancel = (await sb.stats()).creditsBilled;
     expect(billedAtCancel).toBeGreaterThan(0);
@@ -166,8 +214,12 @@ test('cancel mid-run, close the sidebar, reopen and resume: no row written twice
     page = await open();
     await poll(() => page.isVisible('#resume')).toBe(true);
     await page.click('#resume');
-    await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 7 of 7 rows \(100%\), 900 rows written, .*1 repeated target skipped\.$/);
-    expect(labels()).toEqual(['nasa', 'natgeo', 'nike', 'starbucks', 'bbcnews', 'instagram'].flatMap((h) => Array(150).fill(h)));
+    await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(
+      /^Done: 7 of 7 rows \(100%\), 900 rows written, .*1 repeated target skipped\.$/,
+    );
+    expect(labels()).toEqual(
+      ['nasa', 'natgeo', 'nike', 'starbucks', 'bbcnews', 'instagram'].flatMap((h) => Array(150).fill(h)),
+    );
     const shortcodes = out.getValues('B2:B901').map((r) => r[0]);
     expect(new Set(shortcodes).size).toBe(900);
     const s = await sb.stats();
@@ -178,7 +230,14 @@ test('cancel mid-run, close the sidebar, reopen and resume: no row written twice
     expect(s.creditsBilled).toBe((6 * 13 - 6) * 2);
     expect(s.creditsBilled).toBeGreaterThan(billedAtCancel);
     const job = JSON.parse(rt.properties.document.get(PROP.job)!);
-    expect(job).toMatchObject({ status: 'done', next: 7, outNext: 902, items: 900, duplicates: 1, credits: (6 * 13 - 6) * 2 });
+    expect(job).toMatchObject({
+      status: 'done',
+      next: 7,
+      outNext: 902,
+      items: 900,
+      duplicates: 1,
+      credits: (6 * 13 - 6) * 2,
+    });
     await page.context().close();
   } finally {
     await sb.setFaults({ latencyMs: 0 });
@@ -197,9 +256,15 @@ test('out of credits between two pages of a target: it is not written; after a t
   const page = await open();
   await poll(() => page.isVisible('#resume')).toBe(true);
   await page.click('#resume');
-  await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe('Out of credits: 0 left. Top up to continue. (Not charged.)');
+  await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe(
+    'Out of credits: 0 left. Top up to continue. (Not charged.)',
+  );
   const out = rt.spreadsheet.sheet('IG Data IGREELS');
-  const labels = () => out.getValues('A2:A60').map((r) => r[0]).filter((v) => v !== '');
+  const labels = () =>
+    out
+      .getValues('A2:A60')
+      .map((r) => r[0])
+      .filter((v) => v !== '');
   // The two targets' page 1 and one page 2 were paid; which target got its page 2 depends on the
   // order the sandbox served them. The complete one may be written, the other never half.
   const first = labels();
@@ -209,7 +274,9 @@ test('out of credits between two pages of a target: it is not written; after a t
 
   rt.properties.document.set(PROP.apiKey, DEMO_KEY);
   await page.click('#resume');
-  await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 2 of 2 rows \(100%\), 40 rows written/);
+  await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(
+    /^Done: 2 of 2 rows \(100%\), 40 rows written/,
+  );
   expect(labels()).toEqual([...Array(20).fill('starbucks'), ...Array(20).fill('bbcnews')]);
   const s = await sb.stats();
   // Four pages; the refused one was asked twice (402, then paid), the others once: 8 credits in all.
@@ -232,11 +299,18 @@ test('a write interrupted before the job was saved is found on the next step, no
   // As if the execution had died after writing nasa's rows but before saving the job.
   const out = rt.spreadsheet.sheet(done.outSheet);
   for (let r = 22; r <= 41; r++) for (let c = 1; c <= 2; c++) out.set(r, c, '');
-  const before = { ...done, status: 'running', next: 0, outNext: 2, items: 0, written: 0, pending: { at: 2, rows: 20, next: 1, written: 1, items: 20, duplicates: 0 } };
+  const before = {
+    ...done,
+    status: 'running',
+    next: 0,
+    outNext: 2,
+    items: 0,
+    written: 0,
+    pending: { at: 2, rows: 20, next: 1, written: 1, items: 20, duplicates: 0 },
+  };
   rt.properties.document.set(PROP.job, JSON.stringify(before));
   const again = rt.call('igBulkStep', job.id);
   expect(again).toMatchObject({ status: 'done', next: 2, outNext: 42, items: 40, written: 2 });
   expect(out.getValues('A2:A41').map((r) => r[0])).toEqual([...Array(20).fill('nasa'), ...Array(20).fill('natgeo')]);
   expect(out.getValues('A42:A42')[0][0]).toBe('');
 });
-

@@ -20,7 +20,9 @@ const runtime = (opts: Parameters<typeof addonRuntime>[1] = {}) => {
 };
 
 // The sandbox's 400 accounts (seed 42, as the harness starts it); its private ones are billed 404s.
-const real = getWorld(42).accounts.map((a) => a.username).slice(0, 400);
+const real = getWorld(42)
+  .accounts.map((a) => a.username)
+  .slice(0, 400);
 const unknown = Array.from({ length: 400 }, (_, i) => `nobody_cap_${i}`);
 const handles = [...real, ...unknown];
 
@@ -38,7 +40,8 @@ beforeEach(async () => {
 const flat = (v: unknown): unknown[] => (Array.isArray(v) ? v.flat() : [v]);
 const buckets = (rt: GasRuntime) => rt.caches.document.dump().filter((e) => BUCKET.test(e.key));
 // Loose answers: items that are neither buckets nor the usage log's item (not an answer, gas/usage.ts).
-const loose = (rt: GasRuntime) => rt.caches.document.dump().filter((e) => !BUCKET.test(e.key) && e.key !== 'igd1:usage');
+const loose = (rt: GasRuntime) =>
+  rt.caches.document.dump().filter((e) => !BUCKET.test(e.key) && e.key !== 'igd1:usage');
 
 test('two 800-row formulas (1,600 answers): recalculating within the TTL makes no request and bills nothing', async () => {
   expect(real).toHaveLength(400);
@@ -85,7 +88,7 @@ test('two 800-row formulas (1,600 answers): recalculating within the TTL makes n
   await expect(sb.stats()).resolves.toMatchObject({ total: 1610 });
 }, 120000);
 
-test('two executions writing the same buckets keep each other\'s answers', async () => {
+test("two executions writing the same buckets keep each other's answers", async () => {
   const rt = runtime();
   const a = handles.filter((_, i) => i % 2 === 0).slice(0, 300);
   const b = handles.filter((_, i) => i % 2 === 1).slice(0, 300);
@@ -159,7 +162,8 @@ test('a bucket that would exceed 90 KB spills its biggest answers to loose (chun
   // 40 keys of one bucket, answers of ~20 KB and one of ~150 KB: 4 fit, the rest spill.
   const keys: string[] = [];
   for (let i = 0; keys.length < 40; i++) if (bucketIndex(`igd1:k${i}`) === 7) keys.push(`igd1:k${i}`);
-  const out = rt.evaluate(`
+  const out = rt.evaluate(
+    `
     var keys = ${JSON.stringify(keys)};
     var m = new Map();
     keys.forEach(function (k, i) {
@@ -169,7 +173,9 @@ test('a bucket that would exceed 90 KB spills its biggest answers to loose (chun
     IGSTORE.putMany(m);
     var back = IGSTORE.getMany(Array.from(m.keys()));
     JSON.stringify(Array.from(back.values()).map(function (v) { return v.data.i; }));
-  `, { kind: 'custom' });
+  `,
+    { kind: 'custom' },
+  );
   expect(JSON.parse(out).sort((x: number, y: number) => x - y)).toEqual(keys.map((_, i) => i));
   for (const e of rt.caches.document.dump()) expect(Buffer.byteLength(e.value)).toBeLessThanOrEqual(100 * 1024);
   expect(buckets(rt).map((e) => e.key)).toEqual(['igd1:b:7']);
@@ -181,6 +187,8 @@ test('a bucket that would exceed 90 KB spills its biggest answers to loose (chun
   expect(loose(rt).length).toBeGreaterThan(spilled.length); // the 150 KB one is chunked
   // A lost bucket is a miss for its answers, never a wrong one; the spilled ones still hit.
   rt.caches.document.delete('igd1:b:7');
-  const back = rt.evaluate(`JSON.stringify(Array.from(IGSTORE.getMany(${JSON.stringify(keys)}).keys()))`, { kind: 'custom' });
+  const back = rt.evaluate(`JSON.stringify(Array.from(IGSTORE.getMany(${JSON.stringify(keys)}).keys()))`, {
+    kind: 'custom',
+  });
   expect(JSON.parse(back).sort()).toEqual(spilled.map((e) => e.key).sort());
 });

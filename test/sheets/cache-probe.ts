@@ -14,7 +14,12 @@ let store: ReturnType<typeof createAnswerStore> | undefined;
 function cacheStore() {
   if (store) return store;
   const ctx = gasContext();
-  return (store = createAnswerStore({ cache: ctx.places.cache, tryLock: ctx.lock.tryLock, sha256Base64: ctx.places.sha256Base64, now: Date.now }));
+  return (store = createAnswerStore({
+    cache: ctx.places.cache,
+    tryLock: ctx.lock.tryLock,
+    sha256Base64: ctx.places.sha256Base64,
+    now: Date.now,
+  }));
 }
 
 export const getMany = (keys: string[]) => cacheStore().getMany(keys);

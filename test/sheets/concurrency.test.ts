@@ -42,9 +42,16 @@ test('three range formulas side by side over 200 accounts, recalculated together
   const before = await sb.stats();
   pool = await concurrentAddon(sb.url, key, 3);
   const fields = ['followers', 'biography', 'following'] as const;
-  const run = await pool.runAll(sideBySide(accounts.map((a) => a.username), [...fields]));
+  const run = await pool.runAll(
+    sideBySide(
+      accounts.map((a) => a.username),
+      [...fields],
+    ),
+  );
   const after = await sb.stats();
-  console.log(`side by side: ${after.creditsBilled - before.creditsBilled} credits, ${run.wallMs} ms, longest execution ${run.longestExecutionMs} ms`);
+  console.log(
+    `side by side: ${after.creditsBilled - before.creditsBilled} credits, ${run.wallMs} ms, longest execution ${run.longestExecutionMs} ms`,
+  );
   expectInTime(run);
   run.outcomes.forEach((o, c) => {
     const cells = (o.value as unknown[][]).map((row) => row[0]);
@@ -67,7 +74,9 @@ describe.each(['columns', 'rows'] as const)('filled-down single-cell formulas re
     const specs = filledDown(column, ['followers', 'following'], order);
     const run = await pool.runAll(specs);
     const after = await sb.stats();
-    console.log(`filled down by ${order}: ${after.creditsBilled - before.creditsBilled} credits, ${run.wallMs} ms, longest execution ${run.longestExecutionMs} ms, longest cell wait ${run.longestCellWaitMs} ms, mean execution ${Math.round(run.outcomes.reduce((n, o) => n + o.endedAt - o.startedAt, 0) / run.outcomes.length)} ms, requests ${run.outcomes.reduce((n, o) => n + o.requests, 0)}`);
+    console.log(
+      `filled down by ${order}: ${after.creditsBilled - before.creditsBilled} credits, ${run.wallMs} ms, longest execution ${run.longestExecutionMs} ms, longest cell wait ${run.longestCellWaitMs} ms, mean execution ${Math.round(run.outcomes.reduce((n, o) => n + o.endedAt - o.startedAt, 0) / run.outcomes.length)} ms, requests ${run.outcomes.reduce((n, o) => n + o.requests, 0)}`,
+    );
     expectInTime(run);
     run.outcomes.forEach((o) => {
       const a = accounts[column.indexOf(o.spec.args[0] as string) >> 1];

@@ -13,7 +13,12 @@ import { TEST_START } from '../support/clock';
  * `IGDATA_TEST_CLAIMS=off npx jest ...` runs the suites against the add-on with claims switched off
  * (today's behaviour before issue 8), to see them fail.
  */
-export function concurrentAddon(sandboxUrl: string, key: string, threads: number, props: Record<string, string> = {}): Promise<ConcurrentRuntime> {
+export function concurrentAddon(
+  sandboxUrl: string,
+  key: string,
+  threads: number,
+  props: Record<string, string> = {},
+): Promise<ConcurrentRuntime> {
   if (process.env.IGDATA_TEST_CLAIMS === 'off') props = { IGDATA_CLAIMS: 'off', ...props };
   return createConcurrentRuntime({
     threads,
@@ -52,8 +57,14 @@ export const sideBySide = (column: string[], fields: string[]): ExecSpec[] =>
 
 /** Filled-down single-cell formulas (column B, C, ... beside A2:A), in recalculation order: column by column or row by row. */
 export function filledDown(column: string[], fields: string[], order: 'columns' | 'rows'): ExecSpec[] {
-  const cell = (r: number, c: number): ExecSpec => ({ fn: 'IGPROFILE', args: [column[r], fields[c]], cell: `Sheet1!${String.fromCharCode(66 + c)}${r + 2}` });
+  const cell = (r: number, c: number): ExecSpec => ({
+    fn: 'IGPROFILE',
+    args: [column[r], fields[c]],
+    cell: `Sheet1!${String.fromCharCode(66 + c)}${r + 2}`,
+  });
   const rows = column.map((_, r) => r);
   const cols = fields.map((_, c) => c);
-  return order === 'columns' ? cols.flatMap((c) => rows.map((r) => cell(r, c))) : rows.flatMap((r) => cols.map((c) => cell(r, c)));
+  return order === 'columns'
+    ? cols.flatMap((c) => rows.map((r) => cell(r, c)))
+    : rows.flatMap((r) => cols.map((c) => cell(r, c)));
 }

@@ -26,7 +26,8 @@ beforeEach(async () => {
 /** The add-on with requests for `gone_*` handles sent to a closed port (as if the service stopped). */
 function partlyUnreachable(): GasRuntime {
   const rt = addonRuntime(sb.url, {
-    rewriteUrl: (u) => (u.startsWith(PROD) ? (/handle=gone_/.test(u) ? 'http://127.0.0.1:9' : sb.url) + u.slice(PROD.length) : u),
+    rewriteUrl: (u) =>
+      u.startsWith(PROD) ? (/handle=gone_/.test(u) ? 'http://127.0.0.1:9' : sb.url) + u.slice(PROD.length) : u,
   });
   runtimes.push(rt);
   return rt;
@@ -42,10 +43,17 @@ test('the service unreachable for part of a batch: no row says "Not charged" for
   // third time: their rows say they may have been charged (before: each sent again one by one,
   // which for 50 targets at 700 ms ran past the 30 s limit).
   for (const row of [0, 3]) {
-    expect(out[row]).toEqual(['No answer from the service after 2 tries: the answer was lost when another request of its batch failed. Try again later. (May have been charged.)']);
+    expect(out[row]).toEqual([
+      'No answer from the service after 2 tries: the answer was lost when another request of its batch failed. Try again later. (May have been charged.)',
+    ]);
   }
-  for (const [row, handle] of [[1, 'gone_0125'], [2, 'gone_0128']] as const) {
-    expect(out[row]).toEqual([`No answer from the service after 2 tries: Address unavailable: https://api.igdata.dev/v1/profile?handle=${handle}. Try again later. (May have been charged.)`]);
+  for (const [row, handle] of [
+    [1, 'gone_0125'],
+    [2, 'gone_0128'],
+  ] as const) {
+    expect(out[row]).toEqual([
+      `No answer from the service after 2 tries: Address unavailable: https://api.igdata.dev/v1/profile?handle=${handle}. Try again later. (May have been charged.)`,
+    ]);
   }
   const s = await sb.stats();
   expect(s.byRequest['profile?handle=nasa']).toBe(2);
@@ -85,7 +93,7 @@ test('a first bulk run over repeated targets: requests as sent, nothing "from ca
   expect((await sb.stats()).total).toBe(60);
 });
 
-test('rows deleted under a running bulk run: the step pauses with a sentence, not Apps Script\'s range error', () => {
+test("rows deleted under a running bulk run: the step pauses with a sentence, not Apps Script's range error", () => {
   const rt = addonRuntime(sb.url);
   runtimes.push(rt);
   const sheet = rt.spreadsheet.addSheet('Shrinks');
@@ -94,8 +102,10 @@ test('rows deleted under a running bulk run: the step pauses with a sentence, no
   const job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
   sheet.maxRows = 2; // the last target's row is deleted before the first step
   expect(rt.call('igBulkStep', job.id)).toMatchObject({
-    status: 'paused', next: 0,
-    message: 'The targets go past the last row of "Shrinks" (were rows deleted?). Select the column again and start a new run.',
+    status: 'paused',
+    next: 0,
+    message:
+      'The targets go past the last row of "Shrinks" (were rows deleted?). Select the column again and start a new run.',
   });
 });
 
@@ -113,14 +123,22 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
     await slow?.close();
   });
 
-  const handles = [...getWorld(42).byUsername.values()].filter((a) => !a.is_private).slice(0, 50).map((a) => a.username);
+  const handles = [...getWorld(42).byUsername.values()]
+    .filter((a) => !a.is_private)
+    .slice(0, 50)
+    .map((a) => a.username);
   const cut = handles[7];
 
   /** The add-on behind the proxy that cuts the 8th account's connection (`cutTimes`: how often). */
   async function cutting(cutTimes?: number) {
     await slow.reset();
     await proxy?.close();
-    proxy = await startFaultProxy(slow.url, { rate502: 0, rate504: 0, cut: new RegExp(`handle=${cut.replace(/\./g, '\\.')}(&|$)`), cutTimes });
+    proxy = await startFaultProxy(slow.url, {
+      rate502: 0,
+      rate504: 0,
+      cut: new RegExp(`handle=${cut.replace(/\./g, '\\.')}(&|$)`),
+      cutTimes,
+    });
     const rt = addonRuntime(proxy.url);
     runtimes.push(rt);
     return rt;
@@ -129,7 +147,13 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
   async function cutRun(cutTimes?: number) {
     const rt = await cutting(cutTimes);
     const out = rt.custom('IGPROFILE', column(handles), 'followers') as unknown[][];
-    return { rt, out, ms: rt.executions.at(-1)!.ms, stats: await slow.stats(), usage: rt.call('igUsage') as Record<string, Record<string, number>> };
+    return {
+      rt,
+      out,
+      ms: rt.executions.at(-1)!.ms,
+      stats: await slow.stats(),
+      usage: rt.call('igUsage') as Record<string, Record<string, number>>,
+    };
   }
 
   test('cut every time: ends in seconds, 49 values and one "may have been charged", at most twice the batch billed, the re-send in the usage log', async () => {
@@ -138,7 +162,10 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
     // one by one, far inside the custom function's 30 s (before: 50 sent one by one, killed at 30 s).
     expect(ms).toBeLessThan(10000);
     out.forEach(([v], i) => {
-      if (i === 7) expect(v).toBe(`No answer from the service after 2 tries: Address unavailable: https://api.igdata.dev/v1/profile?handle=${cut}. Try again later. (May have been charged.)`);
+      if (i === 7)
+        expect(v).toBe(
+          `No answer from the service after 2 tries: Address unavailable: https://api.igdata.dev/v1/profile?handle=${cut}. Try again later. (May have been charged.)`,
+        );
       else expect(typeof v).toBe('number');
     });
     expect(stats.byRequest[`profile?handle=${cut}`]).toBe(2);
@@ -146,7 +173,10 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
     expect(stats.creditsBilled).toBe(100);
     // Seen: the 49 answers that came (49 credits); lost: the 8th account's twice and 49 first sends (51 credits).
     const [day] = Object.values(usage);
-    expect(day).toEqual({ IGPROFILE: 49, 'IGPROFILE: 50 lookups sent again after a lost answer (may have been charged)': 51 });
+    expect(day).toEqual({
+      IGPROFILE: 49,
+      'IGPROFILE: 50 lookups sent again after a lost answer (may have been charged)': 51,
+    });
   }, 60000);
 
   test('cut once: every cell gets its value, each request sent twice at most', async () => {
@@ -156,13 +186,19 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
     expect(Math.max(...Object.values(stats.byRequest))).toBe(2);
     expect(stats.creditsBilled).toBe(100);
     const [day] = Object.values(usage);
-    expect(day).toEqual({ IGPROFILE: 50, 'IGPROFILE: 50 lookups sent again after a lost answer (may have been charged)': 50 });
+    expect(day).toEqual({
+      IGPROFILE: 50,
+      'IGPROFILE: 50 lookups sent again after a lost answer (may have been charged)': 50,
+    });
   }, 60000);
 
-  test('a bulk run beside the column (cut once): every row a value, the re-send on the run\'s usage line', async () => {
+  test("a bulk run beside the column (cut once): every row a value, the re-send on the run's usage line", async () => {
     const rt = await cutting(1);
     const sheet = rt.spreadsheet.addSheet('Cut');
-    sheet.setValues('A1', handles.map((h) => [h]));
+    sheet.setValues(
+      'A1',
+      handles.map((h) => [h]),
+    );
     rt.spreadsheet.select('Cut!A1:A50');
     let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
     while (job.status === 'running') job = rt.call('igBulkStep', job.id);
@@ -171,6 +207,9 @@ describe('a batch whose connection is cut after the service billed it (700 ms a 
     expect((await slow.stats()).creditsBilled).toBe(100);
     const [day] = Object.values(rt.call('igUsage') as Record<string, Record<string, number>>);
     const label = `Run ${job.startedAt.slice(0, 16)} IGPROFILE`;
-    expect(day).toEqual({ [label]: 50, [`${label}: 50 lookups sent again after a lost answer (may have been charged)`]: 50 });
+    expect(day).toEqual({
+      [label]: 50,
+      [`${label}: 50 lookups sent again after a lost answer (may have been charged)`]: 50,
+    });
   }, 60000);
 });

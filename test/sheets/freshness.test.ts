@@ -61,7 +61,11 @@ describe('reusing answers past the 6-hour cache', () => {
     const sheet = rt.spreadsheet.sheet('Sheet1');
     ['nasa', 'natgeo', 'locked_acc', 'nike'].forEach((h, i) => sheet.set(i + 1, 1, h));
     rt.spreadsheet.select('Sheet1!A1:A4');
-    expect(rt.call('igBulkPreview', { endpoint: 'profile', fields: 'followers', output: 'sheet' })).toMatchObject({ cached: 3, toFetch: 1, credits: 1 });
+    expect(rt.call('igBulkPreview', { endpoint: 'profile', fields: 'followers', output: 'sheet' })).toMatchObject({
+      cached: 3,
+      toFetch: 1,
+      credits: 1,
+    });
     let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'sheet' });
     while (job.status === 'running') job = rt.call('igBulkStep', job.id);
     expect(job).toMatchObject({ status: 'done', credits: 1 });
@@ -91,13 +95,18 @@ describe('reusing answers past the 6-hour cache', () => {
     // locked_acc's row is its message (a billed 404), whatever the fields.
     expect(first[2][1]).toBe('');
     rt.advance(3 * DAY);
-    expect((recalc(rt, '_fetched_at') as unknown[][]).map((r) => r[0])).toEqual([a, b, expect.stringMatching(/no public data/)]);
+    expect((recalc(rt, '_fetched_at') as unknown[][]).map((r) => r[0])).toEqual([
+      a,
+      b,
+      expect.stringMatching(/no public data/),
+    ]);
   });
 });
 
 describe("each function's own limit (the registry's maxReuseHours) caps the freshness setting", () => {
   const stories = (rt: GasRuntime) => rt.run('IGSTORIES', ['nasa', 'id'], { kind: 'custom', cell: 'Sheet1!D1' });
-  const recent = (rt: GasRuntime) => rt.run('IGHASHTAGRECENT', ['veganrecipes', 'shortcode'], { kind: 'custom', cell: 'Sheet1!E1' });
+  const recent = (rt: GasRuntime) =>
+    rt.run('IGHASHTAGRECENT', ['veganrecipes', 'shortcode'], { kind: 'custom', cell: 'Sheet1!E1' });
 
   test('stories (a 24-hour life; reused 1 hour at most) are fetched again 25 and 50 hours later, whatever the setting', async () => {
     const rt = runtime();
@@ -107,12 +116,18 @@ describe("each function's own limit (the registry's maxReuseHours) caps the fres
     stories(rt);
     rt.advance(30 * 60000);
     stories(rt); // within its hour: reused
-    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: before + 2, byEndpoint: { 'profile/stories': 1 } });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({
+      creditsBilled: before + 2,
+      byEndpoint: { 'profile/stories': 1 },
+    });
     rt.advance(25 * HOUR);
     stories(rt);
     rt.advance(25 * HOUR);
     stories(rt);
-    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: before + 6, byEndpoint: { 'profile/stories': 3 } });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({
+      creditsBilled: before + 6,
+      byEndpoint: { 'profile/stories': 3 },
+    });
     // The profile answers of the same hours are still reused (the setting alone decides for them).
     recalc(rt);
     await expect(env.sandbox.stats()).resolves.toMatchObject({ byEndpoint: { profile: 3 } });
@@ -140,7 +155,11 @@ describe('Refresh selected cells', () => {
   test('the menu offers it (a NONE-mode onOpen), its handler is a top-level function of the built add-on', () => {
     const rt = runtime();
     rt.trigger('onOpen', { authMode: 'NONE' });
-    expect(rt.ui.menus[0].items).toContainEqual({ type: 'item', caption: 'Refresh selected cells', functionName: 'igRefreshSelection' });
+    expect(rt.ui.menus[0].items).toContainEqual({
+      type: 'item',
+      caption: 'Refresh selected cells',
+      functionName: 'igRefreshSelection',
+    });
     expect(rt.globalFunctionNames()).toEqual(expect.arrayContaining(['igRefreshSelection', 'igKeepAnswers']));
   });
 
@@ -151,7 +170,9 @@ describe('Refresh selected cells', () => {
     rt.advance(2 * DAY);
     expect(rt.call('igRefreshSelection')).toEqual({ cells: 1, estimate: 3 });
     expect(rt.ui.alerts).toEqual([]); // small: no question asked
-    expect(rt.spreadsheet.formulaWrites).toEqual([{ sheet: 'Sheet1', a1: 'B1', formula: '=IGPROFILE(A1:A3,"followers")' }]);
+    expect(rt.spreadsheet.formulaWrites).toEqual([
+      { sheet: 'Sheet1', a1: 'B1', formula: '=IGPROFILE(A1:A3,"followers")' },
+    ]);
     // Sheets recalculates the formula it was given again: fetched again, once.
     recalc(rt);
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 6, creditsBilled: 6 });
@@ -163,10 +184,15 @@ describe('Refresh selected cells', () => {
 
   test('a large selection shows its cost first; "No" changes nothing', async () => {
     const rt = runtime();
-    sheetWithFormula(rt, Array.from({ length: 30 }, (_, i) => `creator_${i}`));
+    sheetWithFormula(
+      rt,
+      Array.from({ length: 30 }, (_, i) => `creator_${i}`),
+    );
     rt.ui.alertResponses.push('NO');
     expect(rt.call('igRefreshSelection')).toEqual({ cells: 0, estimate: 30 });
-    expect(rt.ui.alerts).toEqual([{ title: 'Refresh selected cells', prompt: '1 formula fetches again: up to 30 credits.', buttons: 'YES_NO' }]);
+    expect(rt.ui.alerts).toEqual([
+      { title: 'Refresh selected cells', prompt: '1 formula fetches again: up to 30 credits.', buttons: 'YES_NO' },
+    ]);
     expect(rt.spreadsheet.formulaWrites).toEqual([]);
     expect(rt.properties.document.get('IGDATA_REFRESH')).toBeNull();
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 0 });
@@ -182,7 +208,13 @@ describe('Refresh selected cells prices what the formulas will ask', () => {
     return rt.call('igRefreshSelection');
   }
   const handles = (n: number, from = 0) => Array.from({ length: n }, (_, i) => [`creator_${from + i}`]);
-  const prompt = (credits: number) => [{ title: 'Refresh selected cells', prompt: `1 formula fetches again: up to ${credits} credits.`, buttons: 'YES_NO' }];
+  const prompt = (credits: number) => [
+    {
+      title: 'Refresh selected cells',
+      prompt: `1 formula fetches again: up to ${credits} credits.`,
+      buttons: 'YES_NO',
+    },
+  ];
 
   test('an open range (A2:A) over 900 handles: asks first and names 900 credits', async () => {
     const rt = runtime();
@@ -196,7 +228,7 @@ describe('Refresh selected cells prices what the formulas will ask', () => {
   test("another sheet's range at the formula's own posts: 30 accounts x 6 credits (1 + ceil(50 / 12)); repeats and blanks are not asked", () => {
     const rt = runtime();
     rt.spreadsheet.addSheet('Sheet2').setValues('A2', [...handles(30), [''], ...handles(5)]);
-    expect(ask(rt, "=IGENGAGEMENT(Sheet2!A2:A900, 50)")).toEqual({ cells: 0, estimate: 180 });
+    expect(ask(rt, '=IGENGAGEMENT(Sheet2!A2:A900, 50)')).toEqual({ cells: 0, estimate: 180 });
     expect(rt.ui.alerts).toEqual(prompt(180));
   });
 
@@ -205,7 +237,7 @@ describe('Refresh selected cells prices what the formulas will ask', () => {
     rt.spreadsheet.addSheet('My list').setValues('A1', handles(25));
     rt.spreadsheet.defineNamedRange('Handles', "'My list'!A1:A25");
     expect(ask(rt, '=IGPROFILE(Handles, "followers")')).toEqual({ cells: 0, estimate: 25 });
-    expect(ask(rt, "=IGPROFILE('My list'!A:A; \"followers\")")).toEqual({ cells: 0, estimate: 25 });
+    expect(ask(rt, '=IGPROFILE(\'My list\'!A:A; "followers")')).toEqual({ cells: 0, estimate: 25 });
     // 240 posts of one account: 20 pages of 12 at 2 credits a page.
     expect(ask(rt, '=IGPOSTS("nasa", "", TRUE, 240)')).toEqual({ cells: 0, estimate: 40 });
     // Its posts from a cell: read there.
@@ -213,7 +245,7 @@ describe('Refresh selected cells prices what the formulas will ask', () => {
     expect(ask(rt, '=IGENGAGEMENT(Handles, D1)')).toEqual({ cells: 0, estimate: 50 });
   });
 
-  test('a target only Sheets computes is one target, at the formula\'s own posts', () => {
+  test("a target only Sheets computes is one target, at the formula's own posts", () => {
     const rt = runtime();
     rt.spreadsheet.sheet('Sheet1').setFormula('B1', '=IGENGAGEMENT(INDEX(A1:A9, 2), 50)');
     rt.spreadsheet.select('Sheet1!B1');

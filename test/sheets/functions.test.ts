@@ -70,7 +70,15 @@ describe('every registry endpoint has a working custom function', () => {
 describe('range-first', () => {
   test('one row per input row, aligned; blank rows stay blank; repeated targets fetched once', async () => {
     const rt = runtime();
-    const input = column(['nasa', '@NASA', 'https://www.instagram.com/nasa/?hl=en', '', 'natgeo', 'not a handle!', '  Nike  ']);
+    const input = column([
+      'nasa',
+      '@NASA',
+      'https://www.instagram.com/nasa/?hl=en',
+      '',
+      'natgeo',
+      'not a handle!',
+      '  Nike  ',
+    ]);
     const out = rt.custom('IGPROFILE', input, 'username,followers,is_verified') as unknown[][];
     expect(out).toHaveLength(7);
     expect(out[0]).toEqual(['nasa', 97400000, true]);
@@ -78,7 +86,9 @@ describe('range-first', () => {
     expect(out[2]).toEqual(out[0]);
     expect(out[3]).toEqual(['', '', '']);
     expect(out[4][0]).toBe('natgeo');
-    expect(out[5][0]).toMatch(/^handle must be a username, @username, numeric id or profile URL; got "not a handle!"\. \(Not charged\.\)$/);
+    expect(out[5][0]).toMatch(
+      /^handle must be a username, @username, numeric id or profile URL; got "not a handle!"\. \(Not charged\.\)$/,
+    );
     expect(out[6][0]).toBe('nike');
     const s = await sb.stats();
     expect(s.byRequest).toEqual({ 'profile?handle=nasa': 1, 'profile?handle=natgeo': 1, 'profile?handle=nike': 1 });
@@ -90,7 +100,10 @@ describe('range-first', () => {
     const rt = runtime();
     expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(97400000);
     expect(rt.custom('IGPROFILE', column(['nasa', 'natgeo']), 'followers')).toEqual([[97400000], [283000000]]);
-    expect(rt.custom('IGPROFILE', 'nasa', 'followers,following', true)).toEqual([['followers', 'following'], [97400000, 82]]);
+    expect(rt.custom('IGPROFILE', 'nasa', 'followers,following', true)).toEqual([
+      ['followers', 'following'],
+      [97400000, 82],
+    ]);
     // fields as a range of names
     expect(rt.custom('IGPROFILE', 'nasa', [['followers', 'following']], false)).toEqual([[97400000, 82]]);
   });
@@ -106,7 +119,9 @@ describe('range-first', () => {
 
   test('a target left out is a clear message naming the argument, never a silent blank', async () => {
     const rt = runtime();
-    expect(() => rt.custom('IGPROFILE')).toThrow('handle must be a username, @username, numeric id or profile URL; got nothing (the argument is left out). (Not charged.)');
+    expect(() => rt.custom('IGPROFILE')).toThrow(
+      'handle must be a username, @username, numeric id or profile URL; got nothing (the argument is left out). (Not charged.)',
+    );
     expect(rt.custom('IGPROFILE', '', 'followers')).toBe(''); // a blank cell is a blank row
     await expect(sb.stats()).resolves.toMatchObject({ total: 0 });
   });
@@ -130,7 +145,9 @@ describe('range-first', () => {
     const handles = Array.from({ length: 120 }, (_, i) => `nobody_${i}`);
     const out = rt.custom('IGPROFILE', column(handles), 'followers') as unknown[][];
     expect(out).toHaveLength(120);
-    expect(String(out[0][0])).toMatch(/^@nobody_0 has no public data: private, deleted or nonexistent\. \(Charged 1 credit\.\)$/);
+    expect(String(out[0][0])).toMatch(
+      /^@nobody_0 has no public data: private, deleted or nonexistent\. \(Charged 1 credit\.\)$/,
+    );
     expect(rt.stats.fetchAllCalls).toBe(3);
     expect(rt.stats.maxBatchSize).toBe(50);
     expect(rt.maxConcurrentRequests).toBeGreaterThan(1);
@@ -183,12 +200,15 @@ describe('cache', () => {
     // 250 KB of text with 3-byte characters and surrogate pairs, so chunk edges fall inside them.
     const caption = 'caf\u00e9 \u{1F331}\u20ac '.repeat(20000);
     const value = { ok: true, data: { items: [{ caption }], next_cursor: null }, next: null, charged: 2, at: 1 };
-    const out = rt.evaluate(`
+    const out = rt.evaluate(
+      `
       var key = 'igd1:test-key';
       IGSTORE.putMany(new Map([[key, ${JSON.stringify(value)}]]));
       var back = IGSTORE.getMany([key]).get(key);
       JSON.stringify(back);
-    `, { kind: 'custom' });
+    `,
+      { kind: 'custom' },
+    );
     expect(JSON.parse(out)).toEqual(value);
     const entries = rt.caches.document.dump();
     expect(entries.length).toBeGreaterThanOrEqual(4); // the entry + at least 3 chunks
@@ -225,13 +245,17 @@ describe('time budget', () => {
 describe('a clear cell for every failure', () => {
   test('no key: where to set it, no request', async () => {
     const rt = runtime({ key: null });
-    expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe('No API key is set. Set it in Extensions > IG Data > Settings. (Not charged.)');
+    expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(
+      'No API key is set. Set it in Extensions > IG Data > Settings. (Not charged.)',
+    );
     await expect(sb.stats()).resolves.toMatchObject({ total: 0 });
   });
 
   test('invalid key (401)', () => {
     const rt = runtime({ key: 'sk_wrong_key_123456' });
-    expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe('Invalid API key. Set it in Extensions > IG Data > Settings. (Not charged.)');
+    expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(
+      'Invalid API key. Set it in Extensions > IG Data > Settings. (Not charged.)',
+    );
     expect(rt.findSecret('sk_wrong_key_123456')).toEqual([]);
   });
 
@@ -273,20 +297,43 @@ describe('a clear cell for every failure', () => {
   test('service unreachable: says so, not charged', () => {
     const rt = runtime();
     rt.properties.document.set(PROP.baseUrl, 'http://127.0.0.1:9');
-    expect(String(rt.custom('IGPROFILE', 'nasa', 'followers'))).toMatch(/^Could not reach the service after 3 tries: .*Check the base URL.*\(Not charged\.\)$/);
+    expect(String(rt.custom('IGPROFILE', 'nasa', 'followers'))).toMatch(
+      /^Could not reach the service after 3 tries: .*Check the base URL.*\(Not charged\.\)$/,
+    );
   });
 
   test.each([
     [['IGENGAGEMENT', 'nasa', 99], 'posts must be a whole number from 1 to 50; got 99. (Not charged.)'],
-    [['IGENGAGEMENT', column(['nasa', 'natgeo']), 0], 'posts must be a whole number from 1 to 50; got 0. (Not charged.)'],
+    [
+      ['IGENGAGEMENT', column(['nasa', 'natgeo']), 0],
+      'posts must be a whole number from 1 to 50; got 0. (Not charged.)',
+    ],
     [['IGAUDIT', 'nasa', 501], 'sample must be a whole number from 1 to 500; got 501. (Not charged.)'],
     [['IGBESTTIME', 'nasa', 30, 15], 'timezone must be a whole number from -12 to 14; got 15. (Not charged.)'],
-    [['IGPROFILE', 'nasa', 'followrs'], /^fields must be one or more of: id, username, .*followers.*; got "followrs" \(did you mean followers\?\)\. \(Not charged\.\)$/],
+    [
+      ['IGPROFILE', 'nasa', 'followrs'],
+      /^fields must be one or more of: id, username, .*followers.*; got "followrs" \(did you mean followers\?\)\. \(Not charged\.\)$/,
+    ],
     [['IGPOSTS', 'nasa', '', true, 0], 'limit must be a whole number from 1 to 500; got 0. (Not charged.)'],
     [['IGPROFILE', 'nasa', 'followers', 'maybe'], 'header must be TRUE or FALSE; got "maybe". (Not charged.)'],
-    [['IGQUALIFY', 'nasa', ''], /^criteria must be given \(plain-language description of the ideal lead\); got an empty value\. \(Not charged\.\)$/],
-    [['IGPROFILE', 'a b'], 'handle must be a username, @username, numeric id or profile URL; got "a b". (Not charged.)'],
-    [['IGPROFILE', [['nasa', 'natgeo'], ['nike', 'x']]], 'handle must be a single cell, one column or one row of cells; got a range of 2 rows and 2 columns. (Not charged.)'],
+    [
+      ['IGQUALIFY', 'nasa', ''],
+      /^criteria must be given \(plain-language description of the ideal lead\); got an empty value\. \(Not charged\.\)$/,
+    ],
+    [
+      ['IGPROFILE', 'a b'],
+      'handle must be a username, @username, numeric id or profile URL; got "a b". (Not charged.)',
+    ],
+    [
+      [
+        'IGPROFILE',
+        [
+          ['nasa', 'natgeo'],
+          ['nike', 'x'],
+        ],
+      ],
+      'handle must be a single cell, one column or one row of cells; got a range of 2 rows and 2 columns. (Not charged.)',
+    ],
   ])('bad argument %j fails the formula before any request', async (args, message) => {
     const rt = runtime();
     const [fn, ...rest] = args as [string, ...unknown[]];
@@ -322,17 +369,20 @@ describe('settings', () => {
 
 describe('the built entry file', () => {
   const code = fs.readFileSync(path.join(DIST, 'Code.js'), 'utf8');
-  test.each(endpoints.map((e) => [e.fn, e] as const))('%s is a top-level function with @customfunction JSDoc', (fn, e) => {
-    const m = new RegExp(`/\\*\\*((?:(?!\\*/)[\\s\\S])*)\\*/\\nfunction ${fn}\\(([^)]*)\\)`).exec(code);
-    expect(m).not.toBeNull();
-    const [, doc, params] = m!;
-    expect(doc).toContain('@customfunction');
-    expect(doc).toMatch(new RegExp(`Example: =${fn}\\(`));
-    const names = argLayout(e).map((a) => a.name);
-    expect(params.split(',').map((s) => s.trim())).toEqual(names);
-    for (const n of names) expect(doc).toMatch(new RegExp(`@param \\{[^}]+\\} ${n} \\S+`));
-    expect(doc).not.toMatch(/\*\//);
-  });
+  test.each(endpoints.map((e) => [e.fn, e] as const))(
+    '%s is a top-level function with @customfunction JSDoc',
+    (fn, e) => {
+      const m = new RegExp(`/\\*\\*((?:(?!\\*/)[\\s\\S])*)\\*/\\nfunction ${fn}\\(([^)]*)\\)`).exec(code);
+      expect(m).not.toBeNull();
+      const [, doc, params] = m!;
+      expect(doc).toContain('@customfunction');
+      expect(doc).toMatch(new RegExp(`Example: =${fn}\\(`));
+      const names = argLayout(e).map((a) => a.name);
+      expect(params.split(',').map((s) => s.trim())).toEqual(names);
+      for (const n of names) expect(doc).toMatch(new RegExp(`@param \\{[^}]+\\} ${n} \\S+`));
+      expect(doc).not.toMatch(/\*\//);
+    },
+  );
 
   test('the manifest: V8, four minimal scopes (script.scriptapp for the hourly keep trigger), urlFetchWhitelist of the API host', () => {
     const m = JSON.parse(fs.readFileSync(path.join(DIST, 'appsscript.json'), 'utf8'));

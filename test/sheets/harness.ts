@@ -20,11 +20,21 @@ export { startSandbox, DEMO_KEY } from '../support/sandbox';
 export type { SandboxProcess } from '../support/sandbox';
 
 /** Property names, as documented in sheets-addon/README.md. */
-export const PROP = { apiKey: 'IGDATA_API_KEY', keySetBy: 'IGDATA_KEY_SET_BY', keySetAt: 'IGDATA_KEY_SET_AT', baseUrl: 'IGDATA_BASE_URL', job: 'IGDATA_BULK_JOB' };
+export const PROP = {
+  apiKey: 'IGDATA_API_KEY',
+  keySetBy: 'IGDATA_KEY_SET_BY',
+  keySetAt: 'IGDATA_KEY_SET_AT',
+  baseUrl: 'IGDATA_BASE_URL',
+  job: 'IGDATA_BULK_JOB',
+};
 
-export function addonRuntime(sandboxUrl: string, opts: Partial<GasRuntimeOptions> & { key?: string | null; store?: boolean } = {}): GasRuntime {
+export function addonRuntime(
+  sandboxUrl: string,
+  opts: Partial<GasRuntimeOptions> & { key?: string | null; store?: boolean } = {},
+): GasRuntime {
   for (const f of ['bundle.js', 'Code.js', 'Sidebar.html', 'appsscript.json']) {
-    if (!fs.existsSync(path.join(DIST, f))) throw new Error(`sheets-addon/dist/${f} is missing: run \`npm run build\` first`);
+    if (!fs.existsSync(path.join(DIST, f)))
+      throw new Error(`sheets-addon/dist/${f} is missing: run \`npm run build\` first`);
   }
   const { key, store, ...rest } = opts;
   const rt = createGasRuntime({
@@ -49,8 +59,15 @@ export const requestCount = (rt: GasRuntime) => rt.stats.requests;
 /** The add-on's answer store as a script of its own (global IGSTORE: getMany, putMany), see cache-probe.ts. */
 export function storeProbe(): { name: string; code: string } {
   const out = buildSync({
-    entryPoints: [path.join(__dirname, 'cache-probe.ts')], bundle: true, format: 'iife', globalName: 'IGSTORE',
-    platform: 'neutral', mainFields: ['module', 'main'], target: 'es2020', write: false, logLevel: 'warning',
+    entryPoints: [path.join(__dirname, 'cache-probe.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'IGSTORE',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2020',
+    write: false,
+    logLevel: 'warning',
   });
   return { name: 'store-probe.js', code: out.outputFiles[0].text };
 }

@@ -40,18 +40,53 @@ test('one path per series, named by its header; a blank is a gap that starts a n
 });
 
 test('dates spanning two years carry the year; labels that are not dates are shown as they are', () => {
-  const years = lineChartSvg(view([['date', 'a'], ['2026-12-28T00:00:00.000Z', 1], ['2027-01-04T00:00:00.000Z', 2]]), { timeZone: 'Etc/UTC' });
+  const years = lineChartSvg(
+    view([
+      ['date', 'a'],
+      ['2026-12-28T00:00:00.000Z', 1],
+      ['2027-01-04T00:00:00.000Z', 2],
+    ]),
+    { timeZone: 'Etc/UTC' },
+  );
   expect(all(years, /class="xtick"[^>]*>([^<]*)</g)).toEqual(['28 Dec 2026', '4 Jan 2027']);
   // three-letter months, September included (en-GB would say "Sept")
-  const sep = lineChartSvg(view([['date', 'a'], ['2026-09-07T00:00:00.000Z', 1], ['2026-09-14T00:00:00.000Z', 2]]), { timeZone: 'Etc/UTC' });
+  const sep = lineChartSvg(
+    view([
+      ['date', 'a'],
+      ['2026-09-07T00:00:00.000Z', 1],
+      ['2026-09-14T00:00:00.000Z', 2],
+    ]),
+    { timeZone: 'Etc/UTC' },
+  );
   expect(all(sep, /class="xtick"[^>]*>([^<]*)</g)).toEqual(['7 Sep', '14 Sep']);
-  const labels = lineChartSvg(view([['week', 'a'], ['w1', 1], ['w2', 2]]));
+  const labels = lineChartSvg(
+    view([
+      ['week', 'a'],
+      ['w1', 1],
+      ['w2', 2],
+    ]),
+  );
   expect(all(labels, /class="xtick"[^>]*>([^<]*)</g)).toEqual(['w1', 'w2']);
 });
 
 test('numHeaders -1 (not set): a first row of text is taken for headers; text is escaped; no numbers says so', () => {
-  const svg = lineChartSvg(view([['date', '<b>&'], ['2026-11-30T00:00:00.000Z', 5]], { numHeaders: -1 }));
+  const svg = lineChartSvg(
+    view(
+      [
+        ['date', '<b>&'],
+        ['2026-11-30T00:00:00.000Z', 5],
+      ],
+      { numHeaders: -1 },
+    ),
+  );
   expect(all(svg, /data-series="([^"]*)"/g)).toEqual(['&lt;b&gt;&amp;']);
   expect(svg).not.toContain('<b>');
-  expect(lineChartSvg(view([['date', 'a'], ['2026-11-30T00:00:00.000Z', '']]))).toContain('No numbers to chart yet');
+  expect(
+    lineChartSvg(
+      view([
+        ['date', 'a'],
+        ['2026-11-30T00:00:00.000Z', ''],
+      ]),
+    ),
+  ).toContain('No numbers to chart yet');
 });

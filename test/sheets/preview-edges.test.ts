@@ -78,11 +78,14 @@ test('the balance follows the credits formulas spend, without pressing refresh',
 test('paste a 1,000-row column; a bulk preview over A2:A1001 counts it (the sheet grows as Sheets does)', async () => {
   const rows = Array.from({ length: 1000 }, (_, i) => HANDLES[i % HANDLES.length]);
   await page.click('td[data-a1="A2"]');
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, rows.join('\n') + '\n');
+  await page.evaluate(
+    (text) => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', text);
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    },
+    rows.join('\n') + '\n',
+  );
   await poll(() => page.textContent('#status')).toBe('Pasted 1000 rows at A2.');
   expect(await cell('A1001')).toBe(rows[999]);
   expect(await cell('A8')).toBe('bbcnews');
@@ -93,7 +96,9 @@ test('paste a 1,000-row column; a bulk preview over A2:A1001 counts it (the shee
   await sidebar.locator('#fields').fill('username,followers');
   await sidebar.locator('#preview').click();
   // natgeo, nike, starbucks, nasa, locked_acc, bbcnews (bbcnews and nasa are cached by now)
-  await poll(() => sidebar.locator('#preview-text').textContent()).toMatch(/^6 unique targets in 1000 rows, .*Output: columns B:C of Sheet1\.$/);
+  await poll(() => sidebar.locator('#preview-text').textContent()).toMatch(
+    /^6 unique targets in 1000 rows, .*Output: columns B:C of Sheet1\.$/,
+  );
   expect(await sidebar.locator('#preview-text').textContent()).not.toMatch(/coordinates|outside the dimensions/);
   await shot('paste-1000');
 });
@@ -110,10 +115,15 @@ test('a bulk run to a new sheet names the sheet, and its tab shows it', async ()
   await poll(() => sidebar.locator('#preview-text').textContent()).toMatch(/Output: a new sheet\.$/);
   await sidebar.locator('#run').click();
   await poll(() => sidebar.locator('#progress-text').textContent(), { timeout: 30_000 }).toMatch(/^Done: 7 of 7 rows/);
-  await poll(() => sidebar.locator('#bulk-message').textContent()).toBe('Written to the new sheet \u201cIG Data IGPROFILE\u201d (its tab is at the bottom of the window).');
+  await poll(() => sidebar.locator('#bulk-message').textContent()).toBe(
+    'Written to the new sheet \u201cIG Data IGPROFILE\u201d (its tab is at the bottom of the window).',
+  );
   // the grid shows the new sheet, as Sheets does after a script creates one; both tabs are there
   await poll(() => page.textContent('#tabs button.on')).toBe('IG Data IGPROFILE');
-  expect(await page.$$eval('#tabs button', (b) => b.map((x) => x.textContent))).toEqual(['Sheet1', 'IG Data IGPROFILE']);
+  expect(await page.$$eval('#tabs button', (b) => b.map((x) => x.textContent))).toEqual([
+    'Sheet1',
+    'IG Data IGPROFILE',
+  ]);
   await poll(() => cell('B2')).toBe('nasa');
   expect(await cell('A3')).toBe('@natgeo');
   expect(Number(await cell('C3'))).toBeGreaterThan(0);
@@ -130,7 +140,9 @@ test('in Settings, a wrong key says it was not saved and what to do; Remove asks
     'The service does not accept this key (invalid API key). Copy the whole key again from your dashboard at igdata.dev and paste it above. The sheet still uses the key ••••••••6789. (Not charged.)',
   );
   await sidebar.locator('#save-key').click();
-  await poll(() => sidebar.locator('#key-message').textContent()).toMatch(/^This key was not saved: the service does not accept it \(invalid API key\)\. .* The sheet still uses the key ••••••••6789\. \(Not charged\.\)$/);
+  await poll(() => sidebar.locator('#key-message').textContent()).toMatch(
+    /^This key was not saved: the service does not accept it \(invalid API key\)\. .* The sheet still uses the key ••••••••6789\. \(Not charged\.\)$/,
+  );
   expect(await sidebar.locator('#key-status').textContent()).toMatch(/^Key •+6789 is set/);
   await shot('wrong-key');
 

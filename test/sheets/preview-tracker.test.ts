@@ -24,12 +24,18 @@ let page: Page;
 let sidebar: FrameLocator;
 const shot = (name: string) => screenshot(page, `tracker-${name}`);
 /** 12 public accounts of the sandbox (seed 42). */
-const ACCOUNTS = [...getWorld(42).byUsername.values()].filter((a) => !a.is_private).slice(0, 12).map((a) => a.username);
-const grid = (): Promise<{ sheet: string; sparklines: Record<string, number[]>; values: unknown[][] }> => page.evaluate(() => fetch('/grid').then((r) => r.json()));
+const ACCOUNTS = [...getWorld(42).byUsername.values()]
+  .filter((a) => !a.is_private)
+  .slice(0, 12)
+  .map((a) => a.username);
+const grid = (): Promise<{ sheet: string; sparklines: Record<string, number[]>; values: unknown[][] }> =>
+  page.evaluate(() => fetch('/grid').then((r) => r.json()));
 
 async function advanceWeek() {
   await page.click('#clockbar button:text("+1 week")');
-  await poll(() => page.textContent('#advanced'), { timeout: 60_000 }).toBe('Moved 1 week: the hourly trigger ran 168 times, all ok.');
+  await poll(() => page.textContent('#advanced'), { timeout: 60_000 }).toBe(
+    'Moved 1 week: the hourly trigger ran 168 times, all ok.',
+  );
 }
 
 beforeAll(() => {
@@ -39,11 +45,14 @@ beforeAll(() => {
 test('from an empty column to a tracker that has run three times, in a few steps', async () => {
   // 1. Paste the accounts into column D (empty), a header first.
   await page.click('td[data-a1="D1"]');
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, ['account', ...ACCOUNTS].join('\n') + '\n');
+  await page.evaluate(
+    (text) => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', text);
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    },
+    ['account', ...ACCOUNTS].join('\n') + '\n',
+  );
   await poll(() => page.textContent('#status')).toBe('Pasted 13 rows at D1.');
   // 2. Select them; 3. "use selection" in Track these accounts.
   await dragSelect(page, 'D2', 'D13');
@@ -55,15 +64,26 @@ test('from an empty column to a tracker that has run three times, in a few steps
   await shot('1-chosen');
   // 4. The cost first.
   await sidebar.locator('#tracker-preview').click();
-  await poll(() => sidebar.locator('#tracker-text').textContent()).toMatch(/^12 accounts × 3 credits \(IGPROFILE \+ IGENGAGEMENT\) = 36 credits a run, about 157 a month \(weekly on Monday at 07:00\)\. First run: now; then .*\. You have [\d,]+\./);
+  await poll(() => sidebar.locator('#tracker-text').textContent()).toMatch(
+    /^12 accounts × 3 credits \(IGPROFILE \+ IGENGAGEMENT\) = 36 credits a run, about 157 a month \(weekly on Monday at 07:00\)\. First run: now; then .*\. You have [\d,]+\./,
+  );
   await shot('2-preview');
   const before = (await env.sb.stats()).creditsBilled;
   // 5. Confirm: the first run happens now, stepped by the sidebar.
   await sidebar.locator('#tracker-create').click();
-  await poll(() => sidebar.locator('#tracker-text').textContent(), { timeout: 60_000 }).toMatch(/^Tracking\. First run done: 36 credits\. The tracker is the sheet “IG Data tracker Creators”\./);
+  await poll(() => sidebar.locator('#tracker-text').textContent(), { timeout: 60_000 }).toMatch(
+    /^Tracking\. First run done: 36 credits\. The tracker is the sheet “IG Data tracker Creators”\./,
+  );
   expect((await env.sb.stats()).creditsBilled - before).toBe(36);
-  await poll(() => page.locator('#tabs button').allTextContents().then((t) => t.includes('IG Data tracker Creators'))).toBe(true);
-  await poll(() => sidebar.locator('#tracker-list').textContent()).toMatch(/Creators: 12 accounts, followers, posts, engagement_rate_pct/);
+  await poll(() =>
+    page
+      .locator('#tabs button')
+      .allTextContents()
+      .then((t) => t.includes('IG Data tracker Creators')),
+  ).toBe(true);
+  await poll(() => sidebar.locator('#tracker-list').textContent()).toMatch(
+    /Creators: 12 accounts, followers, posts, engagement_rate_pct/,
+  );
   await shot('3-tracking');
 
   // Two weeks later: the hourly trigger did two weekly runs, 36 credits each.
@@ -74,8 +94,18 @@ test('from an empty column to a tracker that has run three times, in a few steps
   await poll(() => cellText(page, 'A1')).toBe('account');
   const g = await grid();
   const header = g.values[0] as string[];
-  expect(header.slice(0, 6)).toEqual(['account', 'fetched', 'followers', 'followers change', 'followers change %', 'followers trend']);
-  const accounts = g.values.slice(1).map((r) => r[0]).filter((a) => a !== '');
+  expect(header.slice(0, 6)).toEqual([
+    'account',
+    'fetched',
+    'followers',
+    'followers change',
+    'followers change %',
+    'followers trend',
+  ]);
+  const accounts = g.values
+    .slice(1)
+    .map((r) => r[0])
+    .filter((a) => a !== '');
   expect([...accounts].sort()).toEqual([...ACCOUNTS].sort());
   // Every account: a trend of three points in each field's trend column, drawn as a line.
   const trendCols = header.flatMap((h, i) => (String(h).endsWith(' trend') ? [i] : []));
@@ -93,8 +123,13 @@ test('from an empty column to a tracker that has run three times, in a few steps
     const points = g.sparklines[`F${r}`];
     expect(points[0]).toBe(a.followers);
     // Monday 07:00, 4 days 21 hours after the start, then a week later
-    for (const [k, days] of [[1, 4 + 21 / 24], [2, 11 + 21 / 24]]) {
-      expect(Math.abs(points[k] - a.followers * (1 + followerRate(world, a)) ** days)).toBeLessThanOrEqual(Math.max(1, a.followers * 1e-5));
+    for (const [k, days] of [
+      [1, 4 + 21 / 24],
+      [2, 11 + 21 / 24],
+    ]) {
+      expect(Math.abs(points[k] - a.followers * (1 + followerRate(world, a)) ** days)).toBeLessThanOrEqual(
+        Math.max(1, a.followers * 1e-5),
+      );
     }
     expect(Math.sign(points[2] - points[0])).toBe(Math.sign(followerRate(world, a)));
     directions.add(Math.sign(points[2] - points[0]));

@@ -29,7 +29,9 @@ beforeAll(async () => {
 });
 
 test('the page says what it is and shows the prefilled handles', async () => {
-  expect(await page.textContent('header')).toBe('Sheets preview: the built add-on in a local Apps Script stand-in against the sandbox — not Google Sheets');
+  expect(await page.textContent('header')).toBe(
+    'Sheets preview: the built add-on in a local Apps Script stand-in against the sandbox — not Google Sheets',
+  );
   await poll(() => cell('A2')).toBe('nasa');
   expect(await cell('A3')).toBe('@natgeo');
   expect(await cell('A4')).toBe('https://www.instagram.com/nike/');
@@ -87,10 +89,14 @@ test('the sidebar shows the freshness setting (7 days by default) and saves a ne
 
 test('the sidebar shows where the credits went this month, against the balance', async () => {
   await sidebar.locator('#usage-refresh').click();
-  await poll(() => sidebar.locator('#usage-month').textContent()).toMatch(/^This month: [1-9][\d,]* credits spent; [\d,]+ left\.$/);
+  await poll(() => sidebar.locator('#usage-month').textContent()).toMatch(
+    /^This month: [1-9][\d,]* credits spent; [\d,]+ left\.$/,
+  );
   // the formulas typed above, by function and cell (the bulk run above reused their answers: free)
   const what = await sidebar.locator('#usage-days tr.what td:first-child').allTextContents();
   expect(what).toEqual(expect.arrayContaining(['IGPROFILE B2', 'IGENGAGEMENT D2']));
   await sidebar.locator('#usage-export').click();
-  await poll(() => sidebar.locator('#usage-message').textContent()).toBe('Written to the sheet \u201cIG Data usage\u201d.');
+  await poll(() => sidebar.locator('#usage-message').textContent()).toBe(
+    'Written to the sheet \u201cIG Data usage\u201d.',
+  );
 });

@@ -32,12 +32,29 @@ function scopeRows(section: string): { scope: string; justification: string }[] 
     .split('\n')
     .filter((l) => /^\|\s*`https:\/\/www\.googleapis\.com\/auth\//.test(l))
     .map((l) => {
-      const cells = l.split('|').slice(1, -1).map((c) => c.trim());
+      const cells = l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
       return { scope: cells[0].replace(/`/g, ''), justification: cells.length >= 2 ? cells[cells.length - 1] : '' };
     });
 }
 
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
 /** Every count of scopes the text states ("4 scopes", "four OAuth scopes"), as numbers. */
 function statedCounts(text: string): number[] {
   return [...text.matchAll(/\b(\d+|[a-z]+)\s+(?:OAuth\s+)?scopes\b/gi)]
@@ -51,18 +68,23 @@ function disagreements(readme: string, m: Manifest): string[] {
   const rows = scopeRows(section);
   const listed = rows.map((r) => r.scope);
   const out: string[] = [];
-  for (const s of m.oauthScopes) if (!listed.includes(s)) out.push(`the manifest's scope ${s} has no row in the checklist`);
-  for (const s of listed) if (!m.oauthScopes.includes(s)) out.push(`the checklist lists ${s}, which the manifest does not ask for`);
-  for (const s of new Set(listed)) if (listed.filter((x) => x === s).length > 1) out.push(`the checklist lists ${s} twice`);
+  for (const s of m.oauthScopes)
+    if (!listed.includes(s)) out.push(`the manifest's scope ${s} has no row in the checklist`);
+  for (const s of listed)
+    if (!m.oauthScopes.includes(s)) out.push(`the checklist lists ${s}, which the manifest does not ask for`);
+  for (const s of new Set(listed))
+    if (listed.filter((x) => x === s).length > 1) out.push(`the checklist lists ${s} twice`);
   // A justification is the sentence(s) the verification form asks for, not a placeholder.
-  for (const r of rows) if (r.justification.length < 80) out.push(`${r.scope} has no justification (last cell: "${r.justification}")`);
+  for (const r of rows)
+    if (r.justification.length < 80) out.push(`${r.scope} has no justification (last cell: "${r.justification}")`);
   // Any full scope URL anywhere in the section (prose too) must be the manifest's.
   for (const [url] of section.matchAll(/https:\/\/www\.googleapis\.com\/auth\/[\w.-]+/g)) {
     if (!m.oauthScopes.includes(url)) out.push(`the section names ${url}, which the manifest does not ask for`);
   }
   const counts = statedCounts(section);
   if (!counts.length) out.push('the section never says how many scopes the manifest asks for');
-  for (const n of counts) if (n !== m.oauthScopes.length) out.push(`the section says ${n} scopes; the manifest has ${m.oauthScopes.length}`);
+  for (const n of counts)
+    if (n !== m.oauthScopes.length) out.push(`the section says ${n} scopes; the manifest has ${m.oauthScopes.length}`);
   return out;
 }
 
@@ -74,20 +96,23 @@ test('every scope of the manifest has its checklist row and justification, and n
   expect(disagreements(readme, m)).toEqual([]);
 });
 
-(fs.existsSync(BUILT) ? test : test.skip)('the built manifest (sheets-addon/dist) agrees too, and its urlFetchWhitelist is the one the checklist names', () => {
-  const built = manifest(BUILT);
-  expect([...built.oauthScopes].sort()).toEqual([...manifest(SOURCE).oauthScopes].sort());
-  expect(disagreements(readme, built)).toEqual([]);
-  const section = publishSection(readme);
-  expect(built.urlFetchWhitelist?.length).toBeGreaterThan(0);
-  for (const prefix of built.urlFetchWhitelist ?? []) {
-    // Google's rules for a versioned deployment: https, a full domain, a non-empty path.
-    expect(prefix).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]{2,}\/\S*$/);
-    expect(section).toContain(prefix);
-  }
-  // The source manifest's template, which the checklist explains.
-  for (const prefix of manifest(SOURCE).urlFetchWhitelist ?? []) expect(section).toContain(`\`${prefix}\``);
-});
+(fs.existsSync(BUILT) ? test : test.skip)(
+  'the built manifest (sheets-addon/dist) agrees too, and its urlFetchWhitelist is the one the checklist names',
+  () => {
+    const built = manifest(BUILT);
+    expect([...built.oauthScopes].sort()).toEqual([...manifest(SOURCE).oauthScopes].sort());
+    expect(disagreements(readme, built)).toEqual([]);
+    const section = publishSection(readme);
+    expect(built.urlFetchWhitelist?.length).toBeGreaterThan(0);
+    for (const prefix of built.urlFetchWhitelist ?? []) {
+      // Google's rules for a versioned deployment: https, a full domain, a non-empty path.
+      expect(prefix).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]{2,}\/\S*$/);
+      expect(section).toContain(prefix);
+    }
+    // The source manifest's template, which the checklist explains.
+    for (const prefix of manifest(SOURCE).urlFetchWhitelist ?? []) expect(section).toContain(`\`${prefix}\``);
+  },
+);
 
 // The checks above must be able to fail: each way the two drift apart is caught.
 describe('the check catches drift', () => {
@@ -97,22 +122,31 @@ describe('the check catches drift', () => {
 
   test.each(m.oauthScopes)('a README without the row of %s', (scope) => {
     expect(rowOf(scope)).toBeDefined();
-    expect(disagreements(readme.replace(`${rowOf(scope)}\n`, ''), m)).toContain(`the manifest's scope ${scope} has no row in the checklist`);
+    expect(disagreements(readme.replace(`${rowOf(scope)}\n`, ''), m)).toContain(
+      `the manifest's scope ${scope} has no row in the checklist`,
+    );
   });
 
   test('a manifest with one scope more, or one less', () => {
     const extra = 'https://www.googleapis.com/auth/userinfo.email';
     expect(disagreements(readme, { ...m, oauthScopes: [...m.oauthScopes, extra] })).toEqual(
-      expect.arrayContaining([`the manifest's scope ${extra} has no row in the checklist`, `the section says ${m.oauthScopes.length} scopes; the manifest has ${m.oauthScopes.length + 1}`]),
+      expect.arrayContaining([
+        `the manifest's scope ${extra} has no row in the checklist`,
+        `the section says ${m.oauthScopes.length} scopes; the manifest has ${m.oauthScopes.length + 1}`,
+      ]),
     );
     const [dropped, ...fewer] = m.oauthScopes;
-    expect(disagreements(readme, { ...m, oauthScopes: fewer })).toContain(`the checklist lists ${dropped}, which the manifest does not ask for`);
+    expect(disagreements(readme, { ...m, oauthScopes: fewer })).toContain(
+      `the checklist lists ${dropped}, which the manifest does not ask for`,
+    );
   });
 
   test('a row whose justification is empty, and a count in words that is wrong', () => {
     const row = rowOf(m.oauthScopes[0]);
     const blank = row.replace(/\|[^|]*\|\s*$/, '| |');
-    expect(disagreements(readme.replace(row, blank), m)).toContain(`${m.oauthScopes[0]} has no justification (last cell: "")`);
+    expect(disagreements(readme.replace(row, blank), m)).toContain(
+      `${m.oauthScopes[0]} has no justification (last cell: "")`,
+    );
     const wrong = readme.replace(/^## Publish it.*$/m, (h) => `${h}\n\nThe manifest asks for three scopes.`);
     expect(disagreements(wrong, m)).toContain(`the section says 3 scopes; the manifest has ${m.oauthScopes.length}`);
   });

@@ -30,7 +30,10 @@ afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 const projectFile = () => path.join(clone, 'sheets-addon', '.clasp.json');
 const push = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [path.join(clone, 'sheets-addon', 'push.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, IGDATA_SCRIPT_ID: '', ...env } });
+  spawnSync(process.execPath, [path.join(clone, 'sheets-addon', 'push.mjs'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, IGDATA_SCRIPT_ID: '', ...env },
+  });
 
 test('clasp is installed (npx clasp --version)', () => {
   const r = spawnSync(CLASP, ['--version'], { encoding: 'utf8', env: { ...process.env, HOME: home } });
@@ -47,7 +50,12 @@ test('the script id given once is written with rootDir at dist; clasp would push
   expect(written.scriptId).toBe(ID);
   expect(written.rootDir).toBe('dist');
   const status = JSON.parse(first.stdout.trim().split('\n').pop()!);
-  expect(status.filesToPush.map((f: string) => path.basename(f)).sort()).toEqual(['Code.js', 'Sidebar.html', 'appsscript.json', 'bundle.js']);
+  expect(status.filesToPush.map((f: string) => path.basename(f)).sort()).toEqual([
+    'Code.js',
+    'Sidebar.html',
+    'appsscript.json',
+    'bundle.js',
+  ]);
   expect(status.untrackedFiles).toEqual([]);
   // Afterwards the id is remembered: no argument needed.
   const again = push(['--status', '--json']);
@@ -65,10 +73,12 @@ test('no script id: a message saying how to give it, nothing written', () => {
   expect(r.status).toBe(1);
   expect(r.stderr).toContain('push: no script id. Run `npm run push -- --script-id <SCRIPT_ID>` once');
   expect(fs.existsSync(project)).toBe(false);
-  expect(push(['--script-id', 'nope', '--status']).stderr).toContain('"nope" does not look like an Apps Script script id');
+  expect(push(['--script-id', 'nope', '--status']).stderr).toContain(
+    '"nope" does not look like an Apps Script script id',
+  );
 });
 
-test('.clasp.json is git-ignored (the user\'s own, never committed)', () => {
+test(".clasp.json is git-ignored (the user's own, never committed)", () => {
   const r = spawnSync('git', ['check-ignore', '-q', 'sheets-addon/.clasp.json'], { cwd: ROOT });
   expect(r.status).toBe(0);
 });

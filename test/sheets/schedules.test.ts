@@ -44,9 +44,21 @@ describe('scheduled lookups', () => {
   test('the preview gives credits per run and per month; saving changes nothing billed', async () => {
     const rt = sheetWith(['nasa', 'natgeo', 'nasa', 'locked_acc', '']);
     expect(rt.call('igSchedulePreview', profile('history'), weekly, 100)).toMatchObject({
-      range: 'Sheet1!A2:A6', targets: 3, creditsEach: 1, perRun: 3, uncapped: 3, runsPerMonth: 4.35, perMonth: 14, when: 'weekly on Monday at 07:00',
+      range: 'Sheet1!A2:A6',
+      targets: 3,
+      creditsEach: 1,
+      perRun: 3,
+      uncapped: 3,
+      runsPerMonth: 4.35,
+      perMonth: 14,
+      when: 'weekly on Monday at 07:00',
     });
-    expect(rt.call('igSchedulePreview', profile('history'), daily, 2)).toMatchObject({ perRun: 2, uncapped: 3, perMonth: 60, when: 'daily at 07:00' });
+    expect(rt.call('igSchedulePreview', profile('history'), daily, 2)).toMatchObject({
+      perRun: 2,
+      uncapped: 3,
+      perMonth: 60,
+      when: 'daily at 07:00',
+    });
     const [s] = rt.call('igScheduleSave', profile('history'), weekly, 100);
     expect(s).toMatchObject({ when: 'weekly on Monday at 07:00', cap: 100, run: null });
     // The next run is a Monday at 07:00 (the stand-in's spreadsheet is in UTC), within a week.
@@ -60,13 +72,31 @@ describe('scheduled lookups', () => {
 
   test('bad schedule input gets a specific message and saves nothing', () => {
     const rt = sheetWith(['nasa']);
-    expect(() => rt.call('igScheduleSave', profile('history'), { every: 'monthly', hour: 7 }, 10)).toThrow('Repeat: choose "daily" or "weekly" (got "monthly").');
-    expect(() => rt.call('igScheduleSave', profile('history'), { every: 'daily', hour: 24 }, 10)).toThrow('Hour: a whole number from 0 to 23 (got 24).');
-    expect(() => rt.call('igScheduleSave', profile('history'), daily, 0)).toThrow('Credit cap per run: a whole number from 1 to 1,000,000 (got 0).');
-    expect(() => rt.call('igScheduleSave', { endpoint: 'insights/profile/audit', fields: 'suspected_fake_pct', output: 'history' }, daily, 3)).toThrow(
-      'Credit cap per run: at least 6, what one IGAUDIT lookup costs (got 3); a lower cap would never look anything up.');
-    expect(() => rt.call('igScheduleSave', profile('sheet' as never), daily, 10)).toThrow(/beside the column .* or to a history sheet/);
-    expect(() => rt.call('igScheduleSave', { endpoint: 'profile/posts', output: 'history' }, daily, 10)).toThrow(/returns many rows per target/);
+    expect(() => rt.call('igScheduleSave', profile('history'), { every: 'monthly', hour: 7 }, 10)).toThrow(
+      'Repeat: choose "daily" or "weekly" (got "monthly").',
+    );
+    expect(() => rt.call('igScheduleSave', profile('history'), { every: 'daily', hour: 24 }, 10)).toThrow(
+      'Hour: a whole number from 0 to 23 (got 24).',
+    );
+    expect(() => rt.call('igScheduleSave', profile('history'), daily, 0)).toThrow(
+      'Credit cap per run: a whole number from 1 to 1,000,000 (got 0).',
+    );
+    expect(() =>
+      rt.call(
+        'igScheduleSave',
+        { endpoint: 'insights/profile/audit', fields: 'suspected_fake_pct', output: 'history' },
+        daily,
+        3,
+      ),
+    ).toThrow(
+      'Credit cap per run: at least 6, what one IGAUDIT lookup costs (got 3); a lower cap would never look anything up.',
+    );
+    expect(() => rt.call('igScheduleSave', profile('sheet' as never), daily, 10)).toThrow(
+      /beside the column .* or to a history sheet/,
+    );
+    expect(() => rt.call('igScheduleSave', { endpoint: 'profile/posts', output: 'history' }, daily, 10)).toThrow(
+      /returns many rows per target/,
+    );
     expect(rt.call('igSchedules')).toEqual([]);
   });
 
@@ -95,7 +125,12 @@ describe('scheduled lookups', () => {
     expect(new Set(rows.map((r) => r[1]))).toEqual(new Set(['nasa', 'natgeo', 'locked_acc']));
     // The usage log names the scheduled runs.
     const usage = rt.call('igUsage') as Record<string, Record<string, number>>;
-    expect(Object.values(usage).flatMap((d) => Object.entries(d)).filter(([k]) => k.startsWith('Scheduled run')).reduce((n, [, v]) => n + v, 0)).toBe(6);
+    expect(
+      Object.values(usage)
+        .flatMap((d) => Object.entries(d))
+        .filter(([k]) => k.startsWith('Scheduled run'))
+        .reduce((n, [, v]) => n + v, 0),
+    ).toBe(6);
   });
 
   test('a daily run refreshes its own columns beside the targets; a changed header stops it without writing', async () => {
@@ -113,7 +148,11 @@ describe('scheduled lookups', () => {
     sheet.set(1, 2, 'my notes');
     passNextRun(rt);
     const [view] = rt.call('igSchedules');
-    expect(view.run).toMatchObject({ status: 'paused', credits: 0, message: expect.stringContaining('no longer "followers, _fetched_at"') });
+    expect(view.run).toMatchObject({
+      status: 'paused',
+      credits: 0,
+      message: expect.stringContaining('no longer "followers, _fetched_at"'),
+    });
     expect(sheet.getValues('B2:C3')).toEqual(second);
     await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 4 });
   });
@@ -135,20 +174,33 @@ describe('scheduled lookups', () => {
     rt.call('igScheduleSave', profile('history'), daily, 20);
     passNextRun(rt);
     const [view] = rt.call('igSchedules');
-    expect(view.run).toMatchObject({ status: 'paused', credits: 20, written: 20, message: "Stopped at this run's cap of 20 credits (20 spent): 10 rows were not looked up (rows 22-31); the next run starts with them, so every row is refreshed in turn." });
+    expect(view.run).toMatchObject({
+      status: 'paused',
+      credits: 20,
+      written: 20,
+      message:
+        "Stopped at this run's cap of 20 credits (20 spent): 10 rows were not looked up (rows 22-31); the next run starts with them, so every row is refreshed in turn.",
+    });
     await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 20 });
     expect(rowsOf(rt, HISTORY)).toHaveLength(21);
   });
 
   test('a capped schedule rotates: 60 rows at a cap of 25 are all refreshed in 3 runs, each starting where the last stopped', async () => {
     const rt = sheetWith(creators(60));
-    expect(rt.call('igSchedulePreview', profile('beside'), daily, 25)).toMatchObject({ targets: 60, perRun: 25, uncapped: 60, runsForAll: 3 });
+    expect(rt.call('igSchedulePreview', profile('beside'), daily, 25)).toMatchObject({
+      targets: 60,
+      perRun: 25,
+      uncapped: 60,
+      runsForAll: 3,
+    });
     rt.call('igScheduleSave', profile('beside'), daily, 25);
     /** The sheet rows (2-61) whose target the sandbox was asked for since the last call. */
     let seen: Record<string, number> = {};
     const lookedUp = async () => {
       const now = (await env.sandbox.stats()).byRequest;
-      const rows = creators(60).flatMap((h, i) => ((now[`profile?handle=${h}`] ?? 0) > (seen[`profile?handle=${h}`] ?? 0) ? [i + 2] : []));
+      const rows = creators(60).flatMap((h, i) =>
+        (now[`profile?handle=${h}`] ?? 0) > (seen[`profile?handle=${h}`] ?? 0) ? [i + 2] : [],
+      );
       seen = now;
       return rows;
     };
@@ -156,7 +208,9 @@ describe('scheduled lookups', () => {
     const message = () => rt.call('igSchedules')[0].run.message as string;
     passNextRun(rt);
     await expect(lookedUp()).resolves.toEqual(range(2, 26));
-    expect(message()).toBe("Stopped at this run's cap of 25 credits (25 spent): 35 rows were not looked up (rows 27-61); the next run starts with them, so every row is refreshed in turn.");
+    expect(message()).toBe(
+      "Stopped at this run's cap of 25 credits (25 spent): 35 rows were not looked up (rows 27-61); the next run starts with them, so every row is refreshed in turn.",
+    );
     passNextRun(rt);
     await expect(lookedUp()).resolves.toEqual(range(27, 51));
     expect(message()).toContain('(rows 52-61 and 2-26)');
@@ -175,7 +229,8 @@ describe('scheduled lookups', () => {
     const rows = rowsOf(rt, HISTORY).slice(1);
     expect(rows).toHaveLength(18); // 15 targets in 3 runs of 6: the third run wraps to the top of the column
     const byRun = new Map<number, string[]>();
-    for (const [date, target] of rows) byRun.set((date as Date).getTime(), [...(byRun.get((date as Date).getTime()) ?? []), target as string]);
+    for (const [date, target] of rows)
+      byRun.set((date as Date).getTime(), [...(byRun.get((date as Date).getTime()) ?? []), target as string]);
     // A repeated target is written at its first row only: creator_0 once a pass, in the run that reaches row 2.
     expect([...byRun.values()]).toEqual([creators(6), creators(6, 6), [...creators(3, 12), ...creators(3)]]);
     await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 18 });
@@ -215,7 +270,10 @@ describe('a run killed mid-way', () => {
       const views = rt.call('igSchedules');
       rt.advance(Date.parse(views[0].nextAt) - rt.now() + HOUR);
       const trigger = rt.triggers.installed[0];
-      expect(trigger.runs.at(-1)).toMatchObject({ ok: false, error: expect.stringContaining('Exceeded maximum execution time') });
+      expect(trigger.runs.at(-1)).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('Exceeded maximum execution time'),
+      });
       rt.killWhen = null;
       let [view] = rt.call('igSchedules');
       expect(view.run.status).toBe('running');
@@ -223,7 +281,9 @@ describe('a run killed mid-way', () => {
       [view] = rt.call('igSchedules');
       expect(view.run).toMatchObject({ status: 'done', written: 120, credits: 120 });
       await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 120 });
-      const targets = rowsOf(rt, HISTORY).slice(1).map((r) => r[1]);
+      const targets = rowsOf(rt, HISTORY)
+        .slice(1)
+        .map((r) => r[1]);
       expect(targets).toEqual(creators(120));
     });
   }
@@ -246,9 +306,16 @@ describe('background runs', () => {
     await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 20000 });
     // Each hourly run stayed within its 6 minutes (the stand-in would have failed it otherwise).
     expect(rt.triggers.installed[0].runs.every((r) => r.ok)).toBe(true);
-    const values = rt.spreadsheet.sheet('Sheet1').getValues('B2:B20001').map((r) => r[0]);
+    const values = rt.spreadsheet
+      .sheet('Sheet1')
+      .getValues('B2:B20001')
+      .map((r) => r[0]);
     // Each row written once, in place: the sandbox knows none of these handles (a billed 404 each).
-    expect(values.every((v, i) => v === `@${handles[i]} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`)).toBe(true);
+    expect(
+      values.every(
+        (v, i) => v === `@${handles[i]} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`,
+      ),
+    ).toBe(true);
   }, 180000);
 });
 
@@ -262,16 +329,23 @@ describe('history and the growth view', () => {
     const out = rt.call('igGrowthView', { sheet: HISTORY, field: 'followers' });
     expect(out).toEqual({ sheet: 'IG Data growth', accounts: 2, snapshots: 4, charted: 2 });
     const g = rt.spreadsheet.sheet('IG Data growth');
-    expect(g.getValues('A1:G1')).toEqual([['account', 'latest date', 'latest', 'previous date', 'previous', 'change', 'change %']]);
+    expect(g.getValues('A1:G1')).toEqual([
+      ['account', 'latest date', 'latest', 'previous date', 'previous', 'change', 'change %'],
+    ]);
     const summary = g.getValues('A2:G3');
     for (const r of summary) {
       expect(r[5]).toBe((r[2] as number) - (r[4] as number));
       expect((r[1] as Date).getTime() - (r[3] as Date).getTime()).toBeGreaterThanOrEqual(DAY - HOUR);
     }
     expect(g.charts).toHaveLength(1);
-    expect(g.charts[0]).toMatchObject({ type: 'line', options: expect.objectContaining({ title: 'followers over time' }) });
+    expect(g.charts[0]).toMatchObject({
+      type: 'line',
+      options: expect.objectContaining({ title: 'followers over time' }),
+    });
     // Asking for a column the history lacks says which ones it has.
-    expect(() => rt.call('igGrowthView', { sheet: HISTORY, field: 'likes' })).toThrow('The history has no column "likes": choose one of followers.');
+    expect(() => rt.call('igGrowthView', { sheet: HISTORY, field: 'likes' })).toThrow(
+      'The history has no column "likes": choose one of followers.',
+    );
     // Built again: still one chart.
     rt.call('igGrowthView', { sheet: HISTORY, field: 'followers' });
     expect(rt.spreadsheet.sheet('IG Data growth').charts).toHaveLength(1);

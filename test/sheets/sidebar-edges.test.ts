@@ -45,8 +45,12 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
   await page.click('#preview');
   await poll(() => page.isEnabled('#run')).toBe(true);
   await page.click('#run');
-  await poll(() => text(page, '#progress-text')).toMatch(/^Done: 3 of 3 rows \(100%\), [1-9]\d* rows written, .*, 1 repeated target skipped\.$/);
-  expect(await text(page, '#bulk-message')).toMatch(/^Written to the new sheet \u201cIG Data IGPOSTS[^\u201d]*\u201d \(its tab is at the bottom of the window\)\.$/);
+  await poll(() => text(page, '#progress-text')).toMatch(
+    /^Done: 3 of 3 rows \(100%\), [1-9]\d* rows written, .*, 1 repeated target skipped\.$/,
+  );
+  expect(await text(page, '#bulk-message')).toMatch(
+    /^Written to the new sheet \u201cIG Data IGPOSTS[^\u201d]*\u201d \(its tab is at the bottom of the window\)\.$/,
+  );
 
   expect(await page.isVisible('#history-none')).toBe(true);
   await page.selectOption('#endpoint', 'profile');
@@ -55,7 +59,9 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
   await page.click('#preview');
   await poll(() => page.isEnabled('#run')).toBe(true);
   await page.click('#run');
-  await poll(() => text(page, '#bulk-message')).toMatch(/^Written to the history sheet \u201cIG Data history IGPROFILE[^\u201d]*\u201d \(a dated row per target\)\.$/);
+  await poll(() => text(page, '#bulk-message')).toMatch(
+    /^Written to the history sheet \u201cIG Data history IGPROFILE[^\u201d]*\u201d \(a dated row per target\)\.$/,
+  );
   await poll(() => page.isHidden('#history-none')).toBe(true);
   expect(await page.locator('#history-sheet option').allTextContents()).toContain(
     rt.spreadsheet.sheets.map((s) => s.name).find((n) => n.startsWith('IG Data history IGPROFILE')),
@@ -89,7 +95,9 @@ test('Run while another run is paused asks first: "Keep that run" starts nothing
     'Another bulk run is paused at 2 of 5 rows (columns B:B of Paused). Run this one instead? What it wrote stays; its other 3 rows would not be looked up.',
   );
   await page.click('#replace-no');
-  await poll(() => text(page, '#bulk-message')).toBe('Nothing was started: that run was kept. Resume it, or cancel it and run this one.');
+  await poll(() => text(page, '#bulk-message')).toBe(
+    'Nothing was started: that run was kept. Resume it, or cancel it and run this one.',
+  );
   expect(JSON.parse(rt.properties.document.get(PROP.job)!)).toMatchObject({ id: job.id, status: 'paused', next: 2 });
   expect(second.getValues('B1:B2').flat()).toEqual(['', '']);
 

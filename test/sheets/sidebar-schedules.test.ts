@@ -38,10 +38,14 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
   // Saving needs a preview first.
   expect(await page.isEnabled('#schedule-save')).toBe(false);
   await page.click('#schedule-preview');
-  await poll(() => text(page, '#schedule-text')).toMatch(/^Sheet1!A2:A5, weekly on Monday at 07:00: 3 credits per run at most \(3 targets × 1\), about 14 a month \(4\.35 runs\)\. First run: /);
+  await poll(() => text(page, '#schedule-text')).toMatch(
+    /^Sheet1!A2:A5, weekly on Monday at 07:00: 3 credits per run at most \(3 targets × 1\), about 14 a month \(4\.35 runs\)\. First run: /,
+  );
   await page.click('#schedule-save');
   await poll(() => text(page, '#schedule-text')).toMatch(/^Saved: it runs in the background from /);
-  await poll(() => text(page, '#schedule-list')).toMatch(/IGPROFILE: followers.*Sheet1!A2:A5 → IG Data history IGPROFILE.*weekly on Monday at 07:00, at most 50 credits a run.*No run yet\./s);
+  await poll(() => text(page, '#schedule-list')).toMatch(
+    /IGPROFILE: followers.*Sheet1!A2:A5 → IG Data history IGPROFILE.*weekly on Monday at 07:00, at most 50 credits a run.*No run yet\./s,
+  );
   await page.context().close();
 
   // The sidebar is closed; two Mondays pass.
@@ -56,7 +60,9 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
   expect(await page.inputValue('#history-sheet')).toBe('IG Data history IGPROFILE');
   expect(await page.inputValue('#history-field')).toBe('followers');
   await page.click('#growth');
-  await poll(() => text(page, '#history-message')).toBe('Written to “IG Data growth”: 3 accounts, 6 snapshots, a chart of 3.');
+  await poll(() => text(page, '#history-message')).toBe(
+    'Written to “IG Data growth”: 3 accounts, 6 snapshots, a chart of 3.',
+  );
   const growth = rt.spreadsheet.sheet('IG Data growth');
   expect(growth.charts).toHaveLength(1);
   expect(growth.charts[0].view().values[0][0]).toEqual(['date', 'nike', 'natgeo', 'nasa']);
@@ -64,7 +70,9 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
   // Run now: a third run, stepped from the sidebar: 3 more snapshots, free (the last run's answers
   // are an hour old, younger than half the period).
   await page.click('#schedule-list button.run-now');
-  await poll(() => text(page, '#schedules-message'), { timeout: 30000 }).toMatch(/^Run now: done, 3 rows, 0 credits, 0 errors\.$/);
+  await poll(() => text(page, '#schedules-message'), { timeout: 30000 }).toMatch(
+    /^Run now: done, 3 rows, 0 credits, 0 errors\.$/,
+  );
   expect((await sb.stats()).creditsBilled).toBe(6);
   expect(rt.spreadsheet.sheet('IG Data history IGPROFILE').lastRow()).toBe(10);
   // Deleting asks once more, then the list is empty; what it wrote stays.

@@ -36,7 +36,9 @@ test('key entry: a refused key is not stored; a good one is stored and shown mas
   await poll(() => text(page, '#key-message')).toMatch(/^Saved\. The key works: [\d,]+ credits left\.$/);
   expect(rt.properties.document.get(PROP.apiKey)).toBe(DEMO_KEY);
   expect(rt.properties.document.get(PROP.keySetBy)).toBe('maya@example.com');
-  expect(await text(page, '#key-status')).toBe(`Key ••••••••${DEMO_KEY.slice(-4)} is set by maya@example.com on ${new Date(rt.now()).toISOString().slice(0, 10)}.`);
+  expect(await text(page, '#key-status')).toBe(
+    `Key ••••••••${DEMO_KEY.slice(-4)} is set by maya@example.com on ${new Date(rt.now()).toISOString().slice(0, 10)}.`,
+  );
   expect(await text(page, '#key-owner')).toContain('maya@example.com');
   expect(await page.inputValue('#key')).toBe('');
   expect(await page.content()).not.toContain(DEMO_KEY);
@@ -55,7 +57,17 @@ test('an editor is told whose credits the sheet spends', async () => {
 
 test('cost preview, then a bulk run to completion writing plain values beside the column', async () => {
   const sheet = rt.spreadsheet.sheet('Sheet1');
-  const handles = ['nasa', '@NASA', 'natgeo', '', 'nike', 'locked_acc', 'bad handle', 'https://www.instagram.com/natgeo/', 'starbucks'];
+  const handles = [
+    'nasa',
+    '@NASA',
+    'natgeo',
+    '',
+    'nike',
+    'locked_acc',
+    'bad handle',
+    'https://www.instagram.com/natgeo/',
+    'starbucks',
+  ];
   sheet.setValues('A1', [['handle'], ...handles.map((h) => [h])]);
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   await sb.reset();
@@ -73,7 +85,9 @@ test('cost preview, then a bulk run to completion writing plain values beside th
   expect(Object.keys((await sb.stats()).byEndpoint)).toEqual(['credits']);
   expect(await page.isEnabled('#run')).toBe(true);
   await page.click('#run');
-  await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 9 of 9 rows \(100%\), 5 credits spent/);
+  await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(
+    /^Done: 9 of 9 rows \(100%\), 5 credits spent/,
+  );
   const values = sheet.getValues('A1:C10');
   expect(values[0]).toEqual(['handle', 'username', 'followers']);
   expect(values[1]).toEqual(['nasa', 'nasa', 97400000]);
@@ -107,7 +121,9 @@ test('cancel, close the sidebar, resume: every row written once, every target bi
     await page.fill('#fields', 'followers');
     await page.check('#output-sheet');
     await page.click('#preview');
-    await poll(() => text(page, '#preview-text')).toMatch(/^400 unique targets in 400 rows: 400 credits \(400 × 1\), you have [\d,]+\. Output: a new sheet\.$/);
+    await poll(() => text(page, '#preview-text')).toMatch(
+      /^400 unique targets in 400 rows: 400 credits \(400 × 1\), you have [\d,]+\. Output: a new sheet\.$/,
+    );
     // The user clicks Cancel as soon as the bar moves.
     await cancelOnFirstProgress(page);
     await page.click('#run');
@@ -128,10 +144,17 @@ test('cancel, close the sidebar, resume: every row written once, every target bi
     await page.click('#resume');
     await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 400 of 400 rows/);
     expect(filled()).toBe(400);
-    expect(out.getValues('A2:B2')[0]).toEqual(['ghost_0', '@ghost_0 has no public data: private, deleted or nonexistent. (Charged 1 credit.)']);
+    expect(out.getValues('A2:B2')[0]).toEqual([
+      'ghost_0',
+      '@ghost_0 has no public data: private, deleted or nonexistent. (Charged 1 credit.)',
+    ]);
     const s = await sb.stats();
     expect(s.byEndpoint.profile).toBe(400);
-    expect(Object.entries(s.byRequest).filter(([k]) => k.startsWith('profile?')).every(([, c]) => c === 1)).toBe(true);
+    expect(
+      Object.entries(s.byRequest)
+        .filter(([k]) => k.startsWith('profile?'))
+        .every(([, c]) => c === 1),
+    ).toBe(true);
     expect(s.creditsBilled).toBe(400);
     const job = JSON.parse(rt.properties.document.get(PROP.job)!);
     expect(job).toMatchObject({ status: 'done', next: 400, written: 400, skipped: 0, credits: 400 });
@@ -161,7 +184,9 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
   await page.reload();
   await poll(() => page.isVisible('#resume')).toBe(true);
   await page.click('#resume');
-  await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe('Out of credits: 0 left. Top up to continue. (Not charged.)');
+  await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe(
+    'Out of credits: 0 left. Top up to continue. (Not charged.)',
+  );
   expect(await text(page, '#progress-text')).toMatch(/^Paused at 2 of 6 rows/);
   expect(sheet.getValues('B1:B6').map((r) => r[0])).toEqual([2012, 2012, '', '', '', '']);
   await page.fill('#key', DEMO_KEY);

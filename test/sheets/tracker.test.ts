@@ -8,13 +8,18 @@ import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { getWorld } from '../../scripts/sandbox/world/build';
 import { sandboxedAddon } from './harness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { sparklinePoints } = require('../../scripts/sheets-preview/sparkline.js') as { sparklinePoints: (f: string, rowsOf: (s: string) => unknown[][] | undefined) => number[] | null };
+const { sparklinePoints } = require('../../scripts/sheets-preview/sparkline.js') as {
+  sparklinePoints: (f: string, rowsOf: (s: string) => unknown[][] | undefined) => number[] | null;
+};
 
 const HOUR = 3600000;
 const env = sandboxedAddon();
 const weekly = { every: 'weekly', weekday: 1, hour: 7 };
 /** 40 public accounts of the sandbox's world (seed 42, the one the tests' sandbox serves). */
-const ACCOUNTS = [...getWorld(42).byUsername.values()].filter((a) => !a.is_private).slice(0, 40).map((a) => a.username);
+const ACCOUNTS = [...getWorld(42).byUsername.values()]
+  .filter((a) => !a.is_private)
+  .slice(0, 40)
+  .map((a) => a.username);
 
 function sheetWith(handles: string[]): GasRuntime {
   const rt = env.runtime();
@@ -28,7 +33,11 @@ function sheetWith(handles: string[]): GasRuntime {
 /** Moves the clock past the tracker's next run and an hour more: the hourly trigger did it. */
 function passNextRun(rt: GasRuntime) {
   const [t] = rt.call('igTrackers') as { nextLabel: string }[];
-  const next = Math.min(...(JSON.parse(rt.properties.document.get('IGDATA_SCHEDULES') as string) as { nextAt: number }[]).map((s) => s.nextAt));
+  const next = Math.min(
+    ...(JSON.parse(rt.properties.document.get('IGDATA_SCHEDULES') as string) as { nextAt: number }[]).map(
+      (s) => s.nextAt,
+    ),
+  );
   expect(t.nextLabel).not.toBe('');
   rt.advance(next - rt.now() + HOUR);
 }
@@ -36,7 +45,13 @@ function passNextRun(rt: GasRuntime) {
 test('40 accounts: one confirmation, then three weekly runs; each line has the latest value, the change since last week and a 3-point trend, at 40 credits a run', async () => {
   const rt = sheetWith(ACCOUNTS);
   const preview = rt.call('igTrackerPreview', { fields: 'followers', ...weekly, cap: 100 });
-  expect(preview).toMatchObject({ accounts: 40, creditsEach: 1, perRun: 40, firstRun: 'now', functions: ['IGPROFILE'] });
+  expect(preview).toMatchObject({
+    accounts: 40,
+    creditsEach: 1,
+    perRun: 40,
+    firstRun: 'now',
+    functions: ['IGPROFILE'],
+  });
   expect(preview.balance).toBeGreaterThan(0);
   const { tracker } = rt.call('igTrackerCreate', { fields: 'followers', ...weekly, cap: 100, name: 'Creators' });
   let r = rt.call('igTrackerStep', tracker.id);
@@ -50,7 +65,15 @@ test('40 accounts: one confirmation, then three weekly runs; each line has the l
   const view = rt.spreadsheet.sheet(tracker.view);
   const values = view.getValues();
   const header = values[0].filter((h) => h !== '');
-  expect(header).toEqual(['account', 'fetched', 'followers', 'followers change', 'followers change %', 'followers trend', 'note']);
+  expect(header).toEqual([
+    'account',
+    'fetched',
+    'followers',
+    'followers change',
+    'followers change %',
+    'followers trend',
+    'note',
+  ]);
   const lines = values.slice(1).filter((l) => l[0] !== '');
   expect(lines.map((l) => l[0]).sort()).toEqual([...ACCOUNTS].sort());
   lines.forEach((line, i) => {

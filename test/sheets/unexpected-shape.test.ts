@@ -12,11 +12,17 @@ test('a paid answer missing a documented field, recalculated 3 times, is billed 
   await env.sandbox.addAccount({ username: 'shapeless', omit: ['id'], followers: 77 });
   const rt = env.runtime();
   const cells: unknown[] = [];
-  for (let i = 0; i < 3; i++) cells.push(rt.run('IGPROFILE', ['shapeless', 'followers'], { kind: 'custom', cell: 'Sheet1!B2' }));
-  expect(cells[0]).toMatch(/^The service answered in an unexpected shape \(data\.id: .+\)\. Please report it with request id \S+\. \(Charged 1 credit\.\)$/);
+  for (let i = 0; i < 3; i++)
+    cells.push(rt.run('IGPROFILE', ['shapeless', 'followers'], { kind: 'custom', cell: 'Sheet1!B2' }));
+  expect(cells[0]).toMatch(
+    /^The service answered in an unexpected shape \(data\.id: .+\)\. Please report it with request id \S+\. \(Charged 1 credit\.\)$/,
+  );
   expect(new Set(cells).size).toBe(1);
   // A range over it, then a sidebar bulk run over it: the kept answer again, no new request.
-  const range = rt.run('IGPROFILE', [column(['shapeless', 'nasa']), 'followers'], { kind: 'custom', cell: 'Sheet1!C2' }) as unknown[][];
+  const range = rt.run('IGPROFILE', [column(['shapeless', 'nasa']), 'followers'], {
+    kind: 'custom',
+    cell: 'Sheet1!C2',
+  }) as unknown[][];
   expect(range[0][0]).toBe(cells[0]);
   expect(typeof range[1][0]).toBe('number');
   rt.spreadsheet.sheet('Sheet1').setValues('A1', [['handle'], ['shapeless']]);

@@ -29,7 +29,10 @@ const TRANSIENT = /^(upstream_error|upstream_timeout)$/;
 const codeOf = (o: ItemResult | undefined) => (o && !o.ok ? String((o.error as { code?: unknown }).code) : '');
 
 test('a lookup of 500 items under faults, failed items run again until complete: 0 lost, 0 billed twice, all aligned', async () => {
-  const names = [...sb.world.byUsername.values()].filter((a) => !a.is_private).map((a) => a.username).slice(0, 170);
+  const names = [...sb.world.byUsername.values()]
+    .filter((a) => !a.is_private)
+    .map((a) => a.username)
+    .slice(0, 170);
   const unique = [...names, ...Array.from({ length: 30 }, (_, i) => `nobody_${i}`)];
   const inputs = Array.from({ length: 500 }, (_, i) => {
     const h = unique[(i * 7) % unique.length];
@@ -41,18 +44,26 @@ test('a lookup of 500 items under faults, failed items run again until complete:
   let todo = inputs.map((_, i) => i);
   let runs = 0;
   while (todo.length && runs < 8) {
-    const out = await runItemCalls(config(), todo.map((i) => ({ call: prepare('profile', { handle: inputs[i] }), returnAll: false }) as ItemCall), fetchIO(), { concurrency: 8 });
+    const out = await runItemCalls(
+      config(),
+      todo.map((i) => ({ call: prepare('profile', { handle: inputs[i] }), returnAll: false }) as ItemCall),
+      fetchIO(),
+      { concurrency: 8 },
+    );
     expect(out).toHaveLength(todo.length);
     todo.forEach((i, j) => (final[i] = out[j]));
     todo = todo.filter((i) => TRANSIENT.test(codeOf(final[i])));
     runs++;
   }
   const s = sb.stats();
-  console.log(`n8n lookup: ${runs} runs, ${s.faults} faults injected, ${s.creditsBilled} credits for ${unique.length} unique`);
+  console.log(
+    `n8n lookup: ${runs} runs, ${s.faults} faults injected, ${s.creditsBilled} credits for ${unique.length} unique`,
+  );
   expect(s.faults).toBeGreaterThan(10);
   expect(todo).toEqual([]);
   final.forEach((o, i) => {
-    if (want(i).startsWith('nobody_')) expect([codeOf(o), (o as { error: { charged: number } }).error.charged]).toEqual(['not_found', 1]);
+    if (want(i).startsWith('nobody_'))
+      expect([codeOf(o), (o as { error: { charged: number } }).error.charged]).toEqual(['not_found', 1]);
     else expect(o && o.ok && o.items.map((x) => x.username)).toEqual([want(i)]);
   });
   // Within one run identical requests are sent once; a failed request is never billed, so each is paid once.
@@ -61,9 +72,16 @@ test('a lookup of 500 items under faults, failed items run again until complete:
 
 test('Return All under faults: every page once, every item once, billed once per page', async () => {
   sb.resetStats();
-  const [o] = await runItemCalls(config(), [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }], fetchIO(), { concurrency: 4 });
+  const [o] = await runItemCalls(
+    config(),
+    [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }],
+    fetchIO(),
+    { concurrency: 4 },
+  );
   const s = sb.stats();
-  console.log(`Return All: ${s.faults} faults injected, ${s.creditsBilled} credits, outcome ${o?.ok ? `${o.items.length} items in ${o.meta.pages} pages` : codeOf(o)}`);
+  console.log(
+    `Return All: ${s.faults} faults injected, ${s.creditsBilled} credits, outcome ${o?.ok ? `${o.items.length} items in ${o.meta.pages} pages` : codeOf(o)}`,
+  );
   expect(s.faults).toBeGreaterThan(5);
   if (!o || !o.ok) throw new Error(`Return All failed: ${codeOf(o)}`);
   expect(o.meta.stopped_by).toBe('end');
@@ -72,6 +90,11 @@ test('Return All under faults: every page once, every item once, billed once per
   expect(s.creditsBilled).toBe(o.meta.pages);
   expect(o.meta.credits_charged).toBe(o.meta.pages);
   // The same list without faults: the same items in the same order.
-  const [clean] = await runItemCalls({ apiKey: sb.demoKey, baseUrl: sb.url }, [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }], fetchIO(), { concurrency: 4 });
+  const [clean] = await runItemCalls(
+    { apiKey: sb.demoKey, baseUrl: sb.url },
+    [{ call: prepare('hashtag/recent', { tag: 'veganrecipes' }), returnAll: true }],
+    fetchIO(),
+    { concurrency: 4 },
+  );
   expect(clean && clean.ok && clean.items.map((p) => p.id)).toEqual(o.items.map((p) => p.id));
 });

@@ -27,13 +27,20 @@ const column = Array.from({ length: ROWS }, (_, i) => {
   return i < unique.length || unknown.includes(h) ? h : spellings(h)[1 + (i % 2)];
 });
 const byName = new Map<string, Account>(accounts.map((a) => [a.username, a]));
-const handleOf = (cell: string) => cell.replace(/^@/, '').replace(/^https:\/\/www\.instagram\.com\//, '').replace(/\/$/, '').toLowerCase();
+const handleOf = (cell: string) =>
+  cell
+    .replace(/^@/, '')
+    .replace(/^https:\/\/www\.instagram\.com\//, '')
+    .replace(/\/$/, '')
+    .toLowerCase();
 const TRANSIENT = /^(The data provider (failed|timed out) after \d tries|Not reached in time)/;
 
 /** What the cell of row i must hold once complete, for field f. */
 function expected(i: number, f: 'followers' | 'following'): unknown {
   const a = byName.get(handleOf(column[i]));
-  return a ? a[f] : expect.stringMatching(new RegExp(`^@${handleOf(column[i])} has no public data.*\\(Charged 1 credit\\.\\)$`));
+  return a
+    ? a[f]
+    : expect.stringMatching(new RegExp(`^@${handleOf(column[i])} has no public data.*\\(Charged 1 credit\\.\\)$`));
 }
 
 beforeAll(async () => {
@@ -67,7 +74,9 @@ test('1,000 rows in two side-by-side formulas, recalculated concurrently until c
     rounds++;
   } while (transient && rounds < 8);
   const s = await sb.stats();
-  console.log(`recalculations: ${rounds}; faults injected: ${s.faults}; credits billed: ${s.creditsBilled} for ${unique.length} unique`);
+  console.log(
+    `recalculations: ${rounds}; faults injected: ${s.faults}; credits billed: ${s.creditsBilled} for ${unique.length} unique`,
+  );
   expect(s.faults).toBeGreaterThan(20); // the faults did happen
   expect(transient).toBe(0);
   fields.forEach((f, c) => expect(cells[c]).toEqual(column.map((_, i) => expected(i, f))));
@@ -85,7 +94,11 @@ test('a sidebar bulk run over 1,000 rows under faults, cleared and run again unt
     let runs = 0;
     do {
       // Again as a user would: clear the output (a bulk run never overwrites), run again; stored rows are free.
-      if (runs) sheet.setValues(`B1:B${ROWS}`, column.map(() => ['']));
+      if (runs)
+        sheet.setValues(
+          `B1:B${ROWS}`,
+          column.map(() => ['']),
+        );
       rt.spreadsheet.select(`Sheet1!A1:A${ROWS}`);
       let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
       for (let steps = 0; job.status === 'running' && steps < 200; steps++) job = rt.call('igBulkStep', job.id);
@@ -95,7 +108,9 @@ test('a sidebar bulk run over 1,000 rows under faults, cleared and run again unt
       runs++;
     } while (out.some((v) => TRANSIENT.test(String(v))) && runs < 8);
     const s = await sb.stats();
-    console.log(`bulk runs: ${runs}; faults injected: ${s.faults}; credits billed: ${s.creditsBilled} for ${unique.length} unique`);
+    console.log(
+      `bulk runs: ${runs}; faults injected: ${s.faults}; credits billed: ${s.creditsBilled} for ${unique.length} unique`,
+    );
     expect(s.faults).toBeGreaterThan(20);
     expect(out.slice(0, ROWS)).toEqual(column.map((_, i) => expected(i, 'followers')));
     expect(s.creditsBilled).toBe(unique.length);

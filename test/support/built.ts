@@ -15,4 +15,8 @@ export function requireBuilt(...files: string[]): void {
 }
 
 /** The n8n package's bundles, as n8n loads them (package.json's `n8n` section). */
-export const N8N_BUILT = ['n8n-node/dist/nodes/IgData/IgData.node.js', 'n8n-node/dist/nodes/IgData/IgDataTrigger.node.js', 'n8n-node/dist/credentials/IgDataApi.credentials.js'];
+export const N8N_BUILT = [
+  'n8n-node/dist/nodes/IgData/IgData.node.js',
+  'n8n-node/dist/nodes/IgData/IgDataTrigger.node.js',
+  'n8n-node/dist/credentials/IgDataApi.credentials.js',
+];

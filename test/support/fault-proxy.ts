@@ -46,9 +46,19 @@ server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
 `;
 
-export function startFaultProxy(target: string, opts: { seed?: number; rate502?: number; rate504?: number; cut?: RegExp; cutTimes?: number } = {}) {
+export function startFaultProxy(
+  target: string,
+  opts: { seed?: number; rate502?: number; rate504?: number; cut?: RegExp; cutTimes?: number } = {},
+) {
   return startServerInWorker({
     source: SOURCE,
-    workerData: { target, seed: opts.seed ?? 8, rate502: opts.rate502 ?? 0.1, rate504: opts.rate504 ?? 0.05, cut: opts.cut?.source, cutTimes: opts.cutTimes },
+    workerData: {
+      target,
+      seed: opts.seed ?? 8,
+      rate502: opts.rate502 ?? 0.1,
+      rate504: opts.rate504 ?? 0.05,
+      cut: opts.cut?.source,
+      cutTimes: opts.cutTimes,
+    },
   });
 }

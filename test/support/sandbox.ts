@@ -31,7 +31,14 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
   const cli = path.join(ROOT, 'dist', 'sandbox.mjs');
   if (!fs.existsSync(cli)) throw new Error('dist/sandbox.mjs is missing: run `npm run build` first');
   const server = await spawnServer(process.execPath, [cli], {
-    env: { PORT: '0', HOST: '127.0.0.1', SANDBOX_DEMO_KEY: DEMO_KEY, SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0), SANDBOX_FAULT_RATE: '0', IGDATA_CLOCK_START: opts.startAt ?? TEST_START },
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SANDBOX_DEMO_KEY: DEMO_KEY,
+      SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0),
+      SANDBOX_FAULT_RATE: '0',
+      IGDATA_CLOCK_START: opts.startAt ?? TEST_START,
+    },
     portPattern: /listening on http:\/\/[\d.]+:(\d+)/,
   });
   const url = server.url;
@@ -40,9 +47,17 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
     // closed by the server meanwhile: retry once on a connection failure.
     let res: Response;
     try {
-      res = await fetch(url + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      res = await fetch(url + p, {
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
     } catch {
-      res = await fetch(url + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      res = await fetch(url + p, {
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
     }
     if (!res.ok) throw new Error(`sandbox admin ${method} ${p}: ${res.status} ${await res.text()}`);
     return res.json();
@@ -52,11 +67,11 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
     demoKey: DEMO_KEY,
     stats: () => admin('/_sandbox/stats'),
     reset: async () => void (await admin('/_sandbox/reset', 'POST')),
-    createKey: async (balance?: number) => (await admin(`/_sandbox/keys${balance === undefined ? '' : `?balance=${balance}`}`, 'POST')).key,
+    createKey: async (balance?: number) =>
+      (await admin(`/_sandbox/keys${balance === undefined ? '' : `?balance=${balance}`}`, 'POST')).key,
     balance: async (key: string) => (await admin(`/_sandbox/keys/${encodeURIComponent(key)}`)).balance,
     setFaults: async (f) => void (await admin('/_sandbox/faults', 'POST', f)),
     addAccount: (spec) => admin('/_sandbox/accounts', 'POST', spec),
     close: () => server.close(),
   };
 }
-

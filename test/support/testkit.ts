@@ -13,7 +13,8 @@ export function validValue(def: ParamDef, world: World, endpoint: EndpointDef): 
     case 'location':
       return '213385402';
     case 'text':
-      if (def.name === 'q') return endpoint.id === 'search/users' ? 'nasa' : endpoint.id === 'search/locations' ? 'park' : 'vegan';
+      if (def.name === 'q')
+        return endpoint.id === 'search/users' ? 'nasa' : endpoint.id === 'search/locations' ? 'park' : 'vegan';
       return def.required ? 'space science educators in the United States' : undefined;
     default:
       return undefined; // integers take their defaults; no cursor on the first page

@@ -17,7 +17,11 @@ export function fetchIO(options: FetchIOOptions = {}): AsyncIO {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       try {
-        const res = await doFetch(request.url, { method: request.method, headers: request.headers, signal: controller.signal });
+        const res = await doFetch(request.url, {
+          method: request.method,
+          headers: request.headers,
+          signal: controller.signal,
+        });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
         return { status: res.status, headers, body: await res.text() };

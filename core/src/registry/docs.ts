@@ -16,11 +16,17 @@ import type { DocumentedEndpoint, DocumentedParam, EndpointDef, EndpointDoc, Par
 const paramDocs: Readonly<Record<string, ParamDoc>> = {
   handle: { description: 'Account as username, @username, numeric user id or profile URL', example: 'nasa' },
   // A post of @nasa in the sandbox (seed 42), so every example works there; see test/examples.test.ts.
-  post: { description: 'Post or reel as media id, shortcode or post/reel URL', example: 'https://www.instagram.com/p/CmiJGWA9jpk/' },
+  post: {
+    description: 'Post or reel as media id, shortcode or post/reel URL',
+    example: 'https://www.instagram.com/p/CmiJGWA9jpk/',
+  },
   tag: { description: 'Hashtag, with or without the leading #', example: 'veganrecipes' },
   id: { description: 'Location id or location URL', example: '213385402' },
   cursor: { description: 'Value of next_cursor from the previous page; omit for the first page' },
-  posts: { description: (p) => `How many recent posts to analyze (${p.min}-${p.max}, default ${p.default}); more posts cost more credits` },
+  posts: {
+    description: (p) =>
+      `How many recent posts to analyze (${p.min}-${p.max}, default ${p.default}); more posts cost more credits`,
+  },
   timezone: { description: 'UTC offset in whole hours for the result (-12 to 14, default 0)' },
   sample: { description: 'How many followers to sample (1-500, default 100); larger samples cost more' },
   // Text parameters: their description is a runtime fact (endpoints.ts), quoted by validation messages.
@@ -34,173 +40,283 @@ const paramDocs: Readonly<Record<string, ParamDoc>> = {
 export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
   // ---- Profiles (§4.2)
   profile: {
-    group: 'Profiles', resource: 'Profile', operation: 'Get',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get',
     summary: 'Public profile of an account',
-    description: 'Get an account\'s public profile: follower, following and post counts, ' +
+    description:
+      "Get an account's public profile: follower, following and post counts, " +
       'bio, category, verified and business flags, contact fields.',
   },
   'profile/about': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get About',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get About',
     summary: 'Account age, country of registration and former usernames',
-    description: 'Get when an account was created (month and year), its country of registration and any former usernames.',
+    description:
+      'Get when an account was created (month and year), its country of registration and any former usernames.',
   },
   'profile/posts': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get Posts', exampleField: 'like_count',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get Posts',
+    exampleField: 'like_count',
     summary: 'Recent feed posts of an account, newest first',
-    description: 'List an account\'s feed posts (photos, videos, carousels), newest first, ' +
+    description:
+      "List an account's feed posts (photos, videos, carousels), newest first, " +
       'with likes, comments, caption and location. Paged; 2 credits per page.',
   },
   'profile/reels': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get Reels', exampleField: 'view_count',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get Reels',
+    exampleField: 'view_count',
     summary: 'Reels of an account with view counts',
-    description: 'List an account\'s reels with view, like and comment counts, newest first. Paged; 2 credits per page.',
+    description: "List an account's reels with view, like and comment counts, newest first. Paged; 2 credits per page.",
   },
   'profile/stories': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get Stories',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get Stories',
     summary: 'Live stories of an account (last 24 hours)',
-    description: 'List an account\'s live stories (stories expire after 24 hours). Not paged.',
+    description: "List an account's live stories (stories expire after 24 hours). Not paged.",
   },
   'profile/highlights': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get Highlights',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get Highlights',
     summary: 'Story highlights of an account',
-    description: 'List an account\'s story highlights with title, item count and cover image.',
+    description: "List an account's story highlights with title, item count and cover image.",
   },
   'profile/followers': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get Followers', exampleField: 'username',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get Followers',
+    exampleField: 'username',
     summary: 'Followers of a public account (about 25 per page)',
-    description: 'List followers of a public account, about 25 per page, 2 credits ' + 'per page. Many accounts cap the visible list at about 50.',
+    description:
+      'List followers of a public account, about 25 per page, 2 credits ' +
+      'per page. Many accounts cap the visible list at about 50.',
   },
   'profile/following': {
-    group: 'Profiles', resource: 'Profile', operation: 'Get Following', exampleField: 'username',
+    group: 'Profiles',
+    resource: 'Profile',
+    operation: 'Get Following',
+    exampleField: 'username',
     summary: 'Accounts a public account follows (about 25 per page)',
     description: 'List the accounts a public account follows, about 25 per page, 2 credits per page.',
   },
   // ---- Insights on a profile (§4.2)
   'insights/profile/engagement': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Engagement', exampleField: 'engagement_rate_pct',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Engagement',
+    exampleField: 'engagement_rate_pct',
     summary: 'Engagement rate from recent posts',
-    description: 'Compute an account\'s engagement rate: average likes plus comments per recent post ' +
+    description:
+      "Compute an account's engagement rate: average likes plus comments per recent post " +
       'divided by followers (engagement_rate_pct is the percentage).',
   },
   'insights/profile/best-time': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Best Time', exampleField: 'recommendation',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Best Time',
+    exampleField: 'recommendation',
     summary: 'Best hours and days to post',
-    description: 'Find the hours and weekdays when an account\'s recent posts got the most engagement, in a given UTC offset.',
+    description:
+      "Find the hours and weekdays when an account's recent posts got the most engagement, in a given UTC offset.",
   },
   'insights/profile/stats': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Stats', exampleField: 'posts_per_week',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Stats',
+    exampleField: 'posts_per_week',
     summary: 'Posting frequency and format mix',
-    description: 'Compute how often an account posts (posts per week, days between posts) and its ' + 'mix of photo, video and carousel posts with the best-performing format.',
+    description:
+      'Compute how often an account posts (posts per week, days between posts) and its ' +
+      'mix of photo, video and carousel posts with the best-performing format.',
   },
   'insights/profile/audit': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Audit', exampleField: 'suspected_fake_pct',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Audit',
+    exampleField: 'suspected_fake_pct',
     summary: 'Fake-follower audit from a follower sample',
-    description: 'Estimate the share of fake followers of an account from a sample of ' + 'its followers, with a letter grade and the signals found.',
+    description:
+      'Estimate the share of fake followers of an account from a sample of ' +
+      'its followers, with a letter grade and the signals found.',
   },
   'insights/profile/qualify': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Qualify',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Qualify',
     summary: 'Score an account against your ideal-lead criteria',
-    description: 'Score (0-100) how well an account fits a plain-language description of ' + 'your ideal lead, with a verdict, reasons and a recommended action.',
+    description:
+      'Score (0-100) how well an account fits a plain-language description of ' +
+      'your ideal lead, with a verdict, reasons and a recommended action.',
   },
   'insights/profile/summary': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Summary',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Summary',
     summary: 'AI summary of who an account is',
-    description: 'Summarize an account in plain words: one-liner, who they are, niche, audience, tone and recent focus.',
+    description:
+      'Summarize an account in plain words: one-liner, who they are, niche, audience, tone and recent focus.',
   },
   'insights/profile/niche': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Niche',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Niche',
     summary: 'Niche, brand voice and content pillars',
-    description: 'Classify an account\'s niche and sub-niche, brand voice, target audience and content pillars.',
+    description: "Classify an account's niche and sub-niche, brand voice, target audience and content pillars.",
   },
   'insights/profile/similar': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Get Similar', exampleField: 'similar',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Get Similar',
+    exampleField: 'similar',
     summary: 'Accounts similar to a seed account',
-    description: 'Find accounts similar to a seed account by niche, business ' + 'type and audience, each with a similarity score and why.',
+    description:
+      'Find accounts similar to a seed account by niche, business ' +
+      'type and audience, each with a similarity score and why.',
   },
   // ---- Posts (§4.2)
   post: {
-    group: 'Posts', resource: 'Post', operation: 'Get', exampleField: 'like_count',
+    group: 'Posts',
+    resource: 'Post',
+    operation: 'Get',
+    exampleField: 'like_count',
     summary: 'A single post or reel',
-    description: 'Get one post or reel by URL, shortcode or media id: likes, comments, views, caption, location and author.',
+    description:
+      'Get one post or reel by URL, shortcode or media id: likes, comments, views, caption, location and author.',
   },
   'post/comments': {
-    group: 'Posts', resource: 'Post', operation: 'Get Comments', exampleField: 'text',
+    group: 'Posts',
+    resource: 'Post',
+    operation: 'Get Comments',
+    exampleField: 'text',
     summary: 'Comments on a post',
     description: 'List the comments on a post with their authors and like counts. Paged; 2 credits per page.',
   },
   'post/likers': {
-    group: 'Posts', resource: 'Post', operation: 'Get Likers', exampleField: 'username',
+    group: 'Posts',
+    resource: 'Post',
+    operation: 'Get Likers',
+    exampleField: 'username',
     summary: 'Accounts that liked a post',
-    description: 'List accounts that liked a post; availability depends on the post\'s privacy and size.',
+    description: "List accounts that liked a post; availability depends on the post's privacy and size.",
   },
   'insights/post/image': {
-    group: 'Insights', resource: 'Post', operation: 'Analyze Image', exampleField: 'analysis.scene',
-    summary: 'AI vision tags of a post\'s image',
-    description: 'Describe a post\'s image with AI: subjects, scene, objects, colors, text in the image, ' +
+    group: 'Insights',
+    resource: 'Post',
+    operation: 'Analyze Image',
+    exampleField: 'analysis.scene',
+    summary: "AI vision tags of a post's image",
+    description:
+      "Describe a post's image with AI: subjects, scene, objects, colors, text in the image, " +
       'mood, aesthetic score, brand safety and suggested alt text.',
   },
   'insights/post/comments': {
-    group: 'Insights', resource: 'Post', operation: 'Analyze Comments', documented: false,
-    summary: 'AI sentiment and themes over a post\'s comments',
-    description: 'Summarize the sentiment and recurring themes of a post\'s comments with AI.',
+    group: 'Insights',
+    resource: 'Post',
+    operation: 'Analyze Comments',
+    documented: false,
+    summary: "AI sentiment and themes over a post's comments",
+    description: "Summarize the sentiment and recurring themes of a post's comments with AI.",
   },
   // ---- Hashtags (§4.2)
   'hashtag/top': {
-    group: 'Hashtags', resource: 'Hashtag', operation: 'Get Top Posts', exampleField: 'like_count',
+    group: 'Hashtags',
+    resource: 'Hashtag',
+    operation: 'Get Top Posts',
+    exampleField: 'like_count',
     summary: 'Top (ranked) posts for a hashtag',
     description: 'List the top-ranked posts for a hashtag. Paged; 1 credit per page.',
   },
   'hashtag/recent': {
-    group: 'Hashtags', resource: 'Hashtag', operation: 'Get Recent Posts', exampleField: 'caption',
+    group: 'Hashtags',
+    resource: 'Hashtag',
+    operation: 'Get Recent Posts',
+    exampleField: 'caption',
     summary: 'Most recent posts for a hashtag, newest first',
-    description: 'List the most recent posts for a hashtag, newest first; page back in time ' + 'with the cursor. 1 credit per page. Use it to monitor a hashtag.',
+    description:
+      'List the most recent posts for a hashtag, newest first; page back in time ' +
+      'with the cursor. 1 credit per page. Use it to monitor a hashtag.',
   },
   'insights/hashtag': {
-    group: 'Insights', resource: 'Hashtag', operation: 'Analyze',
+    group: 'Insights',
+    resource: 'Hashtag',
+    operation: 'Analyze',
     summary: 'Hashtag difficulty, engagement needed and velocity',
-    description: 'Analyze a hashtag: difficulty score 0-100, the average ' + 'engagement a top post needs, and posts-per-hour velocity.',
+    description:
+      'Analyze a hashtag: difficulty score 0-100, the average ' +
+      'engagement a top post needs, and posts-per-hour velocity.',
   },
   // ---- Locations
   location: {
-    group: 'Locations', resource: 'Location', operation: 'Get', documented: false,
+    group: 'Locations',
+    resource: 'Location',
+    operation: 'Get',
+    documented: false,
     summary: 'Details of a place',
     description: 'Get details of a place (name, category, address, coordinates) by location id or location URL.',
   },
   'location/posts': {
-    group: 'Locations', resource: 'Location', operation: 'Get Posts', exampleField: 'caption',
+    group: 'Locations',
+    resource: 'Location',
+    operation: 'Get Posts',
+    exampleField: 'caption',
     summary: 'Posts tagged at a location',
     description: 'List posts tagged at a place, by location id or location URL. Paged; 1 credit per page.',
   },
   // ---- Search
   'search/users': {
-    group: 'Search', resource: 'Search', operation: 'Users', exampleField: 'username', documented: false,
+    group: 'Search',
+    resource: 'Search',
+    operation: 'Users',
+    exampleField: 'username',
+    documented: false,
     summary: 'Search accounts by keyword',
     description: 'Search accounts by keyword; returns matching accounts.',
   },
   'search/hashtags': {
-    group: 'Search', resource: 'Search', operation: 'Hashtags',
+    group: 'Search',
+    resource: 'Search',
+    operation: 'Hashtags',
     summary: 'Search hashtags by keyword',
     description: 'Search hashtags by keyword; each result has its total media_count.',
   },
   'search/locations': {
-    group: 'Search', resource: 'Search', operation: 'Locations', documented: false,
+    group: 'Search',
+    resource: 'Search',
+    operation: 'Locations',
+    documented: false,
     summary: 'Search places by keyword',
     description: 'Search places by keyword; returns matching locations with their ids.',
   },
   // ---- AI writing (§4.3)
   'insights/profile/caption': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Write Caption', documented: false,
-    summary: 'Captions written in an account\'s own voice',
-    description: 'Write captions in an account\'s own voice, optionally about a topic.',
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Write Caption',
+    documented: false,
+    summary: "Captions written in an account's own voice",
+    description: "Write captions in an account's own voice, optionally about a topic.",
   },
   'insights/profile/dm-opener': {
-    group: 'Insights', resource: 'Profile Insight', operation: 'Write DM Opener', documented: false,
+    group: 'Insights',
+    resource: 'Profile Insight',
+    operation: 'Write DM Opener',
+    documented: false,
     summary: 'Personalized cold-outreach opener for an account',
     description: 'Write a personalized first direct message to an account, optionally with context about your offer.',
   },
   // ---- Account
   credits: {
-    group: 'Account', resource: 'Account', operation: 'Get Credits', documented: false,
+    group: 'Account',
+    resource: 'Account',
+    operation: 'Get Credits',
+    documented: false,
     summary: 'Current credit balance (free)',
     description: 'Get the current credit balance of the API key. Free.',
   },
@@ -209,8 +325,9 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
 /** A parameter with its documentation. Throws for one that has no description. */
 export function documentedParam(p: ParamDef): DocumentedParam {
   const doc = paramDocs[p.name] ?? {};
-  const description = typeof doc.description === 'function' ? doc.description(p) : doc.description ?? p.description;
-  if (description === undefined) throw new Error(`The registry's parameter "${p.name}" has no description (core/src/registry/docs.ts)`);
+  const description = typeof doc.description === 'function' ? doc.description(p) : (doc.description ?? p.description);
+  if (description === undefined)
+    throw new Error(`The registry's parameter "${p.name}" has no description (core/src/registry/docs.ts)`);
   return { ...p, description, ...(doc.example === undefined ? {} : { example: doc.example }) };
 }
 

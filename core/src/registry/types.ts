@@ -12,7 +12,8 @@ type ParamKind =
  * A response schema as plain data (schemas.ts), checked by core/src/shape.ts: a type name, or a
  * loose object (fields it does not name pass), a list, or a record (any keys, values of one shape).
  */
-export type Shape = 'string' | 'number' | 'boolean' | { object: Readonly<Record<string, Field>> } | { array: Shape } | { record: Shape };
+export type Shape =
+  'string' | 'number' | 'boolean' | { object: Readonly<Record<string, Field>> } | { array: Shape } | { record: Shape };
 
 /**
  * A field of an object: required, or optional (may be absent) and then maybe nullable too.
@@ -125,7 +126,8 @@ export interface ParamDoc {
 export type DocumentedParam = ParamDef & { description: string; example?: string | number };
 
 /** An endpoint with its documentation: runtime facts and docs joined (docs.ts `documentedEndpoints`). */
-export type DocumentedEndpoint = Omit<EndpointDef, 'params'> & Omit<EndpointDoc, 'documented'> & {
-  params: DocumentedParam[];
-  documented: boolean;
-};
+export type DocumentedEndpoint = Omit<EndpointDef, 'params'> &
+  Omit<EndpointDoc, 'documented'> & {
+    params: DocumentedParam[];
+    documented: boolean;
+  };

@@ -11,84 +11,89 @@
 
 /** The four numbers of a dotted IPv4 address, or undefined. */
 function ipv4(text: string): number[] | undefined {
-	const parts = text.split('.');
-	if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-	return parts.map(Number);
+  const parts = text.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
+  return parts.map(Number);
 }
 
 function privateV4([a, b]: number[]): boolean {
-	return (
-		a === 0 || // "this network"
-		a === 10 ||
-		a === 127 || // loopback
-		(a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-		(a === 169 && b === 254) || // link-local, cloud metadata (169.254.169.254)
-		(a === 172 && b >= 16 && b <= 31) ||
-		(a === 192 && b === 168) ||
-		(a === 192 && b === 0) || // IETF protocol assignments
-		(a === 198 && (b === 18 || b === 19)) || // benchmarking
-		a >= 224 // multicast, reserved, broadcast
-	);
+  return (
+    a === 0 || // "this network"
+    a === 10 ||
+    a === 127 || // loopback
+    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
+    (a === 169 && b === 254) || // link-local, cloud metadata (169.254.169.254)
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 192 && b === 0) || // IETF protocol assignments
+    (a === 198 && (b === 18 || b === 19)) || // benchmarking
+    a >= 224 // multicast, reserved, broadcast
+  );
 }
 
 /** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail allowed), or undefined. */
 function ipv6(text: string): number[] | undefined {
-	let t = text.toLowerCase().replace(/%.*$/, '');
-	const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(t);
-	if (tail) {
-		const v4 = ipv4(tail[1]);
-		if (!v4) return undefined;
-		t = `${t.slice(0, -tail[1].length)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
-	}
-	const halves = t.split('::');
-	if (halves.length > 2) return undefined;
-	const groups = (s: string) => (s ? s.split(':') : []);
-	const head = groups(halves[0]);
-	const rest = halves.length === 2 ? groups(halves[1]) : [];
-	const fill = 8 - head.length - rest.length;
-	if (halves.length === 1 ? head.length !== 8 : fill < 1) return undefined;
-	const all = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill('0'), ...rest];
-	if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
-	return all.map((g) => parseInt(g, 16));
+  let t = text.toLowerCase().replace(/%.*$/, '');
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(t);
+  if (tail) {
+    const v4 = ipv4(tail[1]);
+    if (!v4) return undefined;
+    t = `${t.slice(0, -tail[1].length)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+  }
+  const halves = t.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (s: string) => (s ? s.split(':') : []);
+  const head = groups(halves[0]);
+  const rest = halves.length === 2 ? groups(halves[1]) : [];
+  const fill = 8 - head.length - rest.length;
+  if (halves.length === 1 ? head.length !== 8 : fill < 1) return undefined;
+  const all = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill('0'), ...rest];
+  if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  return all.map((g) => parseInt(g, 16));
 }
 
 function privateV6(g: number[]): boolean {
-	const v4Tail = [g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255];
-	if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) {
-		// ::ffff:a.b.c.d (IPv4-mapped), ::a.b.c.d (compatible), :: and ::1
-		return g[5] === 0 && g[6] === 0 ? true : privateV4(v4Tail);
-	}
-	if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return privateV4(v4Tail); // NAT64
-	return (
-		(g[0] & 0xfe00) === 0xfc00 || // unique local
-		(g[0] & 0xffc0) === 0xfe80 || // link-local
-		(g[0] & 0xff00) === 0xff00 // multicast
-	);
+  const v4Tail = [g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255];
+  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) {
+    // ::ffff:a.b.c.d (IPv4-mapped), ::a.b.c.d (compatible), :: and ::1
+    return g[5] === 0 && g[6] === 0 ? true : privateV4(v4Tail);
+  }
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return privateV4(v4Tail); // NAT64
+  return (
+    (g[0] & 0xfe00) === 0xfc00 || // unique local
+    (g[0] & 0xffc0) === 0xfe80 || // link-local
+    (g[0] & 0xff00) === 0xff00 // multicast
+  );
 }
 
 /** Whether an IP address (v4 or v6, brackets allowed) is not a public one; undefined when `text` is no IP address. */
 export function isPrivateAddress(text: string): boolean | undefined {
-	const bare = text.replace(/^\[|\]$/g, '');
-	const v4 = ipv4(bare);
-	if (v4) return privateV4(v4);
-	const v6 = bare.includes(':') ? ipv6(bare) : undefined;
-	return v6 ? privateV6(v6) : undefined;
+  const bare = text.replace(/^\[|\]$/g, '');
+  const v4 = ipv4(bare);
+  if (v4) return privateV4(v4);
+  const v6 = bare.includes(':') ? ipv6(bare) : undefined;
+  return v6 ? privateV6(v6) : undefined;
 }
 
 /** A URL's host as compared here: lower case, no brackets, no trailing dot. */
-export const hostOf = (url: URL): string => url.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+export const hostOf = (url: URL): string =>
+  url.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 
 /**
  * Why a link may not be fetched before anything is sent, or undefined when it may (for a name,
  * the address it resolves to is checked once connected: `refusedAddress`).
  */
 export function refusedLink(url: URL, trustedHost: string): string | undefined {
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') return `it is not a web link (${url.protocol.replace(/:$/, '')})`;
-	const host = hostOf(url);
-	if (host === trustedHost) return undefined;
-	if (host === 'localhost' || host.endsWith('.localhost')) return `it points at this machine (${host})`;
-	if (isPrivateAddress(host)) return `it points at a private address (${host})`;
-	return undefined;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `it is not a web link (${url.protocol.replace(/:$/, '')})`;
+  const host = hostOf(url);
+  if (host === trustedHost) return undefined;
+  if (host === 'localhost' || host.endsWith('.localhost')) return `it points at this machine (${host})`;
+  if (isPrivateAddress(host)) return `it points at a private address (${host})`;
+  return undefined;
 }
 
 /**
@@ -98,8 +103,9 @@ export function refusedLink(url: URL, trustedHost: string): string | undefined {
  * is all the node can do (README.md, "Media as files", says what to enable in n8n).
  */
 export function refusedAddress(url: URL, trustedHost: string, remoteAddress: string | undefined): string | undefined {
-	const host = hostOf(url);
-	if (host === trustedHost || remoteAddress === undefined) return undefined;
-	if (isPrivateAddress(remoteAddress) !== false) return `${host} resolved to a private address (${remoteAddress.replace(/^::ffff:/, '')})`;
-	return undefined;
+  const host = hostOf(url);
+  if (host === trustedHost || remoteAddress === undefined) return undefined;
+  if (isPrivateAddress(remoteAddress) !== false)
+    return `${host} resolved to a private address (${remoteAddress.replace(/^::ffff:/, '')})`;
+  return undefined;
 }

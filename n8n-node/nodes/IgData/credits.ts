@@ -14,10 +14,10 @@ import type { LedgerTally } from '@igdata/core';
 import { emptyTally } from '@igdata/core';
 
 export interface ExecutionCredits {
-	/** Spent, reserved and held by this node's runs in this execution: the cap applies to it. */
-	tally: LedgerTally;
-	/** Runs of this node in this execution that have finished. */
-	runs: number;
+  /** Spent, reserved and held by this node's runs in this execution: the cap applies to it. */
+  tally: LedgerTally;
+  /** Runs of this node in this execution that have finished. */
+  runs: number;
 }
 
 const KEY = 'igDataCredits';
@@ -26,18 +26,18 @@ const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(
 
 /** This node's credits in the current execution (made on its first run). */
 export function executionCredits(ctx: IExecuteFunctions): ExecutionCredits {
-	const context = ctx.getContext('node');
-	const saved = context[KEY] as Partial<ExecutionCredits> | undefined;
-	if (saved && typeof saved === 'object' && saved.tally && typeof saved.tally === 'object') {
-		// A context restored from the database (a resumed execution) holds what was saved; anything that is not a count
-		// counts 0.
-		saved.tally.spent = count(saved.tally.spent);
-		saved.tally.reserved = count(saved.tally.reserved);
-		saved.tally.held = count(saved.tally.held);
-		saved.runs = count(saved.runs);
-		return saved as ExecutionCredits;
-	}
-	const fresh: ExecutionCredits = { tally: emptyTally(), runs: 0 };
-	context[KEY] = fresh;
-	return fresh;
+  const context = ctx.getContext('node');
+  const saved = context[KEY] as Partial<ExecutionCredits> | undefined;
+  if (saved && typeof saved === 'object' && saved.tally && typeof saved.tally === 'object') {
+    // A context restored from the database (a resumed execution) holds what was saved; anything that is not a count
+    // counts 0.
+    saved.tally.spent = count(saved.tally.spent);
+    saved.tally.reserved = count(saved.tally.reserved);
+    saved.tally.held = count(saved.tally.held);
+    saved.runs = count(saved.runs);
+    return saved as ExecutionCredits;
+  }
+  const fresh: ExecutionCredits = { tally: emptyTally(), runs: 0 };
+  context[KEY] = fresh;
+  return fresh;
 }

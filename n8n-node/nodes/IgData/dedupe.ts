@@ -6,30 +6,33 @@ import { requestKey } from '@igdata/core';
 import type { ItemCall, ItemResult } from './engine-types';
 
 function callKey(itemCall: ItemCall): string {
-	const key = requestKey(itemCall.call.endpoint, itemCall.call.params);
-	if (itemCall.call.endpoint.shape !== 'list') return key;
-	return `${key}#${itemCall.returnAll ? 'all' : `limit=${itemCall.limit ?? ''}`}`;
+  const key = requestKey(itemCall.call.endpoint, itemCall.call.params);
+  if (itemCall.call.endpoint.shape !== 'list') return key;
+  return `${key}#${itemCall.returnAll ? 'all' : `limit=${itemCall.limit ?? ''}`}`;
 }
 
 /** Input items whose calls are identical share the first one's call. */
-export function dedupe(itemCalls: (ItemCall | undefined)[]): { unique: { itemCall: ItemCall; index: number }[]; source: (number | undefined)[] } {
-	const first = new Map<string, number>();
-	const unique: { itemCall: ItemCall; index: number }[] = [];
-	const source = itemCalls.map((itemCall, index) => {
-		if (!itemCall) return undefined;
-		const key = callKey(itemCall);
-		const seen = first.get(key);
-		if (seen !== undefined) return seen;
-		first.set(key, index);
-		unique.push({ itemCall, index });
-		return index;
-	});
-	return { unique, source };
+export function dedupe(itemCalls: (ItemCall | undefined)[]): {
+  unique: { itemCall: ItemCall; index: number }[];
+  source: (number | undefined)[];
+} {
+  const first = new Map<string, number>();
+  const unique: { itemCall: ItemCall; index: number }[] = [];
+  const source = itemCalls.map((itemCall, index) => {
+    if (!itemCall) return undefined;
+    const key = callKey(itemCall);
+    const seen = first.get(key);
+    if (seen !== undefined) return seen;
+    first.set(key, index);
+    unique.push({ itemCall, index });
+    return index;
+  });
+  return { unique, source };
 }
 
 /** An answer (or a billed error) given to a later item that asked the same: not charged again. */
 export function withFanOut(outcome: ItemResult, from: number, index: number): ItemResult {
-	if (from === index) return outcome;
-	if (!outcome.ok) return { ...outcome, deduplicated: true };
-	return { ...outcome, meta: { ...outcome.meta, credits_charged: 0, deduplicated: true } };
+  if (from === index) return outcome;
+  if (!outcome.ok) return { ...outcome, deduplicated: true };
+  return { ...outcome, meta: { ...outcome.meta, credits_charged: 0, deduplicated: true } };
 }

@@ -19,56 +19,76 @@ import { stopNotice } from './output';
 import { n8nClient } from './transport';
 
 /** The calls, run under the cap this node's runs share in the current execution. */
-async function runCalls(ctx: IExecuteFunctions, input: ReturnType<typeof readInput>): Promise<(ItemResult | undefined)[]> {
-	if (!input.calls.some(Boolean)) return [];
-	const credits = executionCredits(ctx);
-	const client = n8nClient(ctx);
-	try {
-		const options = { concurrency: input.concurrency, creditCap: input.creditCap, tally: credits.tally, earlierRuns: credits.runs };
-		return await runItemCalls(await client.config(), input.calls, client.io, options);
-	} finally {
-		credits.runs++;
-	}
+async function runCalls(
+  ctx: IExecuteFunctions,
+  input: ReturnType<typeof readInput>,
+): Promise<(ItemResult | undefined)[]> {
+  if (!input.calls.some(Boolean)) return [];
+  const credits = executionCredits(ctx);
+  const client = n8nClient(ctx);
+  try {
+    const options = {
+      concurrency: input.concurrency,
+      creditCap: input.creditCap,
+      tally: credits.tally,
+      earlierRuns: credits.runs,
+    };
+    return await runItemCalls(await client.config(), input.calls, client.io, options);
+  } finally {
+    credits.runs++;
+  }
 }
 
 export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const input = readInput(this, items);
-	const results = await runCalls(this, input);
-	const continueOnFail = this.continueOnFail();
-	const dispositions = input.perItem.map(({ endpoint, options }, i) =>
-		decide(i, results[i], input.early[i], {
-			endpoint,
-			call: input.calls[i]?.call,
-			simplify: options.simplify,
-			includeMeta: options.includeMeta,
-			onNotFound: options.onNotFound ?? DEFAULT_ON_NOT_FOUND,
-			continueOnFail,
-		}),
-	);
-	const failure = runFailure(this.getNode(), dispositions, input.calls.map((c) => c?.call));
-	if (failure) throw failure;
+  const items = this.getInputData();
+  const input = readInput(this, items);
+  const results = await runCalls(this, input);
+  const continueOnFail = this.continueOnFail();
+  const dispositions = input.perItem.map(({ endpoint, options }, i) =>
+    decide(i, results[i], input.early[i], {
+      endpoint,
+      call: input.calls[i]?.call,
+      simplify: options.simplify,
+      includeMeta: options.includeMeta,
+      onNotFound: options.onNotFound ?? DEFAULT_ON_NOT_FOUND,
+      continueOnFail,
+    }),
+  );
+  const failure = runFailure(
+    this.getNode(),
+    dispositions,
+    input.calls.map((c) => c?.call),
+  );
+  if (failure) throw failure;
 
-	const { out, answers, hints, missing } = outputOf(dispositions);
-	const owners = out.map((o) => (o.pairedItem as { item: number }).item);
-	for (const message of hints) this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
-	await attachMedia(this, out, answers, async () => baseUrlOf(await n8nClient(this).config()), (k) => {
-		const { endpoint, options } = input.perItem[owners[k]];
-		// Only the endpoint's media links: a field an expression names otherwise (a link an account
-		// owner chose) is never fetched, and the item says so.
-		const { fields, refused } = mediaSelection(options.downloadMedia, documented(endpoint));
-		return fields.length || refused ? { fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: input.concurrency } : undefined;
-	});
-	// Items left out are not in the output to say it: the last item does, as a run's stop does.
-	if (missing.length) addNotice(out, missing.join(' '));
-	const stopped = results.map((o) => (o && !o.ok ? o.error : undefined)).find(isRunStoppedError);
-	if (stopped) noteStop(this, out, stopped);
-	return [out];
+  const { out, answers, hints, missing } = outputOf(dispositions);
+  const owners = out.map((o) => (o.pairedItem as { item: number }).item);
+  for (const message of hints) this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+  await attachMedia(
+    this,
+    out,
+    answers,
+    async () => baseUrlOf(await n8nClient(this).config()),
+    (k) => {
+      const { endpoint, options } = input.perItem[owners[k]];
+      // Only the endpoint's media links: a field an expression names otherwise (a link an account
+      // owner chose) is never fetched, and the item says so.
+      const { fields, refused } = mediaSelection(options.downloadMedia, documented(endpoint));
+      return fields.length || refused
+        ? { fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: input.concurrency }
+        : undefined;
+    },
+  );
+  // Items left out are not in the output to say it: the last item does, as a run's stop does.
+  if (missing.length) addNotice(out, missing.join(' '));
+  const stopped = results.map((o) => (o && !o.ok ? o.error : undefined)).find(isRunStoppedError);
+  if (stopped) noteStop(this, out, stopped);
+  return [out];
 }
 
 function addNotice(out: INodeExecutionData[], notice: string): void {
-	const last = out[out.length - 1];
-	if (last) last.json._notice = last.json._notice ? `${String(last.json._notice)} ${notice}` : notice;
+  const last = out[out.length - 1];
+  if (last) last.json._notice = last.json._notice ? `${String(last.json._notice)} ${notice}` : notice;
 }
 
 /**
@@ -77,37 +97,37 @@ function addNotice(out: INodeExecutionData[], notice: string): void {
  * is what outcome.ts's mediaFailure says.
  */
 async function attachMedia(
-	ctx: IExecuteFunctions,
-	out: INodeExecutionData[],
-	answers: (Record<string, unknown> | undefined)[],
-	baseUrl: () => Promise<string>,
-	options: (k: number) => MediaOptions | undefined,
+  ctx: IExecuteFunctions,
+  out: INodeExecutionData[],
+  answers: (Record<string, unknown> | undefined)[],
+  baseUrl: () => Promise<string>,
+  options: (k: number) => MediaOptions | undefined,
 ): Promise<void> {
-	if (!answers.some((a, k) => a && options(k))) return;
-	const media = await downloadMedia(ctx, answers, options, await baseUrl());
-	const skipped: string[] = [];
-	media.forEach((m, k) => {
-		if (!m) return;
-		const item = out[k];
-		if (Object.keys(m.binary).length) item.binary = { ...(item.binary ?? {}), ...m.binary };
-		for (const notice of m.skipped) {
-			item.json._notice = item.json._notice ? `${String(item.json._notice)} ${notice}` : notice;
-			skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${notice}`);
-		}
-		const failed = mediaFailure(m.failures, ctx.continueOnFail());
-		if (!failed) return;
-		if ('fields' in failed) {
-			Object.assign(item.json, failed.fields);
-			return;
-		}
-		item.json._notice = item.json._notice ? `${String(item.json._notice)} ${failed.notice}` : failed.notice;
-		skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${failed.notice}`);
-	});
-	// One hint for the execution, not one per post: every item concerned says it in _notice.
-	if (skipped.length) {
-		const more = skipped.length > 1 ? ` (and ${skipped.length - 1} more media; see _notice on the items)` : '';
-		ctx.addExecutionHints({ message: `${skipped[0]}${more}`, type: 'warning', location: 'outputPane' });
-	}
+  if (!answers.some((a, k) => a && options(k))) return;
+  const media = await downloadMedia(ctx, answers, options, await baseUrl());
+  const skipped: string[] = [];
+  media.forEach((m, k) => {
+    if (!m) return;
+    const item = out[k];
+    if (Object.keys(m.binary).length) item.binary = { ...(item.binary ?? {}), ...m.binary };
+    for (const notice of m.skipped) {
+      item.json._notice = item.json._notice ? `${String(item.json._notice)} ${notice}` : notice;
+      skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${notice}`);
+    }
+    const failed = mediaFailure(m.failures, ctx.continueOnFail());
+    if (!failed) return;
+    if ('fields' in failed) {
+      Object.assign(item.json, failed.fields);
+      return;
+    }
+    item.json._notice = item.json._notice ? `${String(item.json._notice)} ${failed.notice}` : failed.notice;
+    skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${failed.notice}`);
+  });
+  // One hint for the execution, not one per post: every item concerned says it in _notice.
+  if (skipped.length) {
+    const more = skipped.length > 1 ? ` (and ${skipped.length - 1} more media; see _notice on the items)` : '';
+    ctx.addExecutionHints({ message: `${skipped[0]}${more}`, type: 'warning', location: 'outputPane' });
+  }
 }
 
 /**
@@ -116,7 +136,7 @@ async function attachMedia(
  * looked up are not in the output to say it), the same sentence as `_notice` on the last item.
  */
 function noteStop(ctx: IExecuteFunctions, out: INodeExecutionData[], stopped: RunStoppedError): void {
-	const notice = stopNotice(stopped);
-	ctx.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
-	if (!ctx.continueOnFail()) addNotice(out, notice);
+  const notice = stopNotice(stopped);
+  ctx.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
+  if (!ctx.continueOnFail()) addNotice(out, notice);
 }

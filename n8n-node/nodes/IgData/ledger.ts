@@ -7,7 +7,16 @@
  * what is left of the cap, and each call gets its share as an allowance.
  */
 import type { AnyIgError, AsyncIO, ClientConfig, EarlierRuns, RunError, WorkEstimate } from '@igdata/core';
-import { CreditLedger, RunRefusedError, estimateCost, isIgError, prepare, runAsync, send, stopsBulkRun } from '@igdata/core';
+import {
+  CreditLedger,
+  RunRefusedError,
+  estimateCost,
+  isIgError,
+  prepare,
+  runAsync,
+  send,
+  stopsBulkRun,
+} from '@igdata/core';
 import type { ItemCall, RunOptions } from './engine-types';
 import { isPaged } from './engine-types';
 
@@ -24,21 +33,21 @@ export const BALANCE_CHECK_ABOVE = 10;
  * open-ended and bounded by the cap alone).
  */
 function knownCost(itemCall: ItemCall): number {
-	const { endpoint, params } = itemCall.call;
-	const perRequest = estimateCost(endpoint, params).credits;
-	if (!isPaged(itemCall) || itemCall.returnAll || itemCall.limit === undefined) return perRequest;
-	return perRequest * Math.max(1, Math.ceil(itemCall.limit / (endpoint.pageSize ?? itemCall.limit)));
+  const { endpoint, params } = itemCall.call;
+  const perRequest = estimateCost(endpoint, params).credits;
+  if (!isPaged(itemCall) || itemCall.returnAll || itemCall.limit === undefined) return perRequest;
+  return perRequest * Math.max(1, Math.ceil(itemCall.limit / (endpoint.pageSize ?? itemCall.limit)));
 }
 
 /** The balance from the free credits endpoint, or the Ig error reading it met (any other failure: unknown). */
 async function balanceNow(config: ClientConfig, io: AsyncIO): Promise<number | AnyIgError | undefined> {
-	return await runAsync(send(config, prepare('credits', {})), io).then(
-		(r) => {
-			const balance = Number(r.data.credits_remaining ?? r.creditsRemaining);
-			return Number.isFinite(balance) ? balance : undefined;
-		},
-		(e: unknown) => (isIgError(e) ? e : undefined),
-	);
+  return await runAsync(send(config, prepare('credits', {})), io).then(
+    (r) => {
+      const balance = Number(r.data.credits_remaining ?? r.creditsRemaining);
+      return Number.isFinite(balance) ? balance : undefined;
+    },
+    (e: unknown) => (isIgError(e) ? e : undefined),
+  );
 }
 
 /**
@@ -47,12 +56,19 @@ async function balanceNow(config: ClientConfig, io: AsyncIO): Promise<number | A
  * requests will say what is wrong), except an error that stops bulk runs: a refused key would
  * fail every request.
  */
-async function preCheck(config: ClientConfig, io: AsyncIO, ledger: CreditLedger, work: WorkEstimate, earlier: EarlierRuns): Promise<AnyIgError | RunError | undefined> {
-	if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work, earlier);
-	if (work.credits <= BALANCE_CHECK_ABOVE) return undefined;
-	const balance = await balanceNow(config, io);
-	if (typeof balance === 'number') return balance < work.credits ? new RunRefusedError('balance', balance, work) : undefined;
-	return balance && stopsBulkRun(balance) ? balance : undefined;
+async function preCheck(
+  config: ClientConfig,
+  io: AsyncIO,
+  ledger: CreditLedger,
+  work: WorkEstimate,
+  earlier: EarlierRuns,
+): Promise<AnyIgError | RunError | undefined> {
+  if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work, earlier);
+  if (work.credits <= BALANCE_CHECK_ABOVE) return undefined;
+  const balance = await balanceNow(config, io);
+  if (typeof balance === 'number')
+    return balance < work.credits ? new RunRefusedError('balance', balance, work) : undefined;
+  return balance && stopsBulkRun(balance) ? balance : undefined;
 }
 
 /**
@@ -60,10 +76,19 @@ async function preCheck(config: ClientConfig, io: AsyncIO, ledger: CreditLedger,
  * the refusal of that work (then nothing is sent). The ledger's tally may be shared with earlier
  * runs of the node in the execution (`options.tally`).
  */
-export async function openLedger(config: ClientConfig, io: AsyncIO, calls: ItemCall[], options: RunOptions): Promise<{ ledger: CreditLedger; shares: number[] } | { refusal: AnyIgError | RunError }> {
-	const shares = calls.map(knownCost);
-	const work: WorkEstimate = { calls: calls.length, credits: shares.reduce((a, b) => a + b, 0), largest: shares.reduce((a, b) => Math.max(a, b), 0) };
-	const ledger = new CreditLedger(options.creditCap, options.tally);
-	const refusal = await preCheck(config, io, ledger, work, { runs: options.earlierRuns ?? 0, spent: ledger.spent });
-	return refusal ? { refusal } : { ledger, shares };
+export async function openLedger(
+  config: ClientConfig,
+  io: AsyncIO,
+  calls: ItemCall[],
+  options: RunOptions,
+): Promise<{ ledger: CreditLedger; shares: number[] } | { refusal: AnyIgError | RunError }> {
+  const shares = calls.map(knownCost);
+  const work: WorkEstimate = {
+    calls: calls.length,
+    credits: shares.reduce((a, b) => a + b, 0),
+    largest: shares.reduce((a, b) => Math.max(a, b), 0),
+  };
+  const ledger = new CreditLedger(options.creditCap, options.tally);
+  const refusal = await preCheck(config, io, ledger, work, { runs: options.earlierRuns ?? 0, spent: ledger.spent });
+  return refusal ? { refusal } : { ledger, shares };
 }

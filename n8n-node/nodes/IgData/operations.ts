@@ -11,19 +11,19 @@ import { costRange, documentedEndpoints as endpoints } from '@igdata/core';
 
 /** `Profile Insight` -> `profileInsight`. */
 export const resourceValue = (resource: string): string =>
-	resource
-		.split(/\s+/)
-		.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
-		.join('');
+  resource
+    .split(/\s+/)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
 
 const RESOURCE_DESCRIPTIONS: Record<string, string> = {
-	Account: 'Your credit balance',
-	Hashtag: 'Recent and top posts for a hashtag, and hashtag analysis',
-	Location: 'Places and the posts tagged at them',
-	Post: 'A post or reel, its comments, likers and AI analysis',
-	Profile: 'An account: profile, posts, reels, stories, highlights, followers, following',
-	'Profile Insight': 'Computed and AI insights on an account: engagement, best time, audit, niche, lead scoring',
-	Search: 'Search accounts, hashtags and places by keyword',
+  Account: 'Your credit balance',
+  Hashtag: 'Recent and top posts for a hashtag, and hashtag analysis',
+  Location: 'Places and the posts tagged at them',
+  Post: 'A post or reel, its comments, likers and AI analysis',
+  Profile: 'An account: profile, posts, reels, stories, highlights, followers, following',
+  'Profile Insight': 'Computed and AI insights on an account: engagement, best time, audit, niche, lead scoring',
+  Search: 'Search accounts, hashtags and places by keyword',
 };
 
 const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
@@ -31,34 +31,42 @@ const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
 const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 
 /** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
-const WINDOW_WORDS: Record<string, string> = { posts: 'how many posts are analyzed', sample: 'the follower sample size' };
+const WINDOW_WORDS: Record<string, string> = {
+  posts: 'how many posts are analyzed',
+  sample: 'the follower sample size',
+};
 
 /**
  * The price as a phrase: "Cost: 1 credit.", "Cost: 2 credits per page.", "Cost: 2-6 credits, depending on how many
  * posts are analyzed."
  */
 export function costSentence(e: EndpointDef): string {
-	const [lo, hi] = costRange(e);
-	if (hi === 0) return 'Cost: free (no credits).';
-	const perPage = e.paginated ? ' per page' : '';
-	if (e.cost.type === 'window') {
-		return `Cost: ${lo}-${hi} credits, depending on ${WINDOW_WORDS[e.cost.param] ?? `the ${e.cost.param} parameter`}.`;
-	}
-	if (!e.cost.exact) return `Cost: about ${credits(lo)}${perPage} (the API does not document this price).`;
-	return `Cost: ${credits(lo)}${perPage}.`;
+  const [lo, hi] = costRange(e);
+  if (hi === 0) return 'Cost: free (no credits).';
+  const perPage = e.paginated ? ' per page' : '';
+  if (e.cost.type === 'window') {
+    return `Cost: ${lo}-${hi} credits, depending on ${WINDOW_WORDS[e.cost.param] ?? `the ${e.cost.param} parameter`}.`;
+  }
+  if (!e.cost.exact) return `Cost: about ${credits(lo)}${perPage} (the API does not document this price).`;
+  return `Cost: ${credits(lo)}${perPage}.`;
 }
 
 /** What an agent reads to choose an operation: what it does, what it returns, what it costs. */
 export function operationDescription(e: DocumentedEndpoint): string {
-	const shape = e.shape === 'list' ? (e.paginated ? 'Returns one item per result, page by page.' : 'Returns one item per result.') : 'Returns one item.';
-	// The registry's descriptions mention paging and price in passing; here both get their own sentence.
-	const base = e.description
-		.replace(/\s*(Paged|Not paged)[^.]*\.\s*/g, ' ')
-		.replace(/,\s*\d+ credits? per page(?=\.)/g, '')
-		.replace(/\s*\b\d+ credits? per page\./g, '')
-		.replace(/\s*\bFree\.\s*$/, '')
-		.trim();
-	return `${base.replace(/\.?$/, '.')} ${shape} ${costSentence(e)}`;
+  const shape =
+    e.shape === 'list'
+      ? e.paginated
+        ? 'Returns one item per result, page by page.'
+        : 'Returns one item per result.'
+      : 'Returns one item.';
+  // The registry's descriptions mention paging and price in passing; here both get their own sentence.
+  const base = e.description
+    .replace(/\s*(Paged|Not paged)[^.]*\.\s*/g, ' ')
+    .replace(/,\s*\d+ credits? per page(?=\.)/g, '')
+    .replace(/\s*\b\d+ credits? per page\./g, '')
+    .replace(/\s*\bFree\.\s*$/, '')
+    .trim();
+  return `${base.replace(/\.?$/, '.')} ${shape} ${costSentence(e)}`;
 }
 
 /**
@@ -73,39 +81,41 @@ export function operationDescription(e: DocumentedEndpoint): string {
 export const toolAction = (e: DocumentedEndpoint): string => operationDescription(e).replace(/\.$/, '');
 
 /** The canvas subtitle: the operation's name and resource ("Get Posts: Profile"), not its path value. */
-const OPERATION_NAMES = JSON.stringify(Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])));
+const OPERATION_NAMES = JSON.stringify(
+  Object.fromEntries(endpoints.map((e) => [e.id, `${e.operation}: ${e.resource}`])),
+);
 export const SUBTITLE = `={{ (${OPERATION_NAMES})[$parameter["operation"]] || $parameter["operation"] }}`;
 
 const operationOption = (e: DocumentedEndpoint): INodePropertyOptions => ({
-	name: e.operation,
-	value: e.id,
-	action: toolAction(e),
-	description: operationDescription(e),
+  name: e.operation,
+  value: e.id,
+  action: toolAction(e),
+  description: operationDescription(e),
 });
 
 /** The Resource field and, per resource, its Operation field. */
 export const operationProperties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: resources.map((r) => ({ name: r, value: resourceValue(r), description: RESOURCE_DESCRIPTIONS[r] })),
-		default: 'profile',
-	},
-	...resources.map((r): INodeProperties => {
-		const firstOperation = endpoints.find((e) => e.resource === r)!.id;
-		return {
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resourceValue(r)] } },
-			options: endpoints
-				.filter((e) => e.resource === r)
-				.map(operationOption)
-				.sort((a, b) => a.name.localeCompare(b.name)),
-			default: firstOperation,
-		};
-	}),
+  {
+    displayName: 'Resource',
+    name: 'resource',
+    type: 'options',
+    noDataExpression: true,
+    options: resources.map((r) => ({ name: r, value: resourceValue(r), description: RESOURCE_DESCRIPTIONS[r] })),
+    default: 'profile',
+  },
+  ...resources.map((r): INodeProperties => {
+    const firstOperation = endpoints.find((e) => e.resource === r)!.id;
+    return {
+      displayName: 'Operation',
+      name: 'operation',
+      type: 'options',
+      noDataExpression: true,
+      displayOptions: { show: { resource: [resourceValue(r)] } },
+      options: endpoints
+        .filter((e) => e.resource === r)
+        .map(operationOption)
+        .sort((a, b) => a.name.localeCompare(b.name)),
+      default: firstOperation,
+    };
+  }),
 ];

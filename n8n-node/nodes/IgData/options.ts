@@ -24,126 +24,153 @@ const mediaIds = endpoints.filter((e) => mediaPaths(e).length).map((e) => e.id);
 
 /** The media operations grouped by their media fields: each group gets its own Download Media choices. */
 const mediaGroups: DocumentedEndpoint[][] = [
-	...endpoints
-		.filter((e) => mediaPaths(e).length)
-		.reduce((groups, e) => groups.set(mediaPaths(e).join(), [...(groups.get(mediaPaths(e).join()) ?? []), e]), new Map<string, DocumentedEndpoint[]>())
-		.values(),
+  ...endpoints
+    .filter((e) => mediaPaths(e).length)
+    .reduce(
+      (groups, e) => groups.set(mediaPaths(e).join(), [...(groups.get(mediaPaths(e).join()) ?? []), e]),
+      new Map<string, DocumentedEndpoint[]>(),
+    )
+    .values(),
 ];
 
 /** Options > Download Media, for the action node (shown for its media operations) and the trigger. */
-export function downloadMediaOption(list: readonly DocumentedEndpoint[], show?: NonNullable<IDisplayOptions['show']>): INodeProperties {
-	return {
-		displayName: 'Download Media',
-		name: 'downloadMedia',
-		type: 'multiOptions',
-		options: mediaChoices(list),
-		default: [],
-		description:
-			'Media to download into binary properties of each item, one per medium, named after the field ' + 'without _url (image, video, profile_pic, cover_image, author_profile_pic), to save, upload or ' + 'send as files. Media downloads are not API requests: they are free (no credits). Links expire: ' + 'download in the same execution as the lookup, do not store links for later.',
-		...(show ? { displayOptions: { show } } : {}),
-	};
+export function downloadMediaOption(
+  list: readonly DocumentedEndpoint[],
+  show?: NonNullable<IDisplayOptions['show']>,
+): INodeProperties {
+  return {
+    displayName: 'Download Media',
+    name: 'downloadMedia',
+    type: 'multiOptions',
+    options: mediaChoices(list),
+    default: [],
+    description:
+      'Media to download into binary properties of each item, one per medium, named after the field ' +
+      'without _url (image, video, profile_pic, cover_image, author_profile_pic), to save, upload or ' +
+      'send as files. Media downloads are not API requests: they are free (no credits). Links expire: ' +
+      'download in the same execution as the lookup, do not store links for later.',
+    ...(show ? { displayOptions: { show } } : {}),
+  };
 }
 
 /** Options > Media Size Limit (MB), placed in the options' alphabetical order. */
 export function mediaSizeOption(show?: NonNullable<IDisplayOptions['show']>): INodeProperties {
-	return {
-		displayName: 'Media Size Limit (MB)',
-		name: 'mediaMaxSize',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: DEFAULT_MEDIA_MAX_MB,
-		description:
-			'Largest medium downloaded, in megabytes. A larger one is not ' + 'downloaded: the item is output without it and says so in _notice.',
-		...(show ? { displayOptions: { show } } : {}),
-	};
+  return {
+    displayName: 'Media Size Limit (MB)',
+    name: 'mediaMaxSize',
+    type: 'number',
+    typeOptions: { minValue: 1, numberPrecision: 0 },
+    default: DEFAULT_MEDIA_MAX_MB,
+    description:
+      'Largest medium downloaded, in megabytes. A larger one is not ' +
+      'downloaded: the item is output without it and says so in _notice.',
+    ...(show ? { displayOptions: { show } } : {}),
+  };
 }
 
 /** Operations about one account, post, hashtag or place: the API answers 404 when it has no public data. */
-const targetIds = endpoints.filter((e) => e.params.some((p) => p.required && ['handle', 'post', 'tag', 'location'].includes(p.kind))).map((e) => e.id);
+const targetIds = endpoints
+  .filter((e) => e.params.some((p) => p.required && ['handle', 'post', 'tag', 'location'].includes(p.kind)))
+  .map((e) => e.id);
 
 export const optionsProperty: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			default: DEFAULT_CONCURRENCY,
-			description: `How many requests may be in flight at once across all input items ` + `(1-${MAX_CONCURRENCY}). Must be the same for every item.`,
-		},
-		{
-			displayName: 'Credit Cap',
-			name: 'creditCap',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: DEFAULT_CREDIT_CAP,
-			description: `Most credits this node may spend in one workflow execution, across all its runs (each batch of Loop ` + `Over Items, each AI agent tool call), items and pages. Without this option the cap is ` + `${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up ` + `what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over ` + `the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending ` + `anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
-		},
-		// One Download Media per set of media fields, offering only the fields of the operation shown.
-		...mediaGroups.map((list) => downloadMediaOption(list, { '/operation': list.map((e) => e.id) })),
-		{
-			displayName: 'Extra Query Parameters',
-			name: 'extraParameters',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: 'Add Parameter',
-			description: 'Query parameters sent unchanged in addition to the fields above',
-			options: [
-				{
-					displayName: 'Parameter',
-					name: 'parameter',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Include Meta',
-			name: 'includeMeta',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to add a meta field to each item: credits charged and remaining, request ID, pages read',
-		},
-		mediaSizeOption({ '/operation': mediaIds }),
-		{
-			displayName: 'On Not Found',
-			name: 'onNotFound',
-			type: 'options',
-			displayOptions: { show: { '/operation': targetIds } },
-			options: [
-				{
-					name: 'Output an Item',
-					value: 'item',
-					description: 'An item with found: false, the target, the message and credits_charged, paired to its input item',
-				},
-				{ name: 'Skip', value: 'skip', description: 'No item; a warning hint and _notice on the last item say which and what they cost' },
-				{
-					name: 'Error',
-					value: 'error',
-					description:
-						'An error: an error item with Continue On Fail; without it the execution fails, and the answers of ' + 'the other items, already paid for, are not output (n8n keeps no output of a failed node)',
-				},
-			],
-			default: 'item',
-			description:
-				'What a lookup of an account, post, hashtag or place with no public data ' + '(private, deleted or nonexistent) gives. The API charges it like an answer.',
-		},
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to return a flat item with only the default columns of the ' + 'operation (nested fields become dotted names) instead of the full response',
-		},
-	],
+  displayName: 'Options',
+  name: 'options',
+  type: 'collection',
+  placeholder: 'Add Option',
+  default: {},
+  options: [
+    {
+      displayName: 'Concurrency',
+      name: 'concurrency',
+      type: 'number',
+      typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+      default: DEFAULT_CONCURRENCY,
+      description:
+        `How many requests may be in flight at once across all input items ` +
+        `(1-${MAX_CONCURRENCY}). Must be the same for every item.`,
+    },
+    {
+      displayName: 'Credit Cap',
+      name: 'creditCap',
+      type: 'number',
+      typeOptions: { minValue: 0 },
+      default: DEFAULT_CREDIT_CAP,
+      description:
+        `Most credits this node may spend in one workflow execution, across all its runs (each batch of Loop ` +
+        `Over Items, each AI agent tool call), items and pages. Without this option the cap is ` +
+        `${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up ` +
+        `what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over ` +
+        `the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending ` +
+        `anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
+    },
+    // One Download Media per set of media fields, offering only the fields of the operation shown.
+    ...mediaGroups.map((list) => downloadMediaOption(list, { '/operation': list.map((e) => e.id) })),
+    {
+      displayName: 'Extra Query Parameters',
+      name: 'extraParameters',
+      type: 'fixedCollection',
+      typeOptions: { multipleValues: true },
+      default: {},
+      placeholder: 'Add Parameter',
+      description: 'Query parameters sent unchanged in addition to the fields above',
+      options: [
+        {
+          displayName: 'Parameter',
+          name: 'parameter',
+          values: [
+            { displayName: 'Name', name: 'name', type: 'string', default: '' },
+            { displayName: 'Value', name: 'value', type: 'string', default: '' },
+          ],
+        },
+      ],
+    },
+    {
+      displayName: 'Include Meta',
+      name: 'includeMeta',
+      type: 'boolean',
+      default: false,
+      description: 'Whether to add a meta field to each item: credits charged and remaining, request ID, pages read',
+    },
+    mediaSizeOption({ '/operation': mediaIds }),
+    {
+      displayName: 'On Not Found',
+      name: 'onNotFound',
+      type: 'options',
+      displayOptions: { show: { '/operation': targetIds } },
+      options: [
+        {
+          name: 'Output an Item',
+          value: 'item',
+          description:
+            'An item with found: false, the target, the message and credits_charged, paired to its input item',
+        },
+        {
+          name: 'Skip',
+          value: 'skip',
+          description: 'No item; a warning hint and _notice on the last item say which and what they cost',
+        },
+        {
+          name: 'Error',
+          value: 'error',
+          description:
+            'An error: an error item with Continue On Fail; without it the execution fails, and the answers of ' +
+            'the other items, already paid for, are not output (n8n keeps no output of a failed node)',
+        },
+      ],
+      default: 'item',
+      description:
+        'What a lookup of an account, post, hashtag or place with no public data ' +
+        '(private, deleted or nonexistent) gives. The API charges it like an answer.',
+    },
+    {
+      displayName: 'Simplify',
+      name: 'simplify',
+      type: 'boolean',
+      default: false,
+      description:
+        'Whether to return a flat item with only the default columns of the ' +
+        'operation (nested fields become dotted names) instead of the full response',
+    },
+  ],
 };

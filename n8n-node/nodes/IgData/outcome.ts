@@ -23,35 +23,50 @@ import { errorJson, failureMessage, toNodeError } from './output';
  * The policy: item `i`'s result from the engine (or its failure before any request, `early`) as
  * what it becomes, case by case in this order.
  */
-export function decide(i: number, result: ItemResult | undefined, early: Failure | undefined, policy: ItemPolicy): Disposition {
-	// An answer: its items. A list the cap, the page bound or a failed page stopped part-way is one
-	// too (its pages were paid for): its notice says where it stopped and what to do.
-	if (result?.ok) return answerItems(result.items, policy, result.meta, result.notice);
-	const error = early ?? result?.error;
-	if (!error) return { kind: 'notLookedUp' };
-	const deduplicated = result && !result.ok ? result.deduplicated : undefined;
-	// A billed 404 (private, deleted or nonexistent) is an answer: Options > On Not Found decides
-	// (an item `found: false` by default, or left out with a notice; Error falls through).
-	if (isNotFound(error) && policy.onNotFound !== 'error') {
-		if (policy.onNotFound === 'skip') return { kind: 'leftOut', notice: `Item ${i} skipped (Options > On Not Found): ${failureMessage(error, policy.call)}` };
-		return { kind: 'output', items: [notFoundJson(error, policy, deduplicated)], answers: [undefined] };
-	}
-	// An answer in an undocumented shape was billed: its data as it came, `_notice` saying so.
-	if (isIgError(error) && error.name === 'IgSchemaError') {
-		return answerItems(receivedItems(policy.endpoint, error.received), policy, undefined, failureMessage(error, policy.call));
-	}
-	// Continue On Fail: every other failure is the item's error item.
-	if (policy.continueOnFail) return { kind: 'output', items: [errorJson(error, policy.call)], answers: [undefined] };
-	// Items a run stopped part-way did not look up: left out, the run's stop notice says how far it got.
-	if (isRunStoppedError(error)) return { kind: 'notLookedUp' };
-	// The execution's own error (a refusal before anything was sent, a refused key or an empty
-	// balance before any answer) and On Not Found: Error fail the execution.
-	if (isRunRefusedError(error) || (isIgError(error) && stopsBulkRun(error)) || isNotFound(error)) return { kind: 'fatal', error };
-	// The item's own failure (a 5xx after retries, no connection, the cap before its request; never
-	// billed twice, usually not at all): left out with a notice, or the execution's error when no
-	// item of the run has anything to output (runFailure).
-	const message = isIgError(error) ? failureMessage(error, policy.call) : error.message;
-	return { kind: 'failed', error, notice: `Item ${i} not delivered: ${message}` };
+export function decide(
+  i: number,
+  result: ItemResult | undefined,
+  early: Failure | undefined,
+  policy: ItemPolicy,
+): Disposition {
+  // An answer: its items. A list the cap, the page bound or a failed page stopped part-way is one
+  // too (its pages were paid for): its notice says where it stopped and what to do.
+  if (result?.ok) return answerItems(result.items, policy, result.meta, result.notice);
+  const error = early ?? result?.error;
+  if (!error) return { kind: 'notLookedUp' };
+  const deduplicated = result && !result.ok ? result.deduplicated : undefined;
+  // A billed 404 (private, deleted or nonexistent) is an answer: Options > On Not Found decides
+  // (an item `found: false` by default, or left out with a notice; Error falls through).
+  if (isNotFound(error) && policy.onNotFound !== 'error') {
+    if (policy.onNotFound === 'skip')
+      return {
+        kind: 'leftOut',
+        notice: `Item ${i} skipped (Options > On Not Found): ${failureMessage(error, policy.call)}`,
+      };
+    return { kind: 'output', items: [notFoundJson(error, policy, deduplicated)], answers: [undefined] };
+  }
+  // An answer in an undocumented shape was billed: its data as it came, `_notice` saying so.
+  if (isIgError(error) && error.name === 'IgSchemaError') {
+    return answerItems(
+      receivedItems(policy.endpoint, error.received),
+      policy,
+      undefined,
+      failureMessage(error, policy.call),
+    );
+  }
+  // Continue On Fail: every other failure is the item's error item.
+  if (policy.continueOnFail) return { kind: 'output', items: [errorJson(error, policy.call)], answers: [undefined] };
+  // Items a run stopped part-way did not look up: left out, the run's stop notice says how far it got.
+  if (isRunStoppedError(error)) return { kind: 'notLookedUp' };
+  // The execution's own error (a refusal before anything was sent, a refused key or an empty
+  // balance before any answer) and On Not Found: Error fail the execution.
+  if (isRunRefusedError(error) || (isIgError(error) && stopsBulkRun(error)) || isNotFound(error))
+    return { kind: 'fatal', error };
+  // The item's own failure (a 5xx after retries, no connection, the cap before its request; never
+  // billed twice, usually not at all): left out with a notice, or the execution's error when no
+  // item of the run has anything to output (runFailure).
+  const message = isIgError(error) ? failureMessage(error, policy.call) : error.message;
+  return { kind: 'failed', error, notice: `Item ${i} not delivered: ${message}` };
 }
 
 /**
@@ -59,12 +74,13 @@ export function decide(i: number, result: ItemResult | undefined, early: Failure
  * `failed` item's only when no item of the run has anything to output (nothing paid is lost).
  */
 export function runFailure(node: INode, dispositions: Disposition[], calls: (Call | undefined)[]): Error | undefined {
-	const fatal = dispositions.findIndex((d) => d.kind === 'fatal');
-	const asError = (k: number, error: Failure) => toNodeError(node, error, calls[k], isRunRefusedError(error) ? undefined : k);
-	if (fatal >= 0) return asError(fatal, (dispositions[fatal] as { error: Failure }).error);
-	if (dispositions.some((d) => d.kind === 'output')) return undefined;
-	const failed = dispositions.findIndex((d) => d.kind === 'failed');
-	return failed >= 0 ? asError(failed, (dispositions[failed] as { error: Failure }).error) : undefined;
+  const fatal = dispositions.findIndex((d) => d.kind === 'fatal');
+  const asError = (k: number, error: Failure) =>
+    toNodeError(node, error, calls[k], isRunRefusedError(error) ? undefined : k);
+  if (fatal >= 0) return asError(fatal, (dispositions[fatal] as { error: Failure }).error);
+  if (dispositions.some((d) => d.kind === 'output')) return undefined;
+  const failed = dispositions.findIndex((d) => d.kind === 'failed');
+  return failed >= 0 ? asError(failed, (dispositions[failed] as { error: Failure }).error) : undefined;
 }
 
 /**
@@ -73,11 +89,14 @@ export function runFailure(node: INode, dispositions: Disposition[], calls: (Cal
  * Fail the failure is the item's `error`, `code` and `http_status` beside the answer; without it, a
  * notice, as for a medium over the size limit.
  */
-export function mediaFailure(failures: MediaFailure[], continueOnFail: boolean): { notice: string } | { fields: IDataObject } | undefined {
-	if (!failures.length) return undefined;
-	const message = failures.map(failureSentence).join(' ');
-	if (!continueOnFail) return { notice: message };
-	const fields: IDataObject = { error: message, code: failures[0].code };
-	if (failures[0].status !== undefined) fields.http_status = failures[0].status;
-	return { fields };
+export function mediaFailure(
+  failures: MediaFailure[],
+  continueOnFail: boolean,
+): { notice: string } | { fields: IDataObject } | undefined {
+  if (!failures.length) return undefined;
+  const message = failures.map(failureSentence).join(' ');
+  if (!continueOnFail) return { notice: message };
+  const fields: IDataObject = { error: message, code: failures[0].code };
+  if (failures[0].status !== undefined) fields.http_status = failures[0].status;
+  return { fields };
 }

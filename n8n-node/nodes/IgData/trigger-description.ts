@@ -11,8 +11,16 @@ import { downloadMediaOption, mediaSizeOption } from './options';
 
 /** Each event watches a feed: a registry list endpoint, read through its target parameter. */
 export const FEEDS = {
-	hashtag: { endpoint: getEndpoint('hashtag/recent'), name: 'New Hashtag Post', what: 'A new post appears in the recent posts of a hashtag' },
-	account: { endpoint: getEndpoint('profile/posts'), name: 'New Account Post', what: 'An account publishes a new feed post' },
+  hashtag: {
+    endpoint: getEndpoint('hashtag/recent'),
+    name: 'New Hashtag Post',
+    what: 'A new post appears in the recent posts of a hashtag',
+  },
+  account: {
+    endpoint: getEndpoint('profile/posts'),
+    name: 'New Account Post',
+    what: 'An account publishes a new feed post',
+  },
 } as const;
 export type Event = keyof typeof FEEDS;
 
@@ -20,63 +28,74 @@ export type Event = keyof typeof FEEDS;
 export const targetOf = (endpoint: EndpointDef): ParamDef => endpoint.params.find((p) => p.required) as ParamDef;
 
 const perPage = (e: EndpointDef): string => {
-	const credits = estimateCost(e, {}).credits;
-	return `${credits} credit${credits === 1 ? '' : 's'} per page`;
+  const credits = estimateCost(e, {}).credits;
+  return `${credits} credit${credits === 1 ? '' : 's'} per page`;
 };
 
 /** The target fields, from the registry's parameters, each shown for its event. */
-const targetFields: INodeProperties[] = (Object.keys(FEEDS) as Event[]).map((event) => paramField(targetOf(FEEDS[event].endpoint), { event: [event] }));
+const targetFields: INodeProperties[] = (Object.keys(FEEDS) as Event[]).map((event) =>
+  paramField(targetOf(FEEDS[event].endpoint), { event: [event] }),
+);
 
 /** The feeds' endpoints with their docs (for the Download Media choices: both feeds answer posts). */
-const feedEndpoints = documentedEndpoints.filter((e) => (Object.keys(FEEDS) as Event[]).some((event) => FEEDS[event].endpoint.id === e.id));
+const feedEndpoints = documentedEndpoints.filter((e) =>
+  (Object.keys(FEEDS) as Event[]).some((event) => FEEDS[event].endpoint.id === e.id),
+);
 
 export interface TriggerOptions {
-	maxPages?: number;
-	simplify?: boolean;
-	downloadMedia?: string[] | string;
-	mediaMaxSize?: number;
+  maxPages?: number;
+  simplify?: boolean;
+  downloadMedia?: string[] | string;
+  mediaMaxSize?: number;
 }
 
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName: 'Trigger On',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			...(Object.keys(FEEDS) as Event[]).map((event) => {
-				const feed = FEEDS[event];
-				return { name: feed.name, value: event, description: `${feed.what} (${feed.endpoint.id}, ${perPage(feed.endpoint)})` };
-			}),
-		],
-		default: 'hashtag',
-	},
-	...targetFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			downloadMediaOption(feedEndpoints),
-			{
-				displayName: 'Max Pages per Poll',
-				name: 'maxPages',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: 5,
-				description:
-					'Most pages read in one poll (each page costs credits). When more new ' + 'posts arrived, the rest is read on the next polls; none is skipped.',
-			},
-			mediaSizeOption(),
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: false,
-				description: "Whether to return flat items with only the default columns " + "and the author's username instead of the full post",
-			},
-		],
-	},
+  {
+    displayName: 'Trigger On',
+    name: 'event',
+    type: 'options',
+    noDataExpression: true,
+    options: [
+      ...(Object.keys(FEEDS) as Event[]).map((event) => {
+        const feed = FEEDS[event];
+        return {
+          name: feed.name,
+          value: event,
+          description: `${feed.what} (${feed.endpoint.id}, ${perPage(feed.endpoint)})`,
+        };
+      }),
+    ],
+    default: 'hashtag',
+  },
+  ...targetFields,
+  {
+    displayName: 'Options',
+    name: 'options',
+    type: 'collection',
+    placeholder: 'Add Option',
+    default: {},
+    options: [
+      downloadMediaOption(feedEndpoints),
+      {
+        displayName: 'Max Pages per Poll',
+        name: 'maxPages',
+        type: 'number',
+        typeOptions: { minValue: 1, maxValue: 100 },
+        default: 5,
+        description:
+          'Most pages read in one poll (each page costs credits). When more new ' +
+          'posts arrived, the rest is read on the next polls; none is skipped.',
+      },
+      mediaSizeOption(),
+      {
+        displayName: 'Simplify',
+        name: 'simplify',
+        type: 'boolean',
+        default: false,
+        description:
+          'Whether to return flat items with only the default columns ' +
+          "and the author's username instead of the full post",
+      },
+    ],
+  },
 ];

@@ -117,7 +117,12 @@ function bundleWorker(): string {
   fs.mkdirSync(out, { recursive: true });
   const built = buildSync({
     entryPoints: [path.join(root, 'scripts', 'gas-standin', 'concurrent', 'worker.ts')],
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'warning',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'warning',
   });
   const file = path.join(out, `worker.${process.pid}.cjs`);
   fs.writeFileSync(file, built.outputFiles[0].contents);
@@ -144,9 +149,18 @@ export class ConcurrentRuntime {
       Array.from({ length: opts.threads }, (_, i) => {
         const { worker: channel } = pool.document.channel();
         const data: ThreadData = {
-          files: opts.files, dir: opts.dir, addonName: opts.addonName, enforceUrlFetchWhitelist: opts.enforceUrlFetchWhitelist,
-          limits: opts.limits, rewrite: opts.rewrite, documentProperties: opts.documentProperties, channel, thread: `t${i + 1}`, gate: pool.gate,
-          startAt: pool.start.at, startRealAt: pool.start.realAt,
+          files: opts.files,
+          dir: opts.dir,
+          addonName: opts.addonName,
+          enforceUrlFetchWhitelist: opts.enforceUrlFetchWhitelist,
+          limits: opts.limits,
+          rewrite: opts.rewrite,
+          documentProperties: opts.documentProperties,
+          channel,
+          thread: `t${i + 1}`,
+          gate: pool.gate,
+          startAt: pool.start.at,
+          startRealAt: pool.start.realAt,
         };
         const w = new Worker(file, { workerData: data, transferList: [channel.port] });
         pool.workers.push(w);
@@ -200,7 +214,9 @@ export class ConcurrentRuntime {
     await Promise.all(
       this.workers.map(async (w) => {
         w.removeAllListeners('message');
-        const closed = new Promise<void>((resolve) => w.on('message', (m: { type: string }) => m.type === 'closed' && resolve()));
+        const closed = new Promise<void>((resolve) =>
+          w.on('message', (m: { type: string }) => m.type === 'closed' && resolve()),
+        );
         w.postMessage({ type: 'close' });
         await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
         await w.terminate();
@@ -220,4 +236,5 @@ function summarize(outcomes: ExecOutcome[], queuedAt: number): RunSummary {
   };
 }
 
-export const createConcurrentRuntime = (opts: ConcurrentOptions): Promise<ConcurrentRuntime> => ConcurrentRuntime.start(opts);
+export const createConcurrentRuntime = (opts: ConcurrentOptions): Promise<ConcurrentRuntime> =>
+  ConcurrentRuntime.start(opts);

@@ -52,7 +52,7 @@ export class SharedDocument {
   }
 
   /** A new channel for one execution thread (pass `worker` to its workerData with transferList). */
-  channel(): { worker: DocChannel; } {
+  channel(): { worker: DocChannel } {
     const { port1, port2 } = new MessageChannel();
     const signal = new Int32Array(new SharedArrayBuffer(4));
     port1.on('message', (req: { id: number; body: DocRequest }) => {
@@ -119,11 +119,14 @@ export class SharedDocument {
     const waiter: Waiter = {
       holder,
       reply: done,
-      timer: setTimeout(() => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        done(false);
-      }, Math.max(0, timeoutMs)),
+      timer: setTimeout(
+        () => {
+          const i = this.queue.indexOf(waiter);
+          if (i >= 0) this.queue.splice(i, 1);
+          done(false);
+        },
+        Math.max(0, timeoutMs),
+      ),
     };
     this.queue.push(waiter);
   }

@@ -18,7 +18,9 @@ const rt = createGasRuntime({
   sleep: 'real',
   startAt: data.startAt,
   startRealAt: data.startRealAt,
-  rewriteUrl: data.rewrite ? (u) => (u.startsWith(data.rewrite!.from) ? data.rewrite!.to + u.slice(data.rewrite!.from.length) : u) : undefined,
+  rewriteUrl: data.rewrite
+    ? (u) => (u.startsWith(data.rewrite!.from) ? data.rewrite!.to + u.slice(data.rewrite!.from.length) : u)
+    : undefined,
   sharedDocument: { ...data.channel, thread: data.thread },
 });
 for (const [k, v] of Object.entries(data.documentProperties ?? {})) rt.properties.document.set(k, v);
@@ -35,12 +37,28 @@ port.on('message', (m: RunMessage | { type: 'close' }) => {
   let reply: RunReply;
   try {
     const value = rt.run(m.fn, m.args, { kind: m.kind ?? 'custom', cell: m.cell });
-    reply = { type: 'done', id: m.id, ok: true, value, startedAt, endedAt: Date.now(), requests: rt.stats.requests - requests0, thread: data.thread };
+    reply = {
+      type: 'done',
+      id: m.id,
+      ok: true,
+      value,
+      startedAt,
+      endedAt: Date.now(),
+      requests: rt.stats.requests - requests0,
+      thread: data.thread,
+    };
   } catch (e) {
     const err = e instanceof GasScriptError ? e : null;
     reply = {
-      type: 'done', id: m.id, ok: false, error: err ? err.display : String(e), timedOut: err?.timedOut ?? false,
-      startedAt, endedAt: Date.now(), requests: rt.stats.requests - requests0, thread: data.thread,
+      type: 'done',
+      id: m.id,
+      ok: false,
+      error: err ? err.display : String(e),
+      timedOut: err?.timedOut ?? false,
+      startedAt,
+      endedAt: Date.now(),
+      requests: rt.stats.requests - requests0,
+      thread: data.thread,
     };
   }
   port.postMessage(reply);

@@ -9,7 +9,12 @@ export function toClientValue(v: unknown): unknown {
       return null;
     }
     if (Array.isArray(x)) return x.map(walk);
-    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).filter(([, y]) => typeof y !== 'function').map(([k, y]) => [k, walk(y)]));
+    if (x && typeof x === 'object')
+      return Object.fromEntries(
+        Object.entries(x)
+          .filter(([, y]) => typeof y !== 'function')
+          .map(([k, y]) => [k, walk(y)]),
+      );
     if (typeof x === 'function' || x === undefined) return null;
     return x;
   };

@@ -9,7 +9,10 @@ import { blockFor } from './clock';
 import { checkPermission } from './permissions';
 import type { Execution, Host } from './types';
 
-type RuntimeState = Pick<GasRuntime, 'limits' | 'clock' | 'stats' | 'manifest' | 'timeZone' | 'owner' | 'logs' | 'killWhen'>;
+type RuntimeState = Pick<
+  GasRuntime,
+  'limits' | 'clock' | 'stats' | 'manifest' | 'timeZone' | 'owner' | 'logs' | 'killWhen'
+>;
 
 interface RuntimeInternals {
   /** The running execution (null between executions). */

@@ -3,8 +3,18 @@ import util from 'node:util';
 import type { Host, LogEntry } from './types';
 
 export function createConsole(host: Host) {
-  const out = (level: LogEntry['level']) => (...args: unknown[]) => host.log(level, util.format(...args));
-  return { log: out('log'), info: out('info'), warn: out('warn'), error: out('error'), debug: out('debug'), toString: () => 'console' };
+  const out =
+    (level: LogEntry['level']) =>
+    (...args: unknown[]) =>
+      host.log(level, util.format(...args));
+  return {
+    log: out('log'),
+    info: out('info'),
+    warn: out('warn'),
+    error: out('error'),
+    debug: out('debug'),
+    toString: () => 'console',
+  };
 }
 
 /** `executionId` is the running execution's: Logger.getLog() returns only its lines. */

@@ -10,7 +10,18 @@ const DENIED: Record<string, ReadonlySet<Capability>> = {
   script: new Set(),
   custom: new Set<Capability>(['ui.menu', 'ui.show', 'properties.write', 'sheet.write', 'session.email', 'triggers']),
   'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch', 'triggers']),
-  'trigger:NONE': new Set<Capability>(['ui.show', 'urlfetch', 'properties.read', 'properties.write', 'cache', 'sheet.read', 'sheet.write', 'session.email', 'lock', 'triggers']),
+  'trigger:NONE': new Set<Capability>([
+    'ui.show',
+    'urlfetch',
+    'properties.read',
+    'properties.write',
+    'cache',
+    'sheet.read',
+    'sheet.write',
+    'session.email',
+    'lock',
+    'triggers',
+  ]),
   'trigger:FULL': new Set(),
 };
 
@@ -26,7 +37,13 @@ const SCOPES: Partial<Record<Capability, string[]>> = {
 };
 
 /** Throws the script-realm exception Apps Script would when `exec` may not use `cap`; `scopes` null = not enforced. */
-export function checkPermission(exec: Execution, cap: Capability, what: string, realm: Realm, scopes: ReadonlySet<string> | null): void {
+export function checkPermission(
+  exec: Execution,
+  cap: Capability,
+  what: string,
+  realm: Realm,
+  scopes: ReadonlySet<string> | null,
+): void {
   const key = exec.kind === 'trigger' ? `trigger:${exec.authMode}` : exec.kind;
   if (DENIED[key]?.has(cap)) throw realm.exception(`You do not have permission to call ${what}`);
   const need = SCOPES[cap];

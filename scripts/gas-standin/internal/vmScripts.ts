@@ -22,9 +22,12 @@ export const DATE_PATCH = new vm.Script(
   { filename: 'gas-date.js' },
 );
 /** What google.script.run may call: the global functions the loaded files define. */
-export const FUNCTION_NAMES = new vm.Script("Object.keys(globalThis).filter(function (k) { return typeof globalThis[k] === 'function'; })", {
-  filename: 'gas-names.js',
-});
+export const FUNCTION_NAMES = new vm.Script(
+  "Object.keys(globalThis).filter(function (k) { return typeof globalThis[k] === 'function'; })",
+  {
+    filename: 'gas-names.js',
+  },
+);
 
 export interface CompiledFile {
   name: string;

@@ -75,7 +75,8 @@ export class CacheStore {
 
   write(key: string, value: string, ttlSeconds: number): void {
     const now = this.host.clock.now();
-    if (this.map.has(key)) this.map.delete(key); // re-put counts as a new creation (FIFO order)
+    if (this.map.has(key))
+      this.map.delete(key); // re-put counts as a new creation (FIFO order)
     else if (this.map.size >= this.host.limits.cacheMaxItems) this.evict(now);
     this.map.set(key, { key, value, createdAt: now, expiresAt: now + ttlSeconds * 1000 });
   }
@@ -202,7 +203,9 @@ export function createCacheService(host: Host, realm: Realm, stores: CacheStores
       },
       putAll(values: unknown, expirationInSeconds?: unknown): void {
         if (values === null || typeof values !== 'object') fail('Invalid argument: values');
-        const items = Object.keys(values as object).map((k) => [checkKey(k), checkValue((values as Record<string, unknown>)[k])] as const);
+        const items = Object.keys(values as object).map(
+          (k) => [checkKey(k), checkValue((values as Record<string, unknown>)[k])] as const,
+        );
         const ttl = checkTtl(expirationInSeconds);
         const s = use('Cache.putAll');
         host.stats.cachePuts += items.length;

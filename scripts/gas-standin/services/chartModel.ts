@@ -76,7 +76,11 @@ export class ChartModel {
 
   /** The current values of each range (rows of cells), read now. */
   values(): CellValue[][][] {
-    return this.ranges.map((g) => Array.from({ length: g.numRows }, (_, r) => Array.from({ length: g.numCols }, (_, c) => g.sheet.get(g.row + r, g.col + c))));
+    return this.ranges.map((g) =>
+      Array.from({ length: g.numRows }, (_, r) =>
+        Array.from({ length: g.numCols }, (_, c) => g.sheet.get(g.row + r, g.col + c)),
+      ),
+    );
   }
 
   view(): ChartView {

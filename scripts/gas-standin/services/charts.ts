@@ -10,7 +10,28 @@ import type { GridRange, SheetModel, SpreadsheetModel } from './spreadsheetModel
 
 const enumOf = (...names: string[]) => Object.freeze(Object.fromEntries(names.map((n) => [n, n])));
 
-const ChartType = enumOf('TIMELINE', 'AREA', 'BAR', 'BUBBLE', 'CANDLESTICK', 'COLUMN', 'COMBO', 'GAUGE', 'GEO', 'HISTOGRAM', 'RADAR', 'LINE', 'ORG', 'PIE', 'SCATTER', 'SPARKLINE', 'STEPPED_AREA', 'TABLE', 'TREEMAP', 'WATERFALL');
+const ChartType = enumOf(
+  'TIMELINE',
+  'AREA',
+  'BAR',
+  'BUBBLE',
+  'CANDLESTICK',
+  'COLUMN',
+  'COMBO',
+  'GAUGE',
+  'GEO',
+  'HISTOGRAM',
+  'RADAR',
+  'LINE',
+  'ORG',
+  'PIE',
+  'SCATTER',
+  'SPARKLINE',
+  'STEPPED_AREA',
+  'TABLE',
+  'TREEMAP',
+  'WATERFALL',
+);
 const Position = enumOf('TOP', 'RIGHT', 'BOTTOM', 'NONE');
 const CurveStyle = enumOf('NORMAL', 'SMOOTH');
 const ChartMergeStrategy = enumOf('MERGE_COLUMNS', 'MERGE_ROWS');
@@ -18,7 +39,14 @@ const ChartHiddenDimensionStrategy = enumOf('IGNORE_BOTH', 'IGNORE_ROWS', 'IGNOR
 
 /** The `Charts` global: only its enums (no standalone charts or data tables). */
 export function createCharts() {
-  return { ChartType, Position, CurveStyle, ChartMergeStrategy, ChartHiddenDimensionStrategy, toString: () => 'Charts' };
+  return {
+    ChartType,
+    Position,
+    CurveStyle,
+    ChartMergeStrategy,
+    ChartHiddenDimensionStrategy,
+    toString: () => 'Charts',
+  };
 }
 
 type Setter = (c: ChartModel, a: unknown, b?: unknown) => void;
@@ -37,7 +65,17 @@ const TYPED: Record<string, Setter> = {
   setCurveStyle: (c, s) => c.setOption('curveType', s === 'SMOOTH' ? 'function' : 'none'),
   set3D: (c) => c.setOption('is3D', true),
 };
-const XY = ['setTitle', 'setXAxisTitle', 'setYAxisTitle', 'setLegendPosition', 'setColors', 'setBackgroundColor', 'setRange', 'useLogScale', 'reverseCategories'];
+const XY = [
+  'setTitle',
+  'setXAxisTitle',
+  'setYAxisTitle',
+  'setLegendPosition',
+  'setColors',
+  'setBackgroundColor',
+  'setRange',
+  'useLogScale',
+  'reverseCategories',
+];
 /** Which of TYPED each as*Chart() builder has (from the Apps Script reference / its .d.ts). */
 const TYPED_BY_TYPE: Record<string, string[]> = {
   area: [...XY, 'setStacked'],
@@ -78,7 +116,8 @@ export function createChartFacades(d: ChartDeps) {
     getOffsetY: () => p.offsetY,
     toString: () => 'ContainerInfo',
   });
-  const sameCells = (a: GridRange, b: GridRange) => a.sheet === b.sheet && a.row === b.row && a.col === b.col && a.numRows === b.numRows && a.numCols === b.numCols;
+  const sameCells = (a: GridRange, b: GridRange) =>
+    a.sheet === b.sheet && a.row === b.row && a.col === b.col && a.numRows === b.numRows && a.numCols === b.numCols;
 
   /** `typed`: made by as...Chart(), so it has that type's own methods (setTitle, ...). */
   function builder(spec: ChartModel, typed: boolean): Record<string, unknown> {
@@ -123,7 +162,12 @@ export function createChartFacades(d: ChartDeps) {
         return self;
       },
       setPosition(row: unknown, col: unknown, offsetX: unknown, offsetY: unknown) {
-        spec.position = { row: int(row, 'anchorRowPos', 1), col: int(col, 'anchorColPos', 1), offsetX: int(offsetX ?? 0, 'offsetX', 0), offsetY: int(offsetY ?? 0, 'offsetY', 0) };
+        spec.position = {
+          row: int(row, 'anchorRowPos', 1),
+          col: int(col, 'anchorColPos', 1),
+          offsetX: int(offsetX ?? 0, 'offsetX', 0),
+          offsetY: int(offsetY ?? 0, 'offsetY', 0),
+        };
         return self;
       },
       setTransposeRowsAndColumns: (t: unknown) => ((spec.transpose = Boolean(t)), self),
@@ -138,7 +182,10 @@ export function createChartFacades(d: ChartDeps) {
         return self;
       },
       build() {
-        if (spec.type === null) fail('The chart has no type: call asLineChart() (or another as...Chart()) or setChartType(Charts.ChartType...) before build().');
+        if (spec.type === null)
+          fail(
+            'The chart has no type: call asLineChart() (or another as...Chart()) or setChartType(Charts.ChartType...) before build().',
+          );
         return chart(spec.clone());
       },
       toString: () => 'EmbeddedChartBuilder',
@@ -173,10 +220,14 @@ export function createChartFacades(d: ChartDeps) {
     return self;
   }
 
-  const chartOf = (x: unknown): ChartModel => (x !== null && typeof x === 'object' && charts.get(x)) || fail('Invalid argument: chart');
+  const chartOf = (x: unknown): ChartModel =>
+    (x !== null && typeof x === 'object' && charts.get(x)) || fail('Invalid argument: chart');
   const indexOn = (sheet: SheetModel, c: ChartModel, what: string): number => {
     const i = c.id === null ? -1 : sheet.charts.findIndex((x) => x.id === c.id);
-    if (i < 0) fail(`${what}: this chart is not on sheet "${sheet.name}" (insert it with insertChart first; a chart from another sheet stays there).`);
+    if (i < 0)
+      fail(
+        `${what}: this chart is not on sheet "${sheet.name}" (insert it with insertChart first; a chart from another sheet stays there).`,
+      );
     return i;
   };
 

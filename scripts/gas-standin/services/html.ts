@@ -9,7 +9,10 @@ export const SandboxMode = Object.freeze({ EMULATED: 'EMULATED', IFRAME: 'IFRAME
 export const XFrameOptionsMode = Object.freeze({ ALLOWALL: 'ALLOWALL', DEFAULT: 'DEFAULT' });
 
 const escapeHtml = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 export class HtmlOutputImpl {
   readonly #realm: Realm;
@@ -103,7 +106,13 @@ export class HtmlOutputImpl {
   }
   /** Host-side summary (for the UI recorder). */
   snapshot() {
-    return { title: this.#title, width: this.#width, height: this.#height, content: this.#content, xframe: this.#xframe };
+    return {
+      title: this.#title,
+      width: this.#width,
+      height: this.#height,
+      content: this.#content,
+      xframe: this.#xframe,
+    };
   }
   toString(): string {
     return 'HtmlOutput';

@@ -86,7 +86,9 @@ export function createPropertiesService(host: Host, realm: Realm, stores: Proper
     };
     const checkTotal = (s: PropertyStore, changes: Map<string, string>, dropOthers: boolean) => {
       let total = 0;
-      if (!dropOthers) for (const k of s.keys()) if (!changes.has(k)) total += Buffer.byteLength(k) + Buffer.byteLength(s.get(k) as string);
+      if (!dropOthers)
+        for (const k of s.keys())
+          if (!changes.has(k)) total += Buffer.byteLength(k) + Buffer.byteLength(s.get(k) as string);
       for (const [k, v] of changes) total += Buffer.byteLength(k) + Buffer.byteLength(v);
       if (total > host.limits.propertyStoreMaxBytes) fail(QUOTA_MESSAGE);
     };

@@ -3,7 +3,12 @@ import crypto from 'node:crypto';
 import type { Host } from '../internal/types';
 import type { Realm } from '../internal/realm';
 
-export const AuthMode = Object.freeze({ NONE: 'NONE', CUSTOM_FUNCTION: 'CUSTOM_FUNCTION', LIMITED: 'LIMITED', FULL: 'FULL' });
+export const AuthMode = Object.freeze({
+  NONE: 'NONE',
+  CUSTOM_FUNCTION: 'CUSTOM_FUNCTION',
+  LIMITED: 'LIMITED',
+  FULL: 'FULL',
+});
 export const AuthorizationStatus = Object.freeze({ REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' });
 
 function user(email: string) {
@@ -27,7 +32,11 @@ export function createSession(host: Host, realm: Realm) {
     },
     getTemporaryActiveUserKey() {
       const exec = host.current();
-      return crypto.createHash('sha256').update(`stand-in:${exec.kind === 'custom' ? host.owner : exec.user}`).digest('base64url').slice(0, 43);
+      return crypto
+        .createHash('sha256')
+        .update(`stand-in:${exec.kind === 'custom' ? host.owner : exec.user}`)
+        .digest('base64url')
+        .slice(0, 43);
     },
     getScriptTimeZone: () => host.timeZone,
     getActiveUserLocale: () => 'en',

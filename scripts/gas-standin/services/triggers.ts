@@ -60,11 +60,14 @@ export function createTriggerBuilders(host: Host, realm: Realm, registry: Trigge
           let everyMs = 0;
           const builder = {
             everyMinutes() {
-              throw realm.exception('Add-ons may not create time-driven triggers that fire more often than once an hour.');
+              throw realm.exception(
+                'Add-ons may not create time-driven triggers that fire more often than once an hour.',
+              );
             },
             everyHours(n: unknown) {
               const h = Number(n);
-              if (![1, 2, 4, 6, 8, 12].includes(h)) throw realm.exception(`Invalid argument: everyHours(${String(n)}) (1, 2, 4, 6, 8 or 12)`);
+              if (![1, 2, 4, 6, 8, 12].includes(h))
+                throw realm.exception(`Invalid argument: everyHours(${String(n)}) (1, 2, 4, 6, 8 or 12)`);
               everyMs = h * HOUR;
               return builder;
             },
@@ -77,7 +80,9 @@ export function createTriggerBuilders(host: Host, realm: Realm, registry: Trigge
               if (!everyMs) throw realm.exception('Clock triggers need a frequency (everyHours, everyDays...).');
               const user = host.current().user;
               if (registry.installed.some((t) => t.user === user)) {
-                throw realm.exception('This add-on has created too many time-based triggers in this document for this Google user account.');
+                throw realm.exception(
+                  'This add-on has created too many time-based triggers in this document for this Google user account.',
+                );
               }
               return facade(registry.add({ handler: name, user, everyMs, nextAt: host.clock.now() + everyMs }));
             },

@@ -6,7 +6,12 @@ import { HtmlOutputImpl } from './html';
 const cloneItems = (items: MenuItem[]): MenuItem[] => JSON.parse(JSON.stringify(items));
 
 export const Button = Object.freeze({ CLOSE: 'CLOSE', OK: 'OK', CANCEL: 'CANCEL', YES: 'YES', NO: 'NO' });
-export const ButtonSet = Object.freeze({ OK: 'OK', OK_CANCEL: 'OK_CANCEL', YES_NO: 'YES_NO', YES_NO_CANCEL: 'YES_NO_CANCEL' });
+export const ButtonSet = Object.freeze({
+  OK: 'OK',
+  OK_CANCEL: 'OK_CANCEL',
+  YES_NO: 'YES_NO',
+  YES_NO_CANCEL: 'YES_NO_CANCEL',
+});
 
 export type MenuItem =
   | { type: 'item'; caption: string; functionName: string }
@@ -91,7 +96,13 @@ export function createUi(host: Host, realm: Realm, rec: UiRecorder, addonName: s
   function html(output: unknown, title?: unknown): RecordedHtml {
     if (!(output instanceof HtmlOutputImpl)) throw realm.exception('Invalid argument: userInterface');
     const s = output.snapshot();
-    return { title: title === undefined ? s.title : String(title), width: s.width, height: s.height, content: s.content, executionId: host.current().id };
+    return {
+      title: title === undefined ? s.title : String(title),
+      width: s.width,
+      height: s.height,
+      content: s.content,
+      executionId: host.current().id,
+    };
   }
 
   function alertArgs(args: unknown[]) {

@@ -21,7 +21,8 @@ export class UrlFetchBackend {
   constructor(readonly options: UrlFetchOptions) {}
 }
 
-const DEFAULT_UA = 'Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: UAEmdDd-stand-in)';
+const DEFAULT_UA =
+  'Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: UAEmdDd-stand-in)';
 const METHODS = new Set(['get', 'delete', 'patch', 'post', 'put']);
 // Apps Script refuses URLs with characters that should have been escaped ("Invalid argument: <url>").
 const UNESCAPED = /[\s"<>\\^`{|}]|[\u0080-\uffff]/;
@@ -147,7 +148,8 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
 
     let body: Buffer | null = null;
     let contentType: string | undefined = params.contentType === undefined ? undefined : String(params.contentType);
-    const payload = rawParams && typeof rawParams === 'object' ? (rawParams as Record<string, unknown>).payload : undefined;
+    const payload =
+      rawParams && typeof rawParams === 'object' ? (rawParams as Record<string, unknown>).payload : undefined;
     if (payload !== undefined && payload !== null) {
       if (isBlob(payload)) {
         body = payload.bufferCopy();
@@ -158,7 +160,8 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
         body = bytesToBuffer(payload);
       } else if (isPlainObject(payload)) {
         const obj = fromRealm(payload) as Record<string, unknown>;
-        if (Object.values(obj).some(isBlob)) fail('stand-in: multipart payloads (objects with blobs) are not supported');
+        if (Object.values(obj).some(isBlob))
+          fail('stand-in: multipart payloads (objects with blobs) are not supported');
         body = Buffer.from(formEncode(obj), 'utf8');
       } else {
         body = Buffer.from(String(payload), 'utf8');
@@ -182,7 +185,8 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
         headers,
         body: body ? new Uint8Array(body) : null,
         followRedirects: params.followRedirects === undefined ? true : Boolean(params.followRedirects),
-        validateHttpsCertificates: params.validateHttpsCertificates === undefined ? true : Boolean(params.validateHttpsCertificates),
+        validateHttpsCertificates:
+          params.validateHttpsCertificates === undefined ? true : Boolean(params.validateHttpsCertificates),
         timeoutMs: 0,
       },
     };
@@ -192,7 +196,8 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
     host.ensure('urlfetch', what, realm);
     host.checkDeadline(realm);
     backend.dailyCalls += prepared.length;
-    if (backend.dailyCalls > host.limits.urlFetchDailyCalls) fail('Service invoked too many times for one day: urlfetch.');
+    if (backend.dailyCalls > host.limits.urlFetchDailyCalls)
+      fail('Service invoked too many times for one day: urlfetch.');
     const remaining = host.remainingMs();
     for (const p of prepared) p.wire.timeoutMs = remaining + 1000;
     host.stats.requests += prepared.length;
@@ -217,7 +222,8 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
       }
       const body = Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength);
       const res = new HTTPResponseImpl(realm, r.status, r.rawHeaders, body);
-      if (r.status >= 400 && !p.muteHttpExceptions) firstError ??= realm.exception(httpErrorMessage(p.requestedUrl, r.status, res.getContentText()));
+      if (r.status >= 400 && !p.muteHttpExceptions)
+        firstError ??= realm.exception(httpErrorMessage(p.requestedUrl, r.status, res.getContentText()));
       responses.push(res);
     });
     host.checkDeadline(realm);
@@ -266,7 +272,9 @@ export function createUrlFetchApp(host: Host, realm: Realm, backend: UrlFetchBac
       const batch = host.stats.fetchAllCalls;
       host.stats.maxBatchSize = Math.max(host.stats.maxBatchSize, requests.length);
       const prepared = requests.map((r) =>
-        typeof r === 'string' ? prepare(r, {}, 'UrlFetchApp.fetchAll') : prepare((r as Record<string, unknown>)?.url, r, 'UrlFetchApp.fetchAll'),
+        typeof r === 'string'
+          ? prepare(r, {}, 'UrlFetchApp.fetchAll')
+          : prepare((r as Record<string, unknown>)?.url, r, 'UrlFetchApp.fetchAll'),
       );
       return realm.array(prepared.length ? execute(prepared, batch, 'UrlFetchApp.fetchAll') : []);
     },

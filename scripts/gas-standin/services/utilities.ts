@@ -38,7 +38,9 @@ function toBuffer(value: unknown, charset?: unknown): Buffer {
   if (isBlob(value)) return value.bufferCopy();
   if (isByteArray(value)) return bytesToBuffer(value);
   const s = String(value);
-  return charset === Charset.US_ASCII ? Buffer.from(s.replace(/[\u0080-\uffff]/g, '?'), 'latin1') : Buffer.from(s, 'utf8');
+  return charset === Charset.US_ASCII
+    ? Buffer.from(s.replace(/[\u0080-\uffff]/g, '?'), 'latin1')
+    : Buffer.from(s, 'utf8');
 }
 
 export function createUtilities(host: Host, realm: Realm) {
@@ -86,7 +88,12 @@ export function createUtilities(host: Host, realm: Realm) {
       return realm.bytes(Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
     },
     newBlob(data: unknown, contentType?: unknown, name?: unknown): BlobImpl {
-      return new BlobImpl(realm, data === undefined ? Buffer.alloc(0) : toBuffer(data), contentType == null ? null : String(contentType), name == null ? null : String(name));
+      return new BlobImpl(
+        realm,
+        data === undefined ? Buffer.alloc(0) : toBuffer(data),
+        contentType == null ? null : String(contentType),
+        name == null ? null : String(name),
+      );
     },
     getUuid(): string {
       return crypto.randomUUID();
@@ -112,7 +119,20 @@ export function createUtilities(host: Host, realm: Realm) {
 
 // ---- formatDate: the SimpleDateFormat letters Apps Script code commonly uses ----
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 interface ZonedParts {
@@ -179,7 +199,7 @@ function offsetText(min: number, colon: boolean, zForZero: boolean, short = fals
 export function formatDate(d: Date, timeZone: string, format: string): string {
   const z = zoned(d, timeZone);
   let out = '';
-  for (let i = 0; i < format.length; ) {
+  for (let i = 0; i < format.length;) {
     const c = format[i];
     if (c === "'") {
       const end = format.indexOf("'", i + 1);

@@ -10,7 +10,13 @@ import type * as http from 'node:http';
 import { closest } from '@igdata/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { callApi } from '../pipeline';
 import { keyOf, originOf } from '../http';
 import type { Route } from '../routes';
@@ -29,13 +35,19 @@ const INSTRUCTIONS =
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, x-api-key, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
+  'access-control-allow-headers':
+    'authorization, x-api-key, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
   'access-control-expose-headers': 'mcp-protocol-version, mcp-session-id',
 };
 
 function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message }, id: null });
-  res.writeHead(status, { ...CORS, ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  res.writeHead(status, {
+    ...CORS,
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 
@@ -44,24 +56,45 @@ export function createMcpHandler(rt: Runtime, routes: Map<string, Route>, baseUr
   for (const route of routes.values()) byTool.set(toolName(route.endpoint), route);
   const names = [...byTool.keys()];
 
-  async function callTool(req: http.IncomingMessage, aborted: AbortSignalLike, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  async function callTool(
+    req: http.IncomingMessage,
+    aborted: AbortSignalLike,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const route = byTool.get(name);
     if (!route) {
       const near = closest(name, names);
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}".${near ? ` Did you mean "${near}"?` : ''} tools/list lists the ${names.length} tools.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${name}".${near ? ` Did you mean "${near}"?` : ''} tools/list lists the ${names.length} tools.`,
+      );
     }
     rt.stats.countMcpCall();
     let out;
     try {
-      out = await callApi(rt, route, { key: keyOf(req), input: args, headers: req.headers, origin: originOf(req, baseUrl()), aborted });
+      out = await callApi(rt, route, {
+        key: keyOf(req),
+        input: args,
+        headers: req.headers,
+        origin: originOf(req, baseUrl()),
+        aborted,
+      });
     } catch (e) {
       if (!rt.quiet) console.error(e);
-      const body = { error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' }, meta: {} };
+      const body = {
+        error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' },
+        meta: {},
+      };
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
     }
     if (!out) return { isError: true, content: [{ type: 'text', text: 'The client went away.' }] };
     // The envelope exactly as the REST route answers it, as text and as structured content.
-    return { isError: out.status !== 200, content: [{ type: 'text', text: out.body }], structuredContent: JSON.parse(out.body) };
+    return {
+      isError: out.status !== 200,
+      content: [{ type: 'text', text: out.body }],
+      structuredContent: JSON.parse(out.body),
+    };
   }
 
   return async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -70,11 +103,19 @@ export function createMcpHandler(rt: Runtime, routes: Map<string, Route>, baseUr
       return void res.end();
     }
     // Stateless: no session to resume or end, and no server-initiated messages to stream.
-    if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.', { allow: 'POST, OPTIONS' });
+    if (req.method !== 'POST')
+      return refuse(res, 405, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.', {
+        allow: 'POST, OPTIONS',
+      });
     const aborted: AbortSignalLike = { aborted: false, onAbort: undefined };
-    const server = new Server({ name: 'igdata-sandbox', title: 'IG Data sandbox', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    const server = new Server(
+      { name: 'igdata-sandbox', title: 'IG Data sandbox', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: allTools() }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(req, aborted, request.params.name, request.params.arguments ?? {}));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      callTool(req, aborted, request.params.name, request.params.arguments ?? {}),
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       aborted.aborted = true;

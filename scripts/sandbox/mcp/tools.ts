@@ -26,7 +26,11 @@ interface OpenApiOperation {
 function toolOf(e: EndpointDef, op: OpenApiOperation): Tool {
   const properties: Record<string, object> = {};
   for (const p of op.parameters) {
-    properties[p.name] = { ...p.schema, description: p.description, ...(p.example === undefined ? {} : { examples: [p.example] }) };
+    properties[p.name] = {
+      ...p.schema,
+      description: p.description,
+      ...(p.example === undefined ? {} : { examples: [p.example] }),
+    };
   }
   return {
     name: toolName(e),
@@ -34,7 +38,13 @@ function toolOf(e: EndpointDef, op: OpenApiOperation): Tool {
     description: op.description,
     inputSchema: { type: 'object', properties, required: op.parameters.filter((p) => p.required).map((p) => p.name) },
     // Reads public data and changes nothing but the caller's balance: every call is billed.
-    annotations: { title: op.summary, readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: {
+      title: op.summary,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
   };
 }
 

@@ -57,7 +57,10 @@ export class MediaLinks {
   signAll(json: string, origin: string, nowMs: number, ttlS: number): string {
     if (!json.includes(MEDIA_REF)) return json;
     const exp = this.expiry(nowMs, ttlS);
-    return json.replace(REF_IN_JSON, (_, path: string) => `"${origin}${MEDIA_PREFIX}${path}?exp=${exp}&sig=${this.signedSig(path, exp)}"`);
+    return json.replace(
+      REF_IN_JSON,
+      (_, path: string) => `"${origin}${MEDIA_PREFIX}${path}?exp=${exp}&sig=${this.signedSig(path, exp)}"`,
+    );
   }
 
   /** `path` is the part after /media (`/p/<shortcode>.png`). */

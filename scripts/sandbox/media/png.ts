@@ -33,7 +33,8 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
  * pictures are mostly flat colour, which Sub turns into runs of zeros that deflate to almost nothing.
  */
 export function encodePng(width: number, height: number, rgb: Uint8Array): Buffer {
-  if (rgb.length !== width * height * 3) throw new Error(`encodePng: expected ${width * height * 3} bytes of RGB, got ${rgb.length}`);
+  if (rgb.length !== width * height * 3)
+    throw new Error(`encodePng: expected ${width * height * 3} bytes of RGB, got ${rgb.length}`);
   const stride = width * 3;
   const raw = Buffer.alloc((stride + 1) * height);
   for (let y = 0; y < height; y++) {
@@ -51,5 +52,10 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type: RGB
   // compression, filter method and interlace stay 0
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -30,7 +30,10 @@ function pictureAt(kind: string, name: string): Buffer {
 export function serveMedia(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
   const text = (status: number, message: string) => {
     rt.stats.countMedia(status, 0);
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(message)) });
+    res.writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(message)),
+    });
     res.end(message);
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Media links answer GET and HEAD only.');

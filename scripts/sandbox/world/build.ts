@@ -4,7 +4,19 @@
  */
 import { Rng, hash32 } from './random';
 import type { TopicKey } from './vocabulary';
-import { COUNTRIES, DAY, FIRST, GENERIC, HOUR, LAST, LOCATION_SEED, REFERENCE_TIME, THINGS, TOPICS, TOPIC_LOCATIONS } from './vocabulary';
+import {
+  COUNTRIES,
+  DAY,
+  FIRST,
+  GENERIC,
+  HOUR,
+  LAST,
+  LOCATION_SEED,
+  REFERENCE_TIME,
+  THINGS,
+  TOPICS,
+  TOPIC_LOCATIONS,
+} from './vocabulary';
 import { DEFAULT_AVATAR, imageRef, videoRef } from './media';
 import type { Account, LocationRec, Post, UserSummary, World } from './records';
 import { TOP_LIMIT } from './records';
@@ -31,25 +43,232 @@ interface Special {
 
 /** Well-known and test-friendly accounts, always present whatever the seed. */
 const SPECIALS: Special[] = [
-  { username: 'nasa', full_name: 'NASA', topic: 'space', followers: 97_400_000, following: 82, posts: 320, verified: true, business: true, category: 'Government organization', bio: 'Exploring the universe and our home planet.', url: 'https://www.nasa.gov', country: 'United States', created: [2012, 4], er: 0.004, stories: 3 },
-  { username: 'natgeo', full_name: 'National Geographic', topic: 'travel', followers: 283_000_000, following: 160, posts: 300, verified: true, business: true, category: 'Media/news company', bio: 'Inspiring people to care about the planet.', url: 'https://www.nationalgeographic.com', country: 'United States', created: [2012, 1], er: 0.0015, stories: 4 },
-  { username: 'nike', full_name: 'Nike', topic: 'fashion', followers: 301_000_000, following: 190, posts: 250, verified: true, business: true, category: 'Sportswear store', bio: 'Just Do It.', url: 'https://www.nike.com', country: 'United States', created: [2011, 11], er: 0.001, stories: 2 },
-  { username: 'starbucks', full_name: 'Starbucks Coffee', topic: 'coffee', followers: 17_900_000, following: 140, posts: 200, verified: true, business: true, category: 'Coffee shop', bio: 'Inspiring and nurturing the human spirit, one cup at a time.', url: 'https://www.starbucks.com', country: 'United States', created: [2011, 10], er: 0.003, stories: 1 },
-  { username: 'bbcnews', full_name: 'BBC News', topic: 'news', followers: 26_300_000, following: 90, posts: 220, verified: true, business: true, category: 'Media/news company', bio: 'News from the BBC.', url: 'https://www.bbc.co.uk/news', country: 'United Kingdom', created: [2013, 3], er: 0.002, stories: 2 },
-  { username: 'instagram', full_name: 'Instagram', topic: 'life', followers: 688_000_000, following: 220, posts: 240, verified: true, business: true, category: 'Digital creator', bio: 'Bringing you closer to the people and things you love.', url: 'https://about.instagram.com', country: 'United States', created: [2010, 10], er: 0.0008, stories: 5 },
+  {
+    username: 'nasa',
+    full_name: 'NASA',
+    topic: 'space',
+    followers: 97_400_000,
+    following: 82,
+    posts: 320,
+    verified: true,
+    business: true,
+    category: 'Government organization',
+    bio: 'Exploring the universe and our home planet.',
+    url: 'https://www.nasa.gov',
+    country: 'United States',
+    created: [2012, 4],
+    er: 0.004,
+    stories: 3,
+  },
+  {
+    username: 'natgeo',
+    full_name: 'National Geographic',
+    topic: 'travel',
+    followers: 283_000_000,
+    following: 160,
+    posts: 300,
+    verified: true,
+    business: true,
+    category: 'Media/news company',
+    bio: 'Inspiring people to care about the planet.',
+    url: 'https://www.nationalgeographic.com',
+    country: 'United States',
+    created: [2012, 1],
+    er: 0.0015,
+    stories: 4,
+  },
+  {
+    username: 'nike',
+    full_name: 'Nike',
+    topic: 'fashion',
+    followers: 301_000_000,
+    following: 190,
+    posts: 250,
+    verified: true,
+    business: true,
+    category: 'Sportswear store',
+    bio: 'Just Do It.',
+    url: 'https://www.nike.com',
+    country: 'United States',
+    created: [2011, 11],
+    er: 0.001,
+    stories: 2,
+  },
+  {
+    username: 'starbucks',
+    full_name: 'Starbucks Coffee',
+    topic: 'coffee',
+    followers: 17_900_000,
+    following: 140,
+    posts: 200,
+    verified: true,
+    business: true,
+    category: 'Coffee shop',
+    bio: 'Inspiring and nurturing the human spirit, one cup at a time.',
+    url: 'https://www.starbucks.com',
+    country: 'United States',
+    created: [2011, 10],
+    er: 0.003,
+    stories: 1,
+  },
+  {
+    username: 'bbcnews',
+    full_name: 'BBC News',
+    topic: 'news',
+    followers: 26_300_000,
+    following: 90,
+    posts: 220,
+    verified: true,
+    business: true,
+    category: 'Media/news company',
+    bio: 'News from the BBC.',
+    url: 'https://www.bbc.co.uk/news',
+    country: 'United Kingdom',
+    created: [2013, 3],
+    er: 0.002,
+    stories: 2,
+  },
+  {
+    username: 'instagram',
+    full_name: 'Instagram',
+    topic: 'life',
+    followers: 688_000_000,
+    following: 220,
+    posts: 240,
+    verified: true,
+    business: true,
+    category: 'Digital creator',
+    bio: 'Bringing you closer to the people and things you love.',
+    url: 'https://about.instagram.com',
+    country: 'United States',
+    created: [2010, 10],
+    er: 0.0008,
+    stories: 5,
+  },
   // normal public accounts whose whole follower list pages to the end
-  { username: 'veganfoodie', full_name: 'Vegan Foodie', topic: 'vegan', followers: 240, following: 180, posts: 110, business: true, category: 'Blogger', bio: 'Easy plant-based recipes every day. 🌱', url: 'https://veganfoodie.example', country: 'Portugal', created: [2018, 6], er: 0.09, stories: 2 },
-  { username: 'plantbasedpaula', full_name: 'Paula Costa', topic: 'vegan', followers: 180, following: 250, posts: 105, category: 'Chef', bio: 'Chef. Vegan comfort food from Lisbon.', country: 'Portugal', created: [2019, 2], er: 0.08 },
-  { username: 'trailrunner.leo', full_name: 'Leo Meyer', topic: 'fitness', followers: 300, following: 120, posts: 60, bio: 'Running the Alps one trail at a time.', country: 'Germany', created: [2016, 8], er: 0.06 },
-  { username: 'small.cafe', full_name: 'Small Cafe', topic: 'coffee', followers: 120, following: 60, posts: 40, business: true, category: 'Coffee shop', bio: 'Tiny cafe, big flavours. Open 8-16.', country: 'Netherlands', created: [2020, 3], er: 0.07 },
+  {
+    username: 'veganfoodie',
+    full_name: 'Vegan Foodie',
+    topic: 'vegan',
+    followers: 240,
+    following: 180,
+    posts: 110,
+    business: true,
+    category: 'Blogger',
+    bio: 'Easy plant-based recipes every day. 🌱',
+    url: 'https://veganfoodie.example',
+    country: 'Portugal',
+    created: [2018, 6],
+    er: 0.09,
+    stories: 2,
+  },
+  {
+    username: 'plantbasedpaula',
+    full_name: 'Paula Costa',
+    topic: 'vegan',
+    followers: 180,
+    following: 250,
+    posts: 105,
+    category: 'Chef',
+    bio: 'Chef. Vegan comfort food from Lisbon.',
+    country: 'Portugal',
+    created: [2019, 2],
+    er: 0.08,
+  },
+  {
+    username: 'trailrunner.leo',
+    full_name: 'Leo Meyer',
+    topic: 'fitness',
+    followers: 300,
+    following: 120,
+    posts: 60,
+    bio: 'Running the Alps one trail at a time.',
+    country: 'Germany',
+    created: [2016, 8],
+    er: 0.06,
+  },
+  {
+    username: 'small.cafe',
+    full_name: 'Small Cafe',
+    topic: 'coffee',
+    followers: 120,
+    following: 60,
+    posts: 40,
+    business: true,
+    category: 'Coffee shop',
+    bio: 'Tiny cafe, big flavours. Open 8-16.',
+    country: 'Netherlands',
+    created: [2020, 3],
+    er: 0.07,
+  },
   // renamed accounts (the id stays stable; the old names do not resolve)
-  { username: 'green.kitchen', full_name: 'Green Kitchen Stories', topic: 'vegan', followers: 260, following: 140, posts: 95, business: true, category: 'Food & beverage', former: ['greenkitchen_old', 'gk.recipes'], bio: 'Formerly @greenkitchen_old. Vegetarian and vegan recipes.', country: 'Germany', created: [2015, 9], er: 0.07, stories: 1 },
-  { username: 'ida.shoots', full_name: 'Ida Larsen', topic: 'photo', followers: 45_000, following: 300, posts: 80, category: 'Photographer', former: ['ida_larsen_photo'], bio: 'Nordic light. Film and digital.', country: 'Norway', created: [2014, 1], er: 0.03 },
+  {
+    username: 'green.kitchen',
+    full_name: 'Green Kitchen Stories',
+    topic: 'vegan',
+    followers: 260,
+    following: 140,
+    posts: 95,
+    business: true,
+    category: 'Food & beverage',
+    former: ['greenkitchen_old', 'gk.recipes'],
+    bio: 'Formerly @greenkitchen_old. Vegetarian and vegan recipes.',
+    country: 'Germany',
+    created: [2015, 9],
+    er: 0.07,
+    stories: 1,
+  },
+  {
+    username: 'ida.shoots',
+    full_name: 'Ida Larsen',
+    topic: 'photo',
+    followers: 45_000,
+    following: 300,
+    posts: 80,
+    category: 'Photographer',
+    former: ['ida_larsen_photo'],
+    bio: 'Nordic light. Film and digital.',
+    country: 'Norway',
+    created: [2014, 1],
+    er: 0.03,
+  },
   // private accounts
-  { username: 'locked_acc', full_name: 'Locked Account', topic: 'life', followers: 312, following: 280, posts: 44, private: true, bio: 'Private.', country: 'Canada', created: [2017, 7] },
-  { username: 'private.jane', full_name: 'Jane', topic: 'life', followers: 88, following: 95, posts: 12, private: true, bio: '', country: 'United States', created: [2021, 12] },
+  {
+    username: 'locked_acc',
+    full_name: 'Locked Account',
+    topic: 'life',
+    followers: 312,
+    following: 280,
+    posts: 44,
+    private: true,
+    bio: 'Private.',
+    country: 'Canada',
+    created: [2017, 7],
+  },
+  {
+    username: 'private.jane',
+    full_name: 'Jane',
+    topic: 'life',
+    followers: 88,
+    following: 95,
+    posts: 12,
+    private: true,
+    bio: '',
+    country: 'United States',
+    created: [2021, 12],
+  },
   // an empty public account
-  { username: 'empty.account', full_name: '', topic: 'life', followers: 0, following: 0, posts: 0, bio: '', country: 'Brazil', created: [2024, 11] },
+  {
+    username: 'empty.account',
+    full_name: '',
+    topic: 'life',
+    followers: 0,
+    following: 0,
+    posts: 0,
+    bio: '',
+    country: 'Brazil',
+    created: [2024, 11],
+  },
 ];
 
 const N_ACCOUNTS = 400;
@@ -69,10 +288,23 @@ export function toShortcode(id: string): string {
 export const iso = (t: number): string => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function summaryOf(a: Account): UserSummary {
-  return { id: a.id, username: a.username, full_name: a.full_name, is_verified: a.is_verified, is_private: a.is_private, profile_pic_url: a.profile_pic_url };
+  return {
+    id: a.id,
+    username: a.username,
+    full_name: a.full_name,
+    is_verified: a.is_verified,
+    is_private: a.is_private,
+    profile_pic_url: a.profile_pic_url,
+  };
 }
 
-function makeAccount(world: World, idx: number, seed: number, spec: Partial<Special> & { username: string; topic: TopicKey }, rng: Rng): Account {
+function makeAccount(
+  world: World,
+  idx: number,
+  seed: number,
+  spec: Partial<Special> & { username: string; topic: TopicKey },
+  rng: Rng,
+): Account {
   const topic = TOPICS[spec.topic];
   const id = String(1_000_000_000 + idx * 7_654_321 + (hash32(seed, 'id', idx) % 1000));
   const followers = spec.followers ?? 0;
@@ -91,7 +323,8 @@ function makeAccount(world: World, idx: number, seed: number, spec: Partial<Spec
     external_url: spec.url ?? null,
     profile_pic_url: imageRef('avatars', id),
     public_email: spec.business ? `hello@${spec.username.replace(/[._]/g, '')}.example` : null,
-    public_phone_number: spec.business && rng.chance(0.4) ? `+1 555 01${String(rng.int(0, 99)).padStart(2, '0')}` : null,
+    public_phone_number:
+      spec.business && rng.chance(0.4) ? `+1 555 01${String(rng.int(0, 99)).padStart(2, '0')}` : null,
     created_year: spec.created?.[0] ?? rng.int(2012, 2024),
     created_month: spec.created?.[1] ?? rng.int(1, 12),
     country: spec.country ?? rng.pick(COUNTRIES),
@@ -131,12 +364,16 @@ function generatedAccount(world: World, idx: number, seed: number): void {
       const style = rng.int(0, 3);
       const word = rng.pick(topic.words);
       username =
-        style === 0 ? `${first.toLowerCase()}.${word}` :
-        style === 1 ? `${word}${rng.pick(['_', '.', ''])}${rng.pick(GENERIC)}` :
-        style === 2 ? `${first.toLowerCase()}_${rng.pick(LAST).toLowerCase()}` :
-        `${word}with${first.toLowerCase()}`;
+        style === 0
+          ? `${first.toLowerCase()}.${word}`
+          : style === 1
+            ? `${word}${rng.pick(['_', '.', ''])}${rng.pick(GENERIC)}`
+            : style === 2
+              ? `${first.toLowerCase()}_${rng.pick(LAST).toLowerCase()}`
+              : `${word}with${first.toLowerCase()}`;
       if (tries > 2) username += rng.int(2, 99);
-      fullName = style === 1 ? `${word[0].toUpperCase()}${word.slice(1)} ${rng.pick(GENERIC)}` : `${first} ${rng.pick(LAST)}`;
+      fullName =
+        style === 1 ? `${word[0].toUpperCase()}${word.slice(1)} ${rng.pick(GENERIC)}` : `${first} ${rng.pick(LAST)}`;
     }
   }
   const isPrivate = !vegan && (bot ? rng.chance(0.5) : rng.chance(0.1));
@@ -144,22 +381,28 @@ function generatedAccount(world: World, idx: number, seed: number): void {
   const followers = bot ? rng.int(0, 40) : big ? rng.logInt(1500, 2_500_000) : rng.int(vegan ? 60 : 20, 340);
   const business = !bot && rng.chance(big ? 0.6 : 0.25);
   const renamed = !bot && rng.chance(0.06);
-  makeAccount(world, idx, seed, {
-    username,
-    full_name: bot ? '' : fullName,
-    topic: topicKey,
-    followers,
-    following: bot ? rng.int(200, 399) : rng.int(10, 390),
-    posts: bot ? rng.int(0, 3) : vegan ? rng.int(90, 120) : rng.int(0, 80),
-    verified: big && followers > 500_000 && rng.chance(0.5),
-    business,
-    private: isPrivate,
-    former: renamed ? [`${username.replace(/[._]/g, '')}_old`] : undefined,
-    bio: bot ? '' : `${topic.label} | ${rng.pick(THINGS[topicKey])} | ${rng.pick(COUNTRIES)}`,
-    url: business ? `https://${username.replace(/[._]/g, '')}.example` : undefined,
-    er: bot ? 0.001 : big ? 0.005 + rng.next() * 0.03 : undefined,
-    stories: !isPrivate && !bot && rng.chance(0.3) ? rng.int(1, 5) : 0,
-  }, rng);
+  makeAccount(
+    world,
+    idx,
+    seed,
+    {
+      username,
+      full_name: bot ? '' : fullName,
+      topic: topicKey,
+      followers,
+      following: bot ? rng.int(200, 399) : rng.int(10, 390),
+      posts: bot ? rng.int(0, 3) : vegan ? rng.int(90, 120) : rng.int(0, 80),
+      verified: big && followers > 500_000 && rng.chance(0.5),
+      business,
+      private: isPrivate,
+      former: renamed ? [`${username.replace(/[._]/g, '')}_old`] : undefined,
+      bio: bot ? '' : `${topic.label} | ${rng.pick(THINGS[topicKey])} | ${rng.pick(COUNTRIES)}`,
+      url: business ? `https://${username.replace(/[._]/g, '')}.example` : undefined,
+      er: bot ? 0.001 : big ? 0.005 + rng.next() * 0.03 : undefined,
+      stories: !isPrivate && !bot && rng.chance(0.3) ? rng.int(1, 5) : 0,
+    },
+    rng,
+  );
   const a = world.accounts[world.accounts.length - 1];
   if (bot) a.profile_pic_url = rng.chance(0.7) ? DEFAULT_AVATAR : a.profile_pic_url;
   a.summary = summaryOf(a);
@@ -187,7 +430,8 @@ function buildPosts(world: World, a: Account, seed: number): void {
     const shortcode = toShortcode(id);
     const r = rng.next();
     const type: Post['type'] = r < 0.45 ? 'photo' : r < 0.7 ? 'carousel' : 'video';
-    const product_type: Post['product_type'] = type !== 'video' ? 'feed' : rng.chance(0.75) ? 'clips' : rng.chance(0.4) ? 'igtv' : 'feed';
+    const product_type: Post['product_type'] =
+      type !== 'video' ? 'feed' : rng.chance(0.75) ? 'clips' : rng.chance(0.4) ? 'igtv' : 'feed';
     const mult = type === 'video' ? 1.3 : type === 'carousel' ? 1.15 : 1;
     const hourBoost = new Date(t).getUTCHours() >= 17 && new Date(t).getUTCHours() <= 21 ? 1.25 : 1;
     const like_count = Math.max(0, Math.round(a.followers * a.er * mult * hourBoost * (0.4 + rng.next() * 1.2)));
@@ -200,7 +444,14 @@ function buildPosts(world: World, a: Account, seed: number): void {
     for (let k = 0; k < nTags; k++) tags.add(rng.pick(topic.tags));
     const caption = `${rng.pick(topic.captions).replace('{thing}', thing).replace('{place}', place)} ${[...tags].map((x) => `#${x}`).join(' ')}`;
     const location = rng.chance(0.55) ? world.locations[rng.pick(locs)] : null;
-    const video_duration = type !== 'video' ? null : product_type === 'igtv' ? rng.int(600, 9000) / 10 : product_type === 'clips' ? rng.int(50, 900) / 10 : rng.int(100, 600) / 10;
+    const video_duration =
+      type !== 'video'
+        ? null
+        : product_type === 'igtv'
+          ? rng.int(600, 9000) / 10
+          : product_type === 'clips'
+            ? rng.int(50, 900) / 10
+            : rng.int(100, 600) / 10;
     const p: Post = {
       id,
       shortcode,
@@ -247,9 +498,19 @@ export function buildWorld(seed = 42): World {
   };
   LOCATION_SEED.forEach(([name, category, address, city, zip, lat, lng], i) => {
     const id = i === 0 ? '213385402' : String(200_000_000 + i * 1_234_567 + (hash32(seed, 'loc', i) % 1000));
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     const rec: LocationRec = {
-      id, name, category, address, city, zip, lat, lng,
+      id,
+      name,
+      category,
+      address,
+      city,
+      zip,
+      lat,
+      lng,
       phone: category === 'City' ? '' : `+1 555 02${String(i).padStart(2, '0')}`,
       website: category === 'City' ? '' : `https://${slug}.example`,
       external_id: String(40_000_000_000 + hash32(seed, 'ext', i)),
@@ -283,7 +544,9 @@ export function buildWorld(seed = 42): World {
   for (const list of world.locationPosts.values()) list.sort(byTimeDesc);
   for (const [name, list] of [...tagPosts.entries()].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
     list.sort(byTimeDesc);
-    const top = [...list].sort((x, y) => y.like_count + y.comment_count - (x.like_count + x.comment_count) || byTimeDesc(x, y)).slice(0, TOP_LIMIT);
+    const top = [...list]
+      .sort((x, y) => y.like_count + y.comment_count - (x.like_count + x.comment_count) || byTimeDesc(x, y))
+      .slice(0, TOP_LIMIT);
     world.hashtags.set(name, {
       name,
       id: String(17_800_000_000_000_000n + BigInt(hash32(seed, 'tag', name))),

@@ -32,7 +32,9 @@ function pickAccounts(world: World, a: Account, salt: string, count: number): Ac
  */
 export function followersOf(world: World, a: Account): UserSummary[] {
   const count = a.capped ? FOLLOWER_CAP : a.followers;
-  return memo(world, `followers:${a.id}:${count}`, () => pickAccounts(world, a, 'followers', count).map((x) => x.summary));
+  return memo(world, `followers:${a.id}:${count}`, () =>
+    pickAccounts(world, a, 'followers', count).map((x) => x.summary),
+  );
 }
 
 export function followingOf(world: World, a: Account): UserSummary[] {
@@ -60,16 +62,27 @@ export function commentsOf(world: World, p: Post): CommentRec[] {
       t += rng.int(1, 240) * 60_000;
       const r = rng.next();
       const sentiment: Sentiment = r < 0.62 ? 'positive' : r < 0.9 ? 'neutral' : 'negative';
-      const text = rng.pick(sentiment === 'positive' ? COMMENTS_POS : sentiment === 'neutral' ? COMMENTS_NEU : COMMENTS_NEG);
+      const text = rng.pick(
+        sentiment === 'positive' ? COMMENTS_POS : sentiment === 'neutral' ? COMMENTS_NEU : COMMENTS_NEG,
+      );
       const author = world.accounts[rng.int(0, world.accounts.length - 1)];
-      out.push({ id: `18${p.id.slice(1)}${String(k).padStart(3, '0')}`, text, like_count: rng.chance(0.6) ? 0 : rng.logInt(1, 500), created_at: iso(t), author: author.summary, sentiment });
+      out.push({
+        id: `18${p.id.slice(1)}${String(k).padStart(3, '0')}`,
+        text,
+        like_count: rng.chance(0.6) ? 0 : rng.logInt(1, 500),
+        created_at: iso(t),
+        author: author.summary,
+        sentiment,
+      });
     }
     return out;
   });
 }
 
 export function likersOf(world: World, p: Post): UserSummary[] {
-  return memo(world, `likers:${p.id}:${Math.min(p.like_count, LIKER_CAP)}`, () => pickAccounts(world, p.author, `likers:${p.id}`, Math.min(p.like_count, LIKER_CAP)).map((x) => x.summary));
+  return memo(world, `likers:${p.id}:${Math.min(p.like_count, LIKER_CAP)}`, () =>
+    pickAccounts(world, p.author, `likers:${p.id}`, Math.min(p.like_count, LIKER_CAP)).map((x) => x.summary),
+  );
 }
 
 export interface StoryRec {
@@ -96,7 +109,11 @@ export function storiesOf(world: World, a: Account, startedAt: number): StoryRec
     const id = `3${String(a.idx).padStart(4, '0')}9${String(k).padStart(3, '0')}${String(hash32(world.seed, 'sid', a.idx, k) % 1e7).padStart(7, '0')}`;
     const shortcode = toShortcode(id);
     out.push({
-      id, shortcode, type: video ? 'video' : 'photo', taken_at: iso(t), t,
+      id,
+      shortcode,
+      type: video ? 'video' : 'photo',
+      taken_at: iso(t),
+      t,
       image_url: imageRef('s', shortcode),
       video_url: video ? videoRef('s', shortcode) : null,
       video_duration: video ? rng.int(30, 150) / 10 : null,

@@ -59,7 +59,10 @@ function newPost(world: World, a: Account, hour: number, t: number): Post {
   const r = rng.next();
   const type: Post['type'] = r < 0.45 ? 'photo' : r < 0.7 ? 'carousel' : 'video';
   const product_type: Post['product_type'] = type !== 'video' ? 'feed' : rng.chance(0.75) ? 'clips' : 'feed';
-  const like_count = Math.max(0, Math.round(a.followers * a.er * (type === 'video' ? 1.3 : 1) * (0.4 + rng.next() * 1.2)));
+  const like_count = Math.max(
+    0,
+    Math.round(a.followers * a.er * (type === 'video' ? 1.3 : 1) * (0.4 + rng.next() * 1.2)),
+  );
   const comment_count = Math.round(like_count * (0.01 + rng.next() * 0.04)) + rng.int(0, 3);
   const locs = TOPIC_LOCATIONS[topic.key];
   const place = LOCATION_SEED[rng.pick(locs)][0].split(',')[0];
@@ -69,15 +72,24 @@ function newPost(world: World, a: Account, hour: number, t: number): Post {
   for (let k = 0; k < nTags; k++) tags.add(rng.pick(topic.tags));
   const caption = `${rng.pick(topic.captions).replace('{thing}', rng.pick(THINGS[topic.key])).replace('{place}', place)} ${[...tags].map((x) => `#${x}`).join(' ')}`;
   return {
-    id, shortcode, type, product_type,
+    id,
+    shortcode,
+    type,
+    product_type,
     url: `https://www.instagram.com/${product_type === 'clips' ? 'reel' : 'p'}/${shortcode}/`,
-    caption, taken_at: iso(t), t, like_count, comment_count,
+    caption,
+    taken_at: iso(t),
+    t,
+    like_count,
+    comment_count,
     view_count: type === 'video' ? Math.round(like_count * (8 + rng.next() * 25)) + rng.int(10, 500) : null,
     image_url: imageRef('p', shortcode),
     video_url: type === 'video' ? videoRef('v', shortcode) : null,
     video_duration: type === 'video' ? (product_type === 'clips' ? rng.int(50, 900) : rng.int(100, 600)) / 10 : null,
     location: rng.chance(0.55) ? world.locations[rng.pick(locs)] : null,
-    author: a, tags: [...tags], childCount: type === 'carousel' ? rng.int(2, 6) : 0,
+    author: a,
+    tags: [...tags],
+    childCount: type === 'carousel' ? rng.int(2, 6) : 0,
   };
 }
 
@@ -86,8 +98,13 @@ function newStory(world: World, a: Account, hour: number, t: number): StoryRec {
   const shortcode = toShortcode(id);
   const video = hash32(world.seed, 'msv', a.idx, hour) % 5 < 2;
   return {
-    id, shortcode, type: video ? 'video' : 'photo', taken_at: iso(t), t,
-    image_url: imageRef('s', shortcode), video_url: video ? videoRef('s', shortcode) : null,
+    id,
+    shortcode,
+    type: video ? 'video' : 'photo',
+    taken_at: iso(t),
+    t,
+    image_url: imageRef('s', shortcode),
+    video_url: video ? videoRef('s', shortcode) : null,
     video_duration: video ? 3 + (hash32(world.seed, 'msd', a.idx, hour) % 120) / 10 : null,
   };
 }
@@ -120,7 +137,13 @@ export class MovingWorld {
     this.nextHour = Math.floor(startedAt / HOUR);
     this.scene = this.empty(startedAt);
     this.movers = world.accounts
-      .map((a) => ({ a, perHour: postsPerDay(a) / 24, pk: hash32(world.seed, 'moving-post', a.idx), storiesPerHour: storiesPerDay(a) / 24, sk: hash32(world.seed, 'moving-story', a.idx) }))
+      .map((a) => ({
+        a,
+        perHour: postsPerDay(a) / 24,
+        pk: hash32(world.seed, 'moving-post', a.idx),
+        storiesPerHour: storiesPerDay(a) / 24,
+        sk: hash32(world.seed, 'moving-story', a.idx),
+      }))
       .filter((m) => m.perHour > 0 || m.storiesPerHour > 0);
   }
 
@@ -160,7 +183,12 @@ export class MovingWorld {
         const g = list[k];
         if (g.t > at) continue;
         const age = at - g.t;
-        const p: Post = { ...g, like_count: rise(g.like_count, age), comment_count: rise(g.comment_count, age), view_count: g.view_count === null ? null : rise(g.view_count, age) };
+        const p: Post = {
+          ...g,
+          like_count: rise(g.like_count, age),
+          comment_count: rise(g.comment_count, age),
+          view_count: g.view_count === null ? null : rise(g.view_count, age),
+        };
         feed.push(p);
         s.byRef.set(p.id, p).set(p.shortcode, p);
         if (g.author.is_private) continue;
@@ -197,17 +225,17 @@ export class MovingWorld {
 
   /** The account's posts since the start, newest first. */
   feedOf(a: Account): Post[] {
-    return this.moved() ? this.current().feeds.get(a.id) ?? NONE : NONE;
+    return this.moved() ? (this.current().feeds.get(a.id) ?? NONE) : NONE;
   }
 
   /** Public posts since the start carrying #tag, newest first. */
   tagged(tag: string): Post[] {
-    return this.moved() ? this.current().tagged.get(tag) ?? NONE : NONE;
+    return this.moved() ? (this.current().tagged.get(tag) ?? NONE) : NONE;
   }
 
   /** Public posts since the start at a location, newest first. */
   located(id: string): Post[] {
-    return this.moved() ? this.current().located.get(id) ?? NONE : NONE;
+    return this.moved() ? (this.current().located.get(id) ?? NONE) : NONE;
   }
 
   /** A post since the start by id or shortcode. */

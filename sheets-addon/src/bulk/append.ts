@@ -24,7 +24,11 @@ function record(job: AppendingJob, d: PendingWrite): void {
 }
 
 /** The first two cells of a row as text: what an announced write looks for to know it is its own. */
-const fingerprint = (cells: unknown[]): string => cells.slice(0, 2).map((c) => (c instanceof Date ? c.toISOString() : String(c ?? ''))).join('\u0000');
+const fingerprint = (cells: unknown[]): string =>
+  cells
+    .slice(0, 2)
+    .map((c) => (c instanceof Date ? c.toISOString() : String(c ?? '')))
+    .join('\u0000');
 
 /**
  * Finishes a write that an earlier step began but did not record: it happened if its first row is there, and is its
@@ -33,7 +37,8 @@ const fingerprint = (cells: unknown[]): string => cells.slice(0, 2).map((c) => (
 function finishPending(s: Step<AppendingJob>): void {
   const p = s.job.pending;
   if (!p) return;
-  const ours = cellFilled(s.out, p.at, 1) && (p.first === undefined || fingerprint(s.out.read(p.at, 1, 1, 2)[0]) === p.first);
+  const ours =
+    cellFilled(s.out, p.at, 1) && (p.first === undefined || fingerprint(s.out.read(p.at, 1, 1, 2)[0]) === p.first);
   if (ours) record(s.job, p);
   delete s.job.pending;
   s.save(s.job);
@@ -59,7 +64,11 @@ export function appendWindow(s: Step<AppendingJob>, max: number): TargetRow[] | 
  * Below the last row, not at the job's own next row: another run may append to the same sheet
  * (a history sheet shared by two lookups of one function), and neither may write over the other.
  */
-export function appendRows(s: Step<AppendingJob>, values: SheetValue[][], d: Omit<PendingWrite, 'at' | 'rows' | 'items' | 'first'>): void {
+export function appendRows(
+  s: Step<AppendingJob>,
+  values: SheetValue[][],
+  d: Omit<PendingWrite, 'at' | 'rows' | 'items' | 'first'>,
+): void {
   const { job } = s;
   const at = Math.max(job.outNext, s.out.lastRow() + 1);
   const delta: PendingWrite = { ...d, at, rows: values.length, items: values.length };

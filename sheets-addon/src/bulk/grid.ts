@@ -5,7 +5,8 @@
 import type { SheetValue } from '../engine/values';
 import type { Book, Grid, Rect } from '../run/ports';
 
-export const colName = (c: number): string => (c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26)));
+export const colName = (c: number): string =>
+  c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26));
 export const isFilled = (v: unknown): boolean => v !== '' && v !== null;
 
 /** The selected column of targets, checked. */
@@ -15,7 +16,10 @@ export function selection(book: Book): Rect {
   if (r.cols !== 1) throw new Error(`Select one column of targets; the selection ${r.a1} has ${r.cols} columns.`);
   // A range kept from before rows were deleted: reading it would fail with Apps Script's own words.
   if (r.row + r.rows - 1 > (book.sheet(r.sheet)?.maxRows() ?? 0)) {
-    throw new Error('The targets go past the last row of their sheet (were rows deleted?). Select ' + 'the column again, press \u201cuse selection\u201d and preview again.');
+    throw new Error(
+      'The targets go past the last row of their sheet (were rows deleted?). Select ' +
+        'the column again, press \u201cuse selection\u201d and preview again.',
+    );
   }
   return r;
 }
@@ -28,16 +32,24 @@ export const rangeLabel = (r: Rect): string => `${r.sheet}!${r.a1}`;
  * that are not empty are refused; else (a preview) they are said to be. "sheet": a new sheet with
  * the targets in column A.
  */
-export function outputLabel(book: Book, r: Rect, width: number, output: 'beside' | 'sheet' | 'history', create: boolean): string {
+export function outputLabel(
+  book: Book,
+  r: Rect,
+  width: number,
+  output: 'beside' | 'sheet' | 'history',
+  create: boolean,
+): string {
   if (output === 'sheet') return 'a new sheet';
   if (output === 'history') return 'dated rows in a history sheet';
   const sheet = book.sheet(r.sheet)!;
   // The header row above the targets is part of the output (none above row 1).
   const above = r.row > 1 ? 1 : 0;
-  if (r.col + width > sheet.maxColumns()) throw new Error(`Not enough columns right of ${colName(r.col)}: choose "New sheet".`);
+  if (r.col + width > sheet.maxColumns())
+    throw new Error(`Not enough columns right of ${colName(r.col)}: choose "New sheet".`);
   const busy = sheet.read(r.row - above, r.col + 1, r.rows + above, width).some((row) => row.some(isFilled));
   const label = `columns ${colName(r.col + 1)}:${colName(r.col + width)} of ${r.sheet}`;
-  if (busy && create) throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
+  if (busy && create)
+    throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
   return busy ? `${label} (not empty: choose "New sheet")` : label;
 }
 
@@ -94,7 +106,8 @@ export function historySheet(book: Book, fn: string, header: string[], own = fal
     if (own) continue;
     // The header and the cell after it (a sheet narrower than the header cannot hold it).
     const top = sheet.read(1, 1, 1, Math.min(sheet.maxColumns(), header.length + 1))[0];
-    if (top.slice(0, header.length).join('\u0000') === header.join('\u0000') && !isFilled(top[header.length] ?? '')) return { name, next: sheet.lastRow() + 1 };
+    if (top.slice(0, header.length).join('\u0000') === header.join('\u0000') && !isFilled(top[header.length] ?? ''))
+      return { name, next: sheet.lastRow() + 1 };
   }
 }
 
@@ -102,14 +115,16 @@ export function historySheet(book: Book, fn: string, header: string[], own = fal
 export const historySheets = (book: Book): string[] => book.sheetNames().filter((n) => n.startsWith(HISTORY));
 
 /** `rows` cells of one column from row `row`. */
-export const readColumn = (sheet: Grid, row: number, col: number, rows: number): unknown[] => sheet.read(row, col, rows, 1).map((r) => r[0]);
+export const readColumn = (sheet: Grid, row: number, col: number, rows: number): unknown[] =>
+  sheet.read(row, col, rows, 1).map((r) => r[0]);
 
 /** Which of `rows` rows already hold something in `width` columns from `col`. */
 export const filledRows = (sheet: Grid, row: number, col: number, rows: number, width: number): boolean[] =>
   sheet.read(row, col, rows, width).map((r) => r.some(isFilled));
 
 /** Whether a cell holds something (a cell past the sheet's end holds nothing). */
-export const cellFilled = (sheet: Grid, row: number, col: number): boolean => sheet.maxRows() >= row && isFilled(sheet.read(row, col, 1, 1)[0][0]);
+export const cellFilled = (sheet: Grid, row: number, col: number): boolean =>
+  sheet.maxRows() >= row && isFilled(sheet.read(row, col, 1, 1)[0][0]);
 
 /** Writes a block of rows at `row` in one call (all or nothing), adding rows at the end when needed. */
 export function writeBlock(sheet: Grid, row: number, col: number, values: SheetValue[][]): void {
@@ -119,12 +134,24 @@ export function writeBlock(sheet: Grid, row: number, col: number, values: SheetV
 }
 
 /** Writes contiguous runs of non-null rows from `row` (never touching the rows left null). */
-export function writeRuns(sheet: Grid, row: number, col: number, values: (SheetValue[] | null)[], copyTargets: unknown[] | null): void {
+export function writeRuns(
+  sheet: Grid,
+  row: number,
+  col: number,
+  values: (SheetValue[] | null)[],
+  copyTargets: unknown[] | null,
+): void {
   // Each run r .. e - 1 ends at a null row (or the end), which the next run starts after.
   for (let r = 0, e: number; r < values.length; r = e + 1) {
     e = r;
     while (e < values.length && values[e] !== null) e++;
     writeBlock(sheet, row + r, col, values.slice(r, e) as SheetValue[][]);
-    if (copyTargets) writeBlock(sheet, row + r, 1, copyTargets.slice(r, e).map((c) => [c as SheetValue]));
+    if (copyTargets)
+      writeBlock(
+        sheet,
+        row + r,
+        1,
+        copyTargets.slice(r, e).map((c) => [c as SheetValue]),
+      );
   }
 }

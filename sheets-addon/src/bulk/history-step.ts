@@ -31,7 +31,12 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
       if (failed(x)) errors++;
       // An answer's target as the service reads it (`@NASA` and a profile URL are `nasa`): one name per account across
       // runs.
-      if (writesCells(x)) values.push([date, x.kind === 'answer' ? (x.row.call.params[targetName] as SheetValue) ?? x.row.label : x.label, ...cellsFor(job, x)]);
+      if (writesCells(x))
+        values.push([
+          date,
+          x.kind === 'answer' ? ((x.row.call.params[targetName] as SheetValue) ?? x.row.label) : x.label,
+          ...cellsFor(job, x),
+        ]);
     }
     appendRows(s, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });
   });

@@ -40,7 +40,10 @@ export function stepList(s: Step<ListJob>): ListJob {
   const base = job.next;
   const walk = cacheWalk(endpoint, uniqueCalls(rows), job.limit, d.store, baseUrlOf(d.client.config));
   const each = pagesFor(endpoint, job.limit);
-  const labelled = (label: SheetValue, message: string): SheetValue[] => [label, ...messageRow(message, job.fields.length)];
+  const labelled = (label: SheetValue, message: string): SheetValue[] => [
+    label,
+    ...messageRow(message, job.fields.length),
+  ];
 
   eachUnit(s, n, (i) => {
     // Cut a unit: targets until their pages not in the store would pass UNIT_PAGES (at least one).
@@ -58,7 +61,12 @@ export function stepList(s: Step<ListJob>): ListJob {
     // No new page after the step's budget, as for rows: the step holds the document lock, which
     // the sidebar's calls and the formulas' claims wait for. A target cut short is finished by the
     // next step, its pages paid for so far read from the store.
-    const run = runCalls(endpoint, unit, d, { deadline: s.started + s.budgetMs, refresh: false, limit: job.limit, claims: true });
+    const run = runCalls(endpoint, unit, d, {
+      deadline: s.started + s.budgetMs,
+      refresh: false,
+      limit: job.limit,
+      claims: true,
+    });
     countFetch(job, run.credits, run.requests, run.fromStore, run.lost);
     const { outcomes, stopAt } = rowOutcomes(job, rows, i, end, (row) => {
       const res = run.results.get(row.key) as TargetResult;

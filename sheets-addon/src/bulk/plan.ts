@@ -34,7 +34,7 @@ export const bulkEndpoints = (all: readonly EndpointDef[]): EndpointDef[] =>
   all.filter((e) => (e.shape === 'single' || e.shape === 'list') && targetParam(e) !== undefined);
 
 /** Page size used for estimates (the registry's); null when the list is one page (not paged). */
-export const pageSizeOf = (e: EndpointDef): number | null => (e.paginated ? e.pageSize ?? 12 : null);
+export const pageSizeOf = (e: EndpointDef): number | null => (e.paginated ? (e.pageSize ?? 12) : null);
 
 /** Pages a target needs at most for `limit` items (blank = the first page only). */
 export function pagesFor(e: EndpointDef, limit: number | undefined): number {
@@ -54,24 +54,37 @@ export interface BulkPlan {
 /** Reads and checks a bulk request (the custom functions' rules: nothing is sent on a bad argument). */
 export function plan(req: BulkRequest): BulkPlan {
   const endpoint = getEndpoint(req.endpoint);
-  if (!bulkEndpoints([endpoint]).length) throw new Error(`${endpoint.fn} takes no target; bulk runs need a column of targets.`);
+  if (!bulkEndpoints([endpoint]).length)
+    throw new Error(`${endpoint.fn} takes no target; bulk runs need a column of targets.`);
   const list = endpoint.shape === 'list';
-  if (list && req.output !== 'sheet') throw new Error(`${endpoint.fn} returns many rows per target: choose "a new sheet".`);
-  if (!['beside', 'sheet', 'history'].includes(req.output)) throw new Error(`Choose where to write: "beside", "sheet" or "history" (got ${JSON.stringify(req.output)}).`);
+  if (list && req.output !== 'sheet')
+    throw new Error(`${endpoint.fn} returns many rows per target: choose "a new sheet".`);
+  if (!['beside', 'sheet', 'history'].includes(req.output))
+    throw new Error(`Choose where to write: "beside", "sheet" or "history" (got ${JSON.stringify(req.output)}).`);
   const target = targetParam(endpoint)!;
   // The formula's positional arguments: a blank target cell, the parameters, the fields, and for
   // lists `header` then `limit` (1-500, the same check as the custom functions' argument).
-  const args = ['', ...endpoint.params.filter((p) => p !== target && p.kind !== 'cursor').map((p) => req.params?.[p.name]), req.fields ?? ''];
+  const args = [
+    '',
+    ...endpoint.params.filter((p) => p !== target && p.kind !== 'cursor').map((p) => req.params?.[p.name]),
+    req.fields ?? '',
+  ];
   if (list) args.push(undefined, req.limit ?? undefined);
   try {
     const parsed = parseArgs(endpoint, args);
-    return { endpoint, targetName: target.name, params: parsed.params, list, limit: parsed.limit, fields: parsed.fields.length ? parsed.fields : columnsSeen([]) };
+    return {
+      endpoint,
+      targetName: target.name,
+      params: parsed.params,
+      list,
+      limit: parsed.limit,
+      fields: parsed.fields.length ? parsed.fields : columnsSeen([]),
+    };
   } catch (e) {
     if (isIgError(e)) throw new Error(messageOf(e));
     throw e;
   }
 }
-
 
 interface CacheWalkState {
   pages: number;
@@ -84,7 +97,13 @@ interface CacheWalkState {
  * way runCalls would fetch them (same cap, same cursors); a target stops at its first page that is
  * not stored.
  */
-export function cacheWalk(endpoint: EndpointDef, calls: Map<string, Call>, limit: number | undefined, store: AnswerStore, baseUrl: string): Map<string, CacheWalkState> {
+export function cacheWalk(
+  endpoint: EndpointDef,
+  calls: Map<string, Call>,
+  limit: number | undefined,
+  store: AnswerStore,
+  baseUrl: string,
+): Map<string, CacheWalkState> {
   const keys = [...calls.keys()];
   const walk = new PageWalk([...calls.values()], capFor(endpoint, limit));
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
@@ -135,7 +154,9 @@ interface Preview {
 export function preview(ctx: RunContext, req: BulkRequest): Preview {
   const p = plan(req);
   const range = selection(ctx.book);
-  const rows = readColumn(ctx.book.sheet(range.sheet)!, range.row, range.col, range.rows).map((cell) => bulkRow(p, cell));
+  const rows = readColumn(ctx.book.sheet(range.sheet)!, range.row, range.col, range.rows).map((cell) =>
+    bulkRow(p, cell),
+  );
   const calls = uniqueCalls(rows);
   const count = (kind: PlannedRow['kind']) => rows.filter((r) => r.kind === kind).length;
   const store = answersFor(ctx, settingRule(ctx.settings), false).deps.store;
@@ -145,9 +166,21 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
   const output = outputLabel(ctx.book, range, p.fields.length, req.output, false);
   /** The preview of `cached` targets in the store, the rest costing `credits` in all. */
   const priced = (cached: number, creditsEach: number, credits: number, exact: boolean) => ({
-    range: rangeLabel(range), rows: rows.length, blank: count('blank'), invalid: count('error'), unique: calls.size,
-    balance: b.ok ? b.balance : undefined, balanceMessage: b.ok ? undefined : b.message, fields: p.fields,
-    cached, toFetch: calls.size - cached, creditsEach, credits, exact, enough: b.ok ? b.balance >= credits : undefined, output,
+    range: rangeLabel(range),
+    rows: rows.length,
+    blank: count('blank'),
+    invalid: count('error'),
+    unique: calls.size,
+    balance: b.ok ? b.balance : undefined,
+    balanceMessage: b.ok ? undefined : b.message,
+    fields: p.fields,
+    cached,
+    toFetch: calls.size - cached,
+    creditsEach,
+    credits,
+    exact,
+    enough: b.ok ? b.balance >= credits : undefined,
+    output,
   });
   if (p.list) {
     const walk = cacheWalk(p.endpoint, calls, p.limit, store, baseUrl);
@@ -162,7 +195,13 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
     // "At most": a list that ends early costs fewer pages.
     return {
       ...priced(cached, perPage, pages * perPage, false),
-      list: { limit: p.limit ?? null, pageSize: pageSizeOf(p.endpoint), pagesEach: each, pages, duplicates: count('call') - calls.size },
+      list: {
+        limit: p.limit ?? null,
+        pageSize: pageSizeOf(p.endpoint),
+        pagesEach: each,
+        pages,
+        duplicates: count('call') - calls.size,
+      },
     };
   }
   const hits = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;

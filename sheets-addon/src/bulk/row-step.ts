@@ -23,7 +23,9 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
   const at = physical(job, base);
   const cells = readColumn(s.src, job.row + at, job.col, n);
   // A scheduled refresh rewrites its own columns; any other run never writes a filled row.
-  const filled = job.overwrite ? cells.map(() => false) : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
+  const filled = job.overwrite
+    ? cells.map(() => false)
+    : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
   runUnits(s, eachRow(s, cells, filled), (i, outcomes, stopAt) => {
     // Rows to write, in order: null leaves a row as it is.
     const values: (SheetValue[] | null)[] = outcomes.map((x) => {

@@ -31,7 +31,13 @@ export type OutputPlace = JobPlace & { outNext?: number };
  * history sheet of the lookup ("IG Data history <fn>"; with `own`, a new "IG Data history <own>" of
  * its own, numbered when taken), or the empty columns beside (refused when not empty).
  */
-export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRequest['output'], own?: string): OutputPlace {
+export function placeOutput(
+  book: Book,
+  range: Rect,
+  p: BulkPlan,
+  output: BulkRequest['output'],
+  own?: string,
+): OutputPlace {
   const at = { sheet: range.sheet, row: range.row, col: range.col, rows: range.rows };
   if (output === 'history') {
     const h = historySheet(book, own ?? p.endpoint.fn, ['date', p.targetName, ...p.fields], own !== undefined);
@@ -49,11 +55,28 @@ export function placeOutput(book: Book, range: Rect, p: BulkPlan, output: BulkRe
 }
 
 /** A new job (not saved) writing to `place`. */
-export function newJob(ctx: Pick<RunContext, 'newId' | 'now'>, p: BulkPlan, place: OutputPlace, output: BulkRequest['output']): BulkJob {
+export function newJob(
+  ctx: Pick<RunContext, 'newId' | 'now'>,
+  p: BulkPlan,
+  place: OutputPlace,
+  output: BulkRequest['output'],
+): BulkJob {
   const { outNext, ...where } = place;
   const base = {
-    ...where, id: ctx.newId(), endpoint: p.endpoint.id, params: p.params, fields: p.fields,
-    next: 0, written: 0, skipped: 0, credits: 0, requests: 0, cached: 0, errors: 0, status: 'running' as const, startedAt: new Date(ctx.now()).toISOString(),
+    ...where,
+    id: ctx.newId(),
+    endpoint: p.endpoint.id,
+    params: p.params,
+    fields: p.fields,
+    next: 0,
+    written: 0,
+    skipped: 0,
+    credits: 0,
+    requests: 0,
+    cached: 0,
+    errors: 0,
+    status: 'running' as const,
+    startedAt: new Date(ctx.now()).toISOString(),
   };
   // List and history rows are appended from the first free row: the target then the fields.
   const appending = { outNext: outNext ?? 2, items: 0, duplicates: 0 };
@@ -63,7 +86,11 @@ export function newJob(ctx: Pick<RunContext, 'newId' | 'now'>, p: BulkPlan, plac
 }
 
 /** The step of each kind of job. */
-const STEPS: { [K in BulkJob['kind']]: (s: Step<Extract<BulkJob, { kind: K }>>) => BulkJob } = { rows: stepRows, list: stepList, history: stepHistory };
+const STEPS: { [K in BulkJob['kind']]: (s: Step<Extract<BulkJob, { kind: K }>>) => BulkJob } = {
+  rows: stepRows,
+  list: stepList,
+  history: stepHistory,
+};
 const runStep = (s: Step): BulkJob => STEPS[s.job.kind](s as never);
 
 /** Pauses a job that cannot go on, with why. */
@@ -76,7 +103,6 @@ function pause(ctx: RunContext, job: BulkJob, message: string): BulkJob {
 const jobRule = (ctx: RunContext, job: BulkJob): ReuseRule =>
   job.maxAgeMs === undefined ? settingRule(ctx.settings) : { ...settingRule(ctx.settings), runLimitMs: job.maxAgeMs };
 
-
 /** One step: rows from `next` until the window ends or the step's time budget is used. */
 export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, slot?: string): BulkJob {
   return ctx.lock.withLock(() => {
@@ -88,19 +114,42 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
     const endpoint = getEndpoint(job.endpoint);
     const src = ctx.book.sheet(job.sheet);
     const out = ctx.book.sheet(job.outSheet);
-    if (!src || !out) return pause(ctx, job, `The sheet "${!src ? job.sheet : job.outSheet}" is gone; start a new run.`);
+    if (!src || !out)
+      return pause(ctx, job, `The sheet "${!src ? job.sheet : job.outSheet}" is gone; start a new run.`);
     if (job.row + job.rows - 1 > src.maxRows()) {
-      return pause(ctx, job, `The targets go past the last row of "${job.sheet}" (were rows ` + `deleted?). Select the column again and start a new run.`);
+      return pause(
+        ctx,
+        job,
+        `The targets go past the last row of "${job.sheet}" (were rows ` +
+          `deleted?). Select the column again and start a new run.`,
+      );
     }
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
     const before = { credits: job.credits, lost: job.lost ?? { lookups: 0, credits: 0 } };
     const after = keeping(ctx, jobRule(ctx, job), (a) =>
-      runStep({ job, endpoint, targetName: targetParam(endpoint)!.name, params: job.params, src, out, deps: a.deps, save: jobs.save, started, budgetMs }),
+      runStep({
+        job,
+        endpoint,
+        targetName: targetParam(endpoint)!.name,
+        params: job.params,
+        src,
+        out,
+        deps: a.deps,
+        save: jobs.save,
+        started,
+        budgetMs,
+      }),
     );
     const lost = after.lost ?? before.lost;
-    recordUsage(ctx, job.label ?? `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`, after.credits - before.credits, {
-      lookups: lost.lookups - before.lost.lookups, credits: lost.credits - before.lost.credits,
-    });
+    recordUsage(
+      ctx,
+      job.label ?? `${job.slot ? 'Scheduled run' : 'Run'} ${job.startedAt.slice(0, 16)} ${endpoint.fn}`,
+      after.credits - before.credits,
+      {
+        lookups: lost.lookups - before.lost.lookups,
+        credits: lost.credits - before.lost.credits,
+      },
+    );
     return after;
   });
 }

@@ -64,14 +64,21 @@ export type RowOutcome<A> =
 /**
  * A row outcome that writes cells: a bad target (its message) or an answer; blanks, repeats and filled rows write none.
  */
-export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, { kind: 'invalid' | 'answer' }> => x.kind === 'invalid' || x.kind === 'answer';
+export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, { kind: 'invalid' | 'answer' }> =>
+  x.kind === 'invalid' || x.kind === 'answer';
 
 /**
  * The one row loop: the rows from..end of a unit, in order. It stops before a row whose target was
  * not reached in time, or whose error stops the whole run (a bad key, an empty balance: the job is
  * paused with the error's sentence). Returns what each row before the stop became, and the stop.
  */
-export function rowOutcomes<A>(job: BulkJob, rows: TargetRow[], from: number, end: number, answerOf: (row: Extract<TargetRow, { kind: 'call' }>) => Answer<A>): { outcomes: RowOutcome<A>[]; stopAt: number } {
+export function rowOutcomes<A>(
+  job: BulkJob,
+  rows: TargetRow[],
+  from: number,
+  end: number,
+  answerOf: (row: Extract<TargetRow, { kind: 'call' }>) => Answer<A>,
+): { outcomes: RowOutcome<A>[]; stopAt: number } {
   const outcomes: RowOutcome<A>[] = [];
   for (let r = from; r < end; r++) {
     const row = rows[r];

@@ -42,7 +42,13 @@ function capRoom(job: BulkJob, each: number): number {
  * Rows from `i` while the unit holds at most 50 targets not answered yet and no more than the cap
  * allows; `capped` when the cap, not the window or the batch size, ended it.
  */
-function cutUnit(rows: TargetRow[], i: number, n: number, answered: Set<string>, room: number): { unit: Map<string, Call>; end: number; capped: boolean } {
+function cutUnit(
+  rows: TargetRow[],
+  i: number,
+  n: number,
+  answered: Set<string>,
+  room: number,
+): { unit: Map<string, Call>; end: number; capped: boolean } {
   const unit = new Map<string, Call>();
   const fresh = new Set<string>();
   let end = i;
@@ -72,16 +78,32 @@ function stopAtCap(job: BulkJob): void {
  * (store first) and decided row by row; `write` writes what its rows became and advances the job. A unit
  * the cap ended pauses the run after it is written.
  */
-export function runUnits(s: Step, rows: TargetRow[], write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void): void {
+export function runUnits(
+  s: Step,
+  rows: TargetRow[],
+  write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void,
+): void {
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, s.deps);
   eachUnit(s, rows.length, (i) => runUnit(s, rows, i, answered, write));
 }
 
-function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void): { stopAt: number; end: number } {
+function runUnit(
+  s: Step,
+  rows: TargetRow[],
+  i: number,
+  answered: Set<string>,
+  write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void,
+): { stopAt: number; end: number } {
   const { job, deps: d } = s;
   const n = rows.length;
-  const { unit, end, capped } = cutUnit(rows, i, n, answered, capRoom(job, estimateCost(s.endpoint, job.params as never).credits));
+  const { unit, end, capped } = cutUnit(
+    rows,
+    i,
+    n,
+    answered,
+    capRoom(job, estimateCost(s.endpoint, job.params as never).credits),
+  );
   // With claims: a formula recalculating meanwhile waits for this unit's answers instead of paying
   // for them again (the step holds the lock its claim round would take), and the other way round.
   const run = fetchMany(unit, d, { deadline: Number.MAX_SAFE_INTEGER, refresh: false, claims: true });
@@ -91,7 +113,10 @@ function runUnit(s: Step, rows: TargetRow[], i: number, answered: Set<string>, w
     answered.add(k);
     if (o.cached) fromStore.push(o.fetchedAt);
   }
-  countFetch(job, run.stats.credits, run.stats.requests, fromStore, { lookups: run.stats.lostLookups, credits: run.stats.lostCredits });
+  countFetch(job, run.stats.credits, run.stats.requests, fromStore, {
+    lookups: run.stats.lostLookups,
+    credits: run.stats.lostCredits,
+  });
   const { outcomes, stopAt } = rowOutcomes(job, rows, i, end, (row) => {
     const o = run.outcomes.get(row.key)!;
     return o.kind === 'late' ? { late: true } : o.kind === 'ok' ? { value: o.value } : { error: o.error };
@@ -109,5 +134,7 @@ export const failed = (x: UnitOutcome): boolean => x.kind === 'invalid' || (x.ki
  */
 export function cellsFor(job: BulkJob, x: Extract<UnitOutcome, { kind: 'invalid' | 'answer' }>): SheetValue[] {
   if (x.kind === 'invalid') return failedCells(x.message, x.code, job.fields);
-  return x.value ? cellsOf(x.value.data, job.fields, x.value.at) : failedCells(messageOf(x.error!, x.row.call), errorCode(x.error!), job.fields);
+  return x.value
+    ? cellsOf(x.value.data, job.fields, x.value.at)
+    : failedCells(messageOf(x.error!, x.row.call), errorCode(x.error!), job.fields);
 }

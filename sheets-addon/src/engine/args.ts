@@ -23,16 +23,28 @@ export interface FormulaArgs {
 /** Reads a custom function's positional arguments. Throws IgValidationError before any request. */
 export function parseArgs(endpoint: EndpointDef, args: unknown[]): FormulaArgs {
   const layout = argLayout(endpoint);
-  const out: FormulaArgs = { endpoint, params: {}, targets: [undefined], isRangeInput: false, fields: [], refresh: false };
+  const out: FormulaArgs = {
+    endpoint,
+    params: {},
+    targets: [undefined],
+    isRangeInput: false,
+    fields: [],
+    refresh: false,
+  };
   if (args.length > layout.length) {
-    throw new IgValidationError('arguments', `at most ${layout.length} (${layout.map((a) => a.name).join(', ')})`, String(args.length));
+    throw new IgValidationError(
+      'arguments',
+      `at most ${layout.length} (${layout.map((a) => a.name).join(', ')})`,
+      String(args.length),
+    );
   }
   layout.forEach((spec, i) => {
     const v = args[i];
     switch (spec.role) {
       case 'target':
         // An argument left out (not a blank cell, which is a blank row) would answer a silent blank.
-        if (v === undefined) throw new IgValidationError(spec.name, expectedFor(spec.param!), 'nothing (the argument is left out)');
+        if (v === undefined)
+          throw new IgValidationError(spec.name, expectedFor(spec.param!), 'nothing (the argument is left out)');
         out.targetName = spec.name;
         out.isRangeInput = isRange(v);
         out.targets = targetCells(spec.name, v);

@@ -6,13 +6,15 @@ import type { SheetsClient } from './ports';
 type BalanceAnswer = { ok: true; balance: number } | { ok: false; message: string; code?: string };
 
 export function readBalance(client: SheetsClient): BalanceAnswer {
-  if (!client.config.apiKey) return { ok: false, code: 'missing_api_key', message: `No API key is set. Set it in ${KEY_WHERE}.` };
+  if (!client.config.apiKey)
+    return { ok: false, code: 'missing_api_key', message: `No API key is set. Set it in ${KEY_WHERE}.` };
   try {
     const r = runSync(send(client.config, prepare('credits', {})), client.io);
     const v = r.data.credits_remaining ?? r.creditsRemaining;
     return { ok: true, balance: Number(v) };
   } catch (e) {
-    if (isIgError(e)) return { ok: false, code: e.name === 'IgApiError' ? String(e.code) : undefined, message: messageOf(e) };
+    if (isIgError(e))
+      return { ok: false, code: e.name === 'IgApiError' ? String(e.code) : undefined, message: messageOf(e) };
     throw e;
   }
 }

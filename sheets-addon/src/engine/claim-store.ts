@@ -19,7 +19,11 @@ export interface ClaimDeps {
   sleep: (ms: number) => void;
 }
 
-function read(store: AnswerStore, wanted: string[], publish?: Map<string, CachedAnswer>): { answers: Map<string, CachedAnswer>; claims: string | undefined } {
+function read(
+  store: AnswerStore,
+  wanted: string[],
+  publish?: Map<string, CachedAnswer>,
+): { answers: Map<string, CachedAnswer>; claims: string | undefined } {
   const raw: Record<string, string> = {};
   const answers = store.getMany(wanted, { keys: [CLAIM_ITEM], out: raw, writing: publish?.keys() });
   return { answers, claims: raw[CLAIM_ITEM] };

@@ -29,7 +29,8 @@ export type ClaimTable = Map<string, [until: number, owner: string]>;
 /** The live claims in the claim item's text (anything unreadable or expired is no claim). */
 export function parseClaims(text: string | undefined, now: number): ClaimTable {
   const out: ClaimTable = new Map();
-  for (const [key, c] of jsonEntries(text)) if (Array.isArray(c) && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
+  for (const [key, c] of jsonEntries(text))
+    if (Array.isArray(c) && c[0] > now && typeof c[1] === 'string') out.set(key, [c[0], c[1]]);
   return out;
 }
 
@@ -73,7 +74,12 @@ export interface ClaimRun {
  */
 export function runClaimed(
   keys: string[],
-  opts: { store: ClaimStore; batchSize: number; canStart: () => boolean; send: (keys: string[]) => Map<string, CachedOutcome> },
+  opts: {
+    store: ClaimStore;
+    batchSize: number;
+    canStart: () => boolean;
+    send: (keys: string[]) => Map<string, CachedOutcome>;
+  },
 ): ClaimRun {
   const { store } = opts;
   const owner = Math.random().toString(36).slice(2, 10) + store.now().toString(36);

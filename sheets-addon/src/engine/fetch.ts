@@ -4,7 +4,16 @@
  * sidebar's bulk run. Calls not started before the deadline come back as `late`.
  */
 import type { AnyIgError, Call } from '@igdata/core';
-import { IgApiError, IgSchemaError, baseUrlOf, estimateCost, isIgError, requestKey, runSync, sendAll } from '@igdata/core';
+import {
+  IgApiError,
+  IgSchemaError,
+  baseUrlOf,
+  estimateCost,
+  isIgError,
+  requestKey,
+  runSync,
+  sendAll,
+} from '@igdata/core';
 import type { EngineDeps } from './ports';
 import { fromResult } from './store';
 import type { CachedAnswer } from './types';
@@ -70,17 +79,35 @@ export function errorFromStore(v: Extract<CachedAnswer, { ok: false }>): IgApiEr
  */
 function storedFailure(e: AnyIgError, at: number): CachedAnswer | undefined {
   if (e.name === 'IgApiError' && e.status === 404 && e.charged > 0) {
-    return { ok: false, status: 404, code: String(e.code), message: e.message, charged: e.charged, reason: e.details.reason, at };
+    return {
+      ok: false,
+      status: 404,
+      code: String(e.code),
+      message: e.message,
+      charged: e.charged,
+      reason: e.details.reason,
+      at,
+    };
   }
   if (e.name === 'IgSchemaError' && e.charged > 0) {
-    return { ok: false, status: 200, code: SCHEMA_CODE, message: e.issues[0] ?? e.message, charged: e.charged, requestId: e.requestId, at };
+    return {
+      ok: false,
+      status: 200,
+      code: SCHEMA_CODE,
+      message: e.issues[0] ?? e.message,
+      charged: e.charged,
+      requestId: e.requestId,
+      at,
+    };
   }
   return undefined;
 }
 
 /** What became of a call that was answered (fetched at `at`), from the store or not. */
 const outcomeOf = (answer: Answered | AnyIgError, cached: boolean, at: number): CallOutcome =>
-  isIgError(answer) ? { kind: 'error', error: answer, cached, fetchedAt: at } : { kind: 'ok', value: answer, cached, fetchedAt: at };
+  isIgError(answer)
+    ? { kind: 'error', error: answer, cached, fetchedAt: at }
+    : { kind: 'ok', value: answer, cached, fetchedAt: at };
 
 /** The request key of a call: endpoint + normalised params (never the API key). */
 export const keyOf = (call: Call): string => requestKey(call.endpoint, call.params);
@@ -88,7 +115,15 @@ export const keyOf = (call: Call): string => requestKey(call.endpoint, call.para
 export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: FetchOptions): FetchRun {
   const { client, store, now } = deps;
   const outcomes = new Map<string, CallOutcome>();
-  const stats: FetchStats = { unique: calls.size, cacheHits: 0, requests: 0, credits: 0, late: 0, lostLookups: 0, lostCredits: 0 };
+  const stats: FetchStats = {
+    unique: calls.size,
+    cacheHits: 0,
+    requests: 0,
+    credits: 0,
+    late: 0,
+    lostLookups: 0,
+    lostCredits: 0,
+  };
   const requestsBefore = client.io.stats.requests;
   const base = baseUrlOf(client.config);
   const skey = new Map([...calls.keys()].map((key) => [key, store.keyFor(base, key)]));
@@ -127,7 +162,13 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   const sendBatch = (keys: string[]): Map<string, CachedAnswer> => {
     const t0 = now();
     const toStore = new Map<string, CachedAnswer>();
-    const answers = runSync(sendAll(client.config, keys.map((k) => calls.get(k)!)), client.io);
+    const answers = runSync(
+      sendAll(
+        client.config,
+        keys.map((k) => calls.get(k)!),
+      ),
+      client.io,
+    );
     answers.forEach((answer, i) => {
       const at = now();
       const result = isIgError(answer) ? answer : fromResult(answer, at);
@@ -149,7 +190,12 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   if (opts.claims && deps.claims && !opts.noCache && todo.length) {
     // Cells recalculating at once: each request is paid by one execution, the others use its answer.
     const byStoreKey = new Map(todo.map((k) => [skey.get(k) as string, k]));
-    const run = runClaimed([...byStoreKey.keys()], { store: deps.claims, batchSize: BATCH_SIZE, canStart, send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)) });
+    const run = runClaimed([...byStoreKey.keys()], {
+      store: deps.claims,
+      batchSize: BATCH_SIZE,
+      canStart,
+      send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)),
+    });
     for (const [sk, hit] of run.fromOthers) answeredFromStore(byStoreKey.get(sk)!, hit);
     notReached(run.late.map((sk) => byStoreKey.get(sk)!));
     todo.length = 0; // claims published every answer

@@ -14,7 +14,11 @@ function columnsOf(args: FormulaArgs, results: Map<string, TargetResult>): strin
   return columnsSeen([...results.values()].flatMap((r) => r.items));
 }
 
-export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<string, TargetResult>): SheetValue | SheetValue[][] {
+export function format(
+  args: FormulaArgs,
+  rows: PlannedRow[],
+  results: Map<string, TargetResult>,
+): SheetValue | SheetValue[][] {
   const fields = columnsOf(args, results);
   const width = fields.length;
   const table: SheetValue[][] = [];
@@ -33,11 +37,18 @@ export function format(args: FormulaArgs, rows: PlannedRow[], results: Map<strin
     const label = args.targetName ? String(row.call.params[args.targetName]) : '';
     const r = results.get(row.key)!;
     // What the row says instead of values: a page not reached in time, a failure, an empty list.
-    const message = r.late ? NOT_REACHED : r.error ? messageOf(r.error, r.failedCall ?? row.call) : list && !r.items.length ? 'No items.' : undefined;
+    const message = r.late
+      ? NOT_REACHED
+      : r.error
+        ? messageOf(r.error, r.failedCall ?? row.call)
+        : list && !r.items.length
+          ? 'No items.'
+          : undefined;
     if (message !== undefined) table.push(lead(label, failedCells(message, r.error ? errorCode(r.error) : '', fields)));
     else for (const item of list ? r.items : [r.items[0]]) table.push(lead(label, cellsOf(item, fields, r.fetchedAt)));
   }
-  if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width)) table.unshift(lead(args.targetName as string, fields));
+  if (args.header ?? defaultHeader(args.endpoint, args.isRangeInput, width))
+    table.unshift(lead(args.targetName as string, fields));
   if (!table.length) return '';
   if (table.length === 1 && table[0].length === 1) return table[0][0];
   return table;

@@ -19,7 +19,10 @@ const CUSTOM_BUDGET_MS = 20000;
 
 /** A custom function: args as Sheets passes them; returns a value or a 2D array, or throws the message. */
 export function evaluateFormula(
-  endpointId: string, args: unknown[], deps: () => EngineDeps, now: () => number = Date.now,
+  endpointId: string,
+  args: unknown[],
+  deps: () => EngineDeps,
+  now: () => number = Date.now,
   /** Told the credits this formula spent, and its lookups whose answer was lost (the usage log). */
   spent?: (fn: string, credits: number, lost: Lost) => void,
 ): SheetValue | SheetValue[][] {
@@ -31,7 +34,9 @@ export function evaluateFormula(
     // A single bad target fails the formula (a bad argument); in a range it is that row's message.
     if (!parsed.isRangeInput && rows[0].kind === 'error') throw new Error(rows[0].message);
     const { results, credits, lost } = runCalls(endpoint, uniqueCalls(rows), deps(), {
-      deadline: started + CUSTOM_BUDGET_MS, refresh: parsed.refresh, limit: parsed.limit,
+      deadline: started + CUSTOM_BUDGET_MS,
+      refresh: parsed.refresh,
+      limit: parsed.limit,
       claims: !parsed.refresh, // other cells recalculating at the same time never pay twice
     });
     if (credits || lost.lookups) spent?.(endpoint.fn, credits, lost);

@@ -20,19 +20,27 @@ export const CHART_ACCOUNTS = 8;
 /**
  * The time of a history sheet's row (its date cell), for the growth view and the tracker view; NaN when it holds none.
  */
-export const historyTime = (v: unknown): number => (v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN);
+export const historyTime = (v: unknown): number =>
+  v instanceof Date || typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : NaN;
 
 /**
  * Numeric fields of a history sheet's header (the growth view's choices): everything after date and target but when
  * each answer was fetched.
  */
-export const historyFields = (header: unknown[]): string[] => header.slice(2).map(String).filter((f) => f && f !== FETCHED_AT && f !== ERROR_CODE);
+export const historyFields = (header: unknown[]): string[] =>
+  header
+    .slice(2)
+    .map(String)
+    .filter((f) => f && f !== FETCHED_AT && f !== ERROR_CODE);
 
 /** `values`: the history sheet, header first. Throws with a clear message when `field` is not one of its columns. */
 export function growth(values: unknown[][], field: string, accounts: string[] = []): Growth {
   const header = (values[0] ?? []).map(String);
   const col = header.indexOf(field, 2);
-  if (col < 0) throw new Error(`The history has no column "${field}": choose one of ${historyFields(header).join(', ') || '(none)'}.`);
+  if (col < 0)
+    throw new Error(
+      `The history has no column "${field}": choose one of ${historyFields(header).join(', ') || '(none)'}.`,
+    );
   // account -> time -> value (numbers only; a message row or a blank is no snapshot)
   const by = new Map<string, Map<number, number>>();
   let snapshots = 0;
@@ -57,6 +65,9 @@ export function growth(values: unknown[][], field: string, accounts: string[] = 
   const wanted = accounts.map((a) => a.trim()).filter((a) => by.has(a));
   const charted = wanted.length ? wanted : summary.slice(0, CHART_ACCOUNTS).map((r) => r[0] as string);
   const times = [...new Set(charted.flatMap((a) => [...by.get(a)!.keys()]))].sort((a, b) => a - b);
-  const series = [['date', ...charted], ...times.map((t) => [new Date(t), ...charted.map((a) => by.get(a)!.get(t) ?? '')])];
+  const series = [
+    ['date', ...charted],
+    ...times.map((t) => [new Date(t), ...charted.map((a) => by.get(a)!.get(t) ?? '')]),
+  ];
   return { field, summary: [SUMMARY_HEADER, ...summary], series, snapshots };
 }

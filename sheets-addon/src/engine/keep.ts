@@ -58,7 +58,8 @@ export function formatRow(answers: Map<string, CachedAnswer>, now: number): stri
   let text = '';
   for (const [name, a] of [...answers].sort((x, y) => y[1].at - x[1].at)) {
     const part = member(name, a);
-    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= ROW_CHARS) text += (text ? ',' : '') + part;
+    if (a.at >= now - freshMs(MAX_HOURS) && text.length + part.length + 2 <= ROW_CHARS)
+      text += (text ? ',' : '') + part;
   }
   return split(text && `{${text}}`, CELL_CHARS).map((cell) => `~${cell}`);
 }
@@ -78,7 +79,10 @@ export interface KeptAnswers {
 /** One row alone, or all of them in one read. */
 const readRows = (grid: KeptGrid, rows: number[]) => grid.read(rows.length === 1 ? rows : undefined);
 
-export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; maxAgeMs: number; writable: boolean }): KeptAnswers {
+export function createKeptAnswers(
+  grid: KeptGrid,
+  opts: { now: () => number; maxAgeMs: number; writable: boolean },
+): KeptAnswers {
   const pending = new Map<string, CachedAnswer>();
   // Rows as read in this execution, parsed once: only a writer's flush changes them (custom
   // functions never write; bulk steps and the trigger write one at a time, under the document
@@ -107,7 +111,9 @@ export function createKeptAnswers(grid: KeptGrid, opts: { now: () => number; max
       return out;
     },
     add(entries) {
-      if (opts.writable) for (const [key, a] of entries) if (!((pending.get(nameOf(key))?.at ?? -Infinity) >= a.at)) pending.set(nameOf(key), a);
+      if (opts.writable)
+        for (const [key, a] of entries)
+          if (!((pending.get(nameOf(key))?.at ?? -Infinity) >= a.at)) pending.set(nameOf(key), a);
     },
     flush() {
       const byRow = groupBy(pending, ([name]) => rowOf(name));
@@ -140,7 +146,11 @@ export const withKept = (store: AnswerStore, kept: KeptAnswers): AnswerStore => 
   ...store,
   getMany(keys, extra) {
     const out = store.getMany(keys, extra);
-    for (const [k, a] of kept.getMany(keys.filter((k) => !out.has(k)), store.limitOf)) out.set(k, a);
+    for (const [k, a] of kept.getMany(
+      keys.filter((k) => !out.has(k)),
+      store.limitOf,
+    ))
+      out.set(k, a);
     return out;
   },
   putMany(entries, extra) {

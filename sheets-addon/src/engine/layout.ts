@@ -51,4 +51,6 @@ export function defaultHeader(endpoint: EndpointDef, rangeInput: boolean, width:
 
 /** The default in words, for the generated JSDoc. */
 export const defaultHeaderText = (endpoint: EndpointDef): string =>
-  endpoint.shape === 'list' ? 'TRUE' : 'TRUE for one target with several fields; FALSE for a range, whose rows stay aligned with it, or one field';
+  endpoint.shape === 'list'
+    ? 'TRUE'
+    : 'TRUE for one target with several fields; FALSE for a range, whose rows stay aligned with it, or one field';

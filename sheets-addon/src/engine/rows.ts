@@ -4,13 +4,19 @@ import { errorCode, isBlank, isIgError, prepare } from '@igdata/core';
 import { keyOf } from './fetch';
 import { messageOf } from './messages';
 
-export type PlannedRow = { kind: 'blank' } | { kind: 'error'; message: string; code: string } | { kind: 'call'; key: string; call: Call };
+export type PlannedRow =
+  { kind: 'blank' } | { kind: 'error'; message: string; code: string } | { kind: 'call'; key: string; call: Call };
 
 /**
  * The call for one target cell with the other parameters: a blank cell is a blank row, bad input
  * is its message (nothing is sent for it). Used by the custom functions and bulk runs alike.
  */
-export function planRow(endpoint: EndpointDef, targetName: string | undefined, params: Record<string, unknown>, cell: unknown): PlannedRow {
+export function planRow(
+  endpoint: EndpointDef,
+  targetName: string | undefined,
+  params: Record<string, unknown>,
+  cell: unknown,
+): PlannedRow {
   if (targetName && isBlank(cell)) return { kind: 'blank' };
   try {
     const input = targetName ? { ...params, [targetName]: typeof cell === 'string' ? cell.trim() : cell } : params;

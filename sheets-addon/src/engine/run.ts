@@ -48,7 +48,12 @@ export const capFor = (endpoint: EndpointDef, limit: number | undefined): Paging
 /** A stored or fetched answer as a page of the walk (a stored page costs nothing now). */
 export function pageOf(endpoint: EndpointDef, answer: CachedAnswer, fromStore: boolean): PageAnswer {
   if (!answer.ok) return errorFromStore(answer);
-  const items = endpoint.shape === 'single' ? [answer.data] : Array.isArray(answer.data.items) ? (answer.data.items as Record<string, unknown>[]) : [];
+  const items =
+    endpoint.shape === 'single'
+      ? [answer.data]
+      : Array.isArray(answer.data.items)
+        ? (answer.data.items as Record<string, unknown>[])
+        : [];
   return { items, nextCursor: answer.next, creditsCharged: fromStore ? 0 : answer.charged };
 }
 
@@ -60,7 +65,13 @@ export function runCalls(
 ): RunTotals {
   const keys = [...calls.keys()];
   const walk = new PageWalk([...calls.values()], capFor(endpoint, opts.limit));
-  const totals: RunTotals = { results: new Map(), credits: 0, requests: 0, lost: { lookups: 0, credits: 0 }, fromStore: [] };
+  const totals: RunTotals = {
+    results: new Map(),
+    credits: 0,
+    requests: 0,
+    lost: { lookups: 0, credits: 0 },
+    fromStore: [],
+  };
   const failed = new Map<number, Call>();
   const fetchedAt = new Map<number, number>();
   for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
@@ -87,7 +98,13 @@ export function runCalls(
     });
   }
   walk.results().forEach((r, i) => {
-    totals.results.set(keys[i], { items: r.items, error: r.error, late: r.stoppedBy === 'time' || undefined, failedCall: failed.get(i), fetchedAt: fetchedAt.get(i) });
+    totals.results.set(keys[i], {
+      items: r.items,
+      error: r.error,
+      late: r.stoppedBy === 'time' || undefined,
+      failedCall: failed.get(i),
+      fetchedAt: fetchedAt.get(i),
+    });
   });
   return totals;
 }

@@ -90,7 +90,6 @@ export function fnv1a(key: string): number {
   return h >>> 0;
 }
 
-
 /** Text of ASCII characters only: as many bytes as characters (one native scan instead of the loop). */
 const ASCII = /^[\0-\x7f]*$/;
 
@@ -117,7 +116,8 @@ type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
 function readBucket(text: string | undefined, now: number): Map<string, BucketEntry> {
   const out = new Map<string, BucketEntry>();
   for (const [name, e] of jsonEntries(text)) {
-    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'number' && e[0] > now && isOutcome(e[1])) out.set(name, e as BucketEntry);
+    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'number' && e[0] > now && isOutcome(e[1]))
+      out.set(name, e as BucketEntry);
   }
   return out;
 }
@@ -162,7 +162,15 @@ function bucketIn(mem: BucketMemory, b: string, text: string | undefined, now: n
  * Looks keys up: one getAll (buckets + loose keys, + `extra` keys), a second for chunks if any.
  * Missing or unreadable = absent.
  */
-function getMany(c: KeyValueCache, mem: BucketMemory, keys: string[], now: number, extra: ExtraItems | undefined, fetchedAfter: number, limitOf: (key: string) => number | undefined): Map<string, CachedAnswer> {
+function getMany(
+  c: KeyValueCache,
+  mem: BucketMemory,
+  keys: string[],
+  now: number,
+  extra: ExtraItems | undefined,
+  fetchedAfter: number,
+  limitOf: (key: string) => number | undefined,
+): Map<string, CachedAnswer> {
   const out = new Map<string, CachedAnswer>();
   if (!keys.length && !extra) return out;
   const unique = [...new Set(keys)];
@@ -179,7 +187,7 @@ function getMany(c: KeyValueCache, mem: BucketMemory, keys: string[], now: numbe
     for (const key of bucketKeys) {
       const packed = bucket.get(nameOf(key))?.[1];
       const alone = loose.get(key);
-      const best = packed && alone ? (alone.at > packed.at ? alone : packed) : packed ?? alone;
+      const best = packed && alone ? (alone.at > packed.at ? alone : packed) : (packed ?? alone);
       // older than the freshness setting or its endpoint's limit: a miss
       if (best && reusable(best, now, fetchedAfter, limitOf(key))) out.set(key, best);
     }
@@ -206,7 +214,11 @@ function readLoose(c: KeyValueCache, keys: string[], found: Record<string, strin
     if (v.startsWith(CHUNKED)) {
       const [n, id] = v.slice(CHUNKED.length).split(':');
       const count = Number(n);
-      if (count > 0 && count < 100) chunked.set(key, Array.from({ length: count }, (_, i) => `${key}.${id}.${i}`));
+      if (count > 0 && count < 100)
+        chunked.set(
+          key,
+          Array.from({ length: count }, (_, i) => `${key}.${id}.${i}`),
+        );
     } else texts.set(key, v);
   }
   if (chunked.size) {
@@ -230,7 +242,7 @@ function readLoose(c: KeyValueCache, keys: string[], found: Record<string, strin
  */
 export function split(text: string, size = CHUNK_CHARS): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     let end = Math.min(text.length, i + size);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
@@ -263,7 +275,12 @@ function looseValues(entries: Map<string, CachedAnswer>, values: Record<string, 
  * Merges answers into their buckets (caller holds the lock); the ones that do not fit go loose.
  * An entry this execution wrote (same name, expiry and fetch time) is copied as its text.
  */
-function bucketValues(c: KeyValueCache, mem: BucketMemory, entries: Map<string, CachedAnswer>, now: number): Record<string, string> {
+function bucketValues(
+  c: KeyValueCache,
+  mem: BucketMemory,
+  entries: Map<string, CachedAnswer>,
+  now: number,
+): Record<string, string> {
   const { written } = mem;
   const expiresAt = now + CACHE_TTL_SECONDS * 1000;
   const groups = groupBy(entries, ([key]) => mem.bucketOf(key));
@@ -307,7 +324,8 @@ function bucketValues(c: KeyValueCache, mem: BucketMemory, entries: Map<string, 
       } else spill.set(f.key, f.outcome);
     }
     // nothing to keep: no empty item
-    if (kept.length || typeof current[b] === 'string') mem.parsed.set(b, { text: (values[b] = `{${kept.join(',')}}`), entries: next });
+    if (kept.length || typeof current[b] === 'string')
+      mem.parsed.set(b, { text: (values[b] = `{${kept.join(',')}}`), entries: next });
   }
   return looseValues(spill, values);
 }
@@ -366,7 +384,8 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
       return key;
     },
     limitOf,
-    getMany: (keys, extra) => getMany(deps.cache, mem, keys, deps.now(), extra, deps.now() - (deps.maxAgeMs ?? Infinity), limitOf),
+    getMany: (keys, extra) =>
+      getMany(deps.cache, mem, keys, deps.now(), extra, deps.now() - (deps.maxAgeMs ?? Infinity), limitOf),
     withLock,
     putMany(entries, extra) {
       if (!entries.size && !extra) return;
@@ -378,7 +397,9 @@ export function createAnswerStore(deps: StoreDeps): AnswerStore {
         // null: no lock, so loose items, safe without one
         if (locked === null && entries.size) deps.cache.putAll(looseValues(entries), CACHE_TTL_SECONDS);
       } catch (e) {
-        (deps.warn ?? console.warn)(`IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`);
+        (deps.warn ?? console.warn)(
+          `IG Data: could not cache ${entries.size} result(s): ${e instanceof Error ? e.message : e}`,
+        );
       }
     },
   };

@@ -11,7 +11,16 @@
  */
 export type CachedAnswer =
   | { ok: true; data: Record<string, unknown>; next: string | null; charged: number; at: number }
-  | { ok: false; status: number; code: string; message: string; charged: number; reason?: string; requestId?: string; at: number };
+  | {
+      ok: false;
+      status: number;
+      code: string;
+      message: string;
+      charged: number;
+      reason?: string;
+      requestId?: string;
+      at: number;
+    };
 
 /** Extra items (claims.ts) read or written in the same cache round trip as the answers, raw. */
 export interface ExtraItems {

@@ -21,7 +21,11 @@ export function targetCells(name: string, v: unknown): unknown[] {
   const rows = v.length;
   const cols = rows ? Math.max(...v.map((r) => (Array.isArray(r) ? r.length : 1))) : 0;
   if (rows > 1 && cols > 1) {
-    throw new IgValidationError(name, 'a single cell, one column or one row of cells', `a range of ${rows} rows and ${cols} columns`);
+    throw new IgValidationError(
+      name,
+      'a single cell, one column or one row of cells',
+      `a range of ${rows} rows and ${cols} columns`,
+    );
   }
   return v.flat();
 }
@@ -44,7 +48,8 @@ export function intIn(name: string, v: unknown, min: number, max: number): numbe
   const x = single(name, v);
   if (isBlank(x)) return undefined;
   const n = typeof x === 'number' ? x : typeof x === 'string' && /^\s*\d+\s*$/.test(x) ? Number(x) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new IgValidationError(name, `a whole number from ${min} to ${max}`, showValue(x));
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new IgValidationError(name, `a whole number from ${min} to ${max}`, showValue(x));
   return n;
 }
 
@@ -64,7 +69,8 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
   const names: string[] = [];
   for (const cell of raw) {
     if (isBlank(cell)) continue;
-    if (typeof cell !== 'string') throw new IgValidationError('fields', 'field names as text, e.g. "followers,is_verified"', showValue(cell));
+    if (typeof cell !== 'string')
+      throw new IgValidationError('fields', 'field names as text, e.g. "followers,is_verified"', showValue(cell));
     for (const part of cell.split(/[,;\n]/)) {
       const name = part.trim().toLowerCase();
       if (name && !names.includes(name)) names.push(name);
@@ -75,10 +81,18 @@ export function parseFields(endpoint: EndpointDef, v: unknown): string[] {
     if (name === FETCHED_AT || name === ERROR_CODE) continue;
     if (known.length && !known.some((k) => name === k || name.startsWith(`${k}.`))) {
       const guess = closest(name, known);
-      throw new IgValidationError('fields', `one or more of: ${known.join(', ')}`, `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`);
+      throw new IgValidationError(
+        'fields',
+        `one or more of: ${known.join(', ')}`,
+        `${showValue(name)}${guess ? ` (did you mean ${guess}?)` : ''}`,
+      );
     }
     if (!known.length && !/^[a-z0-9_]+(\.[a-z0-9_]+)*$/.test(name)) {
-      throw new IgValidationError('fields', 'field names such as credits_remaining or profile.followers', showValue(name));
+      throw new IgValidationError(
+        'fields',
+        'field names such as credits_remaining or profile.followers',
+        showValue(name),
+      );
     }
   }
   return names.length ? names : endpoint.columns;
@@ -111,7 +125,8 @@ function toCell(field: string, v: unknown): SheetValue {
  * nothing and takes the string as it is. Numbers, booleans and dates pass as themselves.
  * CONTRIBUTING.md, "Values written to a sheet", says why a prefix and not the '@' format.
  */
-export const entered = (v: SheetValue, plainText: boolean): SheetValue => (typeof v === 'string' && v !== '' && !plainText ? `'${v}` : v);
+export const entered = (v: SheetValue, plainText: boolean): SheetValue =>
+  typeof v === 'string' && v !== '' && !plainText ? `'${v}` : v;
 
 /** The field that shows when an answer was fetched (not the API's: the add-on's own). */
 export const FETCHED_AT = '_fetched_at';
@@ -131,7 +146,15 @@ export function cellsOf(item: Record<string, unknown>, fields: string[], fetched
     const plain = plainField(item, f);
     return plain !== undefined ? plain : pick(item, (flat ??= flatten(item)), f);
   };
-  return fields.map((f) => (f === FETCHED_AT ? (fetchedAt === undefined ? '' : new Date(fetchedAt)) : f === ERROR_CODE ? '' : toCell(f, value(f))));
+  return fields.map((f) =>
+    f === FETCHED_AT
+      ? fetchedAt === undefined
+        ? ''
+        : new Date(fetchedAt)
+      : f === ERROR_CODE
+        ? ''
+        : toCell(f, value(f)),
+  );
 }
 
 /**
@@ -139,7 +162,10 @@ export function cellsOf(item: Record<string, unknown>, fields: string[], fetched
  * ERROR_CODE, the rest blank.
  */
 export function failedCells(message: string, code: string, fields: string[]): SheetValue[] {
-  const at = Math.max(0, fields.findIndex((f) => f !== ERROR_CODE));
+  const at = Math.max(
+    0,
+    fields.findIndex((f) => f !== ERROR_CODE),
+  );
   return fields.length ? fields.map((f, i) => (f === ERROR_CODE ? code : i === at ? message : '')) : [message];
 }
 

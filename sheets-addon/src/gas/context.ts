@@ -63,7 +63,10 @@ export function gasContext(): RunContext {
 function formulaRule(ctx: RunContext): ReuseRule {
   const marks = ctx.settings.refreshMarks;
   // markedAt 0: never marked (the setting alone decides).
-  return { freshHours: ctx.settings.freshHours, markedAt: marks ? refreshedSince(marks, SpreadsheetApp.getActiveRange()) : 0 };
+  return {
+    freshHours: ctx.settings.freshHours,
+    markedAt: marks ? refreshedSince(marks, SpreadsheetApp.getActiveRange()) : 0,
+  };
 }
 
 /**
@@ -71,9 +74,17 @@ function formulaRule(ctx: RunContext): ReuseRule {
  * first asked: a bad argument fails before anything is read), and where its credits are recorded.
  * Custom functions only read kept answers (they may not write a sheet).
  */
-export function formulaContext(): { ctx: RunContext; deps: () => EngineDeps; spent: (fn: string, credits: number, lost: Lost) => void } {
+export function formulaContext(): {
+  ctx: RunContext;
+  deps: () => EngineDeps;
+  spent: (fn: string, credits: number, lost: Lost) => void;
+} {
   const ctx = gasContext();
   let answers: Answers | undefined;
   const get = () => (answers ??= answersFor(ctx, formulaRule(ctx), false));
-  return { ctx, deps: () => get().deps, spent: (fn, credits, lost) => formulaSpent(ctx, get().cache, formulaLabel(fn), credits, lost) };
+  return {
+    ctx,
+    deps: () => get().deps,
+    spent: (fn, credits, lost) => formulaSpent(ctx, get().cache, formulaLabel(fn), credits, lost),
+  };
 }

@@ -18,10 +18,24 @@ export function historyChoices(): { name: string; fields: string[] }[] {
   });
 }
 
-export function growthView(req: { sheet: string; field: string; accounts?: string }): { sheet: string; accounts: number; snapshots: number; charted: number } {
+export function growthView(req: { sheet: string; field: string; accounts?: string }): {
+  sheet: string;
+  accounts: number;
+  snapshots: number;
+  charted: number;
+} {
   const history = activeSpreadsheet().getSheetByName(String(req.sheet ?? ''));
-  if (!history) throw new Error(`There is no sheet named "${req.sheet}": choose a history sheet (made by a lookup writing to "a history sheet").`);
-  const g = growth(history.getDataRange().getValues(), String(req.field ?? ''), String(req.accounts ?? '').split(',').filter((a) => a.trim()));
+  if (!history)
+    throw new Error(
+      `There is no sheet named "${req.sheet}": choose a history sheet (made by a lookup writing to "a history sheet").`,
+    );
+  const g = growth(
+    history.getDataRange().getValues(),
+    String(req.field ?? ''),
+    String(req.accounts ?? '')
+      .split(',')
+      .filter((a) => a.trim()),
+  );
   // The summary's lines: a header and one per account.
   const lines = g.summary.length;
   if (lines < 2) throw new Error(`"${req.sheet}" has no numbers in "${g.field}" yet: run the lookup first.`);

@@ -23,7 +23,6 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
   return { status: res.getResponseCode(), headers: lower(res.getHeaders()), body: res.getContentText() };
 }
 
-
 /**
  * An exception of UrlFetchApp as the request's outcome. Apps Script says only a sentence naming one
  * URL. Two of its sentences can come after the request left: "Address unavailable: <url>" (said
@@ -32,7 +31,8 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
  * anything is sent ("DNS error", "SSL Error", "Invalid argument", a URL the manifest does not allow,
  * a quota).
  */
-const failed = (e: unknown): RawResponse => noHttpAnswer(e, !/^(Exception: )?(Address unavailable|Timeout)\b/.test(String((e as Error)?.message ?? e)));
+const failed = (e: unknown): RawResponse =>
+  noHttpAnswer(e, !/^(Exception: )?(Address unavailable|Timeout)\b/.test(String((e as Error)?.message ?? e)));
 
 /**
  * fetchAll throws for the whole batch at the first request that failed, naming its URL; the other

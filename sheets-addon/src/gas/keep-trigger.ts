@@ -19,7 +19,8 @@ const KEEP_HANDLER = 'igKeepAnswers';
 /** Installs the hourly trigger for this user and document unless they have one (the add-on's only trigger). */
 export function ensureKeepTrigger(): void {
   try {
-    if (!ScriptApp.getUserTriggers(activeSpreadsheet()).length) ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
+    if (!ScriptApp.getUserTriggers(activeSpreadsheet()).length)
+      ScriptApp.newTrigger(KEEP_HANDLER).timeBased().everyHours(1).create();
   } catch (e) {
     console.warn(e); // no hourly trigger: answers are still kept by bulk runs
   }

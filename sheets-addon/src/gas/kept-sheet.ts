@@ -31,6 +31,11 @@ export const keptGrid: KeptGrid = {
     }
     // Every cell a row may use is written: cells beyond its new end are cleared.
     // Through setCells like every write, without reading formats (up to 128 rows a flush; nobody formats this sheet).
-    for (const [row, cells] of rows) setCells(sheet.getRange(row, 1, 1, MAX_CELLS), [Array.from({ length: MAX_CELLS }, (_, i) => cells[i] ?? '')], null);
+    for (const [row, cells] of rows)
+      setCells(
+        sheet.getRange(row, 1, 1, MAX_CELLS),
+        [Array.from({ length: MAX_CELLS }, (_, i) => cells[i] ?? '')],
+        null,
+      );
   },
 };

@@ -21,7 +21,6 @@ import { REFRESH } from './ui';
 /** Above this many credits (estimated) the user confirms first. */
 const CONFIRM_OVER = 20;
 
-
 /** A marked rectangle: [sheet, row, column, rows, columns, marked at (ms)]. */
 type Mark = [string, number, number, number, number, number];
 
@@ -34,7 +33,8 @@ const readMarks = (text: string | null | undefined): Mark[] => jsonList(text) as
 export function refreshedSince(text: string, cell: GoogleAppsScript.Spreadsheet.Range | null): number {
   let at = 0;
   const [sheet, row, col] = cell ? [cell.getSheet().getName(), cell.getRow(), cell.getColumn()] : [];
-  for (const [s, r, c, nr, nc, t] of readMarks(text)) if (s === sheet && row! >= r && row! < r + nr && col! >= c && col! < c + nc) at = Math.max(at, t);
+  for (const [s, r, c, nr, nc, t] of readMarks(text))
+    if (s === sheet && row! >= r && row! < r + nr && col! >= c && col! < c + nc) at = Math.max(at, t);
   return at;
 }
 
@@ -50,9 +50,13 @@ function argValue(arg: ArgText | undefined, sheet: Sheet, dearest: unknown): unk
   if (!arg) return undefined;
   try {
     const range =
-      arg.kind === 'ref' ? (arg.qualified ? sheet.getParent().getRange(arg.ref) : sheet.getRange(arg.ref))
-      : arg.kind === 'name' ? sheet.getParent().getRangeByName(arg.name)
-      : null;
+      arg.kind === 'ref'
+        ? arg.qualified
+          ? sheet.getParent().getRange(arg.ref)
+          : sheet.getRange(arg.ref)
+        : arg.kind === 'name'
+          ? sheet.getParent().getRangeByName(arg.name)
+          : null;
     if (range) {
       const values = range.getValues();
       return values.length === 1 && values[0].length === 1 ? values[0][0] : values;
@@ -75,7 +79,7 @@ function price(endpoint: EndpointDef, text: ArgText[], sheet: Sheet, asked: Map<
   const args = layout.map((spec, i) => {
     const p = spec.param;
     // A computed text parameter is some text (a computed target is counted below).
-    const dearest = spec.role === 'limit' ? MAX_LIMIT : spec.role === 'param' ? p?.max ?? p?.default ?? '_' : '';
+    const dearest = spec.role === 'limit' ? MAX_LIMIT : spec.role === 'param' ? (p?.max ?? p?.default ?? '_') : '';
     return argValue(text[i], sheet, dearest);
   });
   try {
@@ -83,7 +87,8 @@ function price(endpoint: EndpointDef, text: ArgText[], sheet: Sheet, asked: Map<
     const pages = pagesFor(endpoint, parsed.limit);
     const each = (params: Record<string, unknown>) => estimateCost(endpoint, params as Params).credits * pages;
     // A target only Sheets computes is one target.
-    if (layout[0]?.role === 'target' && text[0]?.kind === 'unknown') asked.set(`${endpoint.id}#${asked.size}`, each(parsed.params));
+    if (layout[0]?.role === 'target' && text[0]?.kind === 'unknown')
+      asked.set(`${endpoint.id}#${asked.size}`, each(parsed.params));
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
     for (const [key, call] of uniqueCalls(rows)) asked.set(key, Math.max(asked.get(key) ?? 0, each(call.params)));
   } catch (e) {
@@ -113,7 +118,16 @@ export function refreshSelection(): { cells: number; estimate: number } {
   let estimate = 0;
   for (const credits of asked.values()) estimate += credits;
   const ui = estimate > CONFIRM_OVER && SpreadsheetApp.getUi();
-  if (!cells.length || (ui && ui.alert(REFRESH, `${cells.length === 1 ? '1 formula fetches' : `${cells.length} formulas fetch`} ` + `again: up to ${estimate} credits.`, ui.ButtonSet.YES_NO) !== ui.Button.YES)) {
+  if (
+    !cells.length ||
+    (ui &&
+      ui.alert(
+        REFRESH,
+        `${cells.length === 1 ? '1 formula fetches' : `${cells.length} formulas fetch`} ` +
+          `again: up to ${estimate} credits.`,
+        ui.ButtonSet.YES_NO,
+      ) !== ui.Button.YES)
+  ) {
     return { cells: 0, estimate };
   }
   // The last 20 marks (9 KB a property). An old mark is harmless: every answer its cells use was

@@ -53,7 +53,9 @@ export function currentUserEmail(): string {
 }
 
 function normalizeBaseUrl(input: unknown): string {
-  const text = String(input ?? '').trim().replace(/\/+$/, '');
+  const text = String(input ?? '')
+    .trim()
+    .replace(/\/+$/, '');
   if (!text) return '';
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(text)) {
     throw new Error(`The base URL must look like https://api.example.com; got ${JSON.stringify(text.slice(0, 80))}.`);
@@ -64,7 +66,8 @@ function normalizeBaseUrl(input: unknown): string {
 /** Stores a key (`key`: trimmed by the caller, the sidebar's igSetKey). */
 export function saveKey(key: string, setBy: string): void {
   if (!key) throw new Error('Enter an API key first.');
-  if (/\s/.test(key) || key.length > 512) throw new Error('That does not look like an API key (no spaces, at most 512 characters).');
+  if (/\s/.test(key) || key.length > 512)
+    throw new Error('That does not look like an API key (no spaces, at most 512 characters).');
   props().setProperties({ [PROP.apiKey]: key, [PROP.keySetBy]: setBy, [PROP.keySetAt]: new Date().toISOString() });
 }
 
@@ -82,4 +85,3 @@ export function saveBaseUrl(url: unknown): string {
 
 /** Saves the freshness setting (hours; the sidebar offers 1 hour to 30 days, anything else is the default). */
 export const saveFreshHours = (hours: unknown) => props().setProperty(PROP.freshHours, String(freshHours(hours)));
-

@@ -6,7 +6,12 @@ const PRODUCT = 'IG Data';
 export const REFRESH = 'Refresh selected cells';
 
 export function onOpen(): void {
-  SpreadsheetApp.getUi().createAddonMenu().addItem('Settings', 'showSidebar').addItem('Bulk lookup', 'showSidebar').addItem(REFRESH, 'igRefreshSelection').addToUi();
+  SpreadsheetApp.getUi()
+    .createAddonMenu()
+    .addItem('Settings', 'showSidebar')
+    .addItem('Bulk lookup', 'showSidebar')
+    .addItem(REFRESH, 'igRefreshSelection')
+    .addToUi();
 }
 
 export function showSidebar(): void {

@@ -16,7 +16,9 @@ function dayDate(book: Book, day: string): Date {
 /** Writes the rows the sidebar made of the usage (Day, What, Credits) to the sheet "IG Data usage", replacing it. */
 export function exportUsage(rows: SheetValue[][]): void {
   const book = gasBook();
-  const dated = rows.map((r, i) => (i && typeof r[0] === 'string' && DAY.test(r[0]) ? [dayDate(book, r[0]), ...r.slice(1)] : r));
+  const dated = rows.map((r, i) =>
+    i && typeof r[0] === 'string' && DAY.test(r[0]) ? [dayDate(book, r[0]), ...r.slice(1)] : r,
+  );
   emptiedSheet(book, USAGE_SHEET, rows.length, 3).write(1, 1, dated);
 }
 

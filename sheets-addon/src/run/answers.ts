@@ -21,15 +21,25 @@ export interface Answers {
   kept: KeptAnswers;
 }
 
-export function answersFor(ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'places' | 'settings'>, rule: ReuseRule, writer: boolean): Answers {
+export function answersFor(
+  ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
+  rule: ReuseRule,
+  writer: boolean,
+): Answers {
   const age = maxAgeMs(rule, ctx.now());
   const { cache: kv, kept: grid, sha256Base64 } = ctx.places;
   const cache = createAnswerStore({ cache: kv, tryLock: ctx.lock.tryLock, sha256Base64, now: ctx.now, maxAgeMs: age });
   const kept = createKeptAnswers(grid, { now: ctx.now, maxAgeMs: age, writable: writer });
   // Claims run under the lock: they read the cache alone (kept answers were looked up before); what
   // they publish is kept too (a bulk step fetches with claims).
-  const publishing: AnswerStore = { ...cache, putMany: (entries, extra) => (cache.putMany(entries, extra), kept.add(entries)) };
-  const claims = createClaimStore({ store: publishing, cache: kv, now: ctx.now, sleep: (ms) => ctx.client.io.sleep(ms) }, ctx.settings.claims);
+  const publishing: AnswerStore = {
+    ...cache,
+    putMany: (entries, extra) => (cache.putMany(entries, extra), kept.add(entries)),
+  };
+  const claims = createClaimStore(
+    { store: publishing, cache: kv, now: ctx.now, sleep: (ms) => ctx.client.io.sleep(ms) },
+    ctx.settings.claims,
+  );
   return { deps: { client: ctx.client, store: withKept(cache, kept), now: ctx.now, claims }, cache, kept };
 }
 
@@ -39,7 +49,11 @@ export function answersFor(ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'pl
  * with Apps Script's message (a bulk run pauses and resumes without writing or billing a row twice;
  * the answers stay in the cache, where the hourly trigger finds them).
  */
-export function keeping<T>(ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'places' | 'settings'>, rule: ReuseRule, work: (a: Answers) => T): T {
+export function keeping<T>(
+  ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
+  rule: ReuseRule,
+  work: (a: Answers) => T,
+): T {
   const a = answersFor(ctx, rule, true);
   try {
     return work(a);

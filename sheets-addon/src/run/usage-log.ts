@@ -27,7 +27,8 @@ const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM]
  * is counted on a line of its own that says so.
  */
 const lostLabel = (label: string, lost: Lost): string =>
-  `${label}: ${lost.lookups} lookup${lost.lookups === 1 ? '' : 's'} ` + `sent again after a lost answer (may have been charged)`;
+  `${label}: ${lost.lookups} lookup${lost.lookups === 1 ? '' : 's'} ` +
+  `sent again after a lost answer (may have been charged)`;
 
 /**
  * A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount).

@@ -13,8 +13,11 @@ export function runCosts(targets: number, each: number, cap: number, repeat: Rep
   const runs = runsPerMonth(repeat);
   const targetsPerRun = each > 0 ? Math.floor(cap / each) : targets;
   return {
-    uncapped, perRun,
+    uncapped,
+    perRun,
     runsForAll: targets ? Math.ceil(targets / targetsPerRun) : 0,
-    runsPerMonth: runs, perMonth: Math.ceil(perRun * runs), when: describeRepeat(repeat),
+    runsPerMonth: runs,
+    perMonth: Math.ceil(perRun * runs),
+    when: describeRepeat(repeat),
   };
 }

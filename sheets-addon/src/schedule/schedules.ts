@@ -57,23 +57,34 @@ function fromSaved({ tracker, ...s }: SavedSchedule): Schedule {
   return tracker && !s.owner ? { ...s, owner: { kind: 'tracker', id: tracker } } : s;
 }
 
-export const loadSchedules = (props: PropertyStore): Schedule[] => (jsonList(props.get(PROP.schedules)) as SavedSchedule[]).map(fromSaved);
+export const loadSchedules = (props: PropertyStore): Schedule[] =>
+  (jsonList(props.get(PROP.schedules)) as SavedSchedule[]).map(fromSaved);
 
-export const saveSchedules = (props: PropertyStore, list: Schedule[]): void => props.set(PROP.schedules, JSON.stringify(list));
+export const saveSchedules = (props: PropertyStore, list: Schedule[]): void =>
+  props.set(PROP.schedules, JSON.stringify(list));
 
-export const findSchedule = (props: PropertyStore, id: string): Schedule | undefined => loadSchedules(props).find((s) => s.id === id);
+export const findSchedule = (props: PropertyStore, id: string): Schedule | undefined =>
+  loadSchedules(props).find((s) => s.id === id);
 
 /** When a schedule runs next, for the sidebar: the instant and its label in the spreadsheet's zone. */
-const nextAtFields = (book: Book, at: number) => ({ nextAt: new Date(at).toISOString(), nextLabel: book.formatTime(at) });
+const nextAtFields = (book: Book, at: number) => ({
+  nextAt: new Date(at).toISOString(),
+  nextLabel: book.formatTime(at),
+});
 
 /** The next run after `after` in the spreadsheet's zone. */
 export const nextRun = (book: Book, r: Repeat, after: number): number => nextRunAt(r, after, (t) => book.zoneOffset(t));
 
 /** The cap typed in the sidebar: whole credits, 1 to 1,000,000. */
-export const readCap = (v: unknown): number => wholeNumber(v, 1, MAX_CAP, `Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')}`);
+export const readCap = (v: unknown): number =>
+  wholeNumber(v, 1, MAX_CAP, `Credit cap per run: a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')}`);
 
 function readRequest(req: BulkRequest): Schedule['request'] {
-  if (req.output !== 'beside' && req.output !== 'history') throw new Error('A scheduled lookup writes beside the column (refreshed each run) or ' + 'to a history sheet (a dated row per run): choose one of those.');
+  if (req.output !== 'beside' && req.output !== 'history')
+    throw new Error(
+      'A scheduled lookup writes beside the column (refreshed each run) or ' +
+        'to a history sheet (a dated row per run): choose one of those.',
+    );
   return { endpoint: req.endpoint, params: req.params ?? {}, fields: req.fields ?? '', output: req.output };
 }
 
@@ -99,10 +110,17 @@ interface SchedulePreview {
 function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
   const request = readRequest(req);
   const p = plan(request);
-  if (p.list) throw new Error(`${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`);
+  if (p.list)
+    throw new Error(
+      `${p.endpoint.fn} returns many rows per target; a schedule takes a function with one row per target.`,
+    );
   const c = readCap(cap);
   const each = estimateCost(p.endpoint, p.params as never).credits;
-  if (c < each) throw new Error(`Credit cap per run: at least ${each}, what one ${p.endpoint.fn} ` + `lookup costs (got ${c}); a lower cap would never look anything up.`);
+  if (c < each)
+    throw new Error(
+      `Credit cap per run: at least ${each}, what one ${p.endpoint.fn} ` +
+        `lookup costs (got ${c}); a lower cap would never look anything up.`,
+    );
   return { request, plan: p, repeat: readRepeat((repeat ?? {}) as never), cap: c };
 }
 
@@ -111,8 +129,12 @@ export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unkno
   const s = readSchedule(req, repeat, cap);
   const b = preview(ctx, s.request);
   return {
-    range: b.range, targets: b.unique, creditsEach: b.creditsEach, ...runCosts(b.unique, b.creditsEach, s.cap, s.repeat),
-    ...nextAtFields(ctx.book, nextRun(ctx.book, s.repeat, ctx.now())), balance: b.balance,
+    range: b.range,
+    targets: b.unique,
+    creditsEach: b.creditsEach,
+    ...runCosts(b.unique, b.creditsEach, s.cap, s.repeat),
+    ...nextAtFields(ctx.book, nextRun(ctx.book, s.repeat, ctx.now())),
+    balance: b.balance,
   };
 }
 
@@ -120,9 +142,21 @@ export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unkno
  * A new schedule of `request` (its fields as planned) writing where `placed` says: the output
  * placeOutput prepared now. Its outNext is not kept: each run finds its own next row.
  */
-export function newSchedule(ctx: RunContext, request: Schedule['request'], p: BulkPlan, placed: OutputPlace, when: Pick<Schedule, 'repeat' | 'cap' | 'nextAt'>): Schedule {
+export function newSchedule(
+  ctx: RunContext,
+  request: Schedule['request'],
+  p: BulkPlan,
+  placed: OutputPlace,
+  when: Pick<Schedule, 'repeat' | 'cap' | 'nextAt'>,
+): Schedule {
   const { outNext: _, ...place } = placed;
-  return { id: ctx.newId(), request: { ...request, fields: p.fields.join(',') }, place, ...when, createdBy: ctx.userEmail() };
+  return {
+    id: ctx.newId(),
+    request: { ...request, fields: p.fields.join(',') },
+    place,
+    ...when,
+    createdBy: ctx.userEmail(),
+  };
 }
 
 /**
@@ -134,8 +168,13 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
   const range = selection(ctx.book);
   return ctx.lock.withLock(() => {
     const list = loadSchedules(ctx.props);
-    if (list.length >= MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules: delete one first.`);
-    const s = newSchedule(ctx, request, p, placeOutput(ctx.book, range, p, request.output), { repeat: r, cap: c, nextAt: nextRun(ctx.book, r, ctx.now()) });
+    if (list.length >= MAX_SCHEDULES)
+      throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules: delete one first.`);
+    const s = newSchedule(ctx, request, p, placeOutput(ctx.book, range, p, request.output), {
+      repeat: r,
+      cap: c,
+      nextAt: nextRun(ctx.book, r, ctx.now()),
+    });
     list.push(s);
     saveSchedules(ctx.props, list);
     return s;
@@ -145,9 +184,15 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
 export function deleteSchedule(ctx: RunContext, id: string): void {
   const mine = findSchedule(ctx.props, id);
   // Its owner counts on it (a tracker's view would keep showing this part's old values): it goes with its owner.
-  if (mine?.owner) throw new Error(`This schedule is part of ${ownerTitle(mine.owner)}: delete the ${mine.owner.kind} instead. Nothing was deleted.`);
+  if (mine?.owner)
+    throw new Error(
+      `This schedule is part of ${ownerTitle(mine.owner)}: delete the ${mine.owner.kind} instead. Nothing was deleted.`,
+    );
   ctx.lock.withLock(() => {
-    saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => s.id !== id));
+    saveSchedules(
+      ctx.props,
+      loadSchedules(ctx.props).filter((s) => s.id !== id),
+    );
     jobStore(ctx.props).delete(id);
   });
 }
@@ -177,7 +222,9 @@ export function scheduleViews(ctx: RunContext): ScheduleView[] {
     return {
       id: s.id,
       what: `${getEndpoint(s.request.endpoint).fn}: ${s.request.fields}`,
-      where: `${sheet}!${colName(col)}${row}:${colName(col)}${row + rows - 1} \u2192 ` + `${s.request.output === 'history' ? outSheet : 'the columns beside'}`,
+      where:
+        `${sheet}!${colName(col)}${row}:${colName(col)}${row + rows - 1} \u2192 ` +
+        `${s.request.output === 'history' ? outSheet : 'the columns beside'}`,
       when: describeRepeat(s.repeat),
       cap: s.cap,
       ...nextAtFields(ctx.book, s.nextAt),

@@ -52,11 +52,22 @@ export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null)
   job.maxAgeMs = reuseLimitMs(s.repeat);
   const out = ctx.book.sheet(place.outSheet);
   if (job.kind === 'rows') job.overwrite = true;
-  if (!ctx.book.sheet(place.sheet) || !out) pauseJob(job, `The sheet "${!out ? place.outSheet : place.sheet}" is gone: delete this schedule and make a new one.`);
+  if (!ctx.book.sheet(place.sheet) || !out)
+    pauseJob(
+      job,
+      `The sheet "${!out ? place.outSheet : place.sheet}" is gone: delete this schedule and make a new one.`,
+    );
   else if (job.kind === 'history') job.outNext = out.lastRow() + 1;
-  else if (place.row > 1 && out.read(place.row - 1, place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')) {
+  else if (
+    place.row > 1 &&
+    out.read(place.row - 1, place.outCol, 1, p.fields.length)[0].join(',') !== p.fields.join(',')
+  ) {
     // The header over the schedule's columns changed: those columns are someone else's now.
-    pauseJob(job, `The header over the schedule's columns is no longer "${p.fields.join(', ')}": ` + `nothing was written. Restore it, or delete the schedule and make a new one.`);
+    pauseJob(
+      job,
+      `The header over the schedule's columns is no longer "${p.fields.join(', ')}": ` +
+        `nothing was written. Restore it, or delete the schedule and make a new one.`,
+    );
   }
   return job;
 }
@@ -97,4 +108,3 @@ export function runNow(ctx: RunContext, id: string): BulkJob {
     return job;
   });
 }
-

@@ -34,9 +34,13 @@ export function wholeNumber(v: unknown, min: number, max: number, rule: string):
 }
 
 /** Reads and checks a schedule's timing from the sidebar (clear messages, nothing saved on a bad value). */
-export function readRepeat(input: { every?: unknown; weekday?: unknown; hour?: unknown }, kinds: Repeat['every'][] = ['daily', 'weekly']): Repeat {
+export function readRepeat(
+  input: { every?: unknown; weekday?: unknown; hour?: unknown },
+  kinds: Repeat['every'][] = ['daily', 'weekly'],
+): Repeat {
   const every = String(input.every ?? '') as Repeat['every'];
-  if (!kinds.includes(every)) throw new Error(`Repeat: choose ${kinds.map((k) => `"${k}"`).join(' or ')} (got ${JSON.stringify(every)}).`);
+  if (!kinds.includes(every))
+    throw new Error(`Repeat: choose ${kinds.map((k) => `"${k}"`).join(' or ')} (got ${JSON.stringify(every)}).`);
   const hour = every === 'hourly' ? 0 : wholeNumber(input.hour, 0, 23, 'Hour: a whole number from 0 to 23');
   const weekday = every === 'weekly' ? wholeNumber(input.weekday, 0, 6, 'Day: 0 (Sunday) to 6 (Saturday)') : 1;
   return { every, weekday, hour };
@@ -73,4 +77,6 @@ export function nextRunAt(r: Repeat, after: number, offsetMin: (t: number) => nu
 
 /** "weekly on Monday at 07:00" */
 export const describeRepeat = (r: Repeat): string =>
-  r.every === 'hourly' ? 'hourly' : `${r.every === 'daily' ? 'daily' : `weekly on ${WEEKDAYS[r.weekday]}`} at ${String(r.hour).padStart(2, '0')}:00`;
+  r.every === 'hourly'
+    ? 'hourly'
+    : `${r.every === 'daily' ? 'daily' : `weekly on ${WEEKDAYS[r.weekday]}`} at ${String(r.hour).padStart(2, '0')}:00`;

@@ -35,12 +35,16 @@ type HasDate<T> = T extends Date
   : T extends readonly (infer U)[]
     ? HasDate<U>
     : T extends object
-      ? true extends { [K in keyof T]-?: HasDate<T[K]> }[keyof T] ? true : false
+      ? true extends { [K in keyof T]-?: HasDate<T[K]> }[keyof T]
+        ? true
+        : false
       : false;
 /** Fails the type check naming any server function whose answer holds a Date. */
 type NoDateIn<K extends never> = K;
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- evaluated only for the type error it raises
-type CheckedAnswers = NoDateIn<{ [K in ServerFunction]: HasDate<ReturnType<Api[K]>> extends false ? never : K }[ServerFunction]>;
+type CheckedAnswers = NoDateIn<
+  { [K in ServerFunction]: HasDate<ReturnType<Api[K]>> extends false ? never : K }[ServerFunction]
+>;
 
 type Runner = {
   withSuccessHandler(f: (value: unknown) => void): Runner;

@@ -25,7 +25,15 @@ export const state: {
   balance?: number | null;
   balanceAt: number;
   usage?: Usage;
-} = { endpoints: [], job: null, previewed: false, cancelRequested: false, running: false, settings: null, balanceAt: 0 };
+} = {
+  endpoints: [],
+  job: null,
+  previewed: false,
+  cancelRequested: false,
+  running: false,
+  settings: null,
+  balanceAt: 0,
+};
 
 export function say(id: Id, text: string, kind?: string): void {
   const el = $(id);
@@ -33,7 +41,8 @@ export function say(id: Id, text: string, kind?: string): void {
   el.className = 'msg' + (kind ? ' ' + kind : '');
 }
 export const fmt = (n: unknown): string => (typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–');
-export const errText = (e: unknown): string => String((e && (e as Error).message) || e).replace(/^(Exception|Error): /, '');
+export const errText = (e: unknown): string =>
+  String((e && (e as Error).message) || e).replace(/^(Exception|Error): /, '');
 
 export function colName(n: number): string {
   let s = '';
@@ -41,7 +50,10 @@ export function colName(n: number): string {
   return s;
 }
 
-export const fail = (id: Id) => (e: unknown): void => say(id, errText(e), 'error');
+export const fail =
+  (id: Id) =>
+  (e: unknown): void =>
+    say(id, errText(e), 'error');
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -71,7 +83,11 @@ export function deleteButton(question: string, onConfirm: () => void): HTMLButto
   del.textContent = 'Delete';
   del.className = 'delete';
   del.onclick = () => {
-    if (del.textContent === 'Delete') { del.textContent = question; del.className = 'delete danger'; return; }
+    if (del.textContent === 'Delete') {
+      del.textContent = question;
+      del.className = 'delete danger';
+      return;
+    }
     onConfirm();
   };
   return del;

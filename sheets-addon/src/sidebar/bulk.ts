@@ -45,7 +45,8 @@ function showParams(): void {
   const list = e.shape === 'list';
   $('limit-box').hidden = !list;
   $('limit').disabled = !list || !e.paginated;
-  $('limit-note').textContent = (e.paginated ? 'About ' + e.pageSize + ' items a page. ' : 'One page per target. ') +
+  $('limit-note').textContent =
+    (e.paginated ? 'About ' + e.pageSize + ' items a page. ' : 'One page per target. ') +
     'Lists go to a new sheet: one row per item, the target in column A.';
   if (list) $('output-sheet').checked = true;
   $('output-beside').disabled = list;
@@ -78,15 +79,31 @@ export function request(): BulkRequest {
 export function showJob(job: Job | null): void {
   state.job = job;
   const box = $('job');
-  if (!job) { box.hidden = true; return; }
+  if (!job) {
+    box.hidden = true;
+    return;
+  }
   box.hidden = false;
   const pct = job.rows ? Math.round((job.next / job.rows) * 100) : 100;
   $('progress-fill').style.width = pct + '%';
   $('progress').setAttribute('aria-valuenow', String(pct));
-  let text = job.next + ' of ' + job.rows + ' rows (' + pct + '%), ' +
-    (job.kind === 'list' ? fmt(job.items) + ' row' + (job.items === 1 ? '' : 's') + ' written, ' : '') + fmt(job.credits) + ' credits spent, ' + job.requests + ' requests, ' + job.cached + ' from cache';
+  let text =
+    job.next +
+    ' of ' +
+    job.rows +
+    ' rows (' +
+    pct +
+    '%), ' +
+    (job.kind === 'list' ? fmt(job.items) + ' row' + (job.items === 1 ? '' : 's') + ' written, ' : '') +
+    fmt(job.credits) +
+    ' credits spent, ' +
+    job.requests +
+    ' requests, ' +
+    job.cached +
+    ' from cache';
   if (job.skipped) text += ', ' + job.skipped + ' already written';
-  if (job.kind !== 'rows' && job.duplicates) text += ', ' + job.duplicates + ' repeated target' + (job.duplicates === 1 ? '' : 's') + ' skipped';
+  if (job.kind !== 'rows' && job.duplicates)
+    text += ', ' + job.duplicates + ' repeated target' + (job.duplicates === 1 ? '' : 's') + ' skipped';
   if (job.status === 'done') text = 'Done: ' + text + '.';
   else if (job.status === 'cancelled') text = 'Cancelled at ' + text + '.';
   else if (job.status === 'paused') text = 'Paused at ' + text + '.';
@@ -95,8 +112,14 @@ export function showJob(job: Job | null): void {
   else if (job.status === 'done') say('bulk-message', 'Written to ' + outputPlace(job) + '.', 'ok');
   const open = job.status !== 'done';
   // A run the sidebar is not stepping (it was closed) goes on through the hourly trigger.
-  if (job.status === 'running' && !state.running) say('bulk-message', 'Going on in the background: Apps Script runs it about once an hour ' + 'while this sidebar is closed. Resume continues it here now.');
-  else if (job.status === 'running') say('bulk-message', 'You can close this sidebar: the run goes on in the background, about once an hour.');
+  if (job.status === 'running' && !state.running)
+    say(
+      'bulk-message',
+      'Going on in the background: Apps Script runs it about once an hour ' +
+        'while this sidebar is closed. Resume continues it here now.',
+    );
+  else if (job.status === 'running')
+    say('bulk-message', 'You can close this sidebar: the run goes on in the background, about once an hour.');
   $('cancel').hidden = !(job.status === 'running' && state.running);
   $('resume').hidden = !(open && !state.running);
   $('resume').textContent = job.status === 'running' ? 'Continue here' : 'Resume';
@@ -105,31 +128,49 @@ export function showJob(job: Job | null): void {
 /** Where a run wrote: a new sheet is named, so it can be found among the tabs. */
 function outputPlace(job: Job): string {
   if (job.kind === 'history') return 'the history sheet \u201c' + job.outSheet + '\u201d (a dated row per target)';
-  if (job.kind === 'list' || job.copyTargets) return 'the new sheet \u201c' + job.outSheet + '\u201d (its tab is at the bottom of the window)';
+  if (job.kind === 'list' || job.copyTargets)
+    return 'the new sheet \u201c' + job.outSheet + '\u201d (its tab is at the bottom of the window)';
   const n = (job.fields || []).length || 1;
   return 'columns ' + colName(job.outCol) + ':' + colName(job.outCol + n - 1) + ' of ' + job.outSheet;
 }
 
 /** Starts the run the form describes (`replace`: in place of an unfinished one, as the user confirmed) and steps it. */
 function begin(replace: boolean): void {
-  call('igBulkStart', request(), replace).then((job) => {
-    state.running = true;
-    state.cancelRequested = false;
-    $('cancel').disabled = false;
-    showJob(job);
-    return loop();
-  }, (e) => {
-    $('run').disabled = !state.previewed;
-    fail('bulk-message')(e);
-  });
+  call('igBulkStart', request(), replace).then(
+    (job) => {
+      state.running = true;
+      state.cancelRequested = false;
+      $('cancel').disabled = false;
+      showJob(job);
+      return loop();
+    },
+    (e) => {
+      $('run').disabled = !state.previewed;
+      fail('bulk-message')(e);
+    },
+  );
 }
 
 /** Asks before a new run replaces one still going or paused: what it would leave undone. */
 function askReplace(current: Job): void {
   if (!state.job || state.job.id !== current.id) showJob(current);
   const left = current.rows - current.next;
-  say('replace-question', 'Another bulk run is ' + (current.status === 'paused' ? 'paused' : 'still running') + ' at ' + current.next + ' of ' + current.rows +
-    ' rows (' + outputPlace(current) + '). Run this one instead? What it wrote stays; its other ' + left + ' row' + (left === 1 ? '' : 's') + ' would not be looked up.');
+  say(
+    'replace-question',
+    'Another bulk run is ' +
+      (current.status === 'paused' ? 'paused' : 'still running') +
+      ' at ' +
+      current.next +
+      ' of ' +
+      current.rows +
+      ' rows (' +
+      outputPlace(current) +
+      '). Run this one instead? What it wrote stays; its other ' +
+      left +
+      ' row' +
+      (left === 1 ? '' : 's') +
+      ' would not be looked up.',
+  );
   $('replace-confirm').hidden = false;
   $('replace-no').focus();
 }
@@ -143,27 +184,36 @@ function loop(): Promise<void> | undefined {
     state.running = false;
     return call('igBulkCancel', current.id).then(showJob, fail('bulk-message'));
   }
-  return call('igBulkStep', current.id).then((job) => {
-    if (state.job && state.job.id !== current.id) return; // replaced by a run started here: that one's loop goes on
-    state.running = job.status === 'running';
-    showJob(job);
-    // Yield to the page between steps, so a click on Cancel is seen before the next step.
-    if (job.status === 'running') return new Promise((r) => setTimeout(r, 0)).then(loop);
-    if (job.status === 'done') {
-      refreshBalance();
-      if (job.kind === 'history') loadHistory();
-    }
-  }, (e) => {
-    if (state.job && state.job.id !== current.id) return;
-    state.running = false;
-    showJob(state.job);
-    say('bulk-message', errText(e) + ' Press Resume to continue: finished rows are kept and not billed again.', 'error');
-  });
+  return call('igBulkStep', current.id).then(
+    (job) => {
+      if (state.job && state.job.id !== current.id) return; // replaced by a run started here: that one's loop goes on
+      state.running = job.status === 'running';
+      showJob(job);
+      // Yield to the page between steps, so a click on Cancel is seen before the next step.
+      if (job.status === 'running') return new Promise((r) => setTimeout(r, 0)).then(loop);
+      if (job.status === 'done') {
+        refreshBalance();
+        if (job.kind === 'history') loadHistory();
+      }
+    },
+    (e) => {
+      if (state.job && state.job.id !== current.id) return;
+      state.running = false;
+      showJob(state.job);
+      say(
+        'bulk-message',
+        errText(e) + ' Press Resume to continue: finished rows are kept and not billed again.',
+        'error',
+      );
+    },
+  );
 }
 
 export function refreshSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('selection').textContent = s ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')' : 'none';
+    $('selection').textContent = s
+      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
+      : 'none';
     invalidatePreview();
   }, fail('bulk-message'));
 }
@@ -180,27 +230,61 @@ export function wireBulk(): void {
 
   $('preview').onclick = () => {
     say('preview-text', 'Counting…');
-    call('igBulkPreview', request()).then((p) => {
-      const parts = [p.unique + ' unique target' + (p.unique === 1 ? '' : 's') + ' in ' + p.rows + ' rows'];
-      if (p.cached) parts.push(p.cached + ' cached (free)');
-      if (p.invalid) parts.push(p.invalid + ' invalid');
-      let cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
-      if (p.list) {
-        // Pages, not targets: the page count is known only after fetching, so this is an upper bound.
-        const l = p.list;
-        if (l.duplicates) parts.push(l.duplicates + ' repeated');
-        const each = l.pageSize === null ? 'one page per target'
-          : l.limit === null ? 'the first page of each target'
-            : 'up to ' + l.pagesEach + ' page' + (l.pagesEach === 1 ? '' : 's') + ' of ' + l.pageSize + ' per target for ' + l.limit + ' items';
-        cost = '~' + fmt(p.credits) + ' credits at most (' + fmt(l.pages) + ' page' + (l.pages === 1 ? '' : 's') + ' \u00d7 ' + p.creditsEach + '; ' + each + ')';
-      }
-      const bal = p.balance !== undefined && p.balance !== null ? ', you have ' + fmt(p.balance) : (p.balanceMessage ? '. ' + p.balanceMessage.replace(/\.$/, '') : '');
-      const text = parts.join(', ') + ': ' + cost + bal + '. Output: ' + p.output + '.';
-      const ok = p.enough !== false && p.output.indexOf('not empty') < 0;
-      say('preview-text', text + (p.enough === false ? ' Not enough credits.' : ''), ok ? '' : 'error');
-      state.previewed = true;
-      $('run').disabled = !ok;
-    }, (e) => { state.previewed = false; $('run').disabled = true; fail('preview-text')(e); });
+    call('igBulkPreview', request()).then(
+      (p) => {
+        const parts = [p.unique + ' unique target' + (p.unique === 1 ? '' : 's') + ' in ' + p.rows + ' rows'];
+        if (p.cached) parts.push(p.cached + ' cached (free)');
+        if (p.invalid) parts.push(p.invalid + ' invalid');
+        let cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
+        if (p.list) {
+          // Pages, not targets: the page count is known only after fetching, so this is an upper bound.
+          const l = p.list;
+          if (l.duplicates) parts.push(l.duplicates + ' repeated');
+          const each =
+            l.pageSize === null
+              ? 'one page per target'
+              : l.limit === null
+                ? 'the first page of each target'
+                : 'up to ' +
+                  l.pagesEach +
+                  ' page' +
+                  (l.pagesEach === 1 ? '' : 's') +
+                  ' of ' +
+                  l.pageSize +
+                  ' per target for ' +
+                  l.limit +
+                  ' items';
+          cost =
+            '~' +
+            fmt(p.credits) +
+            ' credits at most (' +
+            fmt(l.pages) +
+            ' page' +
+            (l.pages === 1 ? '' : 's') +
+            ' \u00d7 ' +
+            p.creditsEach +
+            '; ' +
+            each +
+            ')';
+        }
+        const bal =
+          p.balance !== undefined && p.balance !== null
+            ? ', you have ' + fmt(p.balance)
+            : p.balanceMessage
+              ? '. ' + p.balanceMessage.replace(/\.$/, '')
+              : '';
+        const text = parts.join(', ') + ': ' + cost + bal + '. Output: ' + p.output + '.';
+        const ok = p.enough !== false && p.output.indexOf('not empty') < 0;
+        say('preview-text', text + (p.enough === false ? ' Not enough credits.' : ''), ok ? '' : 'error');
+        state.previewed = true;
+        $('run').disabled = !ok;
+      },
+      (e) => {
+        state.previewed = false;
+        $('run').disabled = true;
+        fail('preview-text')(e);
+      },
+    );
   };
   // The document has one bulk run: one still going or paused is replaced only after the user says so.
   $('run').onclick = () => {
@@ -220,7 +304,13 @@ export function wireBulk(): void {
     $('replace-confirm').hidden = true;
     $('run').disabled = !state.previewed;
     if (state.job) showJob(state.job);
-    say('bulk-message', 'Nothing was started: that run was kept. ' + (state.running ? 'It goes on here; run this one when it is done.' : 'Resume it, or cancel it and run this one.'));
+    say(
+      'bulk-message',
+      'Nothing was started: that run was kept. ' +
+        (state.running
+          ? 'It goes on here; run this one when it is done.'
+          : 'Resume it, or cancel it and run this one.'),
+    );
   };
   $('cancel').onclick = () => {
     state.cancelRequested = true;

@@ -28,8 +28,24 @@ export function wireHistory(): void {
   $('history-sheet').onchange = showFields;
   $('growth').onclick = () => {
     say('history-message', 'Building…');
-    call('igGrowthView', { sheet: $('history-sheet').value, field: $('history-field').value, accounts: $('history-accounts').value }).then((g) => {
-      say('history-message', 'Written to \u201c' + g.sheet + '\u201d: ' + g.accounts + ' accounts, ' + g.snapshots + ' snapshots, a chart of ' + g.charted + '.', 'ok');
+    call('igGrowthView', {
+      sheet: $('history-sheet').value,
+      field: $('history-field').value,
+      accounts: $('history-accounts').value,
+    }).then((g) => {
+      say(
+        'history-message',
+        'Written to \u201c' +
+          g.sheet +
+          '\u201d: ' +
+          g.accounts +
+          ' accounts, ' +
+          g.snapshots +
+          ' snapshots, a chart of ' +
+          g.charted +
+          '.',
+        'ok',
+      );
     }, fail('history-message'));
   };
 }

@@ -19,9 +19,12 @@ export function showSettings(s: Settings): void {
     owner.hidden = false;
     owner.textContent = s.othersKey
       ? 'This sheet spends the credits of ' + s.setBy + ', who set the key. Replacing it makes the sheet use yours.'
-      : 'Everyone who edits this sheet uses this key: its formulas spend ' + (s.setBy ? s.setBy + '\u2019s' : 'the key owner\u2019s') + ' credits.';
+      : 'Everyone who edits this sheet uses this key: its formulas spend ' +
+        (s.setBy ? s.setBy + '\u2019s' : 'the key owner\u2019s') +
+        ' credits.';
   } else {
-    $('key-status').textContent = 'No API key is set. Paste one below; it is stored in this document\u2019s properties and shown only masked.';
+    $('key-status').textContent =
+      'No API key is set. Paste one below; it is stored in this document\u2019s properties and shown only masked.';
     $('key-owner').hidden = true;
   }
   $('remove-key').disabled = !s.hasKey;
@@ -58,14 +61,32 @@ export function balanceIfStale(ms: number): void {
  * what to do next, chosen by the service's error code (never by the message's text).
  */
 function keyMessage(r: Answer<'igTestKey'> & { saved?: boolean }, saving: boolean): string {
-  const where = state.settings && state.settings.dashboardUrl ? ' from your dashboard at ' + state.settings.dashboardUrl.replace(/^https?:\/\//, '') : '';
-  const kept = state.settings && state.settings.hasKey ? ' The sheet still uses the key ' + state.settings.masked + '.' : '';
+  const where =
+    state.settings && state.settings.dashboardUrl
+      ? ' from your dashboard at ' + state.settings.dashboardUrl.replace(/^https?:\/\//, '')
+      : '';
+  const kept =
+    state.settings && state.settings.hasKey ? ' The sheet still uses the key ' + state.settings.masked + '.' : '';
   if (r.code === 'missing_api_key') {
-    return (saving ? 'Nothing was saved: paste your API key in the box above first.' : 'Paste a key in the box above to test it.') + kept + ' (Not charged.)';
+    return (
+      (saving
+        ? 'Nothing was saved: paste your API key in the box above first.'
+        : 'Paste a key in the box above to test it.') +
+      kept +
+      ' (Not charged.)'
+    );
   }
   if (r.code === 'invalid_api_key') {
-    return (saving ? 'This key was not saved: the service does not accept it (invalid API key).' : 'The service does not accept this key (invalid API key).') +
-      ' Copy the whole key again' + where + ' and paste it above.' + kept + ' (Not charged.)';
+    return (
+      (saving
+        ? 'This key was not saved: the service does not accept it (invalid API key).'
+        : 'The service does not accept this key (invalid API key).') +
+      ' Copy the whole key again' +
+      where +
+      ' and paste it above.' +
+      kept +
+      ' (Not charged.)'
+    );
   }
   return saving && r.saved ? 'Saved, but the key could not be tested: ' + r.message : r.message;
 }
@@ -74,9 +95,13 @@ export function wireSettings(): void {
   // Formulas in the sheet spend credits without the sidebar knowing: read the balance again every
   // minute while the sidebar is visible, when it gets the focus back, and when the page around it
   // asks (the Sheets preview does after each formula).
-  setInterval(() => { if (document.visibilityState !== 'hidden') balanceIfStale(BALANCE_EVERY_MS - 1000); }, BALANCE_EVERY_MS);
+  setInterval(() => {
+    if (document.visibilityState !== 'hidden') balanceIfStale(BALANCE_EVERY_MS - 1000);
+  }, BALANCE_EVERY_MS);
   window.addEventListener('focus', () => balanceIfStale(5000));
-  window.addEventListener('message', (e) => { if (e.data && e.data.igdataRefreshBalance) balanceIfStale(0); });
+  window.addEventListener('message', (e) => {
+    if (e.data && e.data.igdataRefreshBalance) balanceIfStale(0);
+  });
 
   $('save-key').onclick = () => {
     say('key-message', 'Testing the key…');

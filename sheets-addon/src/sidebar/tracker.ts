@@ -7,7 +7,11 @@ import { loadSchedules } from './schedules';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 
-const fields = () => $('tracker-fields').value.split(',').map((f) => f.trim()).filter(Boolean);
+const fields = () =>
+  $('tracker-fields')
+    .value.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
 
 /** The column the last preview counted: Track refuses another (the selection may move in between). */
 let previewed = '';
@@ -15,8 +19,13 @@ let previewed = '';
 function request() {
   return {
     range: previewed,
-    fields: fields().join(','), every: $('tracker-repeat').value, weekday: Number($('tracker-weekday').value), hour: Number($('tracker-hour').value),
-    cap: $('tracker-cap').value, name: $('tracker-name').value, sortBy: $('tracker-sort').value,
+    fields: fields().join(','),
+    every: $('tracker-repeat').value,
+    weekday: Number($('tracker-weekday').value),
+    hour: Number($('tracker-hour').value),
+    cap: $('tracker-cap').value,
+    name: $('tracker-name').value,
+    sortBy: $('tracker-sort').value,
   };
 }
 
@@ -33,7 +42,9 @@ function invalidate(): void {
 
 export function refreshTrackerSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('tracker-selection').textContent = s ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')' : 'none';
+    $('tracker-selection').textContent = s
+      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
+      : 'none';
     invalidate();
   }, fail('tracker-text'));
 }
@@ -47,8 +58,15 @@ function showTrackers(list: Answer<'igTrackers'>): void {
       ['span', t.when + ', at most ' + fmt(t.cap) + ' credits a run. Next: ' + t.nextLabel + '.'],
       ['span', 'Sheet: \u201c' + t.view + '\u201d.'],
     ]);
-    div.appendChild(deleteButton('Delete this tracker? Its schedule stops; the history and tracker sheets stay.', () =>
-      call('igTrackerDelete', t.id).then((l) => { showTrackers(l); loadSchedules(); say('trackers-message', 'Deleted. Its history and tracker sheets stay.', 'ok'); }, fail('trackers-message'))));
+    div.appendChild(
+      deleteButton('Delete this tracker? Its schedule stops; the history and tracker sheets stay.', () =>
+        call('igTrackerDelete', t.id).then((l) => {
+          showTrackers(l);
+          loadSchedules();
+          say('trackers-message', 'Deleted. Its history and tracker sheets stay.', 'ok');
+        }, fail('trackers-message')),
+      ),
+    );
     box.appendChild(div);
   });
 }
@@ -68,7 +86,16 @@ function stepFirstRun(id: string, view: string): Promise<void> {
       return stepFirstRun(id, view);
     }
     const stopped = r.jobs.find((j) => j && j.status === 'paused');
-    say('tracker-text', 'Tracking. First run done: ' + fmt(credits) + ' credits. The tracker is the sheet \u201c' + view + '\u201d.' + (stopped && stopped.message ? ' ' + stopped.message : ''), stopped ? 'error' : 'ok');
+    say(
+      'tracker-text',
+      'Tracking. First run done: ' +
+        fmt(credits) +
+        ' credits. The tracker is the sheet \u201c' +
+        view +
+        '\u201d.' +
+        (stopped && stopped.message ? ' ' + stopped.message : ''),
+      stopped ? 'error' : 'ok',
+    );
     loadTrackers();
     loadSchedules();
     loadHistory();
@@ -80,29 +107,73 @@ function stepFirstRun(id: string, view: string): Promise<void> {
 export function wireTracker(): void {
   fillWhen('tracker-weekday', 'tracker-hour');
   $('tracker-use-selection').onclick = refreshTrackerSelection;
-  $('tracker-repeat').onchange = () => { $('tracker-weekday').hidden = $('tracker-repeat').value === 'daily'; invalidate(); };
+  $('tracker-repeat').onchange = () => {
+    $('tracker-weekday').hidden = $('tracker-repeat').value === 'daily';
+    invalidate();
+  };
   for (const id of ['tracker-weekday', 'tracker-hour', 'tracker-sort'] as const) $(id).onchange = invalidate;
   for (const id of ['tracker-cap', 'tracker-name'] as const) $(id).oninput = invalidate;
-  $('tracker-fields').oninput = () => { showSort(); invalidate(); };
+  $('tracker-fields').oninput = () => {
+    showSort();
+    invalidate();
+  };
   call('igTrackerChoices').then((c) => {
     $('tracker-fields').value = c.defaults.join(', ');
-    $('tracker-fields-note').textContent = 'Any of: ' + c.fields.map((f) => f.field + ' (' + f.fn + ', ' + f.credits + ')').join(', ') + '. An account costs each function it needs once.';
+    $('tracker-fields-note').textContent =
+      'Any of: ' +
+      c.fields.map((f) => f.field + ' (' + f.fn + ', ' + f.credits + ')').join(', ') +
+      '. An account costs each function it needs once.';
     showSort();
   }, fail('tracker-text'));
   $('tracker-preview').onclick = () => {
     say('tracker-text', 'Counting\u2026');
-    call('igTrackerPreview', request()).then((p) => {
-      previewed = p.range;
-      const per = p.accounts + ' accounts \u00d7 ' + p.creditsEach + ' credit' + (p.creditsEach === 1 ? '' : 's') + ' (' + p.functions.join(' + ') + ') = ' + fmt(p.uncapped) + ' credits a run' +
-        (p.uncapped > p.perRun ? ', cut to the cap of ' + fmt(p.perRun) + ' (each run continues where the last stopped: every account once every ' + p.runsForAll + ' runs)' : '');
-      say('tracker-text', per + ', about ' + fmt(p.perMonth) + ' a month (' + p.when + '). First run: now; then ' + p.nextLabel + '.' +
-        (typeof p.balance === 'number' ? ' You have ' + fmt(p.balance) + '.' : '') + ' Answers still fresh are reused (free).');
-      $('tracker-create').disabled = false;
-    }, (e) => { invalidate(); fail('tracker-text')(e); });
+    call('igTrackerPreview', request()).then(
+      (p) => {
+        previewed = p.range;
+        const per =
+          p.accounts +
+          ' accounts \u00d7 ' +
+          p.creditsEach +
+          ' credit' +
+          (p.creditsEach === 1 ? '' : 's') +
+          ' (' +
+          p.functions.join(' + ') +
+          ') = ' +
+          fmt(p.uncapped) +
+          ' credits a run' +
+          (p.uncapped > p.perRun
+            ? ', cut to the cap of ' +
+              fmt(p.perRun) +
+              ' (each run continues where the last stopped: every account once every ' +
+              p.runsForAll +
+              ' runs)'
+            : '');
+        say(
+          'tracker-text',
+          per +
+            ', about ' +
+            fmt(p.perMonth) +
+            ' a month (' +
+            p.when +
+            '). First run: now; then ' +
+            p.nextLabel +
+            '.' +
+            (typeof p.balance === 'number' ? ' You have ' + fmt(p.balance) + '.' : '') +
+            ' Answers still fresh are reused (free).',
+        );
+        $('tracker-create').disabled = false;
+      },
+      (e) => {
+        invalidate();
+        fail('tracker-text')(e);
+      },
+    );
   };
   $('tracker-create').onclick = () => {
     $('tracker-create').disabled = true;
     say('tracker-text', 'Setting up\u2026');
-    call('igTrackerCreate', request()).then((r) => stepFirstRun(r.tracker.id, r.tracker.view)).catch(fail('tracker-text'));
+    call('igTrackerCreate', request())
+      .then((r) => stepFirstRun(r.tracker.id, r.tracker.view))
+      .catch(fail('tracker-text'));
   };
 }

@@ -6,9 +6,14 @@ import { $, fail, fmt, say, state, type Usage } from './base';
 /** [day, what, credits], the newest day first. */
 function usageRows(u: Usage): [string, string, number][] {
   const rows: [string, string, number][] = [];
-  Object.keys(u).sort().reverse().forEach((d) => {
-    Object.keys(u[d]).sort().forEach((what) => rows.push([d, what, u[d][what]]));
-  });
+  Object.keys(u)
+    .sort()
+    .reverse()
+    .forEach((d) => {
+      Object.keys(u[d])
+        .sort()
+        .forEach((what) => rows.push([d, what, u[d][what]]));
+    });
   return rows;
 }
 
@@ -21,7 +26,10 @@ export function showUsage(u: Usage): void {
     if (r[0].slice(0, 7) === month) total += r[2];
     byDay[r[0]] = (byDay[r[0]] || 0) + r[2];
   });
-  $('usage-month').textContent = 'This month: ' + fmt(total) + ' credits spent' +
+  $('usage-month').textContent =
+    'This month: ' +
+    fmt(total) +
+    ' credits spent' +
     (typeof state.balance === 'number' ? '; ' + fmt(state.balance) + ' left.' : '.');
   const table = $('usage-days');
   table.innerHTML = '';
@@ -33,10 +41,16 @@ export function showUsage(u: Usage): void {
     n.className = 'n';
     n.textContent = fmt(b);
   };
-  Object.keys(byDay).sort().reverse().slice(0, 7).forEach((d) => {
-    row('day', d, byDay[d]);
-    Object.keys(u[d]).sort().forEach((what) => row('what', what, u[d][what]));
-  });
+  Object.keys(byDay)
+    .sort()
+    .reverse()
+    .slice(0, 7)
+    .forEach((d) => {
+      row('day', d, byDay[d]);
+      Object.keys(u[d])
+        .sort()
+        .forEach((what) => row('what', what, u[d][what]));
+    });
   if (!table.rows.length) $('usage-month').textContent += ' Nothing spent yet.';
 }
 
@@ -47,9 +61,11 @@ export function loadUsage(): Promise<void> {
 export function wireUsage(): void {
   $('usage-refresh').onclick = loadUsage;
   $('usage-export').onclick = () => {
-    call('igUsage').then((u) => {
-      showUsage(u);
-      return call('igExportUsage', [['Day', 'What', 'Credits'], ...usageRows(u)]);
-    }).then(() => say('usage-message', 'Written to the sheet \u201cIG Data usage\u201d.', 'ok'), fail('usage-message'));
+    call('igUsage')
+      .then((u) => {
+        showUsage(u);
+        return call('igExportUsage', [['Day', 'What', 'Credits'], ...usageRows(u)]);
+      })
+      .then(() => say('usage-message', 'Written to the sheet \u201cIG Data usage\u201d.', 'ok'), fail('usage-message'));
   };
 }

@@ -68,7 +68,11 @@ const creditsOf = (e: EndpointDef): number => estimateCost(e, {}).credits;
 /** Each field a tracker offers, with the first trackable endpoint that returns it. */
 function offered(): { field: string; endpoint: EndpointDef }[] {
   const seen = new Set<string>();
-  return trackable().flatMap((endpoint) => endpoint.columns.filter((c) => c !== 'username' && !seen.has(c) && seen.add(c)).map((field) => ({ field, endpoint })));
+  return trackable().flatMap((endpoint) =>
+    endpoint.columns
+      .filter((c) => c !== 'username' && !seen.has(c) && seen.add(c))
+      .map((field) => ({ field, endpoint })),
+  );
 }
 
 /** The fields a tracker offers, each with the function it comes from and what that costs an account. */
@@ -77,13 +81,20 @@ export const trackableFields = (): { field: string; fn: string; credits: number 
 
 /** A tracker's parts from the sidebar, checked (a clear message naming the field, nothing saved on bad input). */
 function readTracker(req: TrackerRequest) {
-  const fields = String(req.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = String(req.fields ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const chosen = fields.length ? [...new Set(fields)] : DEFAULT_FIELDS;
   const choices = offered();
   const byEndpoint = new Map<EndpointDef, string[]>();
   for (const f of chosen) {
     const e = choices.find((c) => c.field === f)?.endpoint;
-    if (!e) throw new Error(`Fields: "${f}" is not a field of a profile or its insights. ` + `Choose from: ${choices.map((x) => x.field).join(', ')}.`);
+    if (!e)
+      throw new Error(
+        `Fields: "${f}" is not a field of a profile or its insights. ` +
+          `Choose from: ${choices.map((x) => x.field).join(', ')}.`,
+      );
     byEndpoint.set(e, [...(byEndpoint.get(e) ?? []), f]);
   }
   // The profile's id links the lines of an account that changed its username; `_fetched_at` says
@@ -91,23 +102,39 @@ function readTracker(req: TrackerRequest) {
   // `_error` holds a failed lookup's code, by which the view tells a failure's row from values.
   const parts = [...byEndpoint].map(([endpoint, f]) => {
     const idField = endpoint.tracker?.idField;
-    return { endpoint, fields: [...f, ...(idField ? [idField] : []), FETCHED_AT, ERROR_CODE], credits: creditsOf(endpoint) };
+    return {
+      endpoint,
+      fields: [...f, ...(idField ? [idField] : []), FETCHED_AT, ERROR_CODE],
+      credits: creditsOf(endpoint),
+    };
   });
   const each = parts.reduce((n, p) => n + p.credits, 0);
   const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 });
   const cap = readCap(req.cap);
-  if (cap < each) throw new Error(`Credit cap per run: at least ${each}, what one account costs with these fields (got ${cap}).`);
+  if (cap < each)
+    throw new Error(`Credit cap per run: at least ${each}, what one account costs with these fields (got ${cap}).`);
   const sortBy = String(req.sortBy ?? '').trim() || chosen[0];
-  if (!chosen.includes(sortBy)) throw new Error(`Sort by: one of the chosen fields (${chosen.join(', ')}); got "${sortBy}".`);
+  if (!chosen.includes(sortBy))
+    throw new Error(`Sort by: one of the chosen fields (${chosen.join(', ')}); got "${sortBy}".`);
   // `settings`: the tracker record's own fields, as it stores them.
-  return { settings: { fields: chosen, sortBy, repeat, cap }, parts, each, name: String(req.name ?? '').trim().slice(0, 60) };
+  return {
+    settings: { fields: chosen, sortBy, repeat, cap },
+    parts,
+    each,
+    name: String(req.name ?? '')
+      .trim()
+      .slice(0, 60),
+  };
 }
 
-export const loadTrackers = (ctx: Pick<RunContext, 'props'>): Tracker[] => jsonList(ctx.props.get(PROP.trackers)) as Tracker[];
+export const loadTrackers = (ctx: Pick<RunContext, 'props'>): Tracker[] =>
+  jsonList(ctx.props.get(PROP.trackers)) as Tracker[];
 
-const findTracker = (ctx: Pick<RunContext, 'props'>, id: string): Tracker | undefined => loadTrackers(ctx).find((x) => x.id === id);
+const findTracker = (ctx: Pick<RunContext, 'props'>, id: string): Tracker | undefined =>
+  loadTrackers(ctx).find((x) => x.id === id);
 
-const saveTrackers = (ctx: Pick<RunContext, 'props'>, list: Tracker[]) => ctx.props.set(PROP.trackers, JSON.stringify(list));
+const saveTrackers = (ctx: Pick<RunContext, 'props'>, list: Tracker[]) =>
+  ctx.props.set(PROP.trackers, JSON.stringify(list));
 
 /** The column's distinct accounts now, as the service reads them (from the first row down to the last filled cell). */
 function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
@@ -145,48 +172,77 @@ export function previewTracker(ctx: RunContext, req: TrackerRequest) {
   const accounts = accountsIn(ctx, r).length;
   const b = readBalance(ctx.client);
   return {
-    range: rangeLabel(r), accounts, fields: t.fields, creditsEach: each, ...runCosts(accounts, each, t.cap, t.repeat),
-    firstRun: 'now', nextLabel: ctx.book.formatTime(secondRun(ctx, t.repeat)),
+    range: rangeLabel(r),
+    accounts,
+    fields: t.fields,
+    creditsEach: each,
+    ...runCosts(accounts, each, t.cap, t.repeat),
+    firstRun: 'now',
+    nextLabel: ctx.book.formatTime(secondRun(ctx, t.repeat)),
     balance: b.ok ? b.balance : undefined,
     functions: parts.map((p) => p.endpoint.fn),
   };
 }
 
 /** Creates a tracker on the selection: its schedules, a first run now (the sidebar steps it) and its view sheet. */
-export function createTracker(ctx: RunContext, req: TrackerRequest & { range?: string }): { tracker: Tracker; jobs: BulkJob[] } {
+export function createTracker(
+  ctx: RunContext,
+  req: TrackerRequest & { range?: string },
+): { tracker: Tracker; jobs: BulkJob[] } {
   const t = readTracker(req);
   const r = selection(ctx.book);
   const range = rangeLabel(r);
   // The column previewed is the one tracked: a click elsewhere between the two would track another.
-  if (req.range && req.range !== range) throw new Error(`The selection changed since the preview (${req.range}, now ${range}): preview again.`);
+  if (req.range && req.range !== range)
+    throw new Error(`The selection changed since the preview (${req.range}, now ${range}): preview again.`);
   return ctx.lock.withLock(() => {
     const trackers = loadTrackers(ctx);
-    if (trackers.length >= MAX_TRACKERS) throw new Error(`A sheet holds at most ${MAX_TRACKERS} trackers: delete one first.`);
+    if (trackers.length >= MAX_TRACKERS)
+      throw new Error(`A sheet holds at most ${MAX_TRACKERS} trackers: delete one first.`);
     const schedules = loadSchedules(ctx.props);
-    if (schedules.length + t.parts.length > MAX_SCHEDULES) throw new Error(`A sheet holds at most ${MAX_SCHEDULES} schedules (a tracker uses one per kind of field): delete one first.`);
+    if (schedules.length + t.parts.length > MAX_SCHEDULES)
+      throw new Error(
+        `A sheet holds at most ${MAX_SCHEDULES} schedules (a tracker uses one per kind of field): delete one first.`,
+      );
     const id = ctx.newId();
     const name = t.name || defaultName(ctx, trackers);
-    if (trackers.some((x) => x.name === name)) throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
+    if (trackers.some((x) => x.name === name))
+      throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
     const { repeat, cap } = t.settings;
     const label = `Tracker ${name}`;
     const nextAt = secondRun(ctx, repeat);
     const parts: Tracker['parts'] = [];
     const made: Schedule[] = [];
     for (const part of t.parts) {
-      const request = { endpoint: part.endpoint.id, params: {}, fields: part.fields.join(','), output: 'history' as const };
+      const request = {
+        endpoint: part.endpoint.id,
+        params: {},
+        fields: part.fields.join(','),
+        output: 'history' as const,
+      };
       const p = plan(request);
       // A new history sheet of its own (the tracker keeps its name, by id): another lookup's rows, or
       // those of a deleted tracker that had this name, would be taken for this tracker's snapshots.
       const placed = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
       // Each part gets its share of the cap (each account costs all parts).
       const share = Math.max(part.credits, Math.floor((cap * part.credits) / t.each));
-      const s: Schedule = { ...newSchedule(ctx, request, p, placed, { repeat, cap: share, nextAt }), grow: true, label, owner: { kind: 'tracker', id, name } };
+      const s: Schedule = {
+        ...newSchedule(ctx, request, p, placed, { repeat, cap: share, nextAt }),
+        grow: true,
+        label,
+        owner: { kind: 'tracker', id, name },
+      };
       made.push(s);
       parts.push({ scheduleId: s.id, endpoint: request.endpoint, fields: p.fields, history: placed.outSheet });
     }
     const tracker: Tracker = {
-      id, name, source: { sheet: r.sheet, row: r.row, col: r.col }, ...t.settings,
-      parts, view: freeSheetName(ctx.book, viewName(name)), createdAt: new Date(ctx.now()).toISOString(),
+      id,
+      name,
+      source: { sheet: r.sheet, row: r.row, col: r.col },
+      ...t.settings,
+      parts,
+      view: freeSheetName(ctx.book, viewName(name)),
+      createdAt: new Date(ctx.now()).toISOString(),
     };
     // The view first: if it cannot be written, nothing is saved and nothing runs.
     refreshView(ctx, tracker);
@@ -204,7 +260,12 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
   const histories = t.parts.map((p) => {
     const sheet = ctx.book.sheet(p.history);
     const rows = sheet ? sheet.lastRow() : 0;
-    return { name: p.history, fields: p.fields, idField: getEndpoint(p.endpoint).tracker?.idField, values: sheet && rows ? sheet.read(1, 1, rows, p.fields.length + 2) : [] };
+    return {
+      name: p.history,
+      fields: p.fields,
+      idField: getEndpoint(p.endpoint).tracker?.idField,
+      values: sheet && rows ? sheet.read(1, 1, rows, p.fields.length + 2) : [],
+    };
   });
   const view = trackerView(accountsIn(ctx, t.source), histories, t.sortBy);
   // Four columns a field: six fields and more are wider than a new sheet's 26 columns.
@@ -217,10 +278,12 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
 }
 
 /** The last (or current) run of each of the tracker's schedules; null for one that has not run. */
-const runsOf = (ctx: RunContext, t: Tracker): (BulkJob | null)[] => t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId));
+const runsOf = (ctx: RunContext, t: Tracker): (BulkJob | null)[] =>
+  t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId));
 
 /** The trackers' runs still going (first run, or a scheduled one). */
-const running = (ctx: RunContext, t: Tracker): BulkJob[] => runsOf(ctx, t).filter((job): job is BulkJob => job?.status === 'running');
+const running = (ctx: RunContext, t: Tracker): BulkJob[] =>
+  runsOf(ctx, t).filter((job): job is BulkJob => job?.status === 'running');
 
 /** Rebuilds the tracker's view if its runs are over. */
 function refreshWhenDone(ctx: RunContext, t: Tracker): void {
@@ -252,8 +315,14 @@ export function trackerViews(ctx: RunContext) {
   return loadTrackers(ctx).map((t) => {
     const next = Math.min(...t.parts.map((p) => schedules.find((s) => s.id === p.scheduleId)?.nextAt ?? Infinity));
     return {
-      id: t.id, name: t.name, view: t.view, fields: t.fields, when: describeRepeat(t.repeat), cap: t.cap,
-      source: `${t.source.sheet}!${t.source.row}`, accounts: accountsIn(ctx, t.source).length,
+      id: t.id,
+      name: t.name,
+      view: t.view,
+      fields: t.fields,
+      when: describeRepeat(t.repeat),
+      cap: t.cap,
+      source: `${t.source.sheet}!${t.source.row}`,
+      accounts: accountsIn(ctx, t.source).length,
       nextLabel: Number.isFinite(next) ? ctx.book.formatTime(next) : '',
       runs: runsOf(ctx, t),
     };
@@ -267,9 +336,14 @@ export function deleteTracker(ctx: RunContext, id: string): void {
     const t = trackers.find((x) => x.id === id);
     if (!t) return;
     const mine = new Set(t.parts.map((p) => p.scheduleId));
-    saveSchedules(ctx.props, loadSchedules(ctx.props).filter((s) => !mine.has(s.id)));
+    saveSchedules(
+      ctx.props,
+      loadSchedules(ctx.props).filter((s) => !mine.has(s.id)),
+    );
     for (const sid of mine) jobStore(ctx.props).delete(sid);
-    saveTrackers(ctx, trackers.filter((x) => x !== t));
+    saveTrackers(
+      ctx,
+      trackers.filter((x) => x !== t),
+    );
   });
 }
-

@@ -90,8 +90,17 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     if (!id) return [account];
     return [...new Set([account, ...withId.rows.filter((r) => r.cells[idCol] === id).map((r) => r.target)])];
   };
-  const fields = parsed.flatMap((h) => h.fields.filter((f) => f !== h.idField && f !== FETCHED_AT && f !== ERROR_CODE).map((f) => ({ h, f, col: h.fields.indexOf(f) })));
-  const header = ['account', 'fetched', ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]), 'note'];
+  const fields = parsed.flatMap((h) =>
+    h.fields
+      .filter((f) => f !== h.idField && f !== FETCHED_AT && f !== ERROR_CODE)
+      .map((f) => ({ h, f, col: h.fields.indexOf(f) })),
+  );
+  const header = [
+    'account',
+    'fetched',
+    ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]),
+    'note',
+  ];
   const lines = accounts.map((account) => {
     const aliases = aliasesOf(account);
     let fetched = 0;

@@ -21,7 +21,11 @@ class FixtureHttp {
     const out = [];
     for (let i = 0; i < items.length; i++) {
       const path = this.getNodeParameter('path', i);
-      const body = await this.helpers.httpRequestWithAuthentication.call(this, 'fixtureApi', { method: 'GET', url: baseUrl + path, json: true });
+      const body = await this.helpers.httpRequestWithAuthentication.call(this, 'fixtureApi', {
+        method: 'GET',
+        url: baseUrl + path,
+        json: true,
+      });
       out.push({ json: body, pairedItem: { item: i } });
     }
     return [out];
