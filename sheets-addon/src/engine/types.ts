@@ -26,7 +26,10 @@ export type CachedAnswer =
 export interface ExtraItems {
   keys: string[];
   out: Record<string, string>;
-  /** Answer keys about to be written under the same lock: their buckets are read in this getAll too, not again to write. */
+  /**
+   * Answer keys about to be written under the same lock: their buckets are read in this getAll
+   * too, not again to write.
+   */
   writing?: Iterable<string>;
 }
 

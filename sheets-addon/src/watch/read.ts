@@ -20,7 +20,10 @@ export interface Mark {
 export interface TargetState {
   /** The newest post read so far: a reading from the top stops there. */
   seen?: Mark;
-  /** A reading a cap (or a failed page) cut: the page to read next, where to stop, and the sheet row its older posts go above. */
+  /**
+   * A reading a cap (or a failed page) cut: the page to read next, where to stop, and the sheet row
+   * its older posts go above.
+   */
   gap?: { cursor: string; stop?: Mark; row: number };
 }
 

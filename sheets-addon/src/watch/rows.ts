@@ -13,7 +13,10 @@ export const HEADER = ['thumbnail', 'taken_at', 'seen in', 'author', 'caption', 
 const FIELDS = ['taken_at', 'author.username', 'caption', 'like_count', 'comment_count', 'url', 'id'];
 export const ID_COL = HEADER.length;
 
-/** A post's thumbnail as a formula we write: only an http(s) address of plain characters, never a formula's text from the answer. */
+/**
+ * A post's thumbnail as a formula we write: only an http(s) address of plain characters, never a
+ * formula's text from the answer.
+ */
 function thumbnail(p: Post): string {
   const url = String(p.image_url ?? '');
   return /^https?:\/\/[\w.-]+(:\d+)?\/[\w\-./~%?&=+:]*$/.test(url) ? `=IMAGE("${url}")` : '';

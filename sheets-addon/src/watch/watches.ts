@@ -114,7 +114,10 @@ function velocity(items: Post[]): number {
   return span > 0 ? ((times.length - 1) * 3600000) / span : 0;
 }
 
-/** What a watch would cost per run and per month, from each target's newest page (read now: it costs what a page costs). */
+/**
+ * What a watch would cost per run and per month, from each target's newest page (read now: it costs
+ * what a page costs).
+ */
 export function previewWatch(ctx: RunContext, req: WatchRequest) {
   const w = readWatch(req);
   const price = estimateCost(w.e, {}).credits;
@@ -157,7 +160,10 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
   };
 }
 
-/** One run of a watch (under the document lock): new posts appended, a capped reading's gap filled in place; its record saved. */
+/**
+ * One run of a watch (under the document lock): new posts appended, a capped reading's gap filled in
+ * place; its record saved.
+ */
 function runWatch(ctx: RunContext, w: Watch): Watch {
   const sheet = ctx.book.sheet(w.sheet) ?? ctx.book.insertSheet(w.sheet);
   if (sheet.lastRow() < 1) writeBlock(sheet, 1, 1, [HEADER]);
