@@ -8,6 +8,7 @@ export function addonRuntime({ createGasRuntime, sb, key, dist, prod }) {
     files: [join(dist, 'bundle.js'), join(dist, 'Code.js')],
     dir: dist,
     enforceUrlFetchWhitelist: true,
+    startHttpThread: true,
     rewriteUrl: (u) => (u.startsWith(prod) ? sb.url + u.slice(prod.length) : u),
   });
   rt.properties.document.set('IGDATA_API_KEY', key);

@@ -47,6 +47,11 @@ export interface GasRuntimeOptions {
   /** User-Agent UrlFetchApp sends when the script sets none. */
   userAgent?: string;
   /**
+   * Start UrlFetchApp's HTTP thread with the runtime instead of at the first fetch (default false).
+   * Benchmarks set it: the thread's start (tens of ms) is the stand-in's cost, not the script's.
+   */
+  startHttpThread?: boolean;
+  /**
    * The document cache and document lock live in another thread, shared with other runtimes
    * (concurrent executions: see concurrent/pool.ts). `thread` names this runtime in lock holders.
    */

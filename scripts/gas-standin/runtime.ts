@@ -129,6 +129,7 @@ export class GasRuntime {
       userAgent: opts.userAgent,
     });
     this.requests = this.urlFetch.requests;
+    if (opts.startHttpThread) this.urlFetch.client.start();
     this.host = createHost(this, { execution: () => this.exec, scopes: this.scopes, opts });
     const shared = opts.sharedDocument;
     const doc = shared ? new DocClient(shared) : null;

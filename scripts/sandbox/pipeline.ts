@@ -1,6 +1,7 @@
 /**
- * One API request, in the order the real service checks it: latency, authentication, parameters,
- * balance, injected faults, then the handler, billing and the answer. Only answers from the
+ * One API request, in the order the real service checks it: authentication, parameters, balance,
+ * injected faults, then the handler, billing and the answer, which leaves when the request's
+ * latency has passed since it arrived. Only answers from the
  * platform (data or 404) are billed (§7). REST routes (serveApi) and MCP tool calls (mcp.ts) both
  * go through callApi, so they are validated, faulted, billed and counted alike.
  */
@@ -40,10 +41,29 @@ export async function callApi(rt: Runtime, route: Route, call: ApiCall): Promise
   rt.stats.countRequest(route.endpoint.id);
   rt.stats.enter();
   try {
-    return await answer(rt, route, call);
+    // The latency is the time the client waits for an answer, the service's own work included, as
+    // with a service whose many servers work in parallel: the work is done on arrival and the
+    // answer held for the rest of the latency. Holding before the work instead would make the last
+    // of 50 simultaneous requests wait for the other 49 to be served by this one thread after it.
+    const arrived = Date.now();
+    const latency = latencyOf(rt, call);
+    const out = await answer(rt, route, call, arrived, latency);
+    const rest = arrived + latency - Date.now();
+    if (out && rest > 0) await rt.timers.sleep(rest, call.aborted);
+    // Gone while held: the service did the work (and billed it); the answer is lost on the way.
+    return call.aborted.aborted ? null : out;
   } finally {
     rt.stats.leave();
   }
+}
+
+/** The request's latency in ms: its x-sandbox-latency header, its sandbox_latency input, or the sandbox's. */
+function latencyOf(rt: Runtime, call: ApiCall): number {
+  const { headers, input } = call;
+  const ms = Number(
+    headers['x-sandbox-latency'] ?? (given(input.sandbox_latency) ? input.sandbox_latency : rt.faults.latencyMs),
+  );
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 600000) : 0;
 }
 
 /** A REST request to an endpoint's route (GET /v1/<id>?...). */
@@ -74,9 +94,16 @@ export async function serveApi(
 
 const given = (v: unknown): v is string | number | boolean => v !== undefined && v !== null && typeof v !== 'object';
 
-async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnswer | null> {
+async function answer(
+  rt: Runtime,
+  route: Route,
+  call: ApiCall,
+  t0: number,
+  latency: number,
+): Promise<ApiAnswer | null> {
   const { billing, stats } = rt;
-  const t0 = Date.now();
+  /** The service's time as its answer reports it: the latency, or the work when longer. */
+  const took = () => Math.max(Date.now() - t0, latency);
   const { endpoint } = route;
   const { input, headers, aborted } = call;
   const requestId = rt.nextRequestId();
@@ -93,7 +120,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
     const remaining = known ? billing.balance(key as string) : undefined;
     const meta: Record<string, unknown> = { request_id: requestId, endpoint: endpoint.id, credits_charged: charged };
     if (remaining !== undefined) meta.credits_remaining = remaining;
-    meta.ms = Date.now() - t0;
+    meta.ms = took();
     const out: Record<string, string> = { 'x-request-id': requestId };
     if (remaining !== undefined) out['x-credits-remaining'] = String(remaining);
     return {
@@ -107,14 +134,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
     return null;
   };
 
-  // 1. latency (sandbox-wide, or per request)
-  const latency = Number(
-    headers['x-sandbox-latency'] ?? (given(input.sandbox_latency) ? input.sandbox_latency : rt.faults.latencyMs),
-  );
-  if (Number.isFinite(latency) && latency > 0) await rt.timers.sleep(Math.min(latency, 600000), aborted);
-  if (aborted.aborted) return gone();
-
-  // 2. authentication (never billed)
+  // 1. authentication (never billed)
   key = call.key;
   if (!billing.knows(key)) {
     const msg = key
@@ -124,7 +144,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
     return fail(401, 'invalid_api_key', msg);
   }
 
-  // 3. parameters, through core's own validation (never billed)
+  // 2. parameters, through core's own validation (never billed)
   const values: Record<string, unknown> = {};
   for (const def of endpoint.params) {
     if (input[def.name] !== undefined && input[def.name] !== null) values[def.name] = input[def.name];
@@ -140,7 +160,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
   }
   stats.countRequestKey(requestKey(endpoint, params));
 
-  // 4. balance (never billed)
+  // 3. balance (never billed)
   const cost = estimateCost(endpoint, params).credits;
   const balance = billing.balance(key);
   if (balance < cost) {
@@ -152,7 +172,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
     );
   }
 
-  // 5. injected upstream faults (never billed)
+  // 4. injected upstream faults (never billed)
   const override =
     (headers['x-sandbox-fault'] as string | undefined) ??
     (given(input.sandbox_fault) ? String(input.sandbox_fault) : undefined);
@@ -170,7 +190,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
       : fail(504, 'upstream_timeout', 'The data provider took too long. Safe to retry (not charged).');
   }
 
-  // 6. the platform: data or 404, both billed
+  // 5. the platform: data or 404, both billed
   let data: unknown;
   try {
     data = endpoint.id === 'credits' ? undefined : route.handler({ endpoint, params });
@@ -194,7 +214,7 @@ async function answer(rt: Runtime, route: Route, call: ApiCall): Promise<ApiAnsw
     request_id: requestId,
     credits_charged: cost,
     credits_remaining: remaining,
-    ms: Date.now() - t0,
+    ms: took(),
   });
   const dataJson = rt.media.signAll(
     data instanceof Raw ? data.json : JSON.stringify(data),

@@ -164,6 +164,21 @@ test('per-request latency header delays the answer', async () => {
   expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
 });
 
+test('the latency includes the work: the answer reports it, and a client gone while it is held was served and billed', async () => {
+  const key = sb.createKey(5);
+  const r = await raw('/v1/profile?handle=nasa', { ...bearer(key), 'x-sandbox-latency': '120' });
+  expect(r.body.meta.ms).toBe(120);
+  expect(sb.balance(key)).toBe(4);
+  // Gone 500 ms into a 5 s latency: the work was done on arrival, the answer is lost on the way back.
+  await expect(
+    fetch(`${sb.url}/v1/profile?handle=nasa`, {
+      headers: { ...bearer(key), 'x-sandbox-latency': '5000' },
+      signal: AbortSignal.timeout(500),
+    }),
+  ).rejects.toThrow();
+  expect(sb.balance(key)).toBe(3);
+});
+
 test('unknown path: 404 not_found-style JSON, not billed, no key needed', async () => {
   const key = sb.createKey(3);
   const r = await raw('/v1/profile/nonsense?handle=nasa', bearer(key));

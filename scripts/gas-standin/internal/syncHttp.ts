@@ -50,8 +50,11 @@ const http = require('node:http');
 const https = require('node:https');
 const zlib = require('node:zlib');
 const { port, signal } = workerData;
-const httpAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-const httpsAgent = new https.Agent({ keepAlive: false, maxSockets: Infinity });
+// An idle connection is dropped after 1 s, well before a Node server's 5 s keepAliveTimeout, so a
+// request never goes out on a connection the server is closing (nothing here retries a request).
+const IDLE_MS = 1000;
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, timeout: IDLE_MS });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: Infinity, timeout: IDLE_MS });
 let inFlight = 0;
 let maxInFlight = 0;
 
@@ -135,7 +138,8 @@ export class SyncHttpClient {
   /** Most requests the worker had open at once, over its life. */
   maxInFlight = 0;
 
-  private start(): MessagePort {
+  /** Starts the HTTP thread (idempotent); the first request does it otherwise. */
+  start(): MessagePort {
     if (this.port) return this.port;
     const { port1, port2 } = new MessageChannel();
     this.worker = new Worker(WORKER_SOURCE, {
