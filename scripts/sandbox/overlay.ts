@@ -198,6 +198,8 @@ export class Overlay {
       following: count('following', template.following),
       is_verified: spec.is_verified === true,
       former_usernames: [],
+      // The niche the insights give it: a label derived from a stranger's posts, so any text.
+      topic: text('niche') === undefined ? template.topic : { ...template.topic, label: text('niche')! },
       posts: [],
       postCount: 0,
       summary: { ...template.summary, id, username, full_name },

@@ -1,8 +1,9 @@
 /**
  * The built sidebar in headless Chromium (stand-in + sandbox): when the chosen targets no longer
  * fit their sheet (rows deleted since), Apps Script's raw "coordinates of the range are outside
- * the dimensions of the sheet" becomes a sentence that says what to do; a new run while one is
- * paused asks first and keeps the first unless told otherwise.
+ * the dimensions of the sheet" becomes a sentence that says what to do; a new run (or a vet) while
+ * one is paused asks first and keeps the first unless told otherwise; the sidebar decides by the
+ * data it is given (a run's status, whether the output is free), never by a sentence's words.
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, PROP } from './harness';
@@ -108,4 +109,49 @@ test('Run while another run is paused asks first: "Keep that run" starts nothing
   expect(second.getValues('B1:B2').every((r) => typeof r[0] === 'number')).toBe(true);
   expect(first.getValues('B1:B5').map((r) => typeof r[0])).toEqual(['number', 'number', 'string', 'string', 'string']);
   expect(first.getValues('B3:B5').flat()).toEqual(['', '', '']);
+}, 60000);
+
+test('a sheet whose name reads "not empty": the preview of empty columns beside lets Run start (the preview says whether they are free, not its words)', async () => {
+  const sheet = rt.spreadsheet.addSheet('Leads not empty');
+  ['nasa', 'natgeo'].forEach((h, i) => sheet.set(i + 1, 1, h));
+  rt.spreadsheet.select("'Leads not empty'!A1:A2");
+  const page = await openLoaded(rt, pages);
+  await page.click('#use-selection');
+  await poll(() => text(page, '#selection')).toMatch(/^'?Leads not empty'?!A1:A2 \(2 rows\)$/);
+  await page.selectOption('#endpoint', 'profile');
+  await page.fill('#fields', 'followers');
+  await page.click('#preview');
+  await poll(() => text(page, '#preview-text')).toMatch(/Output: columns B:B of Leads not empty\.$/);
+  expect(await page.isEnabled('#run')).toBe(true);
+});
+
+test('Vet while the bulk run is paused asks first (by the run\u2019s status): nothing starts until "Vet instead", which writes the scorecard in its place', async () => {
+  const first = rt.spreadsheet.addSheet('Paused for vet');
+  ['veganfoodie', 'plantbasedpaula', 'trailrunner.leo'].forEach((h, i) => first.set(i + 1, 1, h));
+  rt.spreadsheet.select("'Paused for vet'!A1:A3");
+  rt.properties.document.set(PROP.apiKey, await sb.createKey(1)); // one lookup, then out of credits
+  let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
+  while (job.status === 'running') job = rt.call('igBulkStep', job.id);
+  expect(job).toMatchObject({ status: 'paused', next: 1 });
+  rt.properties.document.set(PROP.apiKey, DEMO_KEY);
+
+  const accounts = rt.spreadsheet.addSheet('Accounts');
+  accounts.set(1, 1, 'nasa');
+  rt.spreadsheet.select('Accounts!A1:A1');
+  const page = await openLoaded(rt, pages);
+  await page.click('#vet-use-selection');
+  await poll(() => text(page, '#vet-selection')).toBe('Accounts!A1 (1 rows)');
+  await page.click('#vet-preview');
+  await poll(() => page.isEnabled('#vet-run')).toBe(true);
+  await page.click('#vet-run');
+  await poll(() => page.isVisible('#vet-replace')).toBe(true);
+  expect(await text(page, '#vet-text')).toBe(
+    'Another bulk run is paused at 1 of 3 rows (IGPROFILE, Paused for vet). Vet instead? What it wrote stays; its other 2 rows would not be looked up.',
+  );
+  expect(JSON.parse(rt.properties.document.get(PROP.job)!)).toMatchObject({ id: job.id, status: 'paused' });
+  expect(() => rt.spreadsheet.sheet('IG Data vet')).toThrow();
+
+  await page.click('#vet-replace');
+  await poll(() => text(page, '#vet-text'), { timeout: 30000 }).toMatch(/^Vetted 1 account with /);
+  expect(first.getValues('B1:B3').map((r) => typeof r[0])).toEqual(['number', 'string', 'string']);
 }, 60000);

@@ -228,3 +228,43 @@ test('the cap stops a vet before it is passed: the check that would pass it paus
     ['nike', 'number', 'string'],
   ]);
 });
+
+test("an account whose niche label reads like a message is scored, not taken for a note: a check failed by its outcome's code, not by the words in a cell", async () => {
+  // The niche is a label derived from a stranger's posts: any text, a message's ending included.
+  await env.sandbox.addAccount({ username: 'odd.niche', niche: 'Plant food (Not charged.)', followers: 5000 });
+  await env.sandbox.addAccount({ username: 'paid.niche', niche: 'Vegan (Charged 5 credits.)', followers: 5000 });
+  const rt = sheetWith(['odd.niche', 'paid.niche', 'locked_acc', 'nasa']);
+  const checks = { checks: ['engagement', 'niche'], cap: 100 };
+  const run = stepAll(rt, rt.call('igVetStart', checks).job);
+  expect(run.job.status).toBe('done');
+  const card = scorecard(rt, 'IG Data vet');
+  for (const [a, niche] of [
+    ['odd.niche', 'Plant food (Not charged.)'],
+    ['paid.niche', 'Vegan (Charged 5 credits.)'],
+  ]) {
+    const line = card.byAccount(a);
+    expect([a, line[2], line[7]]).toEqual([a, '', niche]);
+    expect(['pass', 'fail']).toContain(line[1]);
+    expect(line[3]).toBe(5000);
+  }
+  // The private account's note still says what its two checks cost (the sandbox bills a 404 at the full price: 2 + 3).
+  const locked = card.byAccount('locked_acc');
+  expect(locked.slice(1, 9)).toEqual([
+    'no data',
+    '@locked_acc has no public data: private, deleted or nonexistent. (Charged 5 credits for 2 checks.)',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+  ]);
+  expect(card.byAccount('nasa')[2]).toBe('');
+  // The working columns right of the scorecard are emptied once the notes are written.
+  expect(
+    card.sheet
+      .getValues()
+      .slice(FIRST - 1)
+      .every((r) => r.slice(HEADER.length).every((c) => c === '')),
+  ).toBe(true);
+});

@@ -27,10 +27,10 @@ export function selection(book: Book): Rect {
 export const rangeLabel = (r: Rect): string => `${r.sheet}!${r.a1}`;
 
 /**
- * Where the values go, in words. "beside": the columns right of the source column, which must be
- * empty (a run never overwrites the user's data): with `create` (a run starting there) columns
- * that are not empty are refused; else (a preview) they are said to be. "sheet": a new sheet with
- * the targets in column A.
+ * Where the values go, in words, and whether a run may write there (`free`). "beside": the columns
+ * right of the source column, which must be empty (a run never overwrites the user's data): with
+ * `create` (a run starting there) columns that are not empty are refused; else (a preview) they are
+ * said to be, and not free. "sheet": a new sheet with the targets in column A.
  */
 export function outputLabel(
   book: Book,
@@ -38,9 +38,9 @@ export function outputLabel(
   width: number,
   output: 'beside' | 'sheet' | 'history',
   create: boolean,
-): string {
-  if (output === 'sheet') return 'a new sheet';
-  if (output === 'history') return 'dated rows in a history sheet';
+): { label: string; free: boolean } {
+  if (output === 'sheet') return { label: 'a new sheet', free: true };
+  if (output === 'history') return { label: 'dated rows in a history sheet', free: true };
   const sheet = book.sheet(r.sheet)!;
   // The header row above the targets is part of the output (none above row 1).
   const above = r.row > 1 ? 1 : 0;
@@ -50,7 +50,7 @@ export function outputLabel(
   const label = `columns ${colName(r.col + 1)}:${colName(r.col + width)} of ${r.sheet}`;
   if (busy && create)
     throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
-  return busy ? `${label} (not empty: choose "New sheet")` : label;
+  return busy ? { label: `${label} (not empty: choose "New sheet")`, free: false } : { label, free: true };
 }
 
 /** Adds rows and columns at the end so that row `lastRow` and column `lastCol` exist. */

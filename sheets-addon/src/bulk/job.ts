@@ -78,6 +78,8 @@ export interface RowsJob extends JobBase {
   copyTargets: boolean;
   /** Rewrites the rows (a scheduled refresh of its own columns) instead of skipping filled ones. */
   overwrite?: boolean;
+  /** Also writes each written row's outcome as data (outcome.ts) from this column of the output sheet. */
+  outcomeCol?: number;
 }
 
 /** A write in progress, saved before the rows are written (append.ts). */

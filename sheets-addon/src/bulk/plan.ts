@@ -138,7 +138,10 @@ interface Preview {
   balanceMessage?: string;
   enough?: boolean;
   fields: string[];
+  /** Where the values go, in words. */
   output: string;
+  /** Whether a run may write there (the columns beside are empty): the sidebar offers Run by it. */
+  outputFree: boolean;
   /** List endpoints: the estimate is in pages (at most `pagesEach` per target at `pageSize` items a page). */
   list?: {
     limit: number | null;
@@ -180,7 +183,8 @@ export function preview(ctx: RunContext, req: BulkRequest): Preview {
     credits,
     exact,
     enough: b.ok ? b.balance >= credits : undefined,
-    output,
+    output: output.label,
+    outputFree: output.free,
   });
   if (p.list) {
     const walk = cacheWalk(p.endpoint, calls, p.limit, store, baseUrl);

@@ -9,7 +9,8 @@ import { physical, windowSize } from './job';
 import type { Step } from './step';
 import { endStep, writesCells } from './step';
 import { eachRow } from './targets';
-import { cellsFor, failed, runUnits } from './unit';
+import { outcomeCells } from './outcome';
+import { cellsFor, failed, failureOf, runUnits } from './unit';
 
 /** Rows one step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -33,6 +34,15 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
       if (failed(x)) job.errors = (job.errors ?? 0) + 1;
       return writesCells(x) ? cellsFor(job, x) : null;
     });
+    // The outcomes first: a row whose fields are written is skipped on a resume, so its outcome must be there already.
+    if (job.outcomeCol)
+      writeRuns(
+        out,
+        job.outRow + at + i,
+        job.outcomeCol,
+        outcomes.map((x) => (writesCells(x) ? outcomeCells(failureOf(x)) : null)),
+        null,
+      );
     writeRuns(out, job.outRow + at + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
     job.written += values.filter((v) => v !== null).length;
     job.next = base + stopAt;

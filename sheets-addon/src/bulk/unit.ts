@@ -13,6 +13,7 @@ import { uniqueCalls } from '../engine/rows';
 import type { SheetValue } from '../engine/values';
 import { cellsOf, failedCells } from '../engine/values';
 import type { BulkJob } from './job';
+import type { Failure } from './outcome';
 import { countFetch, pauseJob, waitingRows } from './job';
 import type { RowOutcome, Step } from './step';
 import { eachUnit, rowOutcomes } from './step';
@@ -126,8 +127,17 @@ function runUnit(
   return { stopAt, end };
 }
 
-/** A row written with a message instead of values: a bad target, or an answer that is an error. */
-export const failed = (x: UnitOutcome): boolean => x.kind === 'invalid' || (x.kind === 'answer' && !x.value);
+/**
+ * Why a row was written with a message instead of values (a bad target, or an answer that is an error); null: it
+ * was not.
+ */
+export function failureOf(x: UnitOutcome): Failure | null {
+  if (x.kind === 'invalid') return { code: x.code, charged: 0, lost: 0 };
+  if (x.kind !== 'answer' || x.value) return null;
+  return { code: errorCode(x.error!), charged: x.error!.charged, lost: x.error!.lostSends };
+}
+
+export const failed = (x: UnitOutcome): boolean => failureOf(x) !== null;
 
 /**
  * The cells written for a bad target (its message and code) or an answer (its fields, or the error's message and code).

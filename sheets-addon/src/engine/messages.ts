@@ -24,10 +24,3 @@ export const messageRow = (message: SheetValue, width: number): SheetValue[] => 
   message,
   ...new Array(Math.max(0, width - 1)).fill(''),
 ];
-
-/**
- * Whether a cell's text is one of these messages, not a value: every message ends by saying what
- * was charged (core's userMessage); a text field (a name, a bio) does not.
- */
-export const isMessage = (v: unknown): v is string =>
-  typeof v === 'string' && /\((Not charged|May have been charged|Charged [\d,]+ credits?[^()]*)\.\)$/.test(v);

@@ -274,7 +274,7 @@ export function wireBulk(): void {
               ? '. ' + p.balanceMessage.replace(/\.$/, '')
               : '';
         const text = parts.join(', ') + ': ' + cost + bal + '. Output: ' + p.output + '.';
-        const ok = p.enough !== false && p.output.indexOf('not empty') < 0;
+        const ok = p.enough !== false && p.outputFree;
         say('preview-text', text + (p.enough === false ? ' Not enough credits.' : ''), ok ? '' : 'error');
         state.previewed = true;
         $('run').disabled = !ok;

@@ -98,18 +98,42 @@ function start(replace: boolean): void {
   $('vet-run').disabled = true;
   $('vet-replace').hidden = true;
   say('vet-text', 'Writing the scorecard\u2026');
-  call('igVetStart', req, replace).then(
-    (r) => {
-      $('vet-cancel').hidden = false;
-      return loop(r.job, 1, r.checks);
-    },
-    (e) => {
-      // Another bulk run is going or paused: the user may vet in its place.
-      const busy = /^Another bulk run/.test(errText(e));
-      $('vet-replace').hidden = !busy;
-      fail('vet-text')(e);
-    },
-  );
+  call('igVetStart', req, replace).then((r) => {
+    $('vet-cancel').hidden = false;
+    return loop(r.job, 1, r.checks);
+  }, fail('vet-text'));
+}
+
+/**
+ * Vets the selection, asking first when the document's bulk run is still going or paused (its
+ * status says so): the vet takes its place only when the user presses "Vet instead".
+ */
+function vetOrAsk(): void {
+  $('vet-run').disabled = true;
+  call('igBulkStatus').then((current) => {
+    if (!current || (current.status !== 'running' && current.status !== 'paused')) return start(false);
+    const left = current.rows - current.next;
+    say(
+      'vet-text',
+      'Another bulk run is ' +
+        (current.status === 'paused' ? 'paused' : 'still running') +
+        ' at ' +
+        current.next +
+        ' of ' +
+        current.rows +
+        ' rows (' +
+        fnOf(current) +
+        ', ' +
+        current.outSheet +
+        '). Vet instead? What it wrote stays; its other ' +
+        left +
+        ' row' +
+        (left === 1 ? '' : 's') +
+        ' would not be looked up.',
+      'error',
+    );
+    $('vet-replace').hidden = false;
+  }, fail('vet-text'));
 }
 
 export function wireVet(): void {
@@ -189,7 +213,7 @@ export function wireVet(): void {
       },
     );
   };
-  $('vet-run').onclick = () => start(false);
+  $('vet-run').onclick = vetOrAsk;
   $('vet-replace').onclick = () => start(true);
   $('vet-cancel').onclick = () => {
     cancelling = true;

@@ -4,8 +4,9 @@
  * the thresholds (a threshold changed by hand changes the verdicts with no request), a link to the
  * profile and a note. The checks' runs write their fields straight into the columns named here.
  */
+import { chargedNote } from '@igdata/core';
 import { colName } from '../bulk/grid';
-import { isMessage } from '../engine/messages';
+import { OUTCOME_WIDTH } from '../bulk/outcome';
 import type { SheetValue } from '../engine/values';
 
 /**
@@ -84,22 +85,31 @@ export const linkFormula = (r: number): string => `=HYPERLINK("https://www.insta
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** A check that failed on a row: the message its run wrote for it and its outcome as data (bulk/outcome.ts). */
+export interface FailedCheck {
+  message: unknown;
+  charged: number;
+  lost: number;
+}
+
 /**
- * A row's note once every check has run: the messages the runs wrote in its field cells (a private
- * or missing account, a bad target), said once with what they cost in all; the cells they were in
- * are emptied. Empty when the row has none.
+ * A row's note once every check has run, from the checks that failed on it (a private or missing
+ * account, a bad target): their sentences said once with what they cost in all, or, when one may
+ * have been charged for a lost answer (nobody can say what), each message as it is. Null when none
+ * failed. What a check cost is its outcome's number: the message is only shown.
  */
-export function noteOf(cells: unknown[]): { note: string; cleared: SheetValue[] } | null {
-  const messages = cells.filter(isMessage);
-  if (!messages.length) return null;
-  const charged = messages.map((m) => /\(Charged ([\d,]+) credits?\.\)$/.exec(m));
-  const plain = messages.every((m, i) => charged[i] || m.endsWith('(Not charged.)'));
-  // Every message says what it cost: summed when each says it plainly, else each as it is.
-  const sentences = [...new Set(messages.map((m) => m.replace(/ \([^()]*\.\)$/, '')))];
-  const total = charged.reduce((n, m) => n + (m ? Number(m[1].replace(/,/g, '')) : 0), 0);
-  const cost = total ? `Charged ${plural(total, 'credit')} for ${plural(messages.length, 'check')}` : 'Not charged';
-  const note = plain ? `${sentences.join(' ')} (${cost}.)` : [...new Set(messages)].join(' ');
-  return { note, cleared: cells.map((c) => (isMessage(c) ? '' : (c as SheetValue))) };
+export function noteOf(failed: FailedCheck[]): string | null {
+  if (!failed.length) return null;
+  const messages = failed.map((f) => String(f.message));
+  if (failed.some((f) => f.lost > 0)) return [...new Set(messages)].join(' ');
+  // Each message ends with core's note of what its check cost (userMessage): said once, summed, below.
+  const sentences = messages.map((m, i) => {
+    const tail = ` ${chargedNote({ charged: failed[i].charged })}`;
+    return m.endsWith(tail) ? m.slice(0, -tail.length) : m;
+  });
+  const total = failed.reduce((n, f) => n + f.charged, 0);
+  const cost = total ? `Charged ${plural(total, 'credit')} for ${plural(failed.length, 'check')}` : 'Not charged';
+  return `${[...new Set(sentences)].join(' ')} (${cost}.)`;
 }
 
 export const NOTE_COL = colOf('note');
@@ -108,3 +118,8 @@ export const LINK_COL = colOf('profile');
 /** The field columns the checks write (followers .. fit score). */
 export const FIELDS_FROM = colOf('followers');
 export const FIELDS_TO = colOf('fit_score');
+/**
+ * The vet's working columns, right of the scorecard: the outcome of each check's rows as data, by
+ * which the notes are written (emptied then).
+ */
+export const outcomeColOf = (check: number): number => LINK_COL + 1 + check * OUTCOME_WIDTH;

@@ -8,12 +8,14 @@
 import { baseUrlOf, estimateCost, getEndpoint } from '@igdata/core';
 import { newJob } from '../bulk/runs';
 import { freeSheetName, rangeLabel, readColumn, selection, writeBlock } from '../bulk/grid';
-import type { BulkJob } from '../bulk/job';
+import type { BulkJob, RowsJob } from '../bulk/job';
 import { jobStore, refuseReplacing } from '../bulk/job';
+import { OUTCOME_WIDTH, readOutcome } from '../bulk/outcome';
 import type { BulkPlan } from '../bulk/plan';
 import { plan } from '../bulk/plan';
 import { readBalance } from '../engine/balance';
 import { readJson } from '../engine/json';
+import type { SheetValue } from '../engine/values';
 import { planRow, uniqueCalls } from '../engine/rows';
 import { answersFor } from '../run/answers';
 import type { RunContext } from '../run/ports';
@@ -21,6 +23,7 @@ import { PROP } from '../run/property-names';
 import { settingRule } from '../run/reuse';
 import type { RunOwner } from '../schedule/owner';
 import { readCap } from '../schedule/schedules';
+import type { FailedCheck } from './scorecard';
 import {
   COLORS,
   FIELDS_FROM,
@@ -32,6 +35,7 @@ import {
   colOf,
   linkFormula,
   noteOf,
+  outcomeColOf,
   scorecardTop,
   verdictFormula,
 } from './scorecard';
@@ -166,7 +170,8 @@ function checkJob(ctx: RunContext, v: Vet): BulkJob {
     outCol: colOf(c.fields[0]),
   };
   // Its credits go on from the checks before it: the vet's cap and count are one, as the user set and reads them.
-  return { ...newJob(ctx, p, place, 'beside'), cap: v.cap, credits: v.credits, label: `Vet ${v.sheet}` };
+  const job = newJob(ctx, p, place, 'beside') as RowsJob;
+  return { ...job, cap: v.cap, credits: v.credits, label: `Vet ${v.sheet}`, outcomeCol: outcomeColOf(v.at) };
 }
 
 /**
@@ -212,6 +217,8 @@ export function startVet(
     );
     grid.colorWhen(FIRST_ROW, VERDICT_COL, n, 1, COLORS);
     grid.setNumberFormat(FIRST_ROW, colOf('followers'), n, 1, '#,##0');
+    const lastCol = outcomeColOf(plans.length) - 1;
+    if (grid.maxColumns() < lastCol) grid.insertColumnsAfter(grid.maxColumns(), lastCol - grid.maxColumns());
     const v: Vet = {
       sheet,
       rows: n,
@@ -229,17 +236,37 @@ export function startVet(
   });
 }
 
-/** Moves each row's messages (a private, missing or bad account) to its note, said once with what they cost. */
+/**
+ * Moves each row's messages (a private, missing or bad account) to its note, said once with what
+ * they cost: a check failed on a row when its outcome (the working columns) says so, and its message
+ * is then in its first field's cell; the check's cells and the working columns are emptied.
+ */
 function writeNotes(ctx: RunContext, v: Vet): void {
   const grid = ctx.book.sheet(v.sheet);
   if (!grid) return;
   const width = FIELDS_TO - FIELDS_FROM + 1;
-  grid.read(FIRST_ROW, FIELDS_FROM, v.rows, width).forEach((cells, i) => {
-    const n = noteOf(cells);
-    if (!n) return;
-    grid.write(FIRST_ROW + i, FIELDS_FROM, [n.cleared]);
-    grid.write(FIRST_ROW + i, NOTE_COL, [[n.note]]);
+  const fields = grid.read(FIRST_ROW, FIELDS_FROM, v.rows, width);
+  const work = grid.read(FIRST_ROW, outcomeColOf(0), v.rows, v.checks.length * OUTCOME_WIDTH);
+  fields.forEach((cells, i) => {
+    const failed: FailedCheck[] = [];
+    const cleared = cells.slice() as SheetValue[];
+    v.checks.forEach((c, k) => {
+      const f = readOutcome(work[i].slice(k * OUTCOME_WIDTH, (k + 1) * OUTCOME_WIDTH));
+      if (!f) return;
+      const at = colOf(c.fields[0]) - FIELDS_FROM;
+      failed.push({ message: cells[at], charged: f.charged, lost: f.lost });
+      c.fields.forEach((_, j) => (cleared[at + j] = ''));
+    });
+    const note = noteOf(failed);
+    if (!note) return;
+    grid.write(FIRST_ROW + i, FIELDS_FROM, [cleared]);
+    grid.write(FIRST_ROW + i, NOTE_COL, [[note]]);
   });
+  grid.write(
+    FIRST_ROW,
+    outcomeColOf(0),
+    work.map((r) => r.map(() => '')),
+  );
 }
 
 /**
