@@ -8,8 +8,8 @@ import {
   paginate,
   prepare,
   request,
-  runAsync,
-  runSync,
+  driveAsync,
+  driveSync,
   sendAll,
   isIgError,
 } from '@igdata/core';
@@ -66,8 +66,8 @@ const cfg = () => ({ apiKey: sandbox.demoKey, baseUrl: sandbox.url });
 
 it('the same generator gives the same answer through both drivers', async () => {
   const op = () => request(cfg(), 'profile', { handle: '@NASA' });
-  const a = await runAsync(op(), fetchIO());
-  const b = runSync(op(), syncIO);
+  const a = await driveAsync(op(), fetchIO());
+  const b = driveSync(op(), syncIO);
   expect(a.data).toEqual(b.data);
   expect(a.data).toMatchObject({ username: 'nasa' });
   expect(a.creditsCharged).toBe(1);
@@ -79,8 +79,8 @@ it('a batch through fetchAll (sync) and Promise.all (async) keeps order and repo
     prepare('profile', { handle: 'no_such_account_zz' }),
     prepare('profile', { handle: 'natgeo' }),
   ];
-  const viaSync = runSync(sendAll(cfg(), calls()), syncIO);
-  const viaAsync = await runAsync(sendAll(cfg(), calls()), fetchIO());
+  const viaSync = driveSync(sendAll(cfg(), calls()), syncIO);
+  const viaAsync = await driveAsync(sendAll(cfg(), calls()), fetchIO());
   for (const out of [viaSync, viaAsync]) {
     expect((out[0] as unknown as { data: { username: string } }).data.username).toBe('nasa');
     expect(isIgError(out[1]) && out[1].name === 'IgApiError' && out[1].code).toBe('not_found');
@@ -90,8 +90,8 @@ it('a batch through fetchAll (sync) and Promise.all (async) keeps order and repo
 
 it('pages a follower list with a cap through both drivers', async () => {
   const call = prepare(getEndpoint('profile/followers'), { handle: 'nasa' });
-  const a = await runAsync(paginate(cfg(), call, { maxPages: 10 }), fetchIO());
-  const b = runSync(paginate(cfg(), call, { maxPages: 10 }), syncIO);
+  const a = await driveAsync(paginate(cfg(), call, { maxPages: 10 }), fetchIO());
+  const b = driveSync(paginate(cfg(), call, { maxPages: 10 }), syncIO);
   expect(a.items.map((x) => x.id)).toEqual(b.items.map((x) => x.id));
   expect(a.stoppedBy).toBe('end');
 });
@@ -128,7 +128,7 @@ it('retries injected 502s and succeeds without being billed for them', async () 
     ...io,
     fetch: async (req: Parameters<typeof io.fetch>[0]) => (faulted++ < 2 ? io.fetch(req) : fetchIO().fetch(req)),
   };
-  const res = await runAsync(request(client.config, 'profile', { handle: 'nasa' }), flaky);
+  const res = await driveAsync(request(client.config, 'profile', { handle: 'nasa' }), flaky);
   expect(res.attempts).toBe(3);
   expect(await sandbox.balance(key)).toBe(before - 1);
 });

@@ -1,4 +1,4 @@
-/** One call and a batch of calls, with retries. Generators: run them with runSync or runAsync. */
+/** One call and a batch of calls, with retries. Generators: run them with driveSync or driveAsync. */
 import type { AnyIgError } from './errors';
 import { isIgError } from './errors';
 import { getEndpoint } from './registry/endpoints';

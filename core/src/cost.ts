@@ -11,7 +11,7 @@ export interface CostEstimate {
 type WindowRule = Extract<CostRule, { type: 'window' }>;
 
 /** What a window rule charges when its parameter (posts, sample) is `n`. */
-const windowCredits = (rule: WindowRule, n: number): number => rule.base + Math.ceil(n / rule.per) * rule.step;
+const windowCredits = (rule: WindowRule, n: number): number => rule.base + Math.ceil(n / rule.per) * rule.perWindow;
 
 /** The parameter a window rule counts. */
 const windowParam = (endpoint: EndpointDef, rule: WindowRule) => endpoint.params.find((p) => p.name === rule.param);

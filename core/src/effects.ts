@@ -1,7 +1,7 @@
 /**
  * The core never does I/O. Its operations are generators that yield descriptions of I/O and get
  * the outcome back (Babel's gensync pattern). A synchronous driver (Apps Script's UrlFetchApp) and
- * an asynchronous one (fetch, n8n's httpRequest) run the very same generator.
+ * an asynchronous one (fetch, n8n's httpRequest) drive the very same generator.
  */
 import type { AsyncIO, Op, RawResponse, SyncIO } from './types';
 
@@ -45,10 +45,10 @@ export const noHttpAnswer = (e: unknown, neverSent = neverLeft(e)): RawResponse 
 const lostBatch = (requests: unknown[], e: unknown): RawResponse[] =>
   requests.map(() => ({ ...noHttpAnswer(e), lostWithBatch: true }));
 
-export function runSync<T>(op: Op<T>, io: SyncIO): T {
-  let step = op.next();
-  while (!step.done) {
-    const effect = step.value;
+export function driveSync<T>(op: Op<T>, io: SyncIO): T {
+  let state = op.next();
+  while (!state.done) {
+    const effect = state.value;
     let input: unknown;
     if (effect.kind === 'sleep') input = io.sleep(effect.ms);
     else if (effect.kind === 'http') {
@@ -64,21 +64,21 @@ export function runSync<T>(op: Op<T>, io: SyncIO): T {
         input = lostBatch(effect.requests, e);
       }
     }
-    step = op.next(input);
+    state = op.next(input);
   }
-  return step.value;
+  return state.value;
 }
 
-export async function runAsync<T>(op: Op<T>, io: AsyncIO): Promise<T> {
-  let step = op.next();
-  while (!step.done) {
-    const effect = step.value;
+export async function driveAsync<T>(op: Op<T>, io: AsyncIO): Promise<T> {
+  let state = op.next();
+  while (!state.done) {
+    const effect = state.value;
     let input: unknown;
     if (effect.kind === 'sleep') input = await io.sleep(effect.ms);
     else if (effect.kind === 'http') input = await io.fetch(effect.request).catch(noHttpAnswer);
     else if (io.fetchAll) input = await io.fetchAll(effect.requests).catch((e) => lostBatch(effect.requests, e));
     else input = await Promise.all(effect.requests.map((r) => io.fetch(r).catch(noHttpAnswer)));
-    step = op.next(input);
+    state = op.next(input);
   }
-  return step.value;
+  return state.value;
 }

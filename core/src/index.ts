@@ -1,7 +1,7 @@
 /**
  * @igdata/core: the API once, and the one list of what it offers. Products and tools import from
  * here only (`@igdata/core`), never from a file under core/src. No I/O of its own: operations are
- * generators that yield effects (effects.ts), run by runSync or runAsync.
+ * generators that yield effects (effects.ts), run by driveSync or driveAsync.
  *
  * In core's comments, §N is a section of the service's specification, ../shared/spec/service-api.md
  * (read with ../shared/spec/NOTES.md).
@@ -38,7 +38,7 @@ export { baseUrlOf, normalizeParams, requestKey } from './request';
 export { closest } from './suggest';
 
 // Effects and their two drivers.
-export { noHttpAnswer, runAsync, runSync } from './effects';
+export { noHttpAnswer, driveAsync, driveSync } from './effects';
 
 // Calls, with retries.
 export { prepare, request, send, sendAll } from './call';
@@ -48,7 +48,7 @@ export type {
   Item,
   PageLike,
   PagePlan,
-  PageStep,
+  PageDecision,
   PagingCap,
   PagingProgress,
   PagingResult,

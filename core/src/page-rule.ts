@@ -95,36 +95,37 @@ export function capBefore(plan: PagePlan, read: PagingProgress): 'items' | 'page
   return null;
 }
 
-export type PageStep =
-  /** Keep `keep`, then ask for the page at `next`. */
-  | { keep: Item[]; read: PagingProgress; next: string }
-  /** Keep `keep` and stop; `resume` is the cursor after this page (null at the end of the list). */
-  | { keep: Item[]; read: PagingProgress; stop: StopReason; resume: string | null };
+/** What to do after a page: the items taken from it, then the next page's cursor or why to stop. */
+export type PageDecision =
+  /** Take `taken`, then ask for the page at `next`. */
+  | { taken: Item[]; read: PagingProgress; next: string }
+  /** Take `taken` and stop; `resume` is the cursor after this page (null at the end of the list). */
+  | { taken: Item[]; read: PagingProgress; stop: StopReason; resume: string | null };
 
 /**
- * After a page: which of its items to keep, then the cursor of the next page or why to stop.
+ * After a page: which of its items to take, then the cursor of the next page or why to stop.
  * Items cut from a page by the item cap are lost to a resume at `resume`, so a cut page stops as
  * 'items' even when it was the last one (more existed than were taken).
  */
-export function afterPage(plan: PagePlan, read: PagingProgress, page: PageLike): PageStep {
+export function afterPage(plan: PagePlan, read: PagingProgress, page: PageLike): PageDecision {
   const { cap } = plan;
   const { handled } = cap;
   const fresh = handled ? page.items.filter((item) => !handled(item)) : page.items;
   const reached = handled !== undefined && page.items.length > 0 && handled(page.items[page.items.length - 1]);
   const wanted = fresh.length;
   const room = cap.maxItems === undefined ? wanted : Math.max(0, cap.maxItems - read.items);
-  const keep = fresh.slice(0, Math.min(wanted, room));
+  const taken = fresh.slice(0, Math.min(wanted, room));
   const after: PagingProgress = {
     pages: read.pages + 1,
-    items: read.items + keep.length,
+    items: read.items + taken.length,
     credits: read.credits + page.creditsCharged,
   };
   const cursor = plan.paginated ? page.nextCursor : null;
   // In this order: the item cap cut the page, the page ended in a handled item, the list ended, a cap forbids the next
   // page.
   const stop = room < wanted ? 'items' : reached ? 'until' : cursor === null ? 'end' : capBefore(plan, after);
-  if (stop) return { keep, read: after, stop, resume: cursor };
-  return { keep, read: after, next: cursor as string }; // not 'end': there is a next page
+  if (stop) return { taken, read: after, stop, resume: cursor };
+  return { taken, read: after, next: cursor as string }; // not 'end': there is a next page
 }
 
 /** The call for the page at `cursor` (null: the first page). The one place a cursor is put on a call. */

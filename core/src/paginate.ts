@@ -1,7 +1,7 @@
 /**
  * Walking lists with a mandatory cap: one page, one list, or many lists at once (page N of every
  * target in one batch, one UrlFetchApp.fetchAll). Every decision about the next page is the rule
- * of page-rule.ts; this file only sends pages, settles the shared budget and keeps the results.
+ * of page-rule.ts; this file only sends pages, settles the shared budget and collects the results.
  */
 import { send, sendAll } from './call';
 import type { AnyIgError } from './errors';
@@ -33,7 +33,7 @@ interface Target {
  * The walk of many lists, one round at a time, free of I/O so each product can fetch a round its
  * own way (Sheets: cache first, then fetchAll under a deadline; elsewhere `paginateMany`).
  * Caps apply to each target; the cap's `budget` is shared by all of them. Nothing throws for a
- * failed page: its target stops with 'error' and keeps the pages it paid for.
+ * failed page: its target stops with 'error' and holds the pages it paid for.
  */
 export class PageWalk {
   private readonly targets: Target[];
@@ -87,18 +87,18 @@ export class PageWalk {
       r.error = answer;
       return this.stop(t, 'error');
     }
-    const step = afterPage(t.plan, t.read, answer);
-    t.read = step.read;
-    r.pages = step.read.pages;
-    r.items.push(...step.keep);
+    const decision = afterPage(t.plan, t.read, answer);
+    t.read = decision.read;
+    r.pages = decision.read.pages;
+    r.items.push(...decision.taken);
     if (answer.requestId) r.requestIds.push(answer.requestId);
     if (answer.creditsRemaining !== undefined) r.creditsRemaining = answer.creditsRemaining;
-    if ('next' in step) {
-      r.nextCursor = step.next;
-      t.call = withCursor(t.call, step.next);
+    if ('next' in decision) {
+      r.nextCursor = decision.next;
+      t.call = withCursor(t.call, decision.next);
     } else {
-      r.nextCursor = step.resume;
-      this.stop(t, step.stop);
+      r.nextCursor = decision.resume;
+      this.stop(t, decision.stop);
     }
   }
 
@@ -147,7 +147,7 @@ export function* paginateMany(config: ClientConfig, calls: Call[], cap: PagingCa
 
 /**
  * One list. When a later page fails, the pages already paid for are kept (stoppedBy 'error');
- * when the first page fails there is nothing to keep, and its error is thrown.
+ * when the first page fails there is nothing to return, and its error is thrown.
  */
 export function* paginate(config: ClientConfig, call: Call, cap: PagingCap): Op<PagingResult> {
   const [result] = yield* paginateMany(config, [call], cap);

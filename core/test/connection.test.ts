@@ -2,7 +2,7 @@
 // `cause` (both drivers, one request and a batch, and a real refused connection through fetch).
 import { createServer } from 'node:net';
 import type { AsyncIO, HttpRequest, RawResponse, SyncIO } from '../src';
-import { IgConnectionError, createClient, prepare, request, runAsync, runSync, sendAll, userMessage } from '../src';
+import { IgConnectionError, createClient, prepare, request, driveAsync, driveSync, sendAll, userMessage } from '../src';
 
 const KEY = 'sk_test_secret_123';
 const config = { apiKey: KEY, baseUrl: 'https://api.test/', retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } };
@@ -23,7 +23,7 @@ async function caught(p: Promise<unknown> | (() => unknown)): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-test("runSync: the last attempt's exception is the cause; the message is the one users read", async () => {
+test("driveSync: the last attempt's exception is the cause; the message is the one users read", async () => {
   const thrown: Error[] = [];
   const io: SyncIO = {
     fetch: () => {
@@ -33,7 +33,7 @@ test("runSync: the last attempt's exception is the cause; the message is the one
     fetchAll: () => [],
     sleep: () => undefined,
   };
-  const e = await caught(() => runSync(request(config, 'profile', { handle: 'nasa' }), io));
+  const e = await caught(() => driveSync(request(config, 'profile', { handle: 'nasa' }), io));
   expect(e).toBeInstanceOf(IgConnectionError);
   const err = e as IgConnectionError;
   expect(thrown).toHaveLength(2);
@@ -49,10 +49,10 @@ test("runSync: the last attempt's exception is the cause; the message is the one
   expect(JSON.stringify(err)).not.toContain('ECONNREFUSED');
 });
 
-test('runAsync: a rejected fetch is the cause, and the key is redacted from the message only', async () => {
+test('driveAsync: a rejected fetch is the cause, and the key is redacted from the message only', async () => {
   const boom = new Error(`bad header Bearer ${KEY}`);
   const io: AsyncIO = { fetch: () => Promise.reject(boom), sleep: async () => undefined };
-  const err = (await caught(runAsync(request(config, 'profile', { handle: 'nasa' }), io))) as IgConnectionError;
+  const err = (await caught(driveAsync(request(config, 'profile', { handle: 'nasa' }), io))) as IgConnectionError;
   expect(err).toBeInstanceOf(IgConnectionError);
   expect(err.cause).toBe(boom);
   expect(err.message).toBe('bad header Bearer [redacted]');
@@ -69,7 +69,7 @@ test('a batch: each failed call keeps the exception of its own last attempt', as
     },
     sleep: async () => undefined,
   };
-  const errors = await runAsync(sendAll(config, calls), io);
+  const errors = await driveAsync(sendAll(config, calls), io);
   expect(errors.every((e) => e instanceof IgConnectionError)).toBe(true);
   expect(errors.map((e) => ((e as IgConnectionError).cause as Error).message)).toEqual(['reset a1', 'reset b2']);
   expect(errors.map((e) => (e as IgConnectionError).cause)).toEqual([...exceptions.values()]);
@@ -115,7 +115,7 @@ describe('an answer lost after the request may have reached the service (the one
     ] as const) {
       let sent = 0;
       const io: AsyncIO = { fetch: () => (sent++, Promise.reject(thrown)), sleep: async () => undefined };
-      const err = (await caught(runAsync(request(policy, 'profile', { handle: 'nasa' }), io))) as IgConnectionError;
+      const err = (await caught(driveAsync(request(policy, 'profile', { handle: 'nasa' }), io))) as IgConnectionError;
       expect(sent).toBe(sends);
       expect(userMessage(err, { keyWhere: 'Settings' })).toBe(sentence);
     }
@@ -149,7 +149,7 @@ describe('an answer lost after the request may have reached the service (the one
       },
       sleep: () => undefined,
     };
-    const [a, b, c] = runSync(sendAll(policy, calls), io);
+    const [a, b, c] = driveSync(sendAll(policy, calls), io);
     expect(effects).toEqual([['a1', 'b2', 'c3'], ['a1', 'c3'], ['b2']]);
     expect(a).toMatchObject({ creditsCharged: 1, lostSends: 1 });
     expect(c).toMatchObject({ creditsCharged: 1, lostSends: 1 });

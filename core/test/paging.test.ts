@@ -1,4 +1,4 @@
-// The one next-page rule and the walks built on it, stepped by hand: every yielded request is
+// The one next-page rule and the walks built on it, driven by hand: every yielded request is
 // asserted, every answer injected, no network.
 import type { Effect, PagePlan, RawResponse } from '../src';
 import {
@@ -64,11 +64,11 @@ describe('the next-page rule', () => {
   it('asks for the page at next_cursor while no cap is reached, counting pages, items and credits', () => {
     const s = afterPage(plan({ maxPages: 5 }), NOTHING_READ, like(25, 'c1'));
     expect(s).toMatchObject({ next: 'c1', read: { pages: 1, items: 25, credits: 2 } });
-    expect(s.keep).toHaveLength(25);
+    expect(s.taken).toHaveLength(25);
   });
 
   it('ends only on a null next_cursor: an empty page with a cursor is not the end (spec §4 rule 3)', () => {
-    expect(afterPage(plan({ maxPages: 5 }), NOTHING_READ, like(0, 'c1'))).toMatchObject({ next: 'c1', keep: [] });
+    expect(afterPage(plan({ maxPages: 5 }), NOTHING_READ, like(0, 'c1'))).toMatchObject({ next: 'c1', taken: [] });
     expect(afterPage(plan({ maxPages: 5 }), NOTHING_READ, like(3, null))).toMatchObject({ stop: 'end', resume: null });
   });
 
@@ -90,10 +90,10 @@ describe('the next-page rule', () => {
   it('cuts a page at the item cap and says items, even on the last page (more existed than were taken)', () => {
     const s = afterPage(plan({ maxItems: 30 }), { pages: 1, items: 25, credits: 2 }, like(25, null));
     expect(s).toMatchObject({ stop: 'items', read: { items: 30 } });
-    expect(s.keep).toHaveLength(5);
+    expect(s.taken).toHaveLength(5);
   });
 
-  it('drops the items handled before and stops at a page that ends in one, keeping the new ones', () => {
+  it('drops the items handled before and stops at a page that ends in one, taking the new ones', () => {
     const seen = new Set(['3', '4', '5', '6', '7', '8', '9']);
     const s = afterPage(
       plan({ maxPages: 9, handled: (item) => seen.has(String(item.id)) }),
@@ -101,7 +101,7 @@ describe('the next-page rule', () => {
       like(10, 'c1'),
     );
     expect(s).toMatchObject({ stop: 'until', read: { pages: 1, items: 3 } });
-    expect(s.keep.map((i) => i.id)).toEqual(['0', '1', '2']);
+    expect(s.taken.map((i) => i.id)).toEqual(['0', '1', '2']);
   });
 
   it('reads a page whole: handled items at its head (pinned posts) are skipped, not a stop', () => {
@@ -112,7 +112,7 @@ describe('the next-page rule', () => {
       like(10, 'c1'),
     );
     expect(s).toMatchObject({ next: 'c1', read: { pages: 1, items: 7 } });
-    expect(s.keep.map((i) => i.id)).toEqual(['3', '4', '5', '6', '7', '8', '9']);
+    expect(s.taken.map((i) => i.id)).toEqual(['3', '4', '5', '6', '7', '8', '9']);
   });
 
   it('checks the caps before the first page too', () => {

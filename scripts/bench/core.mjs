@@ -114,7 +114,7 @@ const parseOnly = () => {
   JSON.parse(body);
 };
 const coreOnly = (i) => {
-  const r = core.runSync(
+  const r = core.driveSync(
     core.request(config, 'profile', { handle: i % 2 ? '@NASA' : 'https://www.instagram.com/nasa/' }),
     canned(body),
   );
@@ -124,7 +124,7 @@ const parseList = () => {
   JSON.parse(postsBody);
 };
 const coreList = () => {
-  const r = core.runSync(core.request(config, 'profile/posts', { handle: 'nasa' }), canned(postsBody));
+  const r = core.driveSync(core.request(config, 'profile/posts', { handle: 'nasa' }), canned(postsBody));
   core.toRows(r.items, ['shortcode', 'like_count', 'author.username', 'location.name']);
 };
 for (let i = 0; i < 2000; i++) {

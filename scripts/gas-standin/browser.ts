@@ -204,7 +204,7 @@ function shimSource(names: string[], max: number): string {
     new FormData(f).forEach((v, k) => { o[k] = typeof v === 'string' ? v : null; });
     return o;
   };
-  const settle = (s, reply) => {
+  const deliver = (s, reply) => {
     if (reply.ok) {
       if (s.success) s.success(reply.value, s.userObject);
     } else {
@@ -220,7 +220,7 @@ function shimSource(names: string[], max: number): string {
       inFlight++;
       window.__gasInFlight(inFlight);
       window.__gasRun(job.fn, job.args)
-        .then((reply) => settle(job.s, reply), (err) => settle(job.s, { ok: false, error: { name: 'Error', message: String(err && err.message) } }))
+        .then((reply) => deliver(job.s, reply), (err) => deliver(job.s, { ok: false, error: { name: 'Error', message: String(err && err.message) } }))
         .finally(() => { inFlight--; pump(); });
     }
   };
@@ -234,7 +234,7 @@ function shimSource(names: string[], max: number): string {
       r[name] = (...args) => {
         const bad = args.findIndex((a) => illegal(a));
         if (bad >= 0) {
-          setTimeout(() => settle(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value in property: ' + bad } }), 0);
+          setTimeout(() => deliver(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value in property: ' + bad } }), 0);
           return;
         }
         const plain = args.map((a) => (typeof HTMLFormElement !== 'undefined' && a instanceof HTMLFormElement ? formToObject(a) : a));

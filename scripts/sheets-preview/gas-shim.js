@@ -29,7 +29,7 @@
     });
     return o;
   };
-  var settle = function (s, reply) {
+  var deliver = function (s, reply) {
     if (reply.ok) {
       if (s.success) s.success(reply.value, s.userObject);
       return;
@@ -68,7 +68,7 @@
           payload = JSON.stringify({ fn: name, args: args });
         } catch {
           setTimeout(function () {
-            settle(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value' } });
+            deliver(s, { ok: false, error: { name: 'Error', message: 'Failed due to illegal value' } });
           }, 0);
           return;
         }
@@ -78,11 +78,11 @@
           })
           .then(
             function (reply) {
-              settle(s, reply);
+              deliver(s, reply);
               notify(name);
             },
             function (err) {
-              settle(s, { ok: false, error: { name: 'NetworkError', message: String((err && err.message) || err) } });
+              deliver(s, { ok: false, error: { name: 'NetworkError', message: String((err && err.message) || err) } });
             },
           );
       };

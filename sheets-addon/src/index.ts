@@ -1,7 +1,7 @@
 /**
  * The bundle's entry: everything the generated Code.js stubs call, under the global `IGDATA`.
  * Built by scripts/build/sheets.mjs as a minified IIFE (dist/bundle.js). Each entry point builds
- * its one run context (gas/context.ts) and passes it down.
+ * its one context (gas/context.ts) and passes it down.
  */
 import { evaluateFormula } from './engine/formula';
 import { formulaContext, gasContext } from './gas/context';

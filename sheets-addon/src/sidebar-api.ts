@@ -27,8 +27,8 @@ import {
 } from './gas/settings';
 import { activeSelection } from './gas/ui';
 import { exportUsage } from './gas/usage';
-import type { RunContext } from './run/ports';
-import { recordUsage } from './run/usage-log';
+import type { Context } from './context/context';
+import { recordUsage } from './context/usage-log';
 import { OWNERS } from './owners';
 import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
@@ -75,15 +75,15 @@ function testKey(key?: string): { ok: boolean; balance?: number; message: string
     : b;
 }
 
-/** A server function that runs `f` in this execution's run context. */
+/** A server function that runs `f` in this execution's context. */
 const inContext =
-  <A extends unknown[], R>(f: (ctx: RunContext, ...args: A) => R) =>
+  <A extends unknown[], R>(f: (ctx: Context, ...args: A) => R) =>
   (...args: A): R =>
     f(gasContext(), ...args);
 
 /** A change, answered with what the sidebar shows of it as it is now (it redraws that). */
 const thenShow =
-  <A extends unknown[], V>(change: (ctx: RunContext, ...args: A) => unknown, show: (ctx: RunContext) => V) =>
+  <A extends unknown[], V>(change: (ctx: Context, ...args: A) => unknown, show: (ctx: Context) => V) =>
   (...args: A): V => {
     const ctx = gasContext();
     change(ctx, ...args);

@@ -1,20 +1,20 @@
 /**
- * Runs never trample each other (issue 22), in-process over the memory ports (run-fakes.ts): a new
+ * Runs never trample each other (issue 22), in-process over the in-memory context (context-fakes.ts): a new
  * bulk run never replaces one still going or paused unless the user confirmed it; a list step holds
  * the document lock for its step's budget, not minutes; a formula recalculated while a bulk step
  * fetches the same accounts waits for that step's answers instead of paying for them again.
  */
-import type { RunContext } from '../src/run/ports';
-import { answersFor } from '../src/run/answers';
-import { settingRule } from '../src/run/reuse';
+import type { Context } from '../src/context/context';
+import { answersFor } from '../src/context/answers';
+import { settingRule } from '../src/context/reuse';
 import { resume, start } from '../src/bulk/control';
 import { step } from '../src/bulk/runs';
 import { jobStore } from '../src/bulk/job';
 import { background } from '../src/schedule/background';
 import type { RunOwners } from '../src/schedule/owner';
 import { evaluateFormula } from '../src/engine/formula';
-import type { World } from './run-fakes';
-import { world } from './run-fakes';
+import type { World } from './context-fakes';
+import { world } from './context-fakes';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 const accounts = (n: number) => Array.from({ length: n }, (_, i) => `acct_${i}`);
@@ -100,7 +100,7 @@ test('a list step holds the document lock for its step budget (about a page roun
   w.column(['acct_1', 'acct_2']);
   slowFetch(w, 2000);
   const held: number[] = [];
-  const locked = (ctx: RunContext): RunContext => ({
+  const locked = (ctx: Context): Context => ({
     ...ctx,
     lock: {
       ...ctx.lock,
@@ -148,7 +148,7 @@ describe('formulas recalculated during a bulk step pay once', () => {
     formula: { endpoint: string; args: unknown[] },
   ) {
     let lockedBy: string | null = null;
-    const inExecution = (ctx: RunContext, who: string): RunContext => ({
+    const inExecution = (ctx: Context, who: string): Context => ({
       ...ctx,
       lock: {
         withLock: (fn) => {

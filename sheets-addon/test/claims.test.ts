@@ -1,10 +1,10 @@
 /**
- * Claims, stepped by hand: an in-memory document (answers + claim items) with a virtual clock, and
+ * Claims, driven by hand: an in-memory document (answers + claim items) with a virtual clock, and
  * "other executions" acting while this one sleeps. The cross-execution behaviour over real threads
  * and HTTP is in test/sheets/concurrency.test.ts.
  */
 import type { CachedAnswer as CachedOutcome, ClaimStore } from '../src/engine/types';
-import { CLAIM_MS, heldByOthers, parseClaims, runClaimed, takeClaims } from '../src/engine/claims';
+import { CLAIM_MS, heldByOthers, parseClaims, fetchClaimed, takeClaims } from '../src/engine/claims';
 
 const answer = (n: number): CachedOutcome => ({ ok: true, data: { n }, next: null, charged: 1, at: n });
 
@@ -66,7 +66,7 @@ function sender() {
 test('alone: claims in batches, sends each key once, publishes the answers and leaves no claim', () => {
   const { doc, store } = documentWith();
   const { sent, send } = sender();
-  const run = runClaimed(['k1', 'k2', 'k3', 'k4', 'k5'], { store, batchSize: 2, canStart: () => true, send });
+  const run = fetchClaimed(['k1', 'k2', 'k3', 'k4', 'k5'], { store, batchSize: 2, inTime: () => true, send });
   expect(sent).toEqual([['k1', 'k2'], ['k3', 'k4'], ['k5']]);
   expect(run).toMatchObject({ late: [], unclaimed: 0 });
   expect([...doc.answers.keys()].sort()).toEqual(['k1', 'k2', 'k3', 'k4', 'k5']);
@@ -81,7 +81,7 @@ test('a live claim of another execution is waited for, not sent; its answer is u
     if (now >= publishAt) ['k1', 'k2'].forEach((k) => doc.answers.set(k, answer(100)));
   });
   const { sent, send } = sender();
-  const run = runClaimed(['k1', 'k2', 'k3'], { store, batchSize: 50, canStart: () => true, send });
+  const run = fetchClaimed(['k1', 'k2', 'k3'], { store, batchSize: 50, inTime: () => true, send });
   expect(sent).toEqual([['k3']]);
   expect([...run.fromOthers.keys()].sort()).toEqual(['k1', 'k2']);
   expect(run.waitedMs).toBeGreaterThanOrEqual(300);
@@ -92,7 +92,7 @@ test('the owner died: its claim expires by itself and the request is taken over'
   const { store, claimElsewhere } = documentWith();
   claimElsewhere(['k1'], 'crashed');
   const { sent, send } = sender();
-  const run = runClaimed(['k1'], { store, batchSize: 50, canStart: () => true, send });
+  const run = fetchClaimed(['k1'], { store, batchSize: 50, inTime: () => true, send });
   expect(sent).toEqual([['k1']]);
   expect(run.waitedMs).toBeGreaterThanOrEqual(CLAIM_MS);
   expect(run.waitedMs).toBeLessThan(CLAIM_MS + 1000);
@@ -103,7 +103,7 @@ test('nobody waits past its budget: a request still claimed then is late, never 
   claimElsewhere(['k1']);
   const deadline = doc.now + 2000;
   const { sent, send } = sender();
-  const run = runClaimed(['k1', 'k2'], { store, batchSize: 50, canStart: () => doc.now <= deadline, send });
+  const run = fetchClaimed(['k1', 'k2'], { store, batchSize: 50, inTime: () => doc.now <= deadline, send });
   expect(sent).toEqual([['k2']]);
   expect(run.late).toEqual(['k1']);
   expect(doc.now).toBeLessThanOrEqual(deadline + 100);
@@ -114,7 +114,7 @@ test("lock busy (a bulk step holds it): others' claims are still waited for, fre
   doc.raw = takeClaims(new Map(), 'other', ['k1'], 1, doc.now + CLAIM_MS).text ?? undefined;
   onSleep.push(() => doc.answers.set('k1', answer(1)));
   const { sent, send } = sender();
-  const run = runClaimed(['k1', 'k2'], { store, batchSize: 50, canStart: () => true, send });
+  const run = fetchClaimed(['k1', 'k2'], { store, batchSize: 50, inTime: () => true, send });
   expect(sent).toEqual([['k2']]);
   expect(run.unclaimed).toBe(1);
   expect([...run.fromOthers.keys()]).toEqual(['k1']);
@@ -149,7 +149,7 @@ test('a round reads a bounded window: requests others hold are asked last, the f
     },
   };
   const { sent, send } = sender();
-  const run = runClaimed(keys, { store: windowed, batchSize: 50, canStart: () => true, send });
+  const run = fetchClaimed(keys, { store: windowed, batchSize: 50, inTime: () => true, send });
   expect(sent).toEqual([keys.slice(100)]);
   expect(run.fromOthers.size).toBe(100);
   expect(run).toMatchObject({ late: [], unclaimed: 0 });

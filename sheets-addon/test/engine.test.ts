@@ -8,7 +8,7 @@ import { parseArgs } from '../src/engine/args';
 import { fetchMany } from '../src/engine/fetch';
 import { evaluateFormula } from '../src/engine/formula';
 import { planRow, uniqueCalls } from '../src/engine/rows';
-import { runCalls } from '../src/engine/run';
+import { walkCalls } from '../src/engine/walk';
 import { cellsOf, entered } from '../src/engine/values';
 import { KEY, POSTS, fakeDeps } from './fakes';
 
@@ -108,7 +108,7 @@ describe('runs against the injected client and store', () => {
     const deps = fakeDeps();
     const posts = getEndpoint('profile/posts');
     const calls = uniqueCalls(['nasa', 'nike'].map((h) => planRow(posts, 'handle', {}, h)));
-    const r = runCalls(posts, calls, deps, { deadline: Date.now() + 10000, refresh: false, limit: 20 });
+    const r = walkCalls(posts, calls, deps, { deadline: Date.now() + 10000, refresh: false, limit: 20 });
     expect(deps.svc.batches).toEqual([2, 2]);
     expect(deps.svc.sent).toEqual([
       'profile/posts?handle=nasa',

@@ -1,11 +1,11 @@
 /**
- * In-memory stand-ins for the engine's ports, for in-process unit tests: a small service (profiles
+ * In-memory stand-ins for the engine's platform interfaces, for in-process unit tests: a small service (profiles
  * and paged posts, billed like the real one), a key-value cache with CacheService's size limits,
  * and engine dependencies built from them. No Apps Script, no sandbox, no build.
  */
 import { createHash } from 'node:crypto';
 import type { HttpRequest, RawResponse } from '@igdata/core';
-import type { EngineDeps, KeyValueCache, SheetsClient } from '../src/engine/ports';
+import type { EngineDeps, KeyValueCache, SheetsClient } from '../src/engine/deps';
 import { clientConfig } from '../src/engine/messages';
 import { createAnswerStore } from '../src/engine/store';
 

@@ -42,7 +42,7 @@ test('bulk runs, schedules and the run context reach Apps Script only through th
   expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
 });
 
-test('no module-level mutable state outside the sidebar page: what lives for one execution lives in its run context', () => {
+test('no module-level mutable state outside the sidebar page: what lives for one execution lives in its context', () => {
   const offenders = files(SRC)
     .filter((f) => !f.startsWith(path.join(SRC, 'sidebar') + path.sep))
     .flatMap((f) =>

@@ -1,5 +1,5 @@
 /**
- * Schedules and bulk runs in-process, on the run context's ports (run-fakes.ts): no build, no
+ * Schedules and bulk runs in-process, on the context's interfaces in memory (context-fakes.ts): no build, no
  * stand-in. A weekly history schedule, a capped schedule that rotates, and a run killed mid-way
  * and resumed by the next hourly trigger. The stand-in suites (test/sheets/schedules.test.ts) keep
  * what only the platform shows (the built bundle, triggers, execution limits).
@@ -8,8 +8,8 @@ import { jobStore } from '../src/bulk/job';
 import { OWNERS } from '../src/owners';
 import { background } from '../src/schedule/background';
 import { loadSchedules, saveSchedule, scheduleViews } from '../src/schedule/schedules';
-import type { World } from './run-fakes';
-import { world } from './run-fakes';
+import type { World } from './context-fakes';
+import { world } from './context-fakes';
 
 const HOUR = 3600000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,5 @@
 /**
- * "Track these accounts" in-process (run-fakes.ts: no build, no stand-in): one call sets up the
+ * "Track these accounts" in-process (context-fakes.ts: no build, no stand-in): one call sets up the
  * history schedule, runs it once, and builds the tracker view; three weekly runs give each account
  * its latest value, the change since last week and a trend of three points, at credits = distinct
  * accounts per run. The list can change: added accounts join, removed ones stop, a renamed one
@@ -12,8 +12,8 @@ import { stepScheduled } from '../src/schedule/step';
 import { deleteSchedule, loadSchedules } from '../src/schedule/schedules';
 import { createTracker, deleteTracker, loadTrackers, previewTracker, stepTracker } from '../src/tracker/trackers';
 import { trackerView } from '../src/tracker/view';
-import type { World } from './run-fakes';
-import { world } from './run-fakes';
+import type { World } from './context-fakes';
+import { world } from './context-fakes';
 // The evaluator of the preview page: the trend's numbers, as Sheets would draw them.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { sparklinePoints } = require('../../scripts/sheets-preview/sparkline.js') as {

@@ -1,6 +1,6 @@
 /** The trigger's state machine (nodes/IgData/poll.ts) on a scripted feed: edge cases real polls rarely hit. */
 import type { Page, Post } from '../../n8n-node/nodes/IgData/feed';
-import { pollFeed, startFeed } from '../../n8n-node/nodes/IgData/poll';
+import { pollFeed, markFeed } from '../../n8n-node/nodes/IgData/poll';
 
 /**
  * A feed newest first, paged by "older than the last item", like the sandbox's keyed cursors;
@@ -55,7 +55,7 @@ const ids = (ps: Post[]) => ps.map((p) => p.id);
 test('first poll emits nothing; then new posts once, oldest first; quiet polls read one page', async () => {
   const f = feed();
   f.publish(10);
-  let state = await startFeed('k', f.fetch);
+  let state = await markFeed('k', f.fetch);
   const fresh = f.publish(4);
   let r = await pollFeed(state, f.fetch, 5);
   expect(ids(r.emit)).toEqual(ids(fresh).reverse());
@@ -69,7 +69,7 @@ test('first poll emits nothing; then new posts once, oldest first; quiet polls r
 test('posts sharing one taken_at with the newest seen are neither lost nor repeated', async () => {
   const f = feed();
   f.publish(5);
-  let state = await startFeed('k', f.fetch);
+  let state = await markFeed('k', f.fetch);
   const tie = f.publish(2, true); // same instant as the newest seen post
   let r = await pollFeed(state, f.fetch, 5);
   expect(ids(r.emit)).toEqual(ids(tie).reverse());
@@ -81,7 +81,7 @@ test('posts sharing one taken_at with the newest seen are neither lost nor repea
 test('deleted seen posts (even all of the newest page) stop the poll by taken_at', async () => {
   const f = feed();
   f.publish(20);
-  const state = await startFeed('k', f.fetch);
+  const state = await markFeed('k', f.fetch);
   for (const p of (await f.fetch(null)).items) f.remove(p.id); // the whole first page is gone
   const fresh = f.publish(2);
   const before = f.requests;
@@ -93,7 +93,7 @@ test('deleted seen posts (even all of the newest page) stop the poll by taken_at
 test('two bursts larger than the page bound are caught up over later polls without gaps or repeats', async () => {
   const f = feed(3);
   f.publish(5);
-  let state = await startFeed('k', f.fetch);
+  let state = await markFeed('k', f.fetch);
   const a = f.publish(10);
   let r = await pollFeed(state, f.fetch, 2); // 6 of 10
   const got = [...ids(r.emit)];
@@ -116,7 +116,7 @@ test.each([1, 2, 3])(
     const f = feed(12);
     const old = f.publish(40); // newest first
     f.pin(old.slice(-pins)); // the oldest posts, pinned
-    let state = await startFeed('k', f.fetch);
+    let state = await markFeed('k', f.fetch);
     const got: unknown[] = [];
     const published: unknown[] = [];
     for (const n of [1, 3, 0, 25, 2]) {
@@ -135,7 +135,7 @@ test.each([1, 2, 3])(
 test('a later page that fails: the pages paid before it are emitted, and the next poll resumes at the failed page without paying for the first again', async () => {
   const f = feed(12);
   f.publish(40);
-  let state = await startFeed('k', f.fetch); // request 1
+  let state = await markFeed('k', f.fetch); // request 1
   const fresh = f.publish(30); // three pages of new posts
   f.failRequest(3); // this poll's second page
   const first = await pollFeed(state, f.fetch, 5);
@@ -166,7 +166,7 @@ test('a later page that fails: the pages paid before it are emitted, and the nex
 test('a failure of the first request of a poll is thrown (nothing was paid); a resumed page that fails at once falls back to the head', async () => {
   const f = feed(12);
   f.publish(40);
-  let state = await startFeed('k', f.fetch); // request 1
+  let state = await markFeed('k', f.fetch); // request 1
   const one = f.publish(1);
   f.failRequest(2);
   await expect(pollFeed(state, f.fetch, 5)).rejects.toThrow(/502/);

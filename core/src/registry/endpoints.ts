@@ -36,8 +36,8 @@ const integerParam = (name: string, min: number, max: number, dflt: number): Par
 const posts = (dflt: number): ParamDef => integerParam('posts', 1, 50, dflt);
 const cursor: ParamDef = { name: 'cursor', kind: 'cursor', required: false };
 const flat = (credits: number, exact = true): CostRule => ({ type: 'flat', credits, exact });
-/** base + ceil(posts / per) * step: the spec's "2-6 by window" ranges, read as a rule. */
-const byPosts = (base: number, per: number): CostRule => ({ type: 'window', param: 'posts', base, per, step: 1 });
+/** base + ceil(posts / per) * perWindow: the spec's "2-6 by window" ranges, read as a rule. */
+const byPosts = (base: number, per: number): CostRule => ({ type: 'window', param: 'posts', base, per, perWindow: 1 });
 
 /**
  * How long an answer may be reused (EndpointDef.maxReuseHours), by what the data is. The products'
@@ -256,7 +256,7 @@ export const endpoints: readonly EndpointDef[] = (
       id: 'insights/profile/audit',
       fn: 'IGAUDIT',
       params: [handle, integerParam('sample', 1, 500, 100)],
-      cost: { type: 'window', param: 'sample', base: 2, per: 50, step: 2 },
+      cost: { type: 'window', param: 'sample', base: 2, per: 50, perWindow: 2 },
       tracker: {},
       schema: s.audit,
       columns: [

@@ -46,8 +46,8 @@ export interface ParamDef {
  */
 export type CostRule =
   | { type: 'flat'; credits: number; exact: boolean }
-  /** base + ceil(param / per) * step, e.g. engagement = 1 + ceil(posts / 12). */
-  | { type: 'window'; param: string; base: number; per: number; step: number };
+  /** base + ceil(param / per) * perWindow, e.g. engagement = 1 + ceil(posts / 12). */
+  | { type: 'window'; param: string; base: number; per: number; perWindow: number };
 
 /**
  * An endpoint's runtime facts (endpoints.ts): what products need to validate, send, bill, check,

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { Call, EndpointDef } from '@igdata/core';
-import { baseUrlOf, documented, fetchPage, isIgError, prepare, requestKey, runAsync } from '@igdata/core';
+import { baseUrlOf, documented, fetchPage, isIgError, prepare, requestKey, driveAsync } from '@igdata/core';
 import { DEFAULT_CONCURRENCY } from './options';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
@@ -10,7 +10,7 @@ import { simplifyItem, toNodeError } from './output';
 import type { Page } from './feed';
 import { newestOf } from './feed';
 import type { PollState } from './poll';
-import { pollFeed, startFeed } from './poll';
+import { pollFeed, markFeed } from './poll';
 import { n8nClient } from './transport';
 import type { Event, TriggerOptions } from './trigger-description';
 import { FEEDS, targetOf, triggerProperties } from './trigger-description';
@@ -69,7 +69,7 @@ export class IgDataTrigger implements INodeType {
     const config = await readConfig();
     const readPage = async (cursor: string | null): Promise<Page> => {
       try {
-        const page = await runAsync(fetchPage(config, call, cursor), io);
+        const page = await driveAsync(fetchPage(config, call, cursor), io);
         return { items: page.items, nextCursor: page.nextCursor };
       } catch (e) {
         throw toNodeError(this.getNode(), e as Error, call);
@@ -109,7 +109,7 @@ export class IgDataTrigger implements INodeType {
     const key = requestKey(call.endpoint, call.params);
     const stored = staticData.state as PollState | undefined;
     if (!stored || stored.feed !== key) {
-      staticData.state = (await startFeed(key, readPage)) as unknown as IDataObject;
+      staticData.state = (await markFeed(key, readPage)) as unknown as IDataObject;
       return null;
     }
     const result = await pollFeed(stored, readPage, maxPages);

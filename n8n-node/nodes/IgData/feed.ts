@@ -18,7 +18,7 @@ export interface Boundary {
   newest?: number;
 }
 
-const SEEN_KEEP = 200;
+const SEEN_MAX = 200;
 
 export const idOf = (p: Post): string => String(p.id ?? '');
 const timeOf = (p: Post): number => {
@@ -39,7 +39,7 @@ export function boundaryOf(posts: Post[], previous?: Boundary): Boundary {
   const seen = [...posts.map(idOf), ...(previous?.seen ?? [])].filter((id, i, all) => id && all.indexOf(id) === i);
   // Keep every id at the newest instant (ties must stay recognisable), then the most recent others.
   const atNewest = posts.filter((p) => timeOf(p) === newest).map(idOf);
-  const kept = [...new Set([...atNewest, ...seen.slice(0, SEEN_KEEP)])];
+  const kept = [...new Set([...atNewest, ...seen.slice(0, SEEN_MAX)])];
   return Number.isFinite(newest) ? { seen: kept, newest } : { seen: kept };
 }
 

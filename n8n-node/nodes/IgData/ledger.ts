@@ -13,7 +13,7 @@ import {
   estimateCost,
   isIgError,
   prepare,
-  runAsync,
+  driveAsync,
   send,
   stopsBulkRun,
 } from '@igdata/core';
@@ -41,7 +41,7 @@ function knownCost(itemCall: ItemCall): number {
 
 /** The balance from the free credits endpoint, or the Ig error reading it met (any other failure: unknown). */
 async function balanceNow(config: ClientConfig, io: AsyncIO): Promise<number | AnyIgError | undefined> {
-  return await runAsync(send(config, prepare('credits', {})), io).then(
+  return await driveAsync(send(config, prepare('credits', {})), io).then(
     (r) => {
       const balance = Number(r.data.credits_remaining ?? r.creditsRemaining);
       return Number.isFinite(balance) ? balance : undefined;

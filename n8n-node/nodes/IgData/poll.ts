@@ -45,10 +45,10 @@ export interface PollResult {
   /** A page that failed after this poll had paid for others: the posts read are emitted all the same. */
   failure?: Error;
 }
-const EMITTED_KEEP = 1000;
+const EMITTED_MAX = 1000;
 
 /** First poll: record where the feed stands, emit nothing. */
-export async function startFeed(feed: string, fetchPage: (cursor: string | null) => Promise<Page>): Promise<PollState> {
+export async function markFeed(feed: string, fetchPage: (cursor: string | null) => Promise<Page>): Promise<PollState> {
   const page = await fetchPage(null);
   return { feed, head: boundaryOf(page.items), emitted: [] };
 }
@@ -90,16 +90,16 @@ async function readUntil(
         : await fetchPage(cursor).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     if (got instanceof Error) return { posts, pages: read.pages, done: false, next: cursor, failure: got };
     const page = got;
-    const step = afterPage(plan, read, { ...page, creditsCharged: 0 });
-    read = step.read;
-    for (const p of step.keep) {
+    const decision = afterPage(plan, read, { ...page, creditsCharged: 0 });
+    read = decision.read;
+    for (const p of decision.taken) {
       const id = idOf(p);
       if (skip.has(id)) continue;
       skip.add(id);
       posts.push(p);
     }
-    if ('next' in step) cursor = step.next;
-    else if (step.stop === 'pages') return { posts, pages: read.pages, done: false, next: step.resume };
+    if ('next' in decision) cursor = decision.next;
+    else if (decision.stop === 'pages') return { posts, pages: read.pages, done: false, next: decision.resume };
     else return { posts, pages: read.pages, done: true, next: null };
   }
 }
@@ -137,7 +137,7 @@ export async function pollFeed(
   if (backlog && failure) backlog.failed = true;
   const emit = [...older.slice().reverse(), ...head.posts.slice().reverse()];
   const newHead = head.posts.length ? boundaryOf(head.posts, state.head) : state.head;
-  const emitted = [...emit.map(idOf), ...state.emitted].filter(Boolean).slice(0, EMITTED_KEEP);
+  const emitted = [...emit.map(idOf), ...state.emitted].filter(Boolean).slice(0, EMITTED_MAX);
   const result: PollResult = {
     emit,
     pages,
@@ -169,7 +169,7 @@ async function resume(
     ? undefined
     : { cursor: rest.next as string, until: backlog.until, ...(rest.failure ? { failed: true as const } : {}) };
   const emit = rest.posts.slice().reverse();
-  const emitted = [...emit.map(idOf), ...state.emitted].filter(Boolean).slice(0, EMITTED_KEEP);
+  const emitted = [...emit.map(idOf), ...state.emitted].filter(Boolean).slice(0, EMITTED_MAX);
   const result: PollResult = {
     emit,
     pages: rest.pages,

@@ -40,7 +40,7 @@ function advance<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { t
 }
 
 /**
- * One request of a call, driven like the core's runAsync with the engine's rules on every request:
+ * One request of a call, driven like the core's driveAsync with the engine's rules on every request:
  * it waits its turn at the semaphore, and once the run has stopped it is not sent at all (the
  * call is abandoned, with the stop as its error). The answer is read before the semaphore lets the next
  * request go, so that a stop it brings holds that request back. Returns the answer or the Ig error.

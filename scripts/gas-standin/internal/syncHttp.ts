@@ -83,8 +83,8 @@ function one(req) {
   inFlight++;
   if (inFlight > maxInFlight) maxInFlight = inFlight;
   return new Promise((resolve) => {
-    let settled = false;
-    const done = (r) => { if (!settled) { settled = true; inFlight--; resolve(Object.assign(r, { startedAt, endedAt: Date.now() })); } };
+    let finished = false;
+    const done = (r) => { if (!finished) { finished = true; inFlight--; resolve(Object.assign(r, { startedAt, endedAt: Date.now() })); } };
     const timer = setTimeout(() => done({ ok: false, code: 'ETIMEDOUT', message: 'timed out after ' + req.timeoutMs + ' ms' }), Math.max(1, req.timeoutMs));
     let redirects = 0;
     const go = (url, method, headers, body) => {

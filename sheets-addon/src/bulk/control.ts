@@ -2,9 +2,9 @@
  * Bulk lookup from the sidebar: a column of targets, one endpoint, some fields; plain values
  * written beside the column or to a new sheet (list endpoints: a new sheet only, one row per item).
  * The sidebar drives it in steps, each a short script execution far under the 6-minute limit,
- * one at a time per document (the document lock). Everything comes from the run context (ports).
+ * one at a time per document (the document lock). Everything comes from the execution's context (context/context.ts).
  */
-import type { RunContext } from '../run/ports';
+import type { Context } from '../context/context';
 import { selection } from './grid';
 import type { BulkJob } from './job';
 import { jobStore, refuseReplacing } from './job';
@@ -17,7 +17,7 @@ import { newJob, placeOutput } from './runs';
  * run: one still running (here or in the background) or paused is replaced only when `replace` says
  * the user confirmed it (the sidebar asks first), never silently.
  */
-export function start(ctx: RunContext, req: BulkRequest, replace = false): BulkJob {
+export function start(ctx: Context, req: BulkRequest, replace = false): BulkJob {
   const p = plan(req);
   const range = selection(ctx.book);
   return ctx.lock.withLock(() => {
@@ -28,7 +28,7 @@ export function start(ctx: RunContext, req: BulkRequest, replace = false): BulkJ
   });
 }
 
-export function cancel(ctx: RunContext, jobId: string): BulkJob | null {
+export function cancel(ctx: Context, jobId: string): BulkJob | null {
   return ctx.lock.withLock(() => {
     const jobs = jobStore(ctx.props);
     const job = jobs.load();
@@ -43,7 +43,7 @@ export function cancel(ctx: RunContext, jobId: string): BulkJob | null {
 }
 
 /** Continues a paused or cancelled job where it stopped. */
-export function resume(ctx: RunContext, jobId: string): BulkJob {
+export function resume(ctx: Context, jobId: string): BulkJob {
   return ctx.lock.withLock(() => {
     const jobs = jobStore(ctx.props);
     const job = jobs.load();

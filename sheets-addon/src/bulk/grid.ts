@@ -1,9 +1,9 @@
 /**
- * Spreadsheet I/O of bulk runs and schedules over the Book port (run/ports.ts): the selection,
+ * Spreadsheet I/O of bulk runs and schedules over the Book interface (context/context.ts): the selection,
  * where output goes, reading targets, writing rows without overwriting the user's cells.
  */
 import type { SheetValue } from '../engine/values';
-import type { Book, Grid, Rect } from '../run/ports';
+import type { Book, Grid, Rect } from '../context/context';
 
 export const colName = (c: number): string =>
   c <= 0 ? '' : colName(Math.floor((c - 1) / 26)) + String.fromCharCode(65 + ((c - 1) % 26));
@@ -134,7 +134,7 @@ export function writeBlock(sheet: Grid, row: number, col: number, values: SheetV
 }
 
 /** Writes contiguous runs of non-null rows from `row` (never touching the rows left null). */
-export function writeRuns(
+export function writeSpans(
   sheet: Grid,
   row: number,
   col: number,

@@ -9,7 +9,7 @@ import { appendRows, appendWindow } from './append';
 import type { HistoryJob } from './job';
 import type { Step } from './step';
 import { endStep, writesCells } from './step';
-import { cellsFor, failed, runUnits } from './unit';
+import { cellsFor, failed, fetchUnits } from './unit';
 
 /** Rows a history step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -22,7 +22,7 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
   // One date for the whole run: a snapshot is "the accounts as of this run".
   const date = new Date(job.startedAt);
 
-  runUnits(s, rows, (_, outcomes, stopAt) => {
+  fetchUnits(s, rows, (_, outcomes, stopAt) => {
     const values: SheetValue[][] = [];
     let errors = 0;
     let dups = 0;

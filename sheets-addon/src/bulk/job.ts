@@ -7,10 +7,10 @@
  * per distinct target, appended to a history sheet).
  */
 import { getEndpoint } from '@igdata/core';
-import type { Lost } from '../engine/run';
+import type { Lost } from '../engine/walk';
 import { readJson } from '../engine/json';
-import type { PropertyStore } from '../run/ports';
-import { PROP } from '../run/property-names';
+import type { PropertyStore } from '../context/context';
+import { PROP } from '../context/property-names';
 
 /** Where a job reads and writes (a schedule keeps one for all its runs). */
 export interface JobPlace {

@@ -2,7 +2,7 @@
  * One step of a list run (new sheet only, one row per item, the target in column A). The unit of
  * work is a group of targets whose pages (estimated from the page size, less what is stored) fit
  * UNIT_PAGES; one target is a unit of its own when it needs more (500 posts = 42 pages). A unit is
- * fetched by the custom functions' engine (runCalls: page N of every target in one fetchAll, each
+ * fetched by the custom functions' engine (walkCalls: page N of every target in one fetchAll, each
  * page stored as soon as it is paid for, stopping at `limit` items, the end of the list or the
  * step's budget, with claims so formulas recalculating meanwhile never pay for it again). Then
  * its targets' rows are written in order, all at once, and only then does `next` advance. A target
@@ -15,8 +15,8 @@ import type { Call } from '@igdata/core';
 import { baseUrlOf } from '@igdata/core';
 import { messageOf, messageRow } from '../engine/messages';
 import { uniqueCalls } from '../engine/rows';
-import type { TargetResult } from '../engine/run';
-import { runCalls } from '../engine/run';
+import type { TargetResult } from '../engine/walk';
+import { walkCalls } from '../engine/walk';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
 import { appendRows, appendWindow } from './append';
@@ -61,7 +61,7 @@ export function stepList(s: Step<ListJob>): ListJob {
     // No new page after the step's budget, as for rows: the step holds the document lock, which
     // the sidebar's calls and the formulas' claims wait for. A target cut short is finished by the
     // next step, its pages paid for so far read from the store.
-    const run = runCalls(endpoint, unit, d, {
+    const run = walkCalls(endpoint, unit, d, {
       deadline: s.started + s.budgetMs,
       refresh: false,
       limit: job.limit,

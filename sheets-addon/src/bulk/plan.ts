@@ -4,16 +4,16 @@ import { PageWalk, baseUrlOf, estimateCost, getEndpoint, isIgError } from '@igda
 import { parseArgs } from '../engine/args';
 import { readBalance } from '../engine/balance';
 import { keyOf } from '../engine/fetch';
-import { capFor, pageOf } from '../engine/run';
+import { capFor, pageOf } from '../engine/walk';
 import { targetParam } from '../engine/layout';
 import { messageOf } from '../engine/messages';
 import type { PlannedRow } from '../engine/rows';
 import { uniqueCalls } from '../engine/rows';
 import type { AnswerStore } from '../engine/types';
 import { columnsSeen } from '../engine/values';
-import { answersFor } from '../run/answers';
-import type { RunContext } from '../run/ports';
-import { settingRule } from '../run/reuse';
+import { answersFor } from '../context/answers';
+import type { Context } from '../context/context';
+import { settingRule } from '../context/reuse';
 import { outputLabel, rangeLabel, readColumn, selection } from './grid';
 import { bulkRow } from './targets';
 
@@ -94,7 +94,7 @@ interface CacheWalkState {
 
 /**
  * How far each target's list is already stored: core's paging rule replayed over stored pages, the
- * way runCalls would fetch them (same cap, same cursors); a target stops at its first page that is
+ * way walkCalls would fetch them (same cap, same cursors); a target stops at its first page that is
  * not stored.
  */
 export function cacheWalk(
@@ -154,7 +154,7 @@ interface Preview {
 }
 
 /** What a run would cost: unique targets not in the store times the cost, against the balance. */
-export function preview(ctx: RunContext, req: BulkRequest): Preview {
+export function preview(ctx: Context, req: BulkRequest): Preview {
   const p = plan(req);
   const range = selection(ctx.book);
   const rows = readColumn(ctx.book.sheet(range.sheet)!, range.row, range.col, range.rows).map((cell) =>

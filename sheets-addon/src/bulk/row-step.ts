@@ -3,14 +3,14 @@
  * in a new sheet. Units of work: unit.ts (up to 50 targets not in the store, within the run's cap).
  */
 import type { SheetValue } from '../engine/values';
-import { filledRows, readColumn, writeRuns } from './grid';
+import { filledRows, readColumn, writeSpans } from './grid';
 import type { RowsJob } from './job';
 import { physical, windowSize } from './job';
 import type { Step } from './step';
 import { endStep, writesCells } from './step';
 import { eachRow } from './targets';
 import { outcomeCells } from './outcome';
-import { cellsFor, failed, failureOf, runUnits } from './unit';
+import { cellsFor, failed, failureOf, fetchUnits } from './unit';
 
 /** Rows one step reads ahead. */
 const WINDOW_ROWS = 1000;
@@ -27,7 +27,7 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
   const filled = job.overwrite
     ? cells.map(() => false)
     : filledRows(out, job.outRow + at, job.outCol, n, job.fields.length);
-  runUnits(s, eachRow(s, cells, filled), (i, outcomes, stopAt) => {
+  fetchUnits(s, eachRow(s, cells, filled), (i, outcomes, stopAt) => {
     // Rows to write, in order: null leaves a row as it is.
     const values: (SheetValue[] | null)[] = outcomes.map((x) => {
       if (x.kind === 'filled') job.skipped++;
@@ -36,14 +36,20 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
     });
     // The outcomes first: a row whose fields are written is skipped on a resume, so its outcome must be there already.
     if (job.outcomeCol)
-      writeRuns(
+      writeSpans(
         out,
         job.outRow + at + i,
         job.outcomeCol,
         outcomes.map((x) => (writesCells(x) ? outcomeCells(failureOf(x)) : null)),
         null,
       );
-    writeRuns(out, job.outRow + at + i, job.outCol, values, job.copyTargets ? cells.slice(i, i + values.length) : null);
+    writeSpans(
+      out,
+      job.outRow + at + i,
+      job.outCol,
+      values,
+      job.copyTargets ? cells.slice(i, i + values.length) : null,
+    );
     job.written += values.filter((v) => v !== null).length;
     job.next = base + stopAt;
     s.save(job); // only after the rows are written

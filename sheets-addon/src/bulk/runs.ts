@@ -6,11 +6,11 @@
  */
 import { getEndpoint } from '@igdata/core';
 import { targetParam } from '../engine/layout';
-import { keeping } from '../run/answers';
-import type { Book, Rect, RunContext } from '../run/ports';
-import type { ReuseRule } from '../run/reuse';
-import { settingRule } from '../run/reuse';
-import { recordUsage } from '../run/usage-log';
+import { keeping } from '../context/answers';
+import type { Book, Rect, Context } from '../context/context';
+import type { ReuseRule } from '../context/reuse';
+import { settingRule } from '../context/reuse';
+import { recordUsage } from '../context/usage-log';
 import { historySheet, newOutputSheet, outputLabel } from './grid';
 import type { BulkJob, JobPlace } from './job';
 import { jobStore, pauseJob } from './job';
@@ -56,7 +56,7 @@ export function placeOutput(
 
 /** A new job (not saved) writing to `place`. */
 export function newJob(
-  ctx: Pick<RunContext, 'newId' | 'now'>,
+  ctx: Pick<Context, 'newId' | 'now'>,
   p: BulkPlan,
   place: OutputPlace,
   output: BulkRequest['output'],
@@ -91,20 +91,20 @@ const STEPS: { [K in BulkJob['kind']]: (s: Step<Extract<BulkJob, { kind: K }>>) 
   list: stepList,
   history: stepHistory,
 };
-const runStep = (s: Step): BulkJob => STEPS[s.job.kind](s as never);
+const takeStep = (s: Step): BulkJob => STEPS[s.job.kind](s as never);
 
 /** Pauses a job that cannot go on, with why. */
-function pause(ctx: RunContext, job: BulkJob, message: string): BulkJob {
+function pause(ctx: Context, job: BulkJob, message: string): BulkJob {
   jobStore(ctx.props).save(pauseJob(job, message));
   return job;
 }
 
 /** The reuse rule of a job's steps: the setting, and a scheduled run's own limit. */
-const jobRule = (ctx: RunContext, job: BulkJob): ReuseRule =>
+const jobRule = (ctx: Context, job: BulkJob): ReuseRule =>
   job.maxAgeMs === undefined ? settingRule(ctx.settings) : { ...settingRule(ctx.settings), runLimitMs: job.maxAgeMs };
 
 /** One step: rows from `next` until the window ends or the step's time budget is used. */
-export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, slot?: string): BulkJob {
+export function step(ctx: Context, jobId: string, budgetMs = STEP_BUDGET_MS, slot?: string): BulkJob {
   return ctx.lock.withLock(() => {
     const jobs = jobStore(ctx.props);
     const job = jobs.load(slot);
@@ -127,7 +127,7 @@ export function step(ctx: RunContext, jobId: string, budgetMs = STEP_BUDGET_MS, 
     // Its answers are kept in the hidden sheet too (engine/keep.ts), written at the step's end.
     const before = { credits: job.credits, lost: job.lost ?? { lookups: 0, credits: 0 } };
     const after = keeping(ctx, jobRule(ctx, job), (a) =>
-      runStep({
+      takeStep({
         job,
         endpoint,
         targetName: targetParam(endpoint)!.name,

@@ -6,8 +6,8 @@
 import type { AnyIgError, Call } from '@igdata/core';
 import { stopsBulkRun } from '@igdata/core';
 import { messageOf } from '../engine/messages';
-import type { EngineDeps } from '../engine/ports';
-import type { Grid } from '../run/ports';
+import type { EngineDeps } from '../engine/deps';
+import type { Grid } from '../context/context';
 import type { BulkJob } from './job';
 import { pauseJob } from './job';
 import type { BulkPlanned, TargetRow } from './targets';

@@ -8,7 +8,7 @@ import { baseUrlOf, errorCode, estimateCost } from '@igdata/core';
 import type { CallOutcome } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
 import { messageOf } from '../engine/messages';
-import type { EngineDeps } from '../engine/ports';
+import type { EngineDeps } from '../engine/deps';
 import { uniqueCalls } from '../engine/rows';
 import type { SheetValue } from '../engine/values';
 import { cellsOf, failedCells } from '../engine/values';
@@ -79,17 +79,17 @@ function stopAtCap(job: BulkJob): void {
  * (store first) and decided row by row; `write` writes what its rows became and advances the job. A unit
  * the cap ended pauses the run after it is written.
  */
-export function runUnits(
+export function fetchUnits(
   s: Step,
   rows: TargetRow[],
   write: (i: number, outcomes: UnitOutcome[], stopAt: number) => void,
 ): void {
   // Targets answered already (in the store, or fetched by an earlier unit of this step).
   const answered = storedTargets(rows, s.deps);
-  eachUnit(s, rows.length, (i) => runUnit(s, rows, i, answered, write));
+  eachUnit(s, rows.length, (i) => fetchUnit(s, rows, i, answered, write));
 }
 
-function runUnit(
+function fetchUnit(
   s: Step,
   rows: TargetRow[],
   i: number,

@@ -8,7 +8,7 @@
  * recalculating wait out a whole round trip, where a claim makes it wait only for the requests it
  * shares: slower for filled-down cells (sheets-addon/README.md has the measurement).
  */
-import type { KeyValueCache } from './ports';
+import type { KeyValueCache } from './deps';
 import type { AnswerStore, CachedAnswer, ClaimStore } from './types';
 import { CLAIM_ITEM, CLAIM_MS, heldByOthers, parseClaims, takeClaims } from './claims';
 

@@ -56,7 +56,7 @@ export function takeClaims(table: ClaimTable, owner: string, wanted: string[], m
   return { taken, others, text: table.size ? JSON.stringify(Object.fromEntries(table)) : null };
 }
 
-export interface ClaimRun {
+export interface ClaimedFetch {
   /** Answers other executions paid for, by answer key. */
   fromOthers: Map<string, CachedOutcome>;
   /** Keys still held by a live owner when the budget ran out, or never started. */
@@ -69,18 +69,18 @@ export interface ClaimRun {
 
 /**
  * Gets an answer for every key (answer keys), paying only for what nobody else is paying for.
- * `send` sends one batch and returns the answers worth caching; `canStart` says whether a new
+ * `send` sends one batch and returns the answers worth caching; `inTime` says whether a new
  * batch may start (the time budget).
  */
-export function runClaimed(
+export function fetchClaimed(
   keys: string[],
   opts: {
     store: ClaimStore;
     batchSize: number;
-    canStart: () => boolean;
+    inTime: () => boolean;
     send: (keys: string[]) => Map<string, CachedOutcome>;
   },
-): ClaimRun {
+): ClaimedFetch {
   const { store } = opts;
   const owner = Math.random().toString(36).slice(2, 10) + store.now().toString(36);
   const pending = new Set(keys);
@@ -103,7 +103,7 @@ export function runClaimed(
   const wanted = () => [...pending].sort((a, b) => Number(held.has(a)) - Number(held.has(b)));
   /** The pending keys nobody else holds a claim on. */
   const unheld = (others: Set<string>) => [...pending].filter((k) => !others.has(k));
-  while (pending.size && opts.canStart()) {
+  while (pending.size && opts.inTime()) {
     if (needRound) {
       const r = store.round(owner, wanted(), publish, opts.batchSize);
       if (r === null) {

@@ -11,13 +11,13 @@ import {
   estimateCost,
   isIgError,
   requestKey,
-  runSync,
+  driveSync,
   sendAll,
 } from '@igdata/core';
-import type { EngineDeps } from './ports';
+import type { EngineDeps } from './deps';
 import { fromResult } from './store';
 import type { CachedAnswer } from './types';
-import { runClaimed } from './claims';
+import { fetchClaimed } from './claims';
 
 const BATCH_SIZE = 50;
 /** Longest time paid answers wait before being written to the store. */
@@ -58,7 +58,7 @@ export interface FetchStats {
   lostCredits: number;
 }
 
-export interface FetchRun {
+export interface FetchResult {
   outcomes: Map<string, CallOutcome>;
   stats: FetchStats;
 }
@@ -112,7 +112,7 @@ const outcomeOf = (answer: Answered | AnyIgError, cached: boolean, at: number): 
 /** The request key of a call: endpoint + normalised params (never the API key). */
 export const keyOf = (call: Call): string => requestKey(call.endpoint, call.params);
 
-export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: FetchOptions): FetchRun {
+export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: FetchOptions): FetchResult {
   const { client, store, now } = deps;
   const outcomes = new Map<string, CallOutcome>();
   const stats: FetchStats = {
@@ -162,7 +162,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   const sendBatch = (keys: string[]): Map<string, CachedAnswer> => {
     const t0 = now();
     const toStore = new Map<string, CachedAnswer>();
-    const answers = runSync(
+    const answers = driveSync(
       sendAll(
         client.config,
         keys.map((k) => calls.get(k)!),
@@ -186,22 +186,22 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
     lastBatchMs = now() - t0;
     return toStore;
   };
-  const canStart = () => now() + lastBatchMs <= opts.deadline;
+  const inTime = () => now() + lastBatchMs <= opts.deadline;
   if (opts.claims && deps.claims && !opts.noCache && todo.length) {
     // Cells recalculating at once: each request is paid by one execution, the others use its answer.
     const byStoreKey = new Map(todo.map((k) => [skey.get(k) as string, k]));
-    const run = runClaimed([...byStoreKey.keys()], {
+    const claimed = fetchClaimed([...byStoreKey.keys()], {
       store: deps.claims,
       batchSize: BATCH_SIZE,
-      canStart,
+      inTime,
       send: (sk) => sendBatch(sk.map((k) => byStoreKey.get(k) as string)),
     });
-    for (const [sk, hit] of run.fromOthers) answeredFromStore(byStoreKey.get(sk)!, hit);
-    notReached(run.late.map((sk) => byStoreKey.get(sk)!));
+    for (const [sk, hit] of claimed.fromOthers) answeredFromStore(byStoreKey.get(sk)!, hit);
+    notReached(claimed.late.map((sk) => byStoreKey.get(sk)!));
     todo.length = 0; // claims published every answer
   }
   for (let start = 0; start < todo.length; start += BATCH_SIZE) {
-    if (!canStart()) {
+    if (!inTime()) {
       notReached(todo.slice(start));
       break;
     }

@@ -4,7 +4,7 @@ import type { FormulaArgs } from './args';
 import { defaultHeader } from './layout';
 import { NOT_REACHED, messageOf, messageRow } from './messages';
 import type { PlannedRow } from './rows';
-import type { TargetResult } from './run';
+import type { TargetResult } from './walk';
 import type { SheetValue } from './values';
 import { cellsOf, columnsSeen, failedCells } from './values';
 

@@ -9,10 +9,10 @@ import { getEndpoint, isIgError } from '@igdata/core';
 import { parseArgs } from './args';
 import { format } from './format';
 import { messageOf } from './messages';
-import type { EngineDeps } from './ports';
+import type { EngineDeps } from './deps';
 import { planRow, uniqueCalls } from './rows';
-import type { Lost } from './run';
-import { runCalls } from './run';
+import type { Lost } from './walk';
+import { walkCalls } from './walk';
 
 /** Custom functions must return within 30 s: no new batch starts after this much time. */
 const CUSTOM_BUDGET_MS = 20000;
@@ -33,7 +33,7 @@ export function evaluateFormula(
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
     // A single bad target fails the formula (a bad argument); in a range it is that row's message.
     if (!parsed.isRangeInput && rows[0].kind === 'error') throw new Error(rows[0].message);
-    const { results, credits, lost } = runCalls(endpoint, uniqueCalls(rows), deps(), {
+    const { results, credits, lost } = walkCalls(endpoint, uniqueCalls(rows), deps(), {
       deadline: started + CUSTOM_BUDGET_MS,
       refresh: parsed.refresh,
       limit: parsed.limit,

@@ -31,7 +31,7 @@
  */
 import type { ApiResult } from '@igdata/core';
 import { findEndpoint } from '@igdata/core';
-import type { KeyValueCache, TryLock } from './ports';
+import type { KeyValueCache, TryLock } from './deps';
 import { groupBy } from './group';
 import { jsonEntries, readJson } from './json';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';

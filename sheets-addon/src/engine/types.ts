@@ -1,7 +1,7 @@
 /**
  * The engine's plain types: a stored answer and the stores it lives in (the answer store, the
  * claims between executions). The engine's bottom layer: it imports no engine module, so the
- * store (store.ts), the claims (claims.ts) and the ports (ports.ts) all name these types without
+ * store (store.ts), the claims (claims.ts) and the platform interfaces (deps.ts) all name these types without
  * importing each other (`npm run lint:cycles` fails on any circle, type-only imports included).
  */
 

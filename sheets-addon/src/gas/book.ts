@@ -1,7 +1,7 @@
-/** The spreadsheet (run/ports.ts Book and Grid) over SpreadsheetApp. */
+/** The spreadsheet (context/context.ts Book and Grid) over SpreadsheetApp. */
 import type { SheetValue } from '../engine/values';
 import { entered } from '../engine/values';
-import type { Book, Grid, Rect } from '../run/ports';
+import type { Book, Grid, Rect } from '../context/context';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Range = GoogleAppsScript.Spreadsheet.Range;

@@ -1,18 +1,18 @@
 /**
- * The run context over Apps Script (run/ports.ts), built once by each entry point: a custom
+ * The context over Apps Script (context/context.ts), built once by each entry point: a custom
  * function, a sidebar call, a menu action, the hourly trigger. Everything that lives for one
  * execution (the settings read once, how deep the document lock is held, the time zone) lives in
  * the context, not in module variables.
  */
 import { clientConfig } from '../engine/messages';
-import type { EngineDeps, SheetsClient } from '../engine/ports';
-import type { Lost } from '../engine/run';
-import type { Answers } from '../run/answers';
-import { answersFor } from '../run/answers';
-import { formulaSpent } from '../run/usage-log';
+import type { EngineDeps, SheetsClient } from '../engine/deps';
+import type { Lost } from '../engine/walk';
+import type { Answers } from '../context/answers';
+import { answersFor } from '../context/answers';
+import { formulaSpent } from '../context/usage-log';
 import { formulaLabel } from './usage';
-import type { ReuseRule } from '../run/reuse';
-import type { RunContext, Settings } from '../run/ports';
+import type { ReuseRule } from '../context/reuse';
+import type { Context, Settings } from '../context/context';
 import { gasBook } from './book';
 import { gasIO } from './http';
 import { keptGrid } from './kept-sheet';
@@ -29,14 +29,14 @@ function documentCache(): GoogleAppsScript.Cache.Cache {
 const sha256Base64 = (text: string): string =>
   Utilities.base64Encode(Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8));
 
-/** The document cache as the KeyValueCache port. */
+/** The document cache as a KeyValueCache. */
 export const documentKeyValues = {
   getAll: (keys: string[]) => documentCache().getAll(keys),
   putAll: (values: Record<string, string>, ttl: number) => documentCache().putAll(values, ttl),
   removeAll: (keys: string[]) => documentCache().removeAll(keys),
 };
 
-export function gasContext(): RunContext {
+export function gasContext(): Context {
   // Read on first use: a formula with a bad argument fails before reading anything.
   let settings: Settings | undefined;
   let client: SheetsClient | undefined;
@@ -60,7 +60,7 @@ export function gasContext(): RunContext {
 }
 
 /** The reuse rule of a custom function: the setting, and its cell's mark from "Refresh selected cells". */
-function formulaRule(ctx: RunContext): ReuseRule {
+function formulaRule(ctx: Context): ReuseRule {
   const marks = ctx.settings.refreshMarks;
   // markedAt 0: never marked (the setting alone decides).
   return {
@@ -75,7 +75,7 @@ function formulaRule(ctx: RunContext): ReuseRule {
  * Custom functions only read kept answers (they may not write a sheet).
  */
 export function formulaContext(): {
-  ctx: RunContext;
+  ctx: Context;
   deps: () => EngineDeps;
   spent: (fn: string, credits: number, lost: Lost) => void;
 } {

@@ -49,7 +49,7 @@ export function growthView(req: { sheet: string; field: string; accounts?: strin
   grid.setNumberFormat(2, 7, lines - 1, 1, '0.0%');
   grid.write(at - 1, 1, [[`${g.field} over time (from ${req.sheet})`]]);
   grid.write(at, 1, g.series);
-  // The chart is Sheets' own (the Grid port has none): drawn on the sheet itself.
+  // The chart is Sheets' own (the Grid interface has none): drawn on the sheet itself.
   const sheet = activeSpreadsheet().getSheetByName(GROWTH_SHEET)!;
   for (const c of sheet.getCharts()) sheet.removeChart(c);
   const table = sheet.getRange(at, 1, g.series.length, width);

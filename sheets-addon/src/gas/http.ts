@@ -1,7 +1,7 @@
 /** The core's SyncIO over Apps Script: UrlFetchApp.fetch / fetchAll and Utilities.sleep. */
 import type { HttpRequest, RawResponse } from '@igdata/core';
 import { noHttpAnswer } from '@igdata/core';
-import type { SheetsClient } from '../engine/ports';
+import type { SheetsClient } from '../engine/deps';
 
 type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequest;
 

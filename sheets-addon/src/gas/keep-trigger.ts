@@ -7,10 +7,10 @@
  * background (schedule/background.ts).
  */
 import { bucketAnswers } from '../engine/store';
-import { keeping } from '../run/answers';
-import type { RunContext } from '../run/ports';
-import { settingRule } from '../run/reuse';
-import { recordUsage } from '../run/usage-log';
+import { keeping } from '../context/answers';
+import type { Context } from '../context/context';
+import { settingRule } from '../context/reuse';
+import { recordUsage } from '../context/usage-log';
 import { activeSpreadsheet } from './book';
 
 /** The trigger's handler, a top-level function of Code.js (the name installed triggers already call). */
@@ -27,7 +27,7 @@ export function ensureKeepTrigger(): void {
 }
 
 /** The trigger: every answer packed in the cache's buckets goes to the sheet (newer ones only); how many. */
-export const keepFromCache = (ctx: RunContext): number =>
+export const keepFromCache = (ctx: Context): number =>
   ctx.lock.withLock(() =>
     keeping(ctx, settingRule(ctx.settings), ({ kept }) => {
       kept.add(bucketAnswers(ctx.places.cache, ctx.now()));

@@ -3,7 +3,7 @@
  * per document); the answer store takes it briefly for bucket writes, and not again inside a held
  * section. One lock object per entry point (gas/context.ts): it knows how deep this execution is.
  */
-import type { DocumentLock } from '../run/ports';
+import type { DocumentLock } from '../context/context';
 
 export function documentLock(): DocumentLock {
   let depth = 0;

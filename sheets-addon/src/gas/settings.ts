@@ -5,8 +5,8 @@
  */
 import { DEFAULT_BASE_URL } from '@igdata/core';
 import { freshHours } from '../engine/keep';
-import type { PropertyStore, Settings } from '../run/ports';
-import { PROP } from '../run/property-names';
+import type { PropertyStore, Settings } from '../context/context';
+import { PROP } from '../context/property-names';
 
 export { PROP };
 
@@ -16,7 +16,7 @@ export function props(): GoogleAppsScript.Properties.Properties {
   return p;
 }
 
-/** The document's properties as the PropertyStore port. */
+/** The document's properties as a PropertyStore. */
 export const documentProps = (): PropertyStore => ({
   get: (key) => props().getProperty(key),
   set: (key, value) => {

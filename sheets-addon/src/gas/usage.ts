@@ -1,7 +1,7 @@
-/** The usage sheet the sidebar exports (run/usage-log.ts records the usage itself). */
+/** The usage sheet the sidebar exports (context/usage-log.ts records the usage itself). */
 import { emptiedSheet } from '../bulk/grid';
 import type { SheetValue } from '../engine/values';
-import type { Book } from '../run/ports';
+import type { Book } from '../context/context';
 import { gasBook } from './book';
 
 const USAGE_SHEET = 'IG Data usage';

@@ -7,7 +7,7 @@
  * is written or billed twice.
  */
 import { jobStore } from '../bulk/job';
-import type { RunContext } from '../run/ports';
+import type { Context } from '../context/context';
 import type { RunOwners } from './owner';
 import { loadSchedules } from './schedules';
 import { startDue } from './start';
@@ -22,14 +22,14 @@ const STEP_MS = 15000;
  * The hourly trigger's work on jobs: what came due starts (schedules, owners' own work), then everything running goes
  * on (`owners`: owners.ts).
  */
-export function background(ctx: RunContext, owners: RunOwners, budgetMs = BACKGROUND_MS): void {
+export function background(ctx: Context, owners: RunOwners, budgetMs = BACKGROUND_MS): void {
   startDue(ctx);
   for (const owner of Object.values(owners)) owner.due?.(ctx);
   continueJobs(ctx, owners, budgetMs);
 }
 
 /** Continues every running job until the budget is used; the sidebar's first, then schedules' in order. */
-function continueJobs(ctx: RunContext, owners: RunOwners, budgetMs: number): void {
+function continueJobs(ctx: Context, owners: RunOwners, budgetMs: number): void {
   const until = ctx.now() + budgetMs;
   const jobs = jobStore(ctx.props);
   const slots = [undefined, ...loadSchedules(ctx.props).map((s) => s.id)];

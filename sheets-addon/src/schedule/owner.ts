@@ -18,7 +18,7 @@
  * and the table is put together above both.
  */
 import type { BulkJob } from '../bulk/job';
-import type { RunContext } from '../run/ports';
+import type { Context } from '../context/context';
 
 /** An owner as a schedule stores it. */
 export interface OwnerRef {
@@ -31,11 +31,11 @@ export interface OwnerRef {
 /** An owner's hooks. */
 export interface RunOwner {
   /** The hourly trigger's work of its own, before the runs go on (called under no lock). */
-  due?(ctx: RunContext): void;
+  due?(ctx: Context): void;
   /** After each background step of the sidebar's run: the job to go on with (the one given, or one it started next). */
-  afterSidebarStep?(ctx: RunContext, job: BulkJob): BulkJob;
+  afterSidebarStep?(ctx: Context, job: BulkJob): BulkJob;
   /** Once a run of one of its schedules ended (done or paused), under no lock. */
-  afterRun?(ctx: RunContext, ownerId: string): void;
+  afterRun?(ctx: Context, ownerId: string): void;
 }
 
 /** The owners' hooks by kind. */

@@ -13,8 +13,8 @@ import { plan, preview } from '../bulk/plan';
 import type { OutputPlace } from '../bulk/runs';
 import { placeOutput } from '../bulk/runs';
 import { jsonList } from '../engine/json';
-import type { Book, PropertyStore, RunContext } from '../run/ports';
-import { PROP } from '../run/property-names';
+import type { Book, PropertyStore, Context } from '../context/context';
+import { PROP } from '../context/property-names';
 import { runCosts } from './cost';
 import type { OwnerRef } from './owner';
 import { ownerTitle } from './owner';
@@ -125,7 +125,7 @@ function readSchedule(req: BulkRequest, repeat: unknown, cap: unknown) {
 }
 
 /** What a schedule on the selection would cost per run and per month (the bulk preview's counts; nothing is saved). */
-export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
+export function previewSchedule(ctx: Context, req: BulkRequest, repeat: unknown, cap: unknown): SchedulePreview {
   const s = readSchedule(req, repeat, cap);
   const b = preview(ctx, s.request);
   return {
@@ -143,7 +143,7 @@ export function previewSchedule(ctx: RunContext, req: BulkRequest, repeat: unkno
  * placeOutput prepared now. Its outNext is not kept: each run finds its own next row.
  */
 export function newSchedule(
-  ctx: RunContext,
+  ctx: Context,
   request: Schedule['request'],
   p: BulkPlan,
   placed: OutputPlace,
@@ -163,7 +163,7 @@ export function newSchedule(
  * Saves a schedule on the selection: the output is prepared now (header, history sheet); the first run comes at its
  * time.
  */
-export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
+export function saveSchedule(ctx: Context, req: BulkRequest, repeat: unknown, cap: unknown): Schedule {
   const { request, plan: p, repeat: r, cap: c } = readSchedule(req, repeat, cap);
   const range = selection(ctx.book);
   return ctx.lock.withLock(() => {
@@ -181,7 +181,7 @@ export function saveSchedule(ctx: RunContext, req: BulkRequest, repeat: unknown,
   });
 }
 
-export function deleteSchedule(ctx: RunContext, id: string): void {
+export function deleteSchedule(ctx: Context, id: string): void {
   const mine = findSchedule(ctx.props, id);
   // Its owner counts on it (a tracker's view would keep showing this part's old values): it goes with its owner.
   if (mine?.owner)
@@ -213,7 +213,7 @@ interface ScheduleView {
 }
 
 /** The sidebar's view: each schedule, when it runs next, and its last (or current) run. */
-export function scheduleViews(ctx: RunContext): ScheduleView[] {
+export function scheduleViews(ctx: Context): ScheduleView[] {
   const jobs = jobStore(ctx.props);
   const timeLabel = (iso: string | undefined) => iso && ctx.book.formatTime(Date.parse(iso));
   return loadSchedules(ctx.props).map((s) => {

@@ -7,7 +7,7 @@ import type { BulkJob } from '../bulk/job';
 import { jobStore, pauseJob, physical } from '../bulk/job';
 import { plan } from '../bulk/plan';
 import { newJob } from '../bulk/runs';
-import type { RunContext } from '../run/ports';
+import type { Context } from '../context/context';
 import type { Schedule } from './schedules';
 import { findSchedule, loadSchedules, nextRun, saveSchedules } from './schedules';
 import { reuseLimitMs } from './when';
@@ -27,7 +27,7 @@ function startRow(last: BulkJob | null, rows: number): number {
  * The rows a run covers: the schedule's, or for a growing one (a tracker's column) every row from
  * its first down to the column's last filled cell, so accounts added below join the next run.
  */
-function rowsNow(ctx: RunContext, { grow, place }: Schedule): number {
+function rowsNow(ctx: Context, { grow, place }: Schedule): number {
   const src = grow ? ctx.book.sheet(place.sheet) : null;
   if (!src) return place.rows;
   const below = Math.max(0, src.lastRow() - place.row + 1);
@@ -40,7 +40,7 @@ function rowsNow(ctx: RunContext, { grow, place }: Schedule): number {
 /**
  * A new run of a schedule, or why it cannot start (saved as the schedule's job either way). `last`: its previous run.
  */
-export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null): BulkJob {
+export function scheduledJob(ctx: Context, s: Schedule, last: BulkJob | null): BulkJob {
   const { place } = s;
   const p = plan(s.request);
   const job = newJob(ctx, p, { ...place, rows: rowsNow(ctx, s) }, s.request.output);
@@ -73,7 +73,7 @@ export function scheduledJob(ctx: RunContext, s: Schedule, last: BulkJob | null)
 }
 
 /** Starts the schedules that came due (a schedule whose last run is still going skips this time). */
-export function startDue(ctx: RunContext): void {
+export function startDue(ctx: Context): void {
   const now = ctx.now();
   if (!loadSchedules(ctx.props).some((s) => s.nextAt <= now)) return; // most hours: nothing due, no lock taken
   ctx.lock.withLock(() => {
@@ -96,7 +96,7 @@ export function startDue(ctx: RunContext): void {
 }
 
 /** "Run now" from the sidebar: a new run of the schedule (the sidebar steps it), or the one still going. */
-export function runNow(ctx: RunContext, id: string): BulkJob {
+export function runNow(ctx: Context, id: string): BulkJob {
   return ctx.lock.withLock(() => {
     const s = findSchedule(ctx.props, id);
     if (!s) throw new Error('This schedule was deleted; reopen the sidebar.');

@@ -4,7 +4,7 @@
  */
 import type { BulkJob } from '../bulk/job';
 import { step } from '../bulk/runs';
-import type { RunContext } from '../run/ports';
+import type { Context } from '../context/context';
 import type { RunOwners } from './owner';
 import { findSchedule } from './schedules';
 
@@ -13,7 +13,7 @@ import { findSchedule } from './schedules';
  * schedule's owner hears of it (the only place an owner's afterRun is called).
  */
 export function stepScheduled(
-  ctx: RunContext,
+  ctx: Context,
   owners: RunOwners,
   scheduleId: string,
   jobId: string,
@@ -24,11 +24,11 @@ export function stepScheduled(
   return job;
 }
 
-function afterRun(ctx: RunContext, owners: RunOwners, scheduleId: string): void {
+function afterRun(ctx: Context, owners: RunOwners, scheduleId: string): void {
   const owner = findSchedule(ctx.props, scheduleId)?.owner;
   if (owner) owners[owner.kind]?.afterRun?.(ctx, owner.id);
 }
 
 /** One step of the sidebar's run, then its owners' hooks (a vet's next check): the job to go on with. */
-export const stepSidebarRun = (ctx: RunContext, owners: RunOwners, jobId: string, budgetMs?: number): BulkJob =>
+export const stepSidebarRun = (ctx: Context, owners: RunOwners, jobId: string, budgetMs?: number): BulkJob =>
   Object.values(owners).reduce((j, o) => o.afterSidebarStep?.(ctx, j) ?? j, step(ctx, jobId, budgetMs));

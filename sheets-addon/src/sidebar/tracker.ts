@@ -31,9 +31,9 @@ function request() {
 
 /** The sort choices follow the fields typed. */
 function showSort(): void {
-  const keep = $('tracker-sort').value;
+  const chosen = $('tracker-sort').value;
   $('tracker-sort').innerHTML = '';
-  fields().forEach((f) => $('tracker-sort').add(new Option(f, f, false, f === keep)));
+  fields().forEach((f) => $('tracker-sort').add(new Option(f, f, false, f === chosen)));
 }
 
 function invalidate(): void {

@@ -17,8 +17,8 @@ import { jsonList } from '../engine/json';
 import { readBalance } from '../engine/balance';
 import { ERROR_CODE, FETCHED_AT } from '../engine/values';
 import { planRow } from '../engine/rows';
-import type { RunContext } from '../run/ports';
-import { PROP } from '../run/property-names';
+import type { Context } from '../context/context';
+import { PROP } from '../context/property-names';
 import type { Schedule } from '../schedule/schedules';
 import { MAX_SCHEDULES, loadSchedules, newSchedule, nextRun, readCap, saveSchedules } from '../schedule/schedules';
 import { runCosts } from '../schedule/cost';
@@ -127,17 +127,17 @@ function readTracker(req: TrackerRequest) {
   };
 }
 
-export const loadTrackers = (ctx: Pick<RunContext, 'props'>): Tracker[] =>
+export const loadTrackers = (ctx: Pick<Context, 'props'>): Tracker[] =>
   jsonList(ctx.props.get(PROP.trackers)) as Tracker[];
 
-const findTracker = (ctx: Pick<RunContext, 'props'>, id: string): Tracker | undefined =>
+const findTracker = (ctx: Pick<Context, 'props'>, id: string): Tracker | undefined =>
   loadTrackers(ctx).find((x) => x.id === id);
 
-const saveTrackers = (ctx: Pick<RunContext, 'props'>, list: Tracker[]) =>
+const saveTrackers = (ctx: Pick<Context, 'props'>, list: Tracker[]) =>
   ctx.props.set(PROP.trackers, JSON.stringify(list));
 
 /** The column's distinct accounts now, as the service reads them (from the first row down to the last filled cell). */
-function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
+function accountsIn(ctx: Context, source: Tracker['source']): string[] {
   const sheet = ctx.book.sheet(source.sheet);
   if (!sheet) return [];
   const n = Math.max(0, sheet.lastRow() - source.row + 1);
@@ -153,7 +153,7 @@ function accountsIn(ctx: RunContext, source: Tracker['source']): string[] {
 }
 
 /** "Tracker N", the first N no tracker is named and whose view sheet no deleted tracker left. */
-function defaultName(ctx: RunContext, trackers: Tracker[]): string {
+function defaultName(ctx: Context, trackers: Tracker[]): string {
   for (let n = 1; ; n++) {
     const name = `Tracker ${n}`;
     if (!trackers.some((x) => x.name === name) && !ctx.book.sheet(viewName(name))) return name;
@@ -163,10 +163,10 @@ function defaultName(ctx: RunContext, trackers: Tracker[]): string {
 const viewName = (name: string): string => `IG Data tracker ${name}`;
 
 /** The first run is now: the next comes at the schedule's time at least half a period later (not an hour later). */
-const secondRun = (ctx: RunContext, r: Repeat): number => nextRun(ctx.book, r, ctx.now() + reuseLimitMs(r));
+const secondRun = (ctx: Context, r: Repeat): number => nextRun(ctx.book, r, ctx.now() + reuseLimitMs(r));
 
 /** What tracking the selection would cost per run and per month, and when it runs (nothing is saved). */
-export function previewTracker(ctx: RunContext, req: TrackerRequest) {
+export function previewTracker(ctx: Context, req: TrackerRequest) {
   const { settings: t, parts, each } = readTracker(req);
   const r = selection(ctx.book);
   const accounts = accountsIn(ctx, r).length;
@@ -186,7 +186,7 @@ export function previewTracker(ctx: RunContext, req: TrackerRequest) {
 
 /** Creates a tracker on the selection: its schedules, a first run now (the sidebar steps it) and its view sheet. */
 export function createTracker(
-  ctx: RunContext,
+  ctx: Context,
   req: TrackerRequest & { range?: string },
 ): { tracker: Tracker; jobs: BulkJob[] } {
   const t = readTracker(req);
@@ -256,7 +256,7 @@ export function createTracker(
 }
 
 /** Rewrites the tracker's view from its history sheets and the column as it is now. */
-export function refreshView(ctx: RunContext, t: Tracker): void {
+export function refreshView(ctx: Context, t: Tracker): void {
   const histories = t.parts.map((p) => {
     const sheet = ctx.book.sheet(p.history);
     const rows = sheet ? sheet.lastRow() : 0;
@@ -278,15 +278,15 @@ export function refreshView(ctx: RunContext, t: Tracker): void {
 }
 
 /** The last (or current) run of each of the tracker's schedules; null for one that has not run. */
-const runsOf = (ctx: RunContext, t: Tracker): (BulkJob | null)[] =>
+const runsOf = (ctx: Context, t: Tracker): (BulkJob | null)[] =>
   t.parts.map((p) => jobStore(ctx.props).load(p.scheduleId));
 
 /** The trackers' runs still going (first run, or a scheduled one). */
-const running = (ctx: RunContext, t: Tracker): BulkJob[] =>
+const running = (ctx: Context, t: Tracker): BulkJob[] =>
   runsOf(ctx, t).filter((job): job is BulkJob => job?.status === 'running');
 
 /** Rebuilds the tracker's view if its runs are over. */
-function refreshWhenDone(ctx: RunContext, t: Tracker): void {
+function refreshWhenDone(ctx: Context, t: Tracker): void {
   if (!running(ctx, t).length) ctx.lock.withLock(() => refreshView(ctx, t));
 }
 
@@ -299,7 +299,7 @@ export const TRACKER_OWNER: RunOwner = {
 };
 
 /** One step of a tracker's run from the sidebar; when its runs are over, its view is rebuilt (by TRACKER_OWNER). */
-export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jobs: BulkJob[]; done: boolean } {
+export function stepTracker(ctx: Context, id: string): { tracker: Tracker; jobs: BulkJob[]; done: boolean } {
   const t = findTracker(ctx, id);
   if (!t) throw new Error('This tracker was deleted; reopen the sidebar.');
   const part = t.parts.find((p) => jobStore(ctx.props).load(p.scheduleId)?.status === 'running');
@@ -310,7 +310,7 @@ export function stepTracker(ctx: RunContext, id: string): { tracker: Tracker; jo
 }
 
 /** The sidebar's list: each tracker, its schedules' next run, and its runs. */
-export function trackerViews(ctx: RunContext) {
+export function trackerViews(ctx: Context) {
   const schedules = loadSchedules(ctx.props);
   return loadTrackers(ctx).map((t) => {
     const next = Math.min(...t.parts.map((p) => schedules.find((s) => s.id === p.scheduleId)?.nextAt ?? Infinity));
@@ -330,7 +330,7 @@ export function trackerViews(ctx: RunContext) {
 }
 
 /** Deletes a tracker and its schedules; its history and view sheets stay (the sidebar asks first). */
-export function deleteTracker(ctx: RunContext, id: string): void {
+export function deleteTracker(ctx: Context, id: string): void {
   ctx.lock.withLock(() => {
     const trackers = loadTrackers(ctx);
     const t = trackers.find((x) => x.id === id);

@@ -17,10 +17,10 @@ import { readBalance } from '../engine/balance';
 import { readJson } from '../engine/json';
 import type { SheetValue } from '../engine/values';
 import { planRow, uniqueCalls } from '../engine/rows';
-import { answersFor } from '../run/answers';
-import type { RunContext } from '../run/ports';
-import { PROP } from '../run/property-names';
-import { settingRule } from '../run/reuse';
+import { answersFor } from '../context/answers';
+import type { Context } from '../context/context';
+import { PROP } from '../context/property-names';
+import { settingRule } from '../context/reuse';
 import type { RunOwner } from '../schedule/owner';
 import { readCap } from '../schedule/schedules';
 import type { FailedCheck } from './scorecard';
@@ -101,7 +101,7 @@ function readVet(req: VetRequest): { plans: BulkPlan[]; cap: number } {
 const account = (p: BulkPlan, cell: unknown) => planRow(p.endpoint, p.targetName, p.params, cell);
 
 /** The selection's distinct accounts as the service reads them (a bad one as typed: its row says why), in order. */
-function accountsIn(ctx: RunContext, p: BulkPlan): { range: string; accounts: string[] } {
+function accountsIn(ctx: Context, p: BulkPlan): { range: string; accounts: string[] } {
   const r = selection(ctx.book);
   const out = new Set<string>();
   for (const cell of readColumn(ctx.book.sheet(r.sheet)!, r.row, r.col, r.rows)) {
@@ -113,7 +113,7 @@ function accountsIn(ctx: RunContext, p: BulkPlan): { range: string; accounts: st
 }
 
 /** What vetting the selection costs: per check and account, in all, what is kept (free), against the balance. */
-export function previewVet(ctx: RunContext, req: VetRequest) {
+export function previewVet(ctx: Context, req: VetRequest) {
   const { plans, cap } = readVet(req);
   const { range, accounts } = accountsIn(ctx, plans[0]);
   const store = answersFor(ctx, settingRule(ctx.settings), false).deps.store;
@@ -147,11 +147,11 @@ export function previewVet(ctx: RunContext, req: VetRequest) {
   };
 }
 
-const loadVet = (ctx: Pick<RunContext, 'props'>): Vet | null => readJson(ctx.props.get(PROP.vet)) as Vet | null;
-const saveVet = (ctx: Pick<RunContext, 'props'>, v: Vet) => ctx.props.set(PROP.vet, JSON.stringify(v));
+const loadVet = (ctx: Pick<Context, 'props'>): Vet | null => readJson(ctx.props.get(PROP.vet)) as Vet | null;
+const saveVet = (ctx: Pick<Context, 'props'>, v: Vet) => ctx.props.set(PROP.vet, JSON.stringify(v));
 
 /** The run of the vet's current check: the scorecard's accounts in, its fields' columns out. */
-function checkJob(ctx: RunContext, v: Vet): BulkJob {
+function checkJob(ctx: Context, v: Vet): BulkJob {
   const c = v.checks[v.at];
   const p: BulkPlan = {
     endpoint: getEndpoint(c.endpoint),
@@ -180,7 +180,7 @@ function checkJob(ctx: RunContext, v: Vet): BulkJob {
  * is replaced only when `replace` says the user confirmed it.
  */
 export function startVet(
-  ctx: RunContext,
+  ctx: Context,
   req: VetRequest,
   replace = false,
 ): { job: BulkJob; sheet: string; checks: number } {
@@ -241,7 +241,7 @@ export function startVet(
  * they cost: a check failed on a row when its outcome (the working columns) says so, and its message
  * is then in its first field's cell; the check's cells and the working columns are emptied.
  */
-function writeNotes(ctx: RunContext, v: Vet): void {
+function writeNotes(ctx: Context, v: Vet): void {
   const grid = ctx.book.sheet(v.sheet);
   if (!grid) return;
   const width = FIELDS_TO - FIELDS_FROM + 1;
@@ -274,7 +274,7 @@ function writeNotes(ctx: RunContext, v: Vet): void {
  * vet's check and it is done, the next check starts (its job is returned) or, after the last, the
  * notes are written and the job says what the vet cost in all.
  */
-function afterVetStep(ctx: RunContext, job: BulkJob): BulkJob {
+function afterVetStep(ctx: Context, job: BulkJob): BulkJob {
   if (job.status !== 'done') return job;
   return ctx.lock.withLock(() => {
     const v = loadVet(ctx);

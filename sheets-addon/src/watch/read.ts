@@ -5,8 +5,8 @@
  * did not read, and the next run goes on from there (the gap) before reading from the top again.
  */
 import type { AnyIgError, EndpointDef } from '@igdata/core';
-import { estimateCost, isIgError, prepare, runSync, send, stopsBulkRun } from '@igdata/core';
-import type { SheetsClient } from '../engine/ports';
+import { estimateCost, isIgError, prepare, driveSync, send, stopsBulkRun } from '@igdata/core';
+import type { SheetsClient } from '../engine/deps';
 
 export type Post = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ function readPages(
     if (r.credits + price > room) return r;
     let page;
     try {
-      page = runSync(
+      page = driveSync(
         send(client.config, prepare(e.id, r.cursor ? { ...params, cursor: r.cursor } : params)),
         client.io,
       );
@@ -85,7 +85,7 @@ function readPages(
 }
 
 /** A target's run: its new posts for the gap (older, go above `gap.row`) and from the top (appended). */
-export interface TargetRun {
+export interface TargetRead {
   gapPosts: Post[];
   newPosts: Post[];
   pages: number;
@@ -106,9 +106,9 @@ export function readTarget(
   params: Record<string, unknown>,
   state: TargetState,
   room: number,
-): TargetRun {
+): TargetRead {
   let { seen, gap } = state;
-  const out: TargetRun = {
+  const out: TargetRead = {
     gapPosts: [],
     newPosts: [],
     pages: 0,

@@ -5,7 +5,7 @@
 import { writeBlock } from '../bulk/grid';
 import type { SheetValue } from '../engine/values';
 import { cellsOf } from '../engine/values';
-import type { Grid } from '../run/ports';
+import type { Grid } from '../context/context';
 import type { Post } from './read';
 
 export const HEADER = ['thumbnail', 'taken_at', 'seen in', 'author', 'caption', 'likes', 'comments', 'link', 'id'];

@@ -7,15 +7,15 @@
 owns no schedule: it has no column of targets for a bulk run.
  */
 import type { EndpointDef } from '@igdata/core';
-import { estimateCost, getEndpoint, isIgError, prepare, runSync, send } from '@igdata/core';
+import { estimateCost, getEndpoint, isIgError, prepare, driveSync, send } from '@igdata/core';
 import { freeSheetName, writeBlock } from '../bulk/grid';
 import { readBalance } from '../engine/balance';
 import { jsonList } from '../engine/json';
 import { messageOf } from '../engine/messages';
-import type { RunContext } from '../run/ports';
+import type { Context } from '../context/context';
 import type { RunOwner } from '../schedule/owner';
-import { PROP } from '../run/property-names';
-import { recordUsage } from '../run/usage-log';
+import { PROP } from '../context/property-names';
+import { recordUsage } from '../context/usage-log';
 import { nextRun } from '../schedule/schedules';
 import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, runsPerMonth, wholeNumber } from '../schedule/when';
@@ -99,10 +99,8 @@ function readWatch(req: WatchRequest) {
   };
 }
 
-export const loadWatches = (ctx: Pick<RunContext, 'props'>): Watch[] =>
-  jsonList(ctx.props.get(PROP.watches)) as Watch[];
-const saveWatches = (ctx: Pick<RunContext, 'props'>, list: Watch[]) =>
-  ctx.props.set(PROP.watches, JSON.stringify(list));
+export const loadWatches = (ctx: Pick<Context, 'props'>): Watch[] => jsonList(ctx.props.get(PROP.watches)) as Watch[];
+const saveWatches = (ctx: Pick<Context, 'props'>, list: Watch[]) => ctx.props.set(PROP.watches, JSON.stringify(list));
 
 const label = (w: Pick<Watch, 'endpoint' | 'targets'>): string =>
   w.endpoint === 'location/posts' ? `location ${w.targets[0]}` : w.targets.map((t) => `#${t}`).join(' ');
@@ -118,7 +116,7 @@ function velocity(items: Post[]): number {
  * What a watch would cost per run and per month, from each target's newest page (read now: it costs
  * what a page costs).
  */
-export function previewWatch(ctx: RunContext, req: WatchRequest) {
+export function previewWatch(ctx: Context, req: WatchRequest) {
   const w = readWatch(req);
   const price = estimateCost(w.e, {}).credits;
   const hours = w.repeat.every === 'hourly' ? 1 : 24;
@@ -127,7 +125,7 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
   try {
     targets = w.targets.map((t) => {
       try {
-        const page = runSync(send(ctx.client.config, prepare(w.e.id, { [w.e.params[0].name]: t })), ctx.client.io);
+        const page = driveSync(send(ctx.client.config, prepare(w.e.id, { [w.e.params[0].name]: t })), ctx.client.io);
         spent += page.creditsCharged;
         const perHour = velocity(page.items);
         // A run reads the pages its new posts fill, and the one holding the last post seen.
@@ -164,7 +162,7 @@ export function previewWatch(ctx: RunContext, req: WatchRequest) {
  * One run of a watch (under the document lock): new posts appended, a capped reading's gap filled in
  * place; its record saved.
  */
-function runWatch(ctx: RunContext, w: Watch): Watch {
+function runWatch(ctx: Context, w: Watch): Watch {
   const sheet = ctx.book.sheet(w.sheet) ?? ctx.book.insertSheet(w.sheet);
   if (sheet.lastRow() < 1) writeBlock(sheet, 1, 1, [HEADER]);
   const n = sheet.lastRow() - 1;
@@ -229,7 +227,7 @@ function runWatch(ctx: RunContext, w: Watch): Watch {
 }
 
 /** Creates a watch and runs it once now (its newest page per target: the rows start there). */
-export function createWatch(ctx: RunContext, req: WatchRequest): Watch {
+export function createWatch(ctx: Context, req: WatchRequest): Watch {
   const r = readWatch(req);
   return ctx.lock.withLock(() => {
     const list = loadWatches(ctx);
@@ -255,7 +253,7 @@ export function createWatch(ctx: RunContext, req: WatchRequest): Watch {
 }
 
 /** The hourly trigger's part: every watch that came due runs once, then waits for its next time. */
-function runDueWatches(ctx: RunContext): void {
+function runDueWatches(ctx: Context): void {
   const now = ctx.now();
   if (!loadWatches(ctx).some((w) => w.nextAt <= now)) return; // most hours of daily watches: no lock taken
   ctx.lock.withLock(() => {
@@ -285,7 +283,7 @@ function runDueWatches(ctx: RunContext): void {
 export const WATCH_OWNER: RunOwner = { due: runDueWatches };
 
 /** The sidebar's list. */
-export const watchViews = (ctx: RunContext) =>
+export const watchViews = (ctx: Context) =>
   loadWatches(ctx).map((w) => ({
     id: w.id,
     name: w.name,
@@ -299,7 +297,7 @@ export const watchViews = (ctx: RunContext) =>
   }));
 
 /** Deletes a watch; its sheet stays (the sidebar asks first). */
-export function deleteWatch(ctx: RunContext, id: string): void {
+export function deleteWatch(ctx: Context, id: string): void {
   ctx.lock.withLock(() =>
     saveWatches(
       ctx,

@@ -1,4 +1,4 @@
-// The core stepped by hand, with no network: each yielded effect is asserted, each answer injected.
+// The core driven by hand, with no network: each yielded effect is asserted, each answer injected.
 import type { Effect, RawResponse } from '../src';
 import { CreditLedger, IgApiError, IgSchemaError, paginate, prepare, request, send, sendAll, isIgError } from '../src';
 

@@ -1,12 +1,12 @@
 /**
- * What a run of the add-on needs from its platform, as interfaces: the spreadsheet, the document's
+ * What one execution of the add-on needs from its platform, as interfaces: the spreadsheet, the document's
  * properties, the document lock, the places answers are stored, the clock. Each entry point (a
- * custom function, a sidebar call, the hourly trigger) builds one RunContext over Apps Script
+ * custom function, a sidebar call, the hourly trigger) builds one Context over Apps Script
  * (../gas/context.ts) and passes it down; in-process tests build one in memory
- * (../../test/run-fakes.ts). Plain types only: nothing here imports code.
+ * (../../test/context-fakes.ts). Plain types only: nothing here imports code.
  */
 import type { KeptGrid } from '../engine/keep';
-import type { KeyValueCache, SheetsClient, TryLock } from '../engine/ports';
+import type { KeyValueCache, SheetsClient, TryLock } from '../engine/deps';
 import type { SheetValue } from '../engine/values';
 
 /** The document's settings (document properties, read once per entry point). */
@@ -97,7 +97,7 @@ export interface AnswerPlaces {
 }
 
 /** Everything one entry point's run needs, built once by the entry point and passed down. */
-export interface RunContext {
+export interface Context {
   now(): number;
   settings: Settings;
   client: SheetsClient;

@@ -5,10 +5,10 @@
  * IGDATA_USAGE, with their own credits.
  */
 import type { AnswerStore } from '../engine/types';
-import type { Lost } from '../engine/run';
+import type { Lost } from '../engine/walk';
 import type { Usage } from '../engine/usage';
 import { addUsage, mergeUsage, parseUsage } from '../engine/usage';
-import type { RunContext } from './ports';
+import type { Context } from './context';
 import { PROP } from './property-names';
 
 /** The cache item holding what formulas spent since the last move into the property. */
@@ -16,7 +16,7 @@ const ITEM = 'igd1:usage';
 /** CacheService's longest life: the hourly trigger moves the item long before. */
 const ITEM_TTL_SECONDS = 21600;
 
-type UsageContext = Pick<RunContext, 'props' | 'places' | 'now'>;
+type UsageContext = Pick<Context, 'props' | 'places' | 'now'>;
 
 const today = (ctx: UsageContext) => new Date(ctx.now()).toISOString().slice(0, 10);
 const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM])[ITEM]);

@@ -22,7 +22,7 @@ export interface SheetsClient {
   io: SyncIO & { stats: { requests: number; batches: number } };
 }
 
-/** Everything a run needs: the client, the answer store and the clock. */
+/** Everything the engine needs: the client, the answer store and the clock. */
 export interface EngineDeps {
   client: SheetsClient;
   store: AnswerStore;

@@ -7,10 +7,10 @@
 import { createClaimStore } from '../engine/claim-store';
 import type { KeptAnswers } from '../engine/keep';
 import { createKeptAnswers, withKept } from '../engine/keep';
-import type { EngineDeps } from '../engine/ports';
+import type { EngineDeps } from '../engine/deps';
 import type { AnswerStore } from '../engine/types';
 import { createAnswerStore } from '../engine/store';
-import type { RunContext } from './ports';
+import type { Context } from './context';
 import type { ReuseRule } from './reuse';
 import { maxAgeMs } from './reuse';
 
@@ -22,7 +22,7 @@ export interface Answers {
 }
 
 export function answersFor(
-  ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
+  ctx: Pick<Context, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
   rule: ReuseRule,
   writer: boolean,
 ): Answers {
@@ -50,7 +50,7 @@ export function answersFor(
  * the answers stay in the cache, where the hourly trigger finds them).
  */
 export function keeping<T>(
-  ctx: Pick<RunContext, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
+  ctx: Pick<Context, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
   rule: ReuseRule,
   work: (a: Answers) => T,
 ): T {

@@ -1,20 +1,20 @@
 /**
  * An in-memory spreadsheet world for in-process tests of bulk runs and schedules (no build, no
  * stand-in): a book of grids, document properties, the document cache and the kept answers' grid,
- * a clock moved by hand and the fake service (fakes.ts). Each `execution()` is a new run context
+ * a clock moved by hand and the fake service (fakes.ts). Each `execution()` is a new context
  * over the same world, as each Apps Script execution is. `killAt` ends an execution at a chosen
- * port call the way Apps Script's time limit does: that call and every later one of the same
+ * platform call the way Apps Script's time limit does: that call and every later one of the same
  * execution throw.
  */
 import type { KeptGrid } from '../src/engine/keep';
 import type { SheetValue } from '../src/engine/values';
-import type { Book, Grid, PropertyStore, Rect, RunContext, Settings } from '../src/run/ports';
+import type { Book, Grid, PropertyStore, Rect, Context, Settings } from '../src/context/context';
 import { clientConfig } from '../src/engine/messages';
 import type { FakeService } from './fakes';
 import { BASE, KEY, fakeService, memoryCache, sha256Base64 } from './fakes';
 
-/** A port call an execution can die at. */
-export type PortCall = 'grid.write' | 'props.set';
+/** A platform call an execution can die at. */
+export type PlatformCall = 'grid.write' | 'props.set';
 
 class MemoryGrid implements Grid {
   cells: SheetValue[][] = [];
@@ -77,8 +77,8 @@ export interface World {
   sheets: Map<string, MemoryGrid>;
   props: Map<string, string>;
   selection: Rect | null;
-  /** A new execution (run context) over the world; `killAt` ends it at the nth matching port call. */
-  execution(opts?: { killAt?: { call: PortCall; nth: number } }): RunContext;
+  /** A new execution (context) over the world; `killAt` ends it at the nth matching platform call. */
+  execution(opts?: { killAt?: { call: PlatformCall; nth: number } }): Context;
   sheet(name: string): MemoryGrid;
   /** Sheet1 with `handles` from A2 (a header in A1), selected. */
   column(handles: string[]): void;
@@ -110,7 +110,7 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
     execution(opts = {}) {
       let calls = 0;
       let dead = false;
-      const guard = (call: PortCall) => {
+      const guard = (call: PlatformCall) => {
         if (dead) throw new Error('Exceeded maximum execution time');
         if (opts.killAt?.call === call && ++calls === opts.killAt.nth) {
           dead = true;

@@ -1,5 +1,5 @@
 /**
- * Running the calls of a range against the injected client and store. When to ask for a next page
+ * Walking the pages of a range's calls against the injected client and store. When to ask for a next page
  * and when to stop is core's rule (`PageWalk`: page N of every target in one round, caps per
  * target); the engine keeps only what is Sheets' own: each round is fetched store first, in
  * fetchAll batches, under the deadline.
@@ -8,14 +8,14 @@ import type { AnyIgError, Call, EndpointDef, PageAnswer, PagingCap } from '@igda
 import { PageWalk } from '@igdata/core';
 import type { CallOutcome, FetchOptions } from './fetch';
 import { errorFromStore, fetchMany, keyOf } from './fetch';
-import type { EngineDeps } from './ports';
+import type { EngineDeps } from './deps';
 import type { CachedAnswer } from './types';
 
 /** Everything read for one target: its items, and why it stopped early if it did. */
 export interface TargetResult {
   items: Record<string, unknown>[];
   error?: AnyIgError;
-  /** A page this run could not start before the deadline. */
+  /** A page not sent before the deadline. */
   late?: boolean;
   /** The call that failed (a later page's own request, for the message). */
   failedCall?: Call;
@@ -32,7 +32,7 @@ export interface Lost {
   credits: number;
 }
 
-interface RunTotals {
+interface WalkTotals {
   results: Map<string, TargetResult>;
   credits: number;
   requests: number;
@@ -57,15 +57,15 @@ export function pageOf(endpoint: EndpointDef, answer: CachedAnswer, fromStore: b
   return { items, nextCursor: answer.next, creditsCharged: fromStore ? 0 : answer.charged };
 }
 
-export function runCalls(
+export function walkCalls(
   endpoint: EndpointDef,
   calls: Map<string, Call>,
   deps: EngineDeps,
   opts: FetchOptions & { limit?: number },
-): RunTotals {
+): WalkTotals {
   const keys = [...calls.keys()];
   const walk = new PageWalk([...calls.values()], capFor(endpoint, opts.limit));
-  const totals: RunTotals = {
+  const totals: WalkTotals = {
     results: new Map(),
     credits: 0,
     requests: 0,
@@ -78,13 +78,13 @@ export function runCalls(
     const roundKeys = round.map((p) => keyOf(p.call));
     const pages = new Map(round.map((p, i) => [roundKeys[i], p.call]));
     // An answer never reused (the balance: maxReuseHours 0) is never stored either.
-    const run = fetchMany(pages, deps, { ...opts, noCache: endpoint.maxReuseHours === 0 });
-    totals.credits += run.stats.credits;
-    totals.requests += run.stats.requests;
-    totals.lost.lookups += run.stats.lostLookups;
-    totals.lost.credits += run.stats.lostCredits;
+    const fetched = fetchMany(pages, deps, { ...opts, noCache: endpoint.maxReuseHours === 0 });
+    totals.credits += fetched.stats.credits;
+    totals.requests += fetched.stats.requests;
+    totals.lost.lookups += fetched.stats.lostLookups;
+    totals.lost.credits += fetched.stats.lostCredits;
     round.forEach((p, i) => {
-      const outcome = run.outcomes.get(roundKeys[i]) as CallOutcome;
+      const outcome = fetched.outcomes.get(roundKeys[i]) as CallOutcome;
       if (outcome.kind === 'late') {
         walk.unsent(p.index);
         return;
