@@ -35,8 +35,8 @@ test('the engine imports nothing from the adapters, the bulk runner or the sideb
   expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
 });
 
-test('bulk runs, schedules and the run context reach Apps Script only through the run context (no import of the adapters)', () => {
-  const offenders = ['bulk', 'schedule', 'run']
+test('bulk runs, schedules and the context reach Apps Script only through the context (no import of the adapters)', () => {
+  const offenders = ['bulk', 'schedule', 'context']
     .flatMap((d) => files(path.join(SRC, d)))
     .filter((f) => /from '\.\.\/gas\//.test(fs.readFileSync(f, 'utf8')));
   expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
