@@ -276,12 +276,12 @@ export class GasRuntime {
     return hits;
   }
 
-  /** Stops the HTTP worker. Call in afterAll. */
+  /** Lets go of the HTTP thread (shared by this thread's runtimes: it ends when none uses it). Call in afterAll. */
   async close(): Promise<void> {
-    await this.urlFetch.client.close();
+    this.urlFetch.release();
   }
 
-  /** Most requests the HTTP worker had in flight at once (proof that fetchAll is concurrent). */
+  /** Most requests the HTTP thread had in flight at once (proof that fetchAll is concurrent). */
   get maxConcurrentRequests(): number {
     return this.urlFetch.client.maxInFlight;
   }

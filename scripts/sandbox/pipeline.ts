@@ -27,6 +27,8 @@ export interface ApiCall {
   origin: string;
   /** Set when the client goes away, so that waits on its behalf end early. */
   aborted: AbortSignalLike;
+  /** When the request reached the sandbox (epoch ms; default: when callApi starts on it). */
+  arrivedAt?: number;
 }
 
 export interface ApiAnswer {
@@ -45,7 +47,7 @@ export async function callApi(rt: Runtime, route: Route, call: ApiCall): Promise
     // with a service whose many servers work in parallel: the work is done on arrival and the
     // answer held for the rest of the latency. Holding before the work instead would make the last
     // of 50 simultaneous requests wait for the other 49 to be served by this one thread after it.
-    const arrived = Date.now();
+    const arrived = call.arrivedAt ?? Date.now();
     const latency = latencyOf(rt, call);
     const out = await answer(rt, route, call, arrived, latency);
     const rest = arrived + latency - Date.now();
@@ -75,11 +77,15 @@ export async function serveApi(
   route: Route,
   baseUrl: string,
 ) {
+  const arrivedAt = Date.now();
   const aborted: AbortSignalLike = { aborted: false, onAbort: undefined };
   res.on('close', () => {
     aborted.aborted = true;
     aborted.onAbort?.();
   });
+  // Requests that arrived together are all stamped before any is worked on: their latencies run
+  // from when each reached the sandbox, not from when this one thread got to it.
+  await new Promise((resolve) => setImmediate(resolve));
   const input: Record<string, unknown> = {};
   for (const name of url.searchParams.keys()) input[name] ??= url.searchParams.get(name);
   const out = await callApi(rt, route, {
@@ -88,6 +94,7 @@ export async function serveApi(
     headers: req.headers,
     origin: originOf(req, baseUrl),
     aborted,
+    arrivedAt,
   });
   if (out) send(res, out.status, out.body, out.headers);
 }

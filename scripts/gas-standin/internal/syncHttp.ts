@@ -135,7 +135,7 @@ export class SyncHttpClient {
   private port: MessagePort | null = null;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private seq = 0;
-  /** Most requests the worker had open at once, over its life. */
+  /** Most requests the thread had open at once, over its life (all runtimes sharing it). */
   maxInFlight = 0;
 
   /** Starts the HTTP thread (idempotent); the first request does it otherwise. */
@@ -189,6 +189,37 @@ export class SyncHttpClient {
     this.port = null;
     if (w) await w.terminate();
   }
+}
+
+/**
+ * One HTTP thread for every runtime on this thread, as Apps Script's fetch service is one service
+ * that outlives any execution: a runtime made after another finds its thread started and its
+ * connections open (each closed after 1 s idle). The thread ends LINGER_MS after the last runtime
+ * using it closes (or with the process: it does not keep it alive).
+ */
+const LINGER_MS = 2000;
+let shared: SyncHttpClient | null = null;
+let users = 0;
+let lingering: ReturnType<typeof setTimeout> | null = null;
+
+export function acquireHttpClient(): SyncHttpClient {
+  users++;
+  if (lingering) clearTimeout(lingering);
+  lingering = null;
+  return (shared ??= new SyncHttpClient());
+}
+
+export function releaseHttpClient(): void {
+  users = Math.max(0, users - 1);
+  if (users > 0 || !shared) return;
+  const client = shared;
+  lingering = setTimeout(() => {
+    lingering = null;
+    if (users > 0 || shared !== client) return;
+    shared = null;
+    void client.close();
+  }, LINGER_MS);
+  lingering.unref();
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0)$/i;

@@ -19,8 +19,19 @@ const options = (r: HttpRequest): FetchParams => ({
   followRedirects: true,
 });
 
+/**
+ * Headers are read when core first asks for them (a Retry-After, an answer without meta): an
+ * answer's meta carries what core needs, and getHeaders builds a new object for every response.
+ */
 function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
-  return { status: res.getResponseCode(), headers: lower(res.getHeaders()), body: res.getContentText() };
+  let headers: Record<string, string> | undefined;
+  return {
+    status: res.getResponseCode(),
+    body: res.getContentText(),
+    get headers() {
+      return (headers ??= lower(res.getHeaders()));
+    },
+  };
 }
 
 /**
