@@ -35,10 +35,20 @@ export interface CompiledFile {
   bytes: number;
 }
 
+/**
+ * Scripts compiled on this thread, by name and text: a runtime evaluates its compiled files in a
+ * fresh context for every execution (a project is compiled once and run many times), and runtimes
+ * of the same files share them too. Each context still runs the code cold (no shared feedback).
+ */
+const compiled = new Map<string, vm.Script>();
+
 export function compileFiles(files: ScriptFile[]): CompiledFile[] {
   return files.map((f) => {
     const name = typeof f === 'string' ? path.basename(f) : f.name;
     const code = typeof f === 'string' ? fs.readFileSync(f, 'utf8') : f.code;
-    return { name, script: new vm.Script(code, { filename: name }), bytes: Buffer.byteLength(code) };
+    const id = `${name}\n${code}`;
+    let script = compiled.get(id);
+    if (!script) compiled.set(id, (script = new vm.Script(code, { filename: name })));
+    return { name, script, bytes: Buffer.byteLength(code) };
   });
 }
