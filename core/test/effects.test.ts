@@ -1,6 +1,7 @@
 // The core driven by hand, with no network: each yielded effect is asserted, each answer injected.
 import type { Effect, RawResponse } from '../src';
 import { CreditLedger, IgApiError, IgSchemaError, paginate, prepare, request, send, sendAll, isIgError } from '../src';
+import { step } from './support/step';
 
 const config = {
   apiKey: 'sk_test_secret_123',
@@ -19,17 +20,6 @@ const fail = (status: number, code: string, meta: Record<string, unknown> = {}):
   body: JSON.stringify({ error: { code, message: `failed ${code}` }, meta: { request_id: 'rq', ...meta } }),
 });
 const profile = { id: '1', username: 'nasa', followers: 10 };
-
-/** Step a generator: `answer` maps each effect to what the I/O would return. */
-function step<T>(gen: Generator<Effect, T, unknown>, answer: (e: Effect, i: number) => unknown) {
-  const effects: Effect[] = [];
-  let s = gen.next();
-  while (!s.done) {
-    effects.push(s.value);
-    s = gen.next(answer(s.value, effects.length - 1));
-  }
-  return { value: s.value, effects };
-}
 
 describe('one call', () => {
   it('builds the request: path, normalised query, auth header, and unwraps the envelope', () => {

@@ -1,6 +1,6 @@
 // The one next-page rule and the walks built on it, driven by hand: every yielded request is
 // asserted, every answer injected, no network.
-import type { Effect, PagePlan, RawResponse } from '../src';
+import type { PagePlan, RawResponse } from '../src';
 import {
   CreditLedger,
   NOTHING_READ,
@@ -13,6 +13,7 @@ import {
   prepare,
 } from '../src';
 import { planPaging, withCursor } from './support/internals';
+import { step } from './support/step';
 
 const config = {
   apiKey: 'sk_test_secret_123',
@@ -39,15 +40,6 @@ const fail = (status: number, code: string, charged = 0): RawResponse => ({
   }),
 });
 
-function step<T>(gen: Generator<Effect, T, unknown>, answer: (e: Effect, i: number) => unknown) {
-  const effects: Effect[] = [];
-  let s = gen.next();
-  while (!s.done) {
-    effects.push(s.value);
-    s = gen.next(answer(s.value, effects.length - 1));
-  }
-  return { value: s.value, effects };
-}
 const urlOf = (r: { url: string }) => new URL(r.url);
 const handleAndCursor = (r: { url: string }) =>
   `${urlOf(r).searchParams.get('handle')}@${urlOf(r).searchParams.get('cursor') ?? '-'}`;

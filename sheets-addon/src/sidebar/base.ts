@@ -92,3 +92,13 @@ export function deleteButton(question: string, onConfirm: () => void): HTMLButto
   };
   return del;
 }
+
+/** The question asked when another bulk run is going or paused: where it is, and what replacing it leaves undone. */
+export function busyRunQuestion(current: Job, place: string, instead: string): string {
+  const left = current.rows - current.next;
+  return (
+    `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ` +
+    `${current.rows} rows (${place}). ${instead}? What it wrote stays; its other ${left} ` +
+    `row${left === 1 ? '' : 's'} would not be looked up.`
+  );
+}

@@ -1,7 +1,7 @@
 // Bulk lookup: the lookup's form, the cost preview, and the run the sidebar steps (or the hourly trigger, once it
 // closes).
 import { call, type Args } from './api';
-import { $, colName, errText, fail, fmt, say, state, type Job } from './base';
+import { $, busyRunQuestion, colName, errText, fail, fmt, say, state, type Job } from './base';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';
 
@@ -154,23 +154,7 @@ function begin(replace: boolean): void {
 /** Asks before a new run replaces one still going or paused: what it would leave undone. */
 function askReplace(current: Job): void {
   if (!state.job || state.job.id !== current.id) showJob(current);
-  const left = current.rows - current.next;
-  say(
-    'replace-question',
-    'Another bulk run is ' +
-      (current.status === 'paused' ? 'paused' : 'still running') +
-      ' at ' +
-      current.next +
-      ' of ' +
-      current.rows +
-      ' rows (' +
-      outputPlace(current) +
-      '). Run this one instead? What it wrote stays; its other ' +
-      left +
-      ' row' +
-      (left === 1 ? '' : 's') +
-      ' would not be looked up.',
-  );
+  say('replace-question', busyRunQuestion(current, outputPlace(current), 'Run this one instead'));
   $('replace-confirm').hidden = false;
   $('replace-no').focus();
 }

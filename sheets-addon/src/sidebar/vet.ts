@@ -3,7 +3,7 @@
 // the scorecard sheet. Its checks are the document's bulk run, stepped from here (the hourly trigger
 // goes on with it once the sidebar closes).
 import { call, type Args } from './api';
-import { $, errText, fail, fmt, say, state, type Job } from './base';
+import { $, busyRunQuestion, errText, fail, fmt, say, state, type Job } from './base';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 
@@ -112,26 +112,7 @@ function vetOrAsk(): void {
   $('vet-run').disabled = true;
   call('igBulkStatus').then((current) => {
     if (!current || (current.status !== 'running' && current.status !== 'paused')) return start(false);
-    const left = current.rows - current.next;
-    say(
-      'vet-text',
-      'Another bulk run is ' +
-        (current.status === 'paused' ? 'paused' : 'still running') +
-        ' at ' +
-        current.next +
-        ' of ' +
-        current.rows +
-        ' rows (' +
-        fnOf(current) +
-        ', ' +
-        current.outSheet +
-        '). Vet instead? What it wrote stays; its other ' +
-        left +
-        ' row' +
-        (left === 1 ? '' : 's') +
-        ' would not be looked up.',
-      'error',
-    );
+    say('vet-text', busyRunQuestion(current, `${fnOf(current)}, ${current.outSheet}`, 'Vet instead'), 'error');
     $('vet-replace').hidden = false;
   }, fail('vet-text'));
 }
