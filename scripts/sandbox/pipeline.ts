@@ -1,9 +1,9 @@
 /**
  * One API request, in the order the real service checks it: authentication, parameters, balance,
  * injected faults, then the handler, billing and the answer, which leaves when the request's
- * latency has passed since it arrived. Only answers from the
- * platform (data or 404) are billed (§7). REST routes (serveApi) and MCP tool calls (mcp.ts) both
- * go through callApi, so they are validated, faulted, billed and counted alike.
+ * latency has passed since it arrived. Only answers from the platform (data or 404) are billed
+ * (§7). REST routes (serveApi) and MCP tool calls (mcp.ts) both go through callApi, so they are
+ * validated, faulted, billed and counted alike.
  */
 import type * as http from 'node:http';
 import { docsLink, estimateCost, isValidationError, normalizeParams, requestKey, type Params } from '@igdata/core';

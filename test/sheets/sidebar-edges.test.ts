@@ -69,16 +69,22 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
   );
 });
 
-test('Run while another run is paused asks first: "Keep that run" starts nothing; "Run this one instead" replaces it, its written rows stay', async () => {
-  const first = rt.spreadsheet.addSheet('Paused');
-  // (nasa and natgeo answers are cached by the test before: they come last here)
-  ['nike', 'starbucks', 'bbcnews', 'instagram', 'nasa'].forEach((h, i) => first.set(i + 1, 1, h));
-  rt.spreadsheet.select('Paused!A1:A5');
-  rt.properties.document.set(PROP.apiKey, await sb.createKey(2)); // two lookups, then out of credits
+/** A bulk run over `handles` in a new sheet (`first`), paused out of credits after `credits` lookups (the demo key is set again after). */
+async function pausedRun(sheet: string, handles: string[], credits: number) {
+  const grid = rt.spreadsheet.addSheet(sheet);
+  handles.forEach((h, i) => grid.set(i + 1, 1, h));
+  rt.spreadsheet.select(`'${sheet}'!A1:A${handles.length}`);
+  rt.properties.document.set(PROP.apiKey, await sb.createKey(credits));
   let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
   while (job.status === 'running') job = rt.call('igBulkStep', job.id);
-  expect(job).toMatchObject({ status: 'paused', next: 2 });
   rt.properties.document.set(PROP.apiKey, DEMO_KEY);
+  return { job, first: grid };
+}
+
+test('Run while another run is paused asks first: "Keep that run" starts nothing; "Run this one instead" replaces it, its written rows stay', async () => {
+  // (nasa and natgeo answers are cached by the test before: they come last here)
+  const { job, first } = await pausedRun('Paused', ['nike', 'starbucks', 'bbcnews', 'instagram', 'nasa'], 2);
+  expect(job).toMatchObject({ status: 'paused', next: 2 });
 
   const second = rt.spreadsheet.addSheet('Second');
   ['nasa', 'nike'].forEach((h, i) => second.set(i + 1, 1, h));
@@ -126,14 +132,8 @@ test('a sheet whose name reads "not empty": the preview of empty columns beside 
 });
 
 test('Vet while the bulk run is paused asks first (by the run\u2019s status): nothing starts until "Vet instead", which writes the scorecard in its place', async () => {
-  const first = rt.spreadsheet.addSheet('Paused for vet');
-  ['veganfoodie', 'plantbasedpaula', 'trailrunner.leo'].forEach((h, i) => first.set(i + 1, 1, h));
-  rt.spreadsheet.select("'Paused for vet'!A1:A3");
-  rt.properties.document.set(PROP.apiKey, await sb.createKey(1)); // one lookup, then out of credits
-  let job = rt.call('igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
-  while (job.status === 'running') job = rt.call('igBulkStep', job.id);
+  const { job, first } = await pausedRun('Paused for vet', ['veganfoodie', 'plantbasedpaula', 'trailrunner.leo'], 1);
   expect(job).toMatchObject({ status: 'paused', next: 1 });
-  rt.properties.document.set(PROP.apiKey, DEMO_KEY);
 
   const accounts = rt.spreadsheet.addSheet('Accounts');
   accounts.set(1, 1, 'nasa');
