@@ -32,16 +32,17 @@ export interface ErrorCodeFacts {
  * earlier try whose answer was lost may have been).
  */
 const keyProblem = (what: string) => (e: IgApiError, ctx: MessageContext) =>
-  `${what} Set it in ${ctx.keyWhere}. ${chargedNote(e)}`;
+  `${what} Set it in ${ctx.keyWhere}. ${chargedNote(e, ctx.zoneOffset)}`;
 
 /** The sentence of a transient failure that outlasted the retries. */
-const gaveUp = (what: string) => (e: IgApiError) =>
-  `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e)}`;
+const gaveUp = (what: string) => (e: IgApiError, ctx: MessageContext) =>
+  `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e, ctx.zoneOffset)}`;
 
 export const ERROR_CODES = {
   missing_parameter: {
     status: 400,
-    sentence: (e) => `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e)}`,
+    sentence: (e, ctx) =>
+      `The service rejected the request: ${e.message.replace(/\.$/, '')}. ${chargedNote(e, ctx.zoneOffset)}`,
   },
   invalid_api_key: {
     status: 401,
@@ -56,22 +57,23 @@ export const ERROR_CODES = {
   insufficient_credits: {
     status: 402,
     stopsBulk: true,
-    sentence: (e) => `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${chargedNote(e)}`,
+    sentence: (e, ctx) =>
+      `Out of credits: ${e.details.creditsRemaining ?? 0} left. Top up to continue. ${chargedNote(e, ctx.zoneOffset)}`,
   },
   not_found: {
     status: 404,
     sentence: (e, ctx) =>
-      `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e)}`,
+      `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e, ctx.zoneOffset)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.
   rate_limited: {
     status: 429,
     retryable: true,
-    sentence: (e) =>
+    sentence: (e, ctx) =>
       `Too many requests: the service asked to slow down ` +
       `(${tries(e.details.attempts)}). Try again in a minute. ` +
-      `${chargedNote(e)}`,
+      `${chargedNote(e, ctx.zoneOffset)}`,
   },
   upstream_error: {
     status: 502,

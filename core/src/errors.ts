@@ -4,7 +4,7 @@
  */
 
 import type { KnownErrorCode } from './types';
-import type { MessageContext } from './words';
+import type { FirstCharge, MessageContext } from './words';
 import { NOT_CHARGED, plural } from './words';
 
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
@@ -21,6 +21,8 @@ abstract class IgError extends Error {
    * what reaches it (call.ts sets it): each may have been billed, and nobody can say.
    */
   lostSends = 0;
+  /** Set on an answer served again (servedAgain): what it cost when first looked up; `charged` is then 0. */
+  first?: FirstCharge;
 }
 
 /** The service answered with an error status. */
@@ -133,6 +135,24 @@ export class IgCreditCapError extends IgError {
       `request costs ~${this.cost}. Raise ${ctx.capWhere ?? 'the credit cap'} to continue. ${NOT_CHARGED}`
     );
   }
+}
+
+/**
+ * A billed error answer served again (a stored "no public data", an n8n item that asked what an
+ * earlier item asked): a copy that cost nothing now and remembers its first charge and when
+ * (`at`, epoch ms), so every sentence and count says it was free. An error that cost nothing is
+ * returned as it is.
+ */
+export function servedAgain<E extends AnyIgError>(e: E, at?: number): E {
+  if (!(e.charged > 0)) return e;
+  const copy =
+    e.name === 'IgApiError'
+      ? new IgApiError(e.status, e.code, e.message, { ...e.details, creditsCharged: 0 })
+      : e.name === 'IgSchemaError'
+        ? new IgSchemaError(e.message, e.issues, 0, e.requestId, e.received)
+        : e;
+  copy.first = { charged: e.charged, at };
+  return copy as E;
 }
 
 export type AnyIgError = IgApiError | IgConnectionError | IgSchemaError | IgValidationError | IgCreditCapError;

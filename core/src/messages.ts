@@ -18,13 +18,13 @@ export function userMessage(error: AnyIgError, ctx: MessageContext): string {
       // Sent and perhaps answered, or never sent (nothing listening, no such host): call.ts says which.
       return error.lostSends
         ? `No answer from the service after ${tries(error.attempts)}: ` +
-            `${error.message}. Try again later. ${chargedNote(error)}`
+            `${error.message}. Try again later. ${chargedNote(error, ctx.zoneOffset)}`
         : `Could not reach the service after ${tries(error.attempts)}: ${error.message}. ` +
             `Check the base URL and your connection, then try again. ${NOT_CHARGED}`;
     case 'IgSchemaError':
       return (
         `The service answered in an unexpected shape (${error.issues[0] ?? error.message}). Please ` +
-        `report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error)}`
+        `report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error, ctx.zoneOffset)}`
       );
     case 'IgCreditCapError':
       return error.sentence(ctx); // with its class, which only the n8n node's engine makes
@@ -33,7 +33,7 @@ export function userMessage(error: AnyIgError, ctx: MessageContext): string {
       if (facts) return facts.sentence(error, ctx);
       return (
         `The service answered HTTP ${error.status} (${error.code}): ` +
-        `${error.message.replace(/\.$/, '')}. ${chargedNote(error)}`
+        `${error.message.replace(/\.$/, '')}. ${chargedNote(error, ctx.zoneOffset)}`
       );
     }
   }

@@ -2,7 +2,7 @@
  * One request per distinct question: identical normalised requests (core's `requestKey`) are sent
  * once and the answer is fanned out to every item that asked for it, charged to the first.
  */
-import { requestKey } from '@igdata/core';
+import { isIgError, requestKey, servedAgain } from '@igdata/core';
 import type { ItemCall, ItemResult } from './engine-types';
 
 function callKey(itemCall: ItemCall): string {
@@ -30,9 +30,22 @@ export function dedupe(itemCalls: (ItemCall | undefined)[]): {
   return { unique, source };
 }
 
-/** An answer (or a billed error) given to a later item that asked the same: not charged again. */
+/**
+ * An answer (or a billed error) given to a later item that asked the same: not charged again, and it
+ * says so (core's servedAgain: its sentence says what it cost when first looked up, free now), the
+ * first charge kept as `credits_charged_first`.
+ */
 export function withFanOut(outcome: ItemResult, from: number, index: number): ItemResult {
   if (from === index) return outcome;
-  if (!outcome.ok) return { ...outcome, deduplicated: true };
-  return { ...outcome, meta: { ...outcome.meta, credits_charged: 0, deduplicated: true } };
+  if (!outcome.ok)
+    return {
+      ...outcome,
+      error: isIgError(outcome.error) ? servedAgain(outcome.error) : outcome.error,
+      deduplicated: true,
+    };
+  const { credits_charged: first, ...meta } = outcome.meta;
+  return {
+    ...outcome,
+    meta: { ...meta, credits_charged: 0, ...(first > 0 && { credits_charged_first: first }), deduplicated: true },
+  };
 }

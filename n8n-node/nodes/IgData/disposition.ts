@@ -59,7 +59,8 @@ export function notFoundJson(
   json.message = failureMessage(error, policy.call);
   json.code = String(error.code);
   json.http_status = error.status;
-  json.credits_charged = deduplicated ? 0 : error.charged;
+  json.credits_charged = error.charged; // 0 when served again (dedupe.ts)
+  if (error.first) json.credits_charged_first = error.first.charged;
   if (error.details.requestId) json.request_id = error.details.requestId;
   if (deduplicated) json.deduplicated = true;
   return json;

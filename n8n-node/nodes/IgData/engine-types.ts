@@ -33,6 +33,8 @@ export interface RunOptions {
 export interface ItemMeta {
   endpoint: string;
   credits_charged: number;
+  /** An answer served again (deduplicated): what it cost when first looked up (`credits_charged` is then 0). */
+  credits_charged_first?: number;
   credits_remaining?: number;
   request_id?: string;
   request_ids?: string[];

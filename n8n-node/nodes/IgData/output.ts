@@ -80,6 +80,7 @@ function codeOf(error: AnyIgError | RunError): string {
 export function errorJson(error: AnyIgError | RunError | Error, call?: Call): IDataObject {
   if (!isIgError(error) && !isRunError(error)) return { error: error.message, code: 'internal_error' };
   const json: IDataObject = { error: failureMessage(error, call), code: codeOf(error), credits_charged: error.charged };
+  if (isIgError(error) && error.first) json.credits_charged_first = error.first.charged;
   if (error.name === 'IgApiError') {
     json.http_status = error.status;
     if (error.details.requestId) json.request_id = error.details.requestId;

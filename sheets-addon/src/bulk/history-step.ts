@@ -35,7 +35,7 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
         values.push([
           date,
           x.kind === 'answer' ? ((x.row.call.params[targetName] as SheetValue) ?? x.row.label) : x.label,
-          ...cellsFor(job, x),
+          ...cellsFor(job, x, s.deps.zoneOffset),
         ]);
     }
     appendRows(s, values, { next: base + stopAt, written: values.length, duplicates: dups, errors });

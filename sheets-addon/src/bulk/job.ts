@@ -80,6 +80,8 @@ export interface RowsJob extends JobBase {
   overwrite?: boolean;
   /** Also writes each written row's outcome as data (outcome.ts) from this column of the output sheet. */
   outcomeCol?: number;
+  /** Cells of each outcome there: OUTCOME_WIDTH; absent, 3 (a vet started before the first charge was kept). */
+  outcomeWidth?: number;
 }
 
 /** A write in progress, saved before the rows are written (append.ts). */

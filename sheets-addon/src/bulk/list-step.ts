@@ -83,7 +83,7 @@ export function stepList(s: Step<ListJob>): ListJob {
         const res = x.value!;
         for (const item of res.items) values.push([x.row.label, ...cellsOf(item, job.fields, res.fetchedAt)]);
         // A failure after some pages: the items read, then the message (as in the custom functions).
-        if (x.error) values.push(labelled(x.row.label, messageOf(x.error, x.failedCall ?? x.row.call)));
+        if (x.error) values.push(labelled(x.row.label, messageOf(x.error, x.failedCall ?? x.row.call, d.zoneOffset)));
         else if (!res.items.length) values.push(labelled(x.row.label, 'No items.'));
       }
       if (writesCells(x)) written++;

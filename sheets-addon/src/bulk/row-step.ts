@@ -9,7 +9,7 @@ import { physical, windowSize } from './job';
 import type { Step } from './step';
 import { endStep, writesCells } from './step';
 import { eachRow } from './targets';
-import { outcomeCells } from './outcome';
+import { OLD_OUTCOME_WIDTH, outcomeCells } from './outcome';
 import { cellsFor, failed, failureOf, fetchUnits } from './unit';
 
 /** Rows one step reads ahead. */
@@ -32,7 +32,7 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
     const values: (SheetValue[] | null)[] = outcomes.map((x) => {
       if (x.kind === 'filled') job.skipped++;
       if (failed(x)) job.errors = (job.errors ?? 0) + 1;
-      return writesCells(x) ? cellsFor(job, x) : null;
+      return writesCells(x) ? cellsFor(job, x, s.deps.zoneOffset) : null;
     });
     // The outcomes first: a row whose fields are written is skipped on a resume, so its outcome must be there already.
     if (job.outcomeCol)
@@ -40,7 +40,9 @@ export function stepRows(s: Step<RowsJob>): RowsJob {
         out,
         job.outRow + at + i,
         job.outcomeCol,
-        outcomes.map((x) => (writesCells(x) ? outcomeCells(failureOf(x)) : null)),
+        outcomes.map((x) =>
+          writesCells(x) ? outcomeCells(failureOf(x), job.outcomeWidth ?? OLD_OUTCOME_WIDTH) : null,
+        ),
         null,
       );
     writeSpans(

@@ -3,7 +3,7 @@
  * to 50 targets not answered yet, within the run's credit cap) cut, fetched into the job's counts
  * and turned into the cells written for each row, stopping a run at its cap before it is passed.
  */
-import type { Call } from '@igdata/core';
+import type { Call, ZoneOffset } from '@igdata/core';
 import { baseUrlOf, errorCode, estimateCost } from '@igdata/core';
 import type { CallOutcome } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
@@ -134,7 +134,8 @@ function fetchUnit(
 export function failureOf(x: UnitOutcome): Failure | null {
   if (x.kind === 'invalid') return { code: x.code, charged: 0, lost: 0 };
   if (x.kind !== 'answer' || x.value) return null;
-  return { code: errorCode(x.error!), charged: x.error!.charged, lost: x.error!.lostSends };
+  const e = x.error!;
+  return { code: errorCode(e), charged: e.charged, lost: e.lostSends, ...(e.first && { first: e.first }) };
 }
 
 export const failed = (x: UnitOutcome): boolean => failureOf(x) !== null;
@@ -142,9 +143,13 @@ export const failed = (x: UnitOutcome): boolean => failureOf(x) !== null;
 /**
  * The cells written for a bad target (its message and code) or an answer (its fields, or the error's message and code).
  */
-export function cellsFor(job: BulkJob, x: Extract<UnitOutcome, { kind: 'invalid' | 'answer' }>): SheetValue[] {
+export function cellsFor(
+  job: BulkJob,
+  x: Extract<UnitOutcome, { kind: 'invalid' | 'answer' }>,
+  zoneOffset?: ZoneOffset,
+): SheetValue[] {
   if (x.kind === 'invalid') return failedCells(x.message, x.code, job.fields);
   return x.value
     ? cellsOf(x.value.data, job.fields, x.value.at)
-    : failedCells(messageOf(x.error!, x.row.call), errorCode(x.error!), job.fields);
+    : failedCells(messageOf(x.error!, x.row.call, zoneOffset), errorCode(x.error!), job.fields);
 }

@@ -22,7 +22,7 @@ export interface Answers {
 }
 
 export function answersFor(
-  ctx: Pick<Context, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
+  ctx: Pick<Context, 'now' | 'client' | 'lock' | 'places' | 'settings'> & Partial<Pick<Context, 'book'>>,
   rule: ReuseRule,
   writer: boolean,
 ): Answers {
@@ -40,7 +40,9 @@ export function answersFor(
     { store: publishing, cache: kv, now: ctx.now, sleep: (ms) => ctx.client.io.sleep(ms) },
     ctx.settings.claims,
   );
-  return { deps: { client: ctx.client, store: withKept(cache, kept), now: ctx.now, claims }, cache, kept };
+  const book = ctx.book;
+  const zoneOffset = book && ((t: number) => book.zoneOffset(t)); // read only when a note says a day
+  return { deps: { client: ctx.client, store: withKept(cache, kept), now: ctx.now, claims, zoneOffset }, cache, kept };
 }
 
 /**
@@ -50,7 +52,7 @@ export function answersFor(
  * the answers stay in the cache, where the hourly trigger finds them).
  */
 export function keeping<T>(
-  ctx: Pick<Context, 'now' | 'client' | 'lock' | 'places' | 'settings'>,
+  ctx: Pick<Context, 'now' | 'client' | 'lock' | 'places' | 'settings'> & Partial<Pick<Context, 'book'>>,
   rule: ReuseRule,
   work: (a: Answers) => T,
 ): T {

@@ -3,7 +3,7 @@
  * implement them over UrlFetchApp, CacheService, LockService and Utilities; unit tests implement
  * them in memory. Nothing in engine/ touches an Apps Script global.
  */
-import type { ClientConfig, SyncIO } from '@igdata/core';
+import type { ClientConfig, SyncIO, ZoneOffset } from '@igdata/core';
 import type { AnswerStore, ClaimStore } from './types';
 
 /** A key-value cache with Apps Script CacheService's batch calls (and its limits, in real life). */
@@ -29,4 +29,6 @@ export interface EngineDeps {
   now: () => number;
   /** Other executions of the document (cells recalculating at once) coordinate through claims; null: off. */
   claims?: ClaimStore | null;
+  /** The sheet's time zone, for the day an answer served again was first looked up; UTC without it. */
+  zoneOffset?: ZoneOffset;
 }

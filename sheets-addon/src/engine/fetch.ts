@@ -13,6 +13,7 @@ import {
   requestKey,
   driveSync,
   sendAll,
+  servedAgain,
 } from '@igdata/core';
 import type { EngineDeps } from './deps';
 import { fromResult } from './store';
@@ -66,10 +67,18 @@ export interface FetchResult {
 /** The stored code of a paid answer that was not in the documented shape (not one of the service's codes). */
 const SCHEMA_CODE = 'unexpected_shape';
 
-/** Rebuilds the error a stored billed failure stood for, so its message is the same. */
+/**
+ * Rebuilds the error a stored billed failure stood for, served again: its sentence is the same but
+ * for what it cost, nothing now and its first charge when it was fetched (`at`). An entry without a
+ * charge reads as not charged.
+ */
 export function errorFromStore(v: Extract<CachedAnswer, { ok: false }>): IgApiError | IgSchemaError {
-  if (v.code === SCHEMA_CODE) return new IgSchemaError(v.message, [v.message], v.charged, v.requestId);
-  return new IgApiError(v.status, v.code, v.message, { creditsCharged: v.charged, reason: v.reason });
+  const charged = Number(v.charged) || 0;
+  const e =
+    v.code === SCHEMA_CODE
+      ? new IgSchemaError(v.message, [v.message], charged, v.requestId)
+      : new IgApiError(v.status, v.code, v.message, { creditsCharged: charged, reason: v.reason });
+  return servedAgain(e, v.at);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Turning a formula's results into what the cell shows: a value or a 2D array. */
+import type { ZoneOffset } from '@igdata/core';
 import { errorCode } from '@igdata/core';
 import type { FormulaArgs } from './args';
 import { defaultHeader } from './layout';
@@ -18,6 +19,8 @@ export function format(
   args: FormulaArgs,
   rows: PlannedRow[],
   results: Map<string, TargetResult>,
+  /** The sheet's time zone, for the day an answer served again was first looked up. */
+  zoneOffset?: ZoneOffset,
 ): SheetValue | SheetValue[][] {
   const fields = columnsOf(args, results);
   const width = fields.length;
@@ -40,7 +43,7 @@ export function format(
     const message = r.late
       ? NOT_REACHED
       : r.error
-        ? messageOf(r.error, r.failedCall ?? row.call)
+        ? messageOf(r.error, r.failedCall ?? row.call, zoneOffset)
         : list && !r.items.length
           ? 'No items.'
           : undefined;

@@ -33,14 +33,15 @@ export function evaluateFormula(
     const rows = parsed.targets.map((cell) => planRow(endpoint, parsed.targetName, parsed.params, cell));
     // A single bad target fails the formula (a bad argument); in a range it is that row's message.
     if (!parsed.isRangeInput && rows[0].kind === 'error') throw new Error(rows[0].message);
-    const { results, credits, lost } = walkCalls(endpoint, uniqueCalls(rows), deps(), {
+    const d = deps();
+    const { results, credits, lost } = walkCalls(endpoint, uniqueCalls(rows), d, {
       deadline: started + CUSTOM_BUDGET_MS,
       refresh: parsed.refresh,
       limit: parsed.limit,
       claims: !parsed.refresh, // other cells recalculating at the same time never pay twice
     });
     if (credits || lost.lookups) spent?.(endpoint.fn, credits, lost);
-    return format(parsed, rows, results);
+    return format(parsed, rows, results, d.zoneOffset);
   } catch (e) {
     if (isIgError(e)) throw new Error(messageOf(e));
     throw e;

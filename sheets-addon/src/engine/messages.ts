@@ -1,5 +1,5 @@
 /** The sentences and settings shared by cells, the sidebar and bulk runs. */
-import type { AnyIgError, Call, ClientConfig } from '@igdata/core';
+import type { AnyIgError, Call, ClientConfig, ZoneOffset } from '@igdata/core';
 import { userMessage } from '@igdata/core';
 import type { SheetValue } from './values';
 
@@ -16,8 +16,12 @@ export const clientConfig = (s: { apiKey: string; baseUrl: string }): ClientConf
   retry: SHEETS_RETRY,
 });
 
-/** The sentence a user reads for an error, naming the call's own target when there is one. */
-export const messageOf = (error: AnyIgError, call?: Call): string => userMessage(error, { keyWhere: KEY_WHERE, call });
+/**
+ * The sentence a user reads for an error, naming the call's own target when there is one; an answer
+ * served again says the day of its first lookup in `zoneOffset` (the sheet's time zone).
+ */
+export const messageOf = (error: AnyIgError, call?: Call, zoneOffset?: ZoneOffset): string =>
+  userMessage(error, { keyWhere: KEY_WHERE, call, zoneOffset });
 
 /** A row of `width` cells: a message in the first, the rest blank. */
 export const messageRow = (message: SheetValue, width: number): SheetValue[] => [

@@ -4,7 +4,8 @@
  * the thresholds (a threshold changed by hand changes the verdicts with no request), a link to the
  * profile and a note. The checks' runs write their fields straight into the columns named here.
  */
-import { chargedNote } from '@igdata/core';
+import type { FirstCharge, ZoneOffset } from '@igdata/core';
+import { chargedNote, chargesNote } from '@igdata/core';
 import { colName } from '../bulk/grid';
 import { OUTCOME_WIDTH } from '../bulk/outcome';
 import type { SheetValue } from '../engine/values';
@@ -83,13 +84,13 @@ export function verdictFormula(r: number, fields: string[]): string {
 /** The profile link of row `r` (the account cell is a handle the service accepted). */
 export const linkFormula = (r: number): string => `=HYPERLINK("https://www.instagram.com/"&$A${r}&"/","profile")`;
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** A check that failed on a row: the message its run wrote for it and its outcome as data (bulk/outcome.ts). */
 export interface FailedCheck {
   message: unknown;
   charged: number;
   lost: number;
+  /** Served again: what it cost when first looked up, and when. */
+  first?: FirstCharge;
 }
 
 /**
@@ -98,18 +99,17 @@ export interface FailedCheck {
  * have been charged for a lost answer (nobody can say what), each message as it is. Null when none
  * failed. What a check cost is its outcome's number: the message is only shown.
  */
-export function noteOf(failed: FailedCheck[]): string | null {
+export function noteOf(failed: FailedCheck[], zoneOffset?: ZoneOffset): string | null {
   if (!failed.length) return null;
   const messages = failed.map((f) => String(f.message));
   if (failed.some((f) => f.lost > 0)) return [...new Set(messages)].join(' ');
-  // Each message ends with core's note of what its check cost (userMessage): said once, summed, below.
+  // Each message ends with core's note of what its check cost (userMessage): said once, summed, below
+  // (by core too: what was charged now, and what answers served again cost when first looked up).
   const sentences = messages.map((m, i) => {
-    const tail = ` ${chargedNote({ charged: failed[i].charged })}`;
+    const tail = ` ${chargedNote(failed[i], zoneOffset)}`;
     return m.endsWith(tail) ? m.slice(0, -tail.length) : m;
   });
-  const total = failed.reduce((n, f) => n + f.charged, 0);
-  const cost = total ? `Charged ${plural(total, 'credit')} for ${plural(failed.length, 'check')}` : 'Not charged';
-  return `${[...new Set(sentences)].join(' ')} (${cost}.)`;
+  return `${[...new Set(sentences)].join(' ')} ${chargesNote(failed, 'check', zoneOffset)}`;
 }
 
 export const NOTE_COL = colOf('note');
@@ -122,4 +122,4 @@ export const FIELDS_TO = colOf('fit_score');
  * The vet's working columns, right of the scorecard: the outcome of each check's rows as data, by
  * which the notes are written (emptied then).
  */
-export const outcomeColOf = (check: number): number => LINK_COL + 1 + check * OUTCOME_WIDTH;
+export const outcomeColOf = (check: number, width = OUTCOME_WIDTH): number => LINK_COL + 1 + check * width;

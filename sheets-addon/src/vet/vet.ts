@@ -10,7 +10,7 @@ import { newJob } from '../bulk/runs';
 import { freeSheetName, rangeLabel, readColumn, selection, writeBlock } from '../bulk/grid';
 import type { BulkJob, RowsJob } from '../bulk/job';
 import { jobStore, refuseReplacing } from '../bulk/job';
-import { OUTCOME_WIDTH, readOutcome } from '../bulk/outcome';
+import { OLD_OUTCOME_WIDTH, OUTCOME_WIDTH, readOutcome } from '../bulk/outcome';
 import type { BulkPlan } from '../bulk/plan';
 import { plan } from '../bulk/plan';
 import { readBalance } from '../engine/balance';
@@ -73,7 +73,12 @@ interface Vet {
   cap: number;
   /** Credits of the checks done (the next check's run counts on from them). */
   credits: number;
+  /** Cells of each check's outcome: OUTCOME_WIDTH; absent in a vet started by the version before (3). */
+  outcomeWidth?: number;
 }
+
+/** The cells of each of the vet's outcomes (a vet started before the first charge was kept has 3). */
+const widthOf = (v: Vet): number => v.outcomeWidth ?? OLD_OUTCOME_WIDTH;
 
 /** The checks offered, each with what it costs an account at its default parameters (the registry's price). */
 export const vetChoices = () =>
@@ -171,7 +176,14 @@ function checkJob(ctx: Context, v: Vet): BulkJob {
   };
   // Its credits go on from the checks before it: the vet's cap and count are one, as the user set and reads them.
   const job = newJob(ctx, p, place, 'beside') as RowsJob;
-  return { ...job, cap: v.cap, credits: v.credits, label: `Vet ${v.sheet}`, outcomeCol: outcomeColOf(v.at) };
+  return {
+    ...job,
+    cap: v.cap,
+    credits: v.credits,
+    label: `Vet ${v.sheet}`,
+    outcomeCol: outcomeColOf(v.at, widthOf(v)),
+    outcomeWidth: widthOf(v),
+  };
 }
 
 /**
@@ -217,7 +229,7 @@ export function startVet(
     );
     grid.colorWhen(FIRST_ROW, VERDICT_COL, n, 1, COLORS);
     grid.setNumberFormat(FIRST_ROW, colOf('followers'), n, 1, '#,##0');
-    const lastCol = outcomeColOf(plans.length) - 1;
+    const lastCol = outcomeColOf(plans.length, OUTCOME_WIDTH) - 1;
     if (grid.maxColumns() < lastCol) grid.insertColumnsAfter(grid.maxColumns(), lastCol - grid.maxColumns());
     const v: Vet = {
       sheet,
@@ -226,6 +238,7 @@ export function startVet(
       credits: 0,
       at: 0,
       jobId: '',
+      outcomeWidth: OUTCOME_WIDTH,
       checks: plans.map((p) => ({ fn: p.endpoint.fn, endpoint: p.endpoint.id, params: p.params, fields: p.fields })),
     };
     const job = checkJob(ctx, v);
@@ -244,20 +257,20 @@ export function startVet(
 function writeNotes(ctx: Context, v: Vet): void {
   const grid = ctx.book.sheet(v.sheet);
   if (!grid) return;
-  const width = FIELDS_TO - FIELDS_FROM + 1;
-  const fields = grid.read(FIRST_ROW, FIELDS_FROM, v.rows, width);
-  const work = grid.read(FIRST_ROW, outcomeColOf(0), v.rows, v.checks.length * OUTCOME_WIDTH);
+  const fields = grid.read(FIRST_ROW, FIELDS_FROM, v.rows, FIELDS_TO - FIELDS_FROM + 1);
+  const width = widthOf(v);
+  const work = grid.read(FIRST_ROW, outcomeColOf(0), v.rows, v.checks.length * width);
   fields.forEach((cells, i) => {
     const failed: FailedCheck[] = [];
     const cleared = cells.slice() as SheetValue[];
     v.checks.forEach((c, k) => {
-      const f = readOutcome(work[i].slice(k * OUTCOME_WIDTH, (k + 1) * OUTCOME_WIDTH));
+      const f = readOutcome(work[i].slice(k * width, (k + 1) * width));
       if (!f) return;
       const at = colOf(c.fields[0]) - FIELDS_FROM;
-      failed.push({ message: cells[at], charged: f.charged, lost: f.lost });
+      failed.push({ message: cells[at], charged: f.charged, lost: f.lost, first: f.first });
       c.fields.forEach((_, j) => (cleared[at + j] = ''));
     });
-    const note = noteOf(failed);
+    const note = noteOf(failed, (t) => ctx.book.zoneOffset(t));
     if (!note) return;
     grid.write(FIRST_ROW + i, FIELDS_FROM, [cleared]);
     grid.write(FIRST_ROW + i, NOTE_COL, [[note]]);
