@@ -82,8 +82,9 @@ describe('runs against the injected client and store', () => {
     expect(out[2]).toEqual([expect.stringMatching(/^handle must be/), 'invalid_input']);
   });
 
-  test('a range: repeated targets fetched once in one batch; recalculating is served by the store', () => {
-    const deps = fakeDeps();
+  test('a range: repeated targets fetched once in one batch; recalculating is served by the store, and a billed "no public data" served again says it is free now', () => {
+    const clock = { t: Date.UTC(2026, 10, 25, 10) }; // the day the note names
+    const deps = fakeDeps(undefined, undefined, () => clock.t);
     const input = column(['nasa', '@NASA', 'natgeo', 'nobody_1', 'bad handle!']);
     const out = run(deps, 'profile', input, 'followers') as unknown[][];
     expect(out[0]).toEqual([97400000]);
@@ -92,8 +93,14 @@ describe('runs against the injected client and store', () => {
     expect(out[4][0]).toMatch(/^handle must be .*; got "bad handle!"\. \(Not charged\.\)$/);
     expect(deps.svc.sent).toEqual(['profile?handle=nasa', 'profile?handle=natgeo', 'profile?handle=nobody_1']);
     expect(deps.svc.batches).toEqual([3]);
-    expect(run(deps, 'profile', input, 'followers')).toEqual(out);
+    clock.t += 3600000;
+    const again = run(deps, 'profile', input, 'followers') as unknown[][];
     expect(deps.svc.sent).toHaveLength(3); // the billed 404 is stored too
+    expect(again[3][0]).toBe(
+      '@nobody_1 has no public data: private, deleted or nonexistent. ' +
+        '(Charged 1 credit when first looked up on 25 Nov; free now.)',
+    );
+    expect(again.filter((_, i) => i !== 3)).toEqual(out.filter((_, i) => i !== 3));
     expect([...deps.cache.items.keys()].every((k) => k.startsWith('igd1:') && !k.includes(KEY))).toBe(true);
   });
 

@@ -259,11 +259,27 @@ describe('a clear cell for every failure', () => {
     expect(rt.findSecret('sk_wrong_key_123456')).toEqual([]);
   });
 
-  test('not found (404): private, deleted or nonexistent, and billed; cached so never billed twice', async () => {
+  test('not found (404): private, deleted or nonexistent, and billed; cached so never billed twice (and then free, it says)', async () => {
     const rt = runtime();
     const msg = '@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)';
     expect(rt.custom('IGPROFILE', 'locked_acc', 'followers')).toBe(msg);
-    expect(rt.custom('IGPROFILE', '@Locked_Acc', 'followers')).toBe(msg);
+    expect(rt.custom('IGPROFILE', '@Locked_Acc', 'followers')).toBe(
+      msg.replace('(Charged 1 credit.)', '(Charged 1 credit when first looked up on 25 Nov; free now.)'),
+    );
+    await expect(sb.stats()).resolves.toMatchObject({ total: 1, creditsBilled: 1 });
+  });
+
+  test('a billed "no public data" recalculated is served again: free now, it says, with the day of its first lookup in the sheet\'s time zone', async () => {
+    // 23:30 UTC on 1 Dec is 00:30 on 2 Dec in Berlin: the note follows the sheet's zone, not UTC's day.
+    const rt = runtime({ startAt: '2026-12-01T23:30:00Z', timeZone: 'Europe/Berlin' });
+    const what = '@locked_acc has no public data: private, deleted or nonexistent.';
+    expect(rt.custom('IGPROFILE', 'locked_acc', 'followers')).toBe(`${what} (Charged 1 credit.)`);
+    const requests = rt.stats.requests;
+    rt.advance(2 * 3600000);
+    expect(rt.custom('IGPROFILE', 'locked_acc', 'followers')).toBe(
+      `${what} (Charged 1 credit when first looked up on 2 Dec; free now.)`,
+    );
+    expect(rt.stats.requests).toBe(requests);
     await expect(sb.stats()).resolves.toMatchObject({ total: 1, creditsBilled: 1 });
   });
 

@@ -181,7 +181,22 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   const second = stepAll(rt, rt.call('igVetStart', CHECKS).job);
   expect(second.job.message).toContain('IG Data vet 2');
   const card2 = scorecard(rt, 'IG Data vet 2');
-  expect(card2.lines).toEqual(verdicts.map((_, i) => card.lines[i]));
+  // The same lines, but the notes: nothing was charged for this vet, and the private and missing
+  // accounts' notes say so, with what their checks cost when first looked up (the stand-in's clock
+  // starts on 25 Nov, the sheet's zone is UTC).
+  const firstNote = (line: unknown[]) => /\(Charged (\d+) credits for 4 checks\.\)$/.exec(String(line[2]))![1];
+  const noted = ['locked_acc', 'no_such_creator_xyz'];
+  expect(card2.lines.filter((l) => !noted.includes(l[0] as string))).toEqual(
+    card.lines.filter((l) => !noted.includes(l[0] as string)),
+  );
+  for (const a of noted) {
+    const line = card2.byAccount(a);
+    expect(line[2]).toBe(
+      `@${a} has no public data: private, deleted or nonexistent. ` +
+        `(Charged ${firstNote(card.byAccount(a))} credits for 4 checks when first looked up on 25 Nov; free now.)`,
+    );
+    expect(line.filter((c, i) => i !== 2)).toEqual(card.byAccount(a).filter((c, i) => i !== 2));
+  }
   expect(second.job.message).toContain(' 0 credits in all');
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: billed });
 });
