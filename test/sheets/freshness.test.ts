@@ -35,7 +35,16 @@ describe('reusing answers past the 6-hour cache', () => {
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 }); // the trigger fetched nothing
     expect(rt.caches.document.dump().filter((e) => e.key.startsWith('igd1:b:'))).toEqual([]); // the cache's 6 hours are over
     expect(rt.spreadsheet.findSheet(KEPT_SHEET)?.hidden).toBe(true);
-    expect(recalc(rt)).toEqual(first);
+    // The same values; the billed "no public data" served again says it is free now.
+    expect(recalc(rt)).toEqual([
+      first[0],
+      first[1],
+      [
+        '@locked_acc has no public data: private, deleted or nonexistent. ' +
+          '(Charged 1 credit when first looked up on 25 Nov; free now.)',
+      ],
+    ]);
+    expect(first[2]).toEqual(['@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)']);
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
   });
 
@@ -71,6 +80,20 @@ describe('reusing answers past the 6-hour cache', () => {
     expect(job).toMatchObject({ status: 'done', credits: 1 });
     // 3 + 1 billed; one more request is the preview's balance (free).
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 5, creditsBilled: 4 });
+    // locked_acc's row is its kept "no public data", served again: free now, as its first charge says.
+    const out = rt.spreadsheet.sheet(job.outSheet).getValues();
+    expect(out.find((r) => r[0] === 'locked_acc')).toEqual([
+      'locked_acc',
+      '@locked_acc has no public data: private, deleted or nonexistent. ' +
+        '(Charged 1 credit when first looked up on 25 Nov; free now.)',
+    ]);
+    // The usage log: the formula's 3 credits on the first day, the run's 1 (nike) on the day it ran; the 3 answers it
+    // reused add nothing.
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+    expect(rt.call('igUsage')).toEqual({
+      [day(rt.now() - 6 * DAY)]: { 'IGPROFILE B1': 3 },
+      [day(rt.now())]: { [`Run ${job.startedAt.slice(0, 16)} IGPROFILE`]: 1 },
+    });
   });
 
   test('refresh TRUE fetches again on purpose', async () => {
