@@ -245,6 +245,38 @@ describe('one bad item spoils nothing (issue 23)', () => {
     expect(out.map((o) => o.json.credits_charged ?? 1)).toEqual([1, 0, 1]);
     expect(out[1].json).toMatchObject({ found: false, deduplicated: true });
     expect(sb.stats().creditsBilled).toBe(2);
+    // The item served the first one's answer says it was free, and keeps the first charge under its own name.
+    const what = `@${who} has no public data: private, deleted or nonexistent.`;
+    expect(out[0].json).toMatchObject({ message: `${what} (Charged 1 credit.)`, credits_charged: 1 });
+    expect(out[0].json).not.toHaveProperty('credits_charged_first');
+    expect(out[1].json).toMatchObject({
+      message: `${what} (Charged 1 credit when first looked up; free now.)`,
+      credits_charged: 0,
+      credits_charged_first: 1,
+    });
+  });
+
+  test('duplicates with Include Meta: the answer served again has credits_charged 0 and credits_charged_first; with Continue On Fail a repeated billed error item too', async () => {
+    const [pub] = publicAccounts(1);
+    const meta = { ...lookups, options: { includeMeta: true } };
+    const { out } = await execute({
+      inputs: [pub, `@${pub}`],
+      parameters: meta,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
+    expect(out[0].json.meta).toMatchObject({ credits_charged: 1 });
+    expect(out[0].json.meta).not.toHaveProperty('credits_charged_first');
+    expect(out[1].json.meta).toMatchObject({ credits_charged: 0, credits_charged_first: 1, deduplicated: true });
+    const who = privateAccount();
+    const asError = { ...lookups, options: { onNotFound: 'error' } };
+    const failed = await execute({ inputs: [who, who], parameters: asError, key: sb.demoKey, continueOnFail: true });
+    expect(failed.out.map((o) => [o.json.credits_charged, o.json.credits_charged_first])).toEqual([
+      [1, undefined],
+      [0, 1],
+    ]);
+    expect(failed.out[1].json.error).toMatch(/\(Charged 1 credit when first looked up; free now\.\)$/);
+    expect(sb.stats().creditsBilled).toBe(2);
   });
 
   test('an item that fails after its retries (502, not charged) is left out with a notice; the paid answers come out', async () => {
