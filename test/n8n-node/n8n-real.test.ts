@@ -218,7 +218,10 @@ test("continueOnFail: errors become items paired to their inputs, with the add-o
   expect(items[2].json.error).toBe(
     'handle must be a username, @username, numeric id or profile URL; got "not a handle!". (Not charged.)',
   );
-  expect(items[3].json).toMatchObject({ username: 'nasa', meta: { credits_charged: 0, deduplicated: true } });
+  expect(items[3].json).toMatchObject({
+    username: 'nasa',
+    meta: { credits_charged: 0, credits_charged_first: 1, deduplicated: true },
+  });
   expect(items[4].json).toMatchObject({ username: 'nasa', meta: { deduplicated: true } });
   expect(items[5].json.username).toBe('natgeo');
   expect(sb.stats().byEndpoint.profile).toBe(3); // nasa, no_such_account_zz, natgeo

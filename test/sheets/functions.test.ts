@@ -168,7 +168,13 @@ describe('cache', () => {
     await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
     // Different fields share the cached request; a new execution context each time, as in Sheets.
     rt.clock.advance(5 * 3600 * 1000);
-    expect(rt.custom('IGPROFILE', input, 'followers')).toEqual(first);
+    expect(rt.custom('IGPROFILE', input, 'followers')).toEqual([
+      (first as unknown[][])[0],
+      (first as unknown[][])[1],
+      [
+        '@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit when first looked up on 25 Nov; free now.)',
+      ],
+    ]);
     rt.custom('IGPROFILE', input, 'username,is_verified');
     await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
     // Force refresh goes out again (and refreshes the cache).
