@@ -85,7 +85,7 @@ export { docsLink } from './error-docs';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';
 /** The end of every error sentence: what its request cost (a vet's note sums what several cost). */
-export type { Charges, FirstCharge, ZoneOffset } from './words';
+export type { FirstCharge, ZoneOffset } from './words';
 export { chargedNote, chargesNote } from './words';
 // A run of many calls as a whole (an n8n execution): refused before it starts, or stopped part-way.
 export type { EarlierRuns, RunError, RunTally, WorkEstimate } from './run-errors';

@@ -37,7 +37,7 @@ export type ZoneOffset = (t: number) => number;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The day `t` falls on in the zone, as a note says it: "2 Dec". */
-export function dayLabel(t: number, zoneOffset?: ZoneOffset): string {
+function dayLabel(t: number, zoneOffset?: ZoneOffset): string {
   const d = new Date(t + (zoneOffset?.(t) ?? 0) * 60000);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 }

@@ -5,6 +5,8 @@ import {
   ERROR_CODES,
   IgApiError,
   IgCreditCapError,
+  IgSchemaError,
+  IgValidationError,
   buildOpenApi,
   docsLink,
   errorFacts,
@@ -12,6 +14,7 @@ import {
   isIgError,
   prepare,
   send,
+  servedAgain,
   stopsBulkRun,
   userMessage,
 } from '../src';
@@ -202,6 +205,42 @@ describe('the sentences and the family', () => {
     expect(cap.charged).toBe(0);
     expect(userMessage(cap, { keyWhere: 'x', capWhere: 'Options > Credit Cap' })).toBe(
       'Credit cap of 37 reached: 37 credits spent in this execution and this request costs ~1. Raise Options > Credit Cap to continue. (Not charged.)',
+    );
+  });
+});
+
+describe('an answer served again says it was free', () => {
+  const call = prepare('profile', { handle: 'locked_acc' });
+  const ctx = { keyWhere: 'Settings', call };
+  const notFound = () => new IgApiError(404, 'not_found', 'Not found', { creditsCharged: 1, requestId: 'req_1' });
+  const dec1At2330 = Date.UTC(2026, 11, 1, 23, 30);
+
+  test('a billed 404 served again: charged 0 now, its first charge and the day of its first lookup in the zone', () => {
+    const first = notFound();
+    const again = servedAgain(first, dec1At2330);
+    expect([again.charged, again.first, again.details.requestId]).toEqual([0, { charged: 1, at: dec1At2330 }, 'req_1']);
+    expect(first.charged).toBe(1); // the answer as first given is left as it was
+    const what = '@locked_acc has no public data: private, deleted or nonexistent.';
+    expect(userMessage(first, ctx)).toBe(`${what} (Charged 1 credit.)`);
+    expect(userMessage(again, ctx)).toBe(`${what} (Charged 1 credit when first looked up on 1 Dec; free now.)`);
+    expect(userMessage(again, { ...ctx, zoneOffset: () => 60 })).toBe(
+      `${what} (Charged 1 credit when first looked up on 2 Dec; free now.)`,
+    );
+    // Without its time (an n8n item that asked what an earlier item of its execution asked).
+    expect(userMessage(servedAgain(notFound()), ctx)).toBe(
+      `${what} (Charged 1 credit when first looked up; free now.)`,
+    );
+  });
+
+  test('a paid answer in an unexpected shape served again; an error that cost nothing is left as it is', () => {
+    const shape = new IgSchemaError('bad', ['data.id: missing'], 2, 'req_2', { x: 1 });
+    const again = servedAgain(shape, dec1At2330);
+    expect([again.charged, again.first?.charged, again.received]).toEqual([0, 2, { x: 1 }]);
+    expect(userMessage(again, ctx)).toMatch(/\(Charged 2 credits when first looked up on 1 Dec; free now\.\)$/);
+    const free = new IgValidationError('handle', 'a username', 'nothing');
+    expect(servedAgain(free, dec1At2330)).toBe(free);
+    expect(userMessage(servedAgain(new IgApiError(404, 'not_found', 'Not found'), dec1At2330), ctx)).toMatch(
+      /\(Not charged\.\)$/,
     );
   });
 });
