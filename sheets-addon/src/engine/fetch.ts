@@ -10,6 +10,7 @@ import {
   baseUrlOf,
   estimateCost,
   isIgError,
+  isQuotaError,
   requestKey,
   driveSync,
   sendAll,
@@ -147,6 +148,8 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   }
 
   let lastBatchMs = 0;
+  /** The platform's daily quota, once a batch met it: later batches would meet it too, so they are not sent. */
+  let quota: AnyIgError | undefined;
   // Paid answers are stored every FLUSH_MS and at the end, not after every batch: each write takes
   // the document lock and rewrites buckets, so fewer writes mean less waiting on other formulas
   // recalculating at the same time, and a long range spends less of its time writing. The
@@ -180,6 +183,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
         stats.lostLookups++;
         stats.lostCredits += lost * estimateCost(call.endpoint, call.params).credits;
       }
+      if (isQuotaError(result)) quota = result;
       const value = isIgError(result) ? storedFailure(result, at) : result;
       if (value) toStore.set(skey.get(keys[i])!, value);
     });
@@ -203,6 +207,10 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   for (let start = 0; start < todo.length; start += BATCH_SIZE) {
     if (!inTime()) {
       notReached(todo.slice(start));
+      break;
+    }
+    if (quota) {
+      for (const key of todo.slice(start)) outcomes.set(key, outcomeOf(quota, false, now()));
       break;
     }
     for (const [k, v] of sendBatch(todo.slice(start, start + BATCH_SIZE))) unflushed.set(k, v);
