@@ -168,18 +168,63 @@ test('a history schedule at the quota appends nothing', async () => {
 
 test('a formula at the quota says Google’s daily limit is reached, frees up within 24 hours, not charged; kept answers still serve', async () => {
   const rt = sheetWith([], 20);
-  expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(97400000);
+  // What one execution spends of the day's quotas: one Properties read (all settings in one getProperties) and one
+  // URL Fetch call per target not kept; a kept answer costs no call.
+  const spent = (f: () => unknown) => {
+    const before = { reads: rt.stats.propertyReads, writes: rt.stats.propertyWrites, calls: rt.stats.requests };
+    f();
+    return {
+      reads: rt.stats.propertyReads - before.reads,
+      writes: rt.stats.propertyWrites - before.writes,
+      calls: rt.stats.requests - before.calls,
+    };
+  };
+  expect(spent(() => expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(97400000))).toEqual({
+    reads: 1,
+    writes: 0,
+    calls: 1,
+  });
+  expect(spent(() => rt.custom('IGPROFILE', [['nasa'], ['natgeo'], ['nike']], 'followers'))).toEqual({
+    reads: 1,
+    writes: 0,
+    calls: 2,
+  });
+  expect(spent(() => rt.custom('IGPROFILE', 'nasa', 'followers'))).toEqual({ reads: 1, writes: 0, calls: 0 });
   spendQuota(rt);
   const sent = rt.requests.length;
-  expect(rt.custom('IGPROFILE', 'natgeo', 'followers')).toBe(FORMULA_AT_QUOTA);
-  expect(rt.custom('IGPROFILE', [['natgeo'], ['locked_acc']], 'followers')).toEqual([
+  expect(rt.custom('IGPROFILE', 'instagram', 'followers')).toBe(FORMULA_AT_QUOTA);
+  expect(rt.custom('IGPROFILE', [['instagram'], ['locked_acc']], 'followers')).toEqual([
     [FORMULA_AT_QUOTA],
     [FORMULA_AT_QUOTA],
   ]);
   expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(97400000); // kept: no request
   expect(rt.requests.length).toBe(sent);
-  await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: 1 });
+  await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: 3 });
   rt.advance(24 * HOUR);
-  expect(rt.custom('IGPROFILE', 'natgeo', 'followers')).toBe(283000000);
-  expect(usageTotal(rt)).toBe(2);
+  expect(typeof rt.custom('IGPROFILE', 'instagram', 'followers')).toBe('number');
+  expect(usageTotal(rt)).toBe(4);
+  await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: 4 });
+}, 60000);
+
+test('a watch at the quota keeps its place and writes nothing, waits out the day without meeting the quota again, then goes on', async () => {
+  const rt = sheetWith([], 50);
+  const [w] = rt.call('igWatchCreate', { tags: 'veganrecipes', every: 'hourly', cap: 5 }) as { sheet: string }[];
+  const sheet = rt.spreadsheet.sheet(w.sheet);
+  const rows = sheet.lastRow();
+  spendQuota(rt);
+  rt.advance(HOUR);
+  type View = { last: { message?: string; resumeAt?: number } };
+  let [v] = rt.call('igWatches') as View[];
+  expect(v.last.message).toMatch(LIMIT);
+  expect(v.last.message).toMatch(/\(Not charged\.\) The watch goes on at its first run after .+\.$/);
+  expect(sheet.lastRow()).toBe(rows);
+  const refused = rt.stats.quotaRefusals;
+  expect(refused).toBe(1);
+  rt.advance(22 * HOUR);
+  expect(rt.stats.quotaRefusals).toBe(refused); // no hourly run knocked at the quota meanwhile
+  rt.advance(3 * HOUR);
+  [v] = rt.call('igWatches') as View[];
+  expect(v.last.message ?? '').not.toMatch(LIMIT);
+  expect(rt.stats.quotaRefusals).toBe(refused);
+  expect(usageTotal(rt)).toBe((await sandbox.stats()).creditsBilled);
 }, 60000);

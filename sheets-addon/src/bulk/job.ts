@@ -212,8 +212,11 @@ export function unpause(job: BulkJob): void {
   delete job.resumeAt;
 }
 
-/** A daily quota frees up within 24 hours of being reached (Google: "reset 24 hours after the first request"). */
-const QUOTA_WAIT_MS = 24 * 3600 * 1000;
+/**
+ * A daily quota frees up within 24 hours of being reached (Google: "reset 24 hours after the first request"): how long
+ * work that met it waits (bulk runs, schedules, watches).
+ */
+export const QUOTA_WAIT_MS = 24 * 3600 * 1000;
 
 /**
  * A job a step paused at a daily quota (`quota` set, no `resumeAt` yet): it waits until the quota has surely freed
