@@ -70,7 +70,8 @@ export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, {
 /**
  * The one row loop: the rows from..end of a unit, in order. It stops before a row whose target was
  * not reached in time, or whose error stops the whole run (a bad key, an empty balance: the job is
- * paused with the error's sentence; a daily quota: it waits for the quota, job.ts waitForQuota). Returns what each row before the stop became, and the stop.
+ * paused with the error's sentence; a daily quota: it waits for the quota, job.ts waitForQuota). Returns what each
+ * row before the stop became, and the stop.
  */
 export function rowOutcomes<A>(
   job: BulkJob,
