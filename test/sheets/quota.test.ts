@@ -197,6 +197,11 @@ test('a formula at the quota says Google’s daily limit is reached, frees up wi
     [FORMULA_AT_QUOTA],
     [FORMULA_AT_QUOTA],
   ]);
+  // A range of 60 new targets (two batches): every cell says so, and only the first batch knocked at the quota.
+  const refused = rt.stats.quotaRefusals;
+  const sixty = creators(60).map((h) => [h]);
+  expect(rt.custom('IGPROFILE', sixty, 'followers')).toEqual(sixty.map(() => [FORMULA_AT_QUOTA]));
+  expect(rt.stats.quotaRefusals).toBe(refused + 1);
   expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(97400000); // kept: no request
   expect(rt.requests.length).toBe(sent);
   await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: 3 });

@@ -148,7 +148,10 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   }
 
   let lastBatchMs = 0;
-  /** The platform's daily quota, once a batch met it: later batches would meet it too, so they are not sent. */
+  /**
+   * The platform's daily quota, once a batch met it: later batches (claimed or not) would meet it too, so they are not
+   * sent and get the same answer.
+   */
   let quota: AnyIgError | undefined;
   // Paid answers are stored every FLUSH_MS and at the end, not after every batch: each write takes
   // the document lock and rewrites buckets, so fewer writes mean less waiting on other formulas
@@ -165,6 +168,10 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   const sendBatch = (keys: string[]): Map<string, CachedAnswer> => {
     const t0 = now();
     const toStore = new Map<string, CachedAnswer>();
+    if (quota) {
+      for (const key of keys) outcomes.set(key, outcomeOf(quota, false, t0));
+      return toStore;
+    }
     const answers = driveSync(
       sendAll(
         client.config,
@@ -207,10 +214,6 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   for (let start = 0; start < todo.length; start += BATCH_SIZE) {
     if (!inTime()) {
       notReached(todo.slice(start));
-      break;
-    }
-    if (quota) {
-      for (const key of todo.slice(start)) outcomes.set(key, outcomeOf(quota, false, now()));
       break;
     }
     for (const [k, v] of sendBatch(todo.slice(start, start + BATCH_SIZE))) unflushed.set(k, v);

@@ -39,8 +39,8 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
  * URL. Two of its sentences can come after the request left: "Address unavailable: <url>" (said
  * for a refused connection, but also for a server that closed without answering) and "Timeout:
  * <url>"; so those may have reached the service, and core treats them so. The others come before
- * anything is sent ("DNS error", "SSL Error", "Invalid argument", a URL the manifest does not allow,
- * a quota).
+ * anything is sent ("DNS error", "SSL Error", "Invalid argument", a URL the manifest does not allow;
+ * a daily quota too, told apart below).
  */
 const failed = (e: unknown): RawResponse =>
   noHttpAnswer(e, !/^(Exception: )?(Address unavailable|Timeout)\b/.test(String((e as Error)?.message ?? e)));
