@@ -233,3 +233,37 @@ test('a watch at the quota keeps its place and writes nothing, waits out the day
   expect(rt.stats.quotaRefusals).toBe(refused);
   expect(usageTotal(rt)).toBe((await sandbox.stats()).creditsBilled);
 }, 60000);
+
+test("a tracker's run at the quota appends nothing and its view shows no message; it goes on after the day", async () => {
+  const rt = sheetWith(['nasa', 'natgeo'], 50);
+  const { tracker } = rt.call('igTrackerCreate', {
+    fields: 'followers',
+    every: 'weekly',
+    weekday: 1,
+    hour: 7,
+    cap: 10,
+  });
+  let r = rt.call('igTrackerStep', tracker.id);
+  while (!r.done) r = rt.call('igTrackerStep', tracker.id);
+  const history = rt.spreadsheet.sheet(tracker.parts[0].history);
+  expect(history.lastRow()).toBe(3);
+  const schedules = JSON.parse(rt.properties.document.get('IGDATA_SCHEDULES') as string) as { nextAt: number }[];
+  rt.advance(Math.min(...schedules.map((s) => s.nextAt)) - rt.now() - HOUR / 2);
+  spendQuota(rt);
+  rt.advance(HOUR);
+  expect(history.lastRow()).toBe(3);
+  const job = JSON.parse(rt.properties.document.get(`IGDATA_BULK_JOB:${tracker.parts[0].scheduleId}`) as string);
+  expect(job).toMatchObject({ status: 'paused', next: 0 });
+  expect(job.message).toMatch(LIMIT);
+  const view = () =>
+    rt.spreadsheet
+      .sheet(tracker.view)
+      .getValues()
+      .flat()
+      .filter((v) => NOT_SENT.test(String(v)));
+  expect(view()).toEqual([]);
+  rt.advance(25 * HOUR);
+  expect(history.lastRow()).toBe(5);
+  expect(view()).toEqual([]);
+  expect(usageTotal(rt)).toBe((await sandbox.stats()).creditsBilled);
+}, 60000);
