@@ -105,6 +105,7 @@ export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | A
           outcomes[index] = e as AnyIgError;
         }
       } else if (
+        !res.quota && // a platform quota refuses every retry the same way
         policy.statuses.includes(res.status) &&
         attempt < policy.attempts &&
         lost[index] <= policy.lostResends

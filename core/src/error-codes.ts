@@ -116,7 +116,11 @@ export const RETRYABLE_STATUSES: readonly number[] = [
   ...new Set(rows.filter(([, f]) => f.retryable).map(([, f]) => f.status)),
 ];
 
-/** Whether a bulk run should stop at this error (a bad key or an empty balance fails every later request too). */
+/**
+ * Whether a bulk run should stop at this error: a bad key or an empty balance fails every later request too, and so
+ * does a platform's daily quota (nothing sent: the run waits for it, see IgQuotaError).
+ */
 export function stopsBulkRun(error: AnyIgError): boolean {
+  if (error.name === 'IgQuotaError') return true;
   return error.name === 'IgApiError' && errorFacts(String(error.code))?.stopsBulk === true;
 }

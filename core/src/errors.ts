@@ -10,7 +10,8 @@ import { NOT_CHARGED, plural } from './words';
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
 export type ApiErrorCode = KnownErrorCode | 'http_error';
 
-type IgErrorName = 'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError' | 'IgCreditCapError';
+type IgErrorName =
+  'IgApiError' | 'IgConnectionError' | 'IgSchemaError' | 'IgValidationError' | 'IgCreditCapError' | 'IgQuotaError';
 
 abstract class IgError extends Error {
   abstract readonly name: IgErrorName;
@@ -155,7 +156,30 @@ export function servedAgain<E extends AnyIgError>(e: E, at?: number): E {
   return copy as E;
 }
 
-export type AnyIgError = IgApiError | IgConnectionError | IgSchemaError | IgValidationError | IgCreditCapError;
+/** What users read for each quota a platform names (Apps Script's own word for it, as its exception says it). */
+const QUOTA_WORDS: Record<string, string> = {
+  urlfetch: 'URL Fetch calls',
+  properties: 'Properties reads and writes',
+};
+
+/**
+ * The platform's daily quota refused the request before it was sent (Apps Script's URL Fetch calls a day): never
+ * sent, never billed, not retried. Work that meets it waits for the quota to free up (within 24 hours) and goes on.
+ */
+export class IgQuotaError extends IgError {
+  readonly name = 'IgQuotaError' as const;
+  readonly charged = 0;
+  constructor(
+    /** The quota as the platform names it (`urlfetch`). */
+    readonly quota: string,
+    readonly attempts = 1,
+  ) {
+    super(`Google's daily limit of ${QUOTA_WORDS[quota] ?? `${quota} calls`} for this account is reached`);
+  }
+}
+
+export type AnyIgError =
+  IgApiError | IgConnectionError | IgSchemaError | IgValidationError | IgCreditCapError | IgQuotaError;
 
 /** The codes of the errors that happen on this side of the wire (the service names its own). */
 const LOCAL_CODES: Record<Exclude<AnyIgError['name'], 'IgApiError'>, string> = {
@@ -163,6 +187,7 @@ const LOCAL_CODES: Record<Exclude<AnyIgError['name'], 'IgApiError'>, string> = {
   IgConnectionError: 'connection_error',
   IgSchemaError: 'unexpected_response',
   IgCreditCapError: 'credit_cap',
+  IgQuotaError: 'platform_quota',
 };
 
 /**
@@ -178,6 +203,7 @@ const NAMES = new Set<string>([
   'IgSchemaError',
   'IgValidationError',
   'IgCreditCapError',
+  'IgQuotaError',
 ]);
 
 export function isIgError(e: unknown): e is AnyIgError {
@@ -185,6 +211,7 @@ export function isIgError(e: unknown): e is AnyIgError {
 }
 export const isValidationError = (e: unknown): e is IgValidationError => isIgError(e) && e.name === 'IgValidationError';
 export const isCreditCapError = (e: unknown): e is IgCreditCapError => isIgError(e) && e.name === 'IgCreditCapError';
+export const isQuotaError = (e: unknown): e is IgQuotaError => isIgError(e) && e.name === 'IgQuotaError';
 
 /** Shorten any user-supplied value for an error message without leaking a huge cell. */
 export function showValue(v: unknown): string {

@@ -75,6 +75,7 @@ export {
   errorCode,
   isCreditCapError,
   isIgError,
+  isQuotaError,
   isValidationError,
   servedAgain,
   showValue,

@@ -26,6 +26,8 @@ export function userMessage(error: AnyIgError, ctx: MessageContext): string {
         `The service answered in an unexpected shape (${error.issues[0] ?? error.message}). Please ` +
         `report it with request id ${error.requestId ?? 'unknown'}. ${chargedNote(error, ctx.zoneOffset)}`
       );
+    case 'IgQuotaError':
+      return `Not sent: ${error.message}. It frees up within 24 hours; try again then. ${NOT_CHARGED}`;
     case 'IgCreditCapError':
       return error.sentence(ctx); // with its class, which only the n8n node's engine makes
     case 'IgApiError': {

@@ -1,6 +1,6 @@
 /** Reading a raw HTTP outcome: envelope unwrapping, schema validation, error mapping. */
 import { codeForStatus } from './error-codes';
-import { IgApiError, IgConnectionError, IgSchemaError } from './errors';
+import { IgApiError, IgConnectionError, IgQuotaError, IgSchemaError } from './errors';
 import type { EndpointDef } from './registry/types';
 import type { ShapeIssue } from './shape';
 import { checkShape } from './shape';
@@ -38,7 +38,12 @@ function redact(text: string, secret: string | undefined): string {
   return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
-export function toError(res: RawResponse, attempts: number, apiKey?: string): IgApiError | IgConnectionError {
+export function toError(
+  res: RawResponse,
+  attempts: number,
+  apiKey?: string,
+): IgApiError | IgConnectionError | IgQuotaError {
+  if (res.status === 0 && res.quota) return new IgQuotaError(res.quota, attempts);
   if (res.status === 0) {
     return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts, res.cause);
   }

@@ -79,6 +79,12 @@ export interface RawResponse {
    * lost because another request of its batch failed (UrlFetchApp.fetchAll throws for all of them).
    */
   lostWithBatch?: boolean;
+  /**
+   * With `status: 0` and `neverSent`: the platform's daily quota refused the request before it was sent (Apps Script's
+   * `Service invoked too many times for one day: urlfetch.`): the quota's name as the platform says it. Not billed,
+   * never retried (every retry would meet the same quota); an IgQuotaError.
+   */
+  quota?: string;
 }
 
 export type Effect =

@@ -17,6 +17,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { Clock } from './internal/clock';
 import { createHost } from './internal/host';
+import { DailyQuota, DailyQuotas, QUOTA_MESSAGES } from './internal/quota';
 import { createConsole, createLogger } from './internal/logging';
 import { loadManifest } from './internal/manifest';
 import { Realm, fromRealm } from './internal/realm';
@@ -75,6 +76,15 @@ export class GasRuntime {
   readonly clock: Clock;
   readonly stats: GasStats = emptyStats();
   readonly limits: GasLimits;
+  /**
+   * Google's daily quotas for the one user of this runtime, over a rolling 24 hours of `clock`: URL Fetch calls
+   * (`limits.urlFetchDailyCalls`), Properties reads and writes, installable triggers' runtime.
+   */
+  readonly quotas: DailyQuotas = {
+    urlfetch: new DailyQuota(() => this.limits.urlFetchDailyCalls),
+    properties: new DailyQuota(() => this.limits.propertiesDailyOps),
+    triggerRuntimeMs: new DailyQuota(() => this.limits.triggerDailyRuntimeMs),
+  };
   readonly manifest: AppsScriptManifest | null;
   readonly timeZone: string;
   readonly owner: string;
@@ -202,12 +212,21 @@ export class GasRuntime {
       if (t.nextAt > this.clock.now()) this.clock.set(t.nextAt);
       t.nextAt += t.everyMs;
       beforeTrigger?.(this.clock.now());
+      // A day's trigger runtime used up: the trigger does not run (an execution that started under it runs to its
+      // end here; where Google cuts one is not documented).
+      const at = this.clock.now();
+      if (this.quotas.triggerRuntimeMs.used(at) >= this.limits.triggerDailyRuntimeMs) {
+        t.runs.push({ at, ok: false, error: QUOTA_MESSAGES.triggerRuntimeMs });
+        continue;
+      }
+      const runs = this.executions.length;
       try {
         this.run(t.handler, [{ authMode: AuthMode.FULL, triggerUid: t.uid }], { kind: 'script', user: t.user });
         t.runs.push({ at: this.clock.now(), ok: true });
       } catch (e) {
         t.runs.push({ at: this.clock.now(), ok: false, error: e instanceof Error ? e.message : String(e) });
       }
+      this.quotas.triggerRuntimeMs.add(at, this.executions[runs]?.ms ?? 0);
     }
     if (until > this.clock.now()) this.clock.set(until);
   }

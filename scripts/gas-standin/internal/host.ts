@@ -11,7 +11,7 @@ import type { Execution, Host } from './types';
 
 type RuntimeState = Pick<
   GasRuntime,
-  'limits' | 'clock' | 'stats' | 'manifest' | 'timeZone' | 'owner' | 'logs' | 'killWhen'
+  'limits' | 'clock' | 'stats' | 'quotas' | 'manifest' | 'timeZone' | 'owner' | 'logs' | 'killWhen'
 >;
 
 interface RuntimeInternals {
@@ -33,6 +33,9 @@ export function createHost(rt: RuntimeState, internals: RuntimeInternals): Host 
     },
     get stats() {
       return rt.stats;
+    },
+    get quotas() {
+      return rt.quotas;
     },
     get manifest() {
       return rt.manifest;

@@ -1,6 +1,7 @@
 /** Shared types of the Apps Script stand-in (host side). */
 import type { Clock } from './clock';
 import type { Realm } from './realm';
+import type { DailyQuotas } from './quota';
 
 /** What kind of Apps Script execution a call models. */
 export type ExecutionKind = 'custom' | 'script' | 'trigger';
@@ -54,7 +55,9 @@ export interface GasLimits {
   scriptMs: number; // 6 min
   simpleTriggerMs: number; // 30 s
   urlMaxChars: number; // 2 KB
-  urlFetchDailyCalls: number; // 20,000 (consumer)
+  urlFetchDailyCalls: number; // 20,000 (consumer), each request of a fetchAll counting
+  propertiesDailyOps: number; // 50,000 reads and writes (consumer)
+  triggerDailyRuntimeMs: number; // 90 min of installable triggers' runtime (consumer)
   sleepMaxMs: number; // 5 min
 }
 
@@ -72,6 +75,8 @@ export const DEFAULT_LIMITS: GasLimits = {
   simpleTriggerMs: 30_000,
   urlMaxChars: 2 * 1024,
   urlFetchDailyCalls: 20_000,
+  propertiesDailyOps: 50_000,
+  triggerDailyRuntimeMs: 90 * 60_000,
   sleepMaxMs: 300_000,
 };
 
@@ -86,6 +91,8 @@ export interface GasStats {
   fetchAllCalls: number;
   /** HTTP requests made (each request of a fetchAll counts; redirects do not). */
   requests: number;
+  /** fetch or fetchAll calls the daily quota refused (nothing sent). */
+  quotaRefusals: number;
   /** Largest fetchAll batch. */
   maxBatchSize: number;
   sleeps: number;
@@ -108,6 +115,7 @@ export function emptyStats(): GasStats {
     fetchCalls: 0,
     fetchAllCalls: 0,
     requests: 0,
+    quotaRefusals: 0,
     maxBatchSize: 0,
     sleeps: 0,
     sleptMs: 0,
@@ -160,6 +168,8 @@ export interface Host {
   readonly limits: GasLimits;
   readonly clock: Clock;
   readonly stats: GasStats;
+  /** The daily quotas, over a rolling 24 hours of `clock` (quota.ts). */
+  readonly quotas: DailyQuotas;
   readonly manifest: AppsScriptManifest | null;
   readonly timeZone: string;
   readonly owner: string;

@@ -4,6 +4,7 @@
  * some properties and try again."). User properties are per user; in a custom function
  * getUserProperties() reads the spreadsheet owner's store, read-only.
  */
+import { QUOTA_MESSAGES } from '../internal/quota';
 import type { Host } from '../internal/types';
 import type { Realm } from '../internal/realm';
 
@@ -68,17 +69,24 @@ export function createPropertiesService(host: Host, realm: Realm, stores: Proper
     throw realm.exception(m);
   };
 
+  /** One read or write of the day's quota (each call counts, getProperties as one: Google does not say otherwise). */
+  const spend = () => {
+    if (!host.quotas.properties.take(host.clock.now(), 1)) fail(QUOTA_MESSAGES.properties);
+  };
+
   function properties(store: () => PropertyStore) {
     const read = (what: string) => {
       host.ensure('properties.read', what, realm);
       host.checkDeadline(realm);
       host.stats.propertyReads++;
+      spend();
       return store();
     };
     const write = (what: string) => {
       host.ensure('properties.write', what, realm);
       host.checkDeadline(realm);
       host.stats.propertyWrites++;
+      spend();
       return store();
     };
     const checkValue = (v: string) => {

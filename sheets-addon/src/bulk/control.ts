@@ -7,7 +7,7 @@
 import type { Context } from '../context/context';
 import { selection } from './grid';
 import type { BulkJob } from './job';
-import { jobStore, refuseReplacing } from './job';
+import { jobStore, refuseReplacing, unpause } from './job';
 import type { BulkRequest } from './plan';
 import { plan } from './plan';
 import { newJob, placeOutput } from './runs';
@@ -49,8 +49,7 @@ export function resume(ctx: Context, jobId: string): BulkJob {
     const job = jobs.load();
     if (!job || job.id !== jobId) throw new Error('There is no such bulk run to resume.');
     if (job.status !== 'done') {
-      job.status = 'running';
-      delete job.message;
+      unpause(job);
       jobs.save(job);
     }
     return job;

@@ -63,6 +63,12 @@ interface JobBase extends JobPlace {
    */
   maxAgeMs?: number;
   message?: string;
+  /**
+   * Paused at a platform's daily quota (Google's URL Fetch calls a day): what was reached (the IgQuotaError's words),
+   * and once the step saw it, when the run goes on by itself (epoch ms: the hourly trigger resumes it from then).
+   */
+  quota?: string;
+  resumeAt?: number;
   startedAt: string;
   /**
    * What its credits are recorded under in Usage (a tracker's name); absent: "Run" or "Scheduled run" + start +
@@ -199,6 +205,36 @@ export function pauseJob<J extends BulkJob>(job: J, message: string): J {
   job.message = message;
   return job;
 }
+
+/** Sets a paused or cancelled job going again, forgetting why it stopped (saving it is the caller's). */
+export function unpause(job: BulkJob): void {
+  job.status = 'running';
+  delete job.message;
+  delete job.quota;
+  delete job.resumeAt;
+}
+
+/**
+ * A daily quota frees up within 24 hours of being reached (Google: "reset 24 hours after the first request"): how long
+ * work that met it waits (bulk runs, schedules, watches).
+ */
+export const QUOTA_WAIT_MS = 24 * 3600 * 1000;
+
+/**
+ * A job a step paused at a daily quota (`quota` set, no `resumeAt` yet): it waits until the quota has surely freed
+ * up, saying which limit, what waits and when it goes on. Nothing was sent for the rows waiting: nothing charged.
+ */
+export function waitForQuota(job: BulkJob, now: number, showTime: (t: number) => string): boolean {
+  if (job.status !== 'paused' || !job.quota || job.resumeAt !== undefined) return false;
+  job.resumeAt = now + QUOTA_WAIT_MS;
+  job.message =
+    `${job.quota} (${showTime(now)}): ${waitingRows(job)} wait, not sent and not charged. ` +
+    `The run goes on by itself at the first hourly run after ${showTime(job.resumeAt)}, when the limit has freed up.`;
+  return true;
+}
+
+/** Whether a job waits for a daily quota to free up (the hourly trigger resumes it; a schedule does not start anew). */
+export const waitsForQuota = (job: BulkJob | null): boolean => job?.status === 'paused' && job.resumeAt !== undefined;
 
 /**
  * Refuses to replace the document's bulk run while it is running or paused, unless `replace` says

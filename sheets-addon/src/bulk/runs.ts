@@ -13,7 +13,7 @@ import { settingRule } from '../context/reuse';
 import { recordUsage } from '../context/usage-log';
 import { historySheet, newOutputSheet, outputLabel } from './grid';
 import type { BulkJob, JobPlace } from './job';
-import { jobStore, pauseJob } from './job';
+import { jobStore, pauseJob, unpause, waitForQuota, waitsForQuota } from './job';
 import { stepHistory } from './history-step';
 import { stepList } from './list-step';
 import type { BulkPlan, BulkRequest } from './plan';
@@ -140,6 +140,7 @@ export function step(ctx: Context, jobId: string, budgetMs = STEP_BUDGET_MS, slo
         budgetMs,
       }),
     );
+    if (waitForQuota(after, ctx.now(), (t) => ctx.book.formatTime(t))) jobs.save(after);
     const lost = after.lost ?? before.lost;
     recordUsage(
       ctx,
@@ -151,5 +152,22 @@ export function step(ctx: Context, jobId: string, budgetMs = STEP_BUDGET_MS, slo
       },
     );
     return after;
+  });
+}
+
+/**
+ * The job of `slot` going again if it waited for a daily quota that has freed up by now (the hourly trigger, before it
+ * steps the job); the job as it is now.
+ */
+export function resumeAfterQuota(ctx: Context, slot?: string): BulkJob | null {
+  const jobs = jobStore(ctx.props);
+  const job = jobs.load(slot);
+  if (!job || !waitsForQuota(job) || (job.resumeAt as number) > ctx.now()) return job;
+  return ctx.lock.withLock(() => {
+    const now = jobs.load(slot);
+    if (!now || now.id !== job.id || !waitsForQuota(now)) return now;
+    unpause(now);
+    jobs.save(now);
+    return now;
   });
 }

@@ -4,7 +4,7 @@
  * once the unit was fetched (the kinds differ only in the rows they write for it).
  */
 import type { AnyIgError, Call } from '@igdata/core';
-import { stopsBulkRun } from '@igdata/core';
+import { isQuotaError, stopsBulkRun } from '@igdata/core';
 import { messageOf } from '../engine/messages';
 import type { EngineDeps } from '../engine/deps';
 import type { Grid } from '../context/context';
@@ -70,7 +70,8 @@ export const writesCells = <T extends { kind: string }>(x: T): x is Extract<T, {
 /**
  * The one row loop: the rows from..end of a unit, in order. It stops before a row whose target was
  * not reached in time, or whose error stops the whole run (a bad key, an empty balance: the job is
- * paused with the error's sentence). Returns what each row before the stop became, and the stop.
+ * paused with the error's sentence; a daily quota: it waits for the quota, job.ts waitForQuota). Returns what each
+ * row before the stop became, and the stop.
  */
 export function rowOutcomes<A>(
   job: BulkJob,
@@ -88,6 +89,7 @@ export function rowOutcomes<A>(
       if (a.late) return { outcomes, stopAt: r };
       if (a.error && stopsBulkRun(a.error)) {
         pauseJob(job, messageOf(a.error, a.failedCall ?? row.call));
+        if (isQuotaError(a.error)) job.quota = a.error.message; // the step says when it goes on (runs.ts)
         return { outcomes, stopAt: r };
       }
       outcomes.push({ ...a, kind: 'answer', row });

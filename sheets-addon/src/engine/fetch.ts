@@ -10,6 +10,7 @@ import {
   baseUrlOf,
   estimateCost,
   isIgError,
+  isQuotaError,
   requestKey,
   driveSync,
   sendAll,
@@ -156,6 +157,11 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   }
 
   let lastBatchMs = 0;
+  /**
+   * The platform's daily quota, once a batch met it: later batches (claimed or not) would meet it too, so they are not
+   * sent and get the same answer.
+   */
+  let quota: AnyIgError | undefined;
   // Paid answers are stored every FLUSH_MS and at the end, not after every batch: each write takes
   // the document lock and rewrites buckets, so fewer writes mean less waiting on other formulas
   // recalculating at the same time, and a long range spends less of its time writing. The
@@ -171,6 +177,10 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
   const sendBatch = (keys: string[]): Map<string, CachedAnswer> => {
     const t0 = now();
     const toStore = new Map<string, CachedAnswer>();
+    if (quota) {
+      for (const key of keys) outcomes.set(key, outcomeOf(quota, false, t0));
+      return toStore;
+    }
     const answers = driveSync(
       sendAll(
         client.config,
@@ -189,6 +199,7 @@ export function fetchMany(calls: Map<string, Call>, deps: EngineDeps, opts: Fetc
         stats.lostLookups++;
         stats.lostCredits += lost * estimateCost(call.endpoint, call.params).credits;
       }
+      if (isQuotaError(result)) quota = result;
       const value = isIgError(result) ? storedFailure(result, at) : result;
       if (value) toStore.set(skey.get(keys[i])!, value);
     });

@@ -39,11 +39,24 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): RawResponse {
  * URL. Two of its sentences can come after the request left: "Address unavailable: <url>" (said
  * for a refused connection, but also for a server that closed without answering) and "Timeout:
  * <url>"; so those may have reached the service, and core treats them so. The others come before
- * anything is sent ("DNS error", "SSL Error", "Invalid argument", a URL the manifest does not allow,
- * a quota).
+ * anything is sent ("DNS error", "SSL Error", "Invalid argument", a URL the manifest does not allow;
+ * a daily quota too, told apart below).
  */
 const failed = (e: unknown): RawResponse =>
   noHttpAnswer(e, !/^(Exception: )?(Address unavailable|Timeout)\b/.test(String((e as Error)?.message ?? e)));
+
+/**
+ * Apps Script's daily quota: `Service invoked too many times for one day: urlfetch.`, thrown by fetch and fetchAll
+ * alike before anything is sent (each request of a fetchAll counts). The one place that reads the sentence: core makes
+ * it an IgQuotaError (not sent, not charged, never retried).
+ */
+const DAILY_QUOTA = /^(?:Exception: )?Service invoked too many times for one day: (\w+)\.?\s*$/;
+
+/** The quota an exception of UrlFetchApp names, or undefined when it is not a quota. */
+const quotaOf = (e: unknown): string | undefined => DAILY_QUOTA.exec(String((e as Error)?.message ?? e).trim())?.[1];
+
+/** A request the quota refused: never sent. */
+const refused = (e: unknown, quota: string): RawResponse => ({ ...noHttpAnswer(e, true), quota });
 
 /**
  * fetchAll throws for the whole batch at the first request that failed, naming its URL; the other
@@ -58,27 +71,39 @@ function lostBatch(requests: HttpRequest[], e: unknown): RawResponse[] {
   return requests.map((_, i) => (i === named ? failed(e) : { ...noHttpAnswer(lost), lostWithBatch: true }));
 }
 
-/** A SyncIO; `stats` counts what went out (the sidebar's "requests"), each request once. */
+/** A SyncIO; `stats` counts what went out (the sidebar's "requests"), each request once; nothing a quota refused. */
 export function gasIO(): SheetsClient['io'] {
   const stats = { requests: 0, batches: 0 };
+  // What a quota refused never went out: not counted.
+  const count = (n: number) => {
+    stats.requests += n;
+    stats.batches++;
+  };
   return {
     stats,
     fetch(request) {
-      stats.requests++;
-      stats.batches++;
       const { url, ...params } = options(request);
       try {
-        return read(UrlFetchApp.fetch(url, params));
+        const res = read(UrlFetchApp.fetch(url, params));
+        count(1);
+        return res;
       } catch (e) {
+        const quota = quotaOf(e);
+        if (quota) return refused(e, quota);
+        count(1);
         return failed(e);
       }
     },
     fetchAll(requests) {
-      stats.requests += requests.length;
-      stats.batches++;
       try {
-        return UrlFetchApp.fetchAll(requests.map(options)).map(read);
+        const res = UrlFetchApp.fetchAll(requests.map(options)).map(read);
+        count(requests.length);
+        return res;
       } catch (e) {
+        const quota = quotaOf(e);
+        // Nothing of the batch went out: none counted as sent, none lost.
+        if (quota) return requests.map(() => refused(e, quota));
+        count(requests.length);
         return lostBatch(requests, e);
       }
     },

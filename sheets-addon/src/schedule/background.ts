@@ -6,7 +6,7 @@
  * sidebar stepping the same job interleaves with the trigger; each step re-reads the job, so no row
  * is written or billed twice.
  */
-import { jobStore } from '../bulk/job';
+import { resumeAfterQuota } from '../bulk/runs';
 import type { Context } from '../context/context';
 import type { RunOwners } from './owner';
 import { loadSchedules } from './schedules';
@@ -31,11 +31,10 @@ export function background(ctx: Context, owners: RunOwners, budgetMs = BACKGROUN
 /** Continues every running job until the budget is used; the sidebar's first, then schedules' in order. */
 function continueJobs(ctx: Context, owners: RunOwners, budgetMs: number): void {
   const until = ctx.now() + budgetMs;
-  const jobs = jobStore(ctx.props);
   const slots = [undefined, ...loadSchedules(ctx.props).map((s) => s.id)];
   for (const slot of slots) {
     try {
-      let job = jobs.load(slot);
+      let job = resumeAfterQuota(ctx, slot);
       while (job?.status === 'running' && ctx.now() < until) {
         const budget = Math.min(STEP_MS, until - ctx.now());
         job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : stepSidebarRun(ctx, owners, job.id, budget);

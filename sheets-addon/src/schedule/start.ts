@@ -4,7 +4,7 @@
  */
 import { isFilled, readColumn } from '../bulk/grid';
 import type { BulkJob } from '../bulk/job';
-import { jobStore, pauseJob, physical } from '../bulk/job';
+import { jobStore, pauseJob, physical, waitsForQuota } from '../bulk/job';
 import { plan } from '../bulk/plan';
 import { newJob } from '../bulk/runs';
 import type { Context } from '../context/context';
@@ -83,7 +83,8 @@ export function startDue(ctx: Context): void {
     for (const s of list) {
       if (s.nextAt > now) continue;
       const last = jobs.load(s.id);
-      if (last?.status === 'running') s.skippedAt = new Date(now).toISOString();
+      // A run waiting for Google's daily quota is going too: a new run would meet the quota and wait longer.
+      if (last?.status === 'running' || waitsForQuota(last)) s.skippedAt = new Date(now).toISOString();
       else {
         delete s.skippedAt;
         jobs.save(scheduledJob(ctx, s, last));

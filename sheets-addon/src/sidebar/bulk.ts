@@ -108,7 +108,8 @@ export function showJob(job: Job | null): void {
   else if (job.status === 'cancelled') text = 'Cancelled at ' + text + '.';
   else if (job.status === 'paused') text = 'Paused at ' + text + '.';
   say('progress-text', text, job.status === 'done' ? 'ok' : '');
-  if (job.message) say('bulk-message', job.message, job.status === 'paused' ? 'error' : '');
+  // A run waiting for Google's daily quota is not in error: it goes on by itself (its message says when).
+  if (job.message) say('bulk-message', job.message, job.status === 'paused' && !job.resumeAt ? 'error' : '');
   else if (job.status === 'done') say('bulk-message', 'Written to ' + outputPlace(job) + '.', 'ok');
   const open = job.status !== 'done';
   // A run the sidebar is not stepping (it was closed) goes on through the hourly trigger.

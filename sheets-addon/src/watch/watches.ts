@@ -7,8 +7,9 @@
 owns no schedule: it has no column of targets for a bulk run.
  */
 import type { EndpointDef } from '@igdata/core';
-import { estimateCost, getEndpoint, isIgError, prepare, driveSync, send } from '@igdata/core';
+import { estimateCost, getEndpoint, isIgError, isQuotaError, prepare, driveSync, send } from '@igdata/core';
 import { freeSheetName, writeBlock } from '../bulk/grid';
+import { QUOTA_WAIT_MS } from '../bulk/job';
 import { readBalance } from '../engine/balance';
 import { jsonList } from '../engine/json';
 import { messageOf } from '../engine/messages';
@@ -43,7 +44,15 @@ export interface Watch {
   state: Record<string, TargetState>;
   /** The target the next run starts with (the first one the last run did not finish). */
   from?: number;
-  last?: { at: string; rows: number; pages: number; credits: number; message?: string };
+  last?: {
+    at: string;
+    rows: number;
+    pages: number;
+    credits: number;
+    message?: string;
+    /** It met Google's daily URL Fetch quota: no run before this instant (epoch ms), when the quota has freed up. */
+    resumeAt?: number;
+  };
 }
 
 export interface WatchRequest {
@@ -178,6 +187,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
   // From the target the last run did not finish: a cap lower than the targets' pages serves them in turn.
   const from = Math.min(w.from ?? 0, w.targets.length - 1);
   let unfinished: string | undefined;
+  let resumeAt: number | undefined;
   for (const target of [...w.targets.slice(from), ...w.targets.slice(0, from)]) {
     if (credits >= w.cap) {
       unfinished ??= target;
@@ -209,6 +219,11 @@ function runWatch(ctx: Context, w: Watch): Watch {
       message = r.error
         ? `${prefix}${target}: ${messageOf(r.error)}`
         : `Stopped at this run's cap of ${w.cap} credits: the next run goes on where it stopped.`;
+    if (r.error && isQuotaError(r.error)) {
+      // Its place is kept (from, the gaps): it waits out the day instead of meeting the quota every hour.
+      resumeAt = ctx.now() + QUOTA_WAIT_MS;
+      message += ` The watch goes on at its first run after ${ctx.book.formatTime(resumeAt)}.`;
+    }
     if (stopsRun(r.error)) break;
   }
   if (unfinished) w.from = w.targets.indexOf(unfinished);
@@ -221,7 +236,14 @@ function runWatch(ctx: Context, w: Watch): Watch {
     const first = block.findIndex((x) => x.from === target);
     w.state[target] = next(first < 0 ? at + block.length : at + first);
   }
-  w.last = { at: new Date(ctx.now()).toISOString(), rows, pages, credits, ...(message ? { message } : {}) };
+  w.last = {
+    at: new Date(ctx.now()).toISOString(),
+    rows,
+    pages,
+    credits,
+    ...(message ? { message } : {}),
+    ...(resumeAt ? { resumeAt } : {}),
+  };
   if (credits) recordUsage(ctx, `Watch ${w.name}`, credits);
   return w;
 }
@@ -273,7 +295,7 @@ function runDueWatches(ctx: Context): void {
           message: e instanceof Error ? e.message : String(e),
         };
       }
-      w.nextAt = nextRun(ctx.book, w.repeat, now);
+      w.nextAt = nextRun(ctx.book, w.repeat, Math.max(now, w.last?.resumeAt ?? 0));
       saveWatches(ctx, list); // each run's state as soon as its rows are written
     }
   });
