@@ -1,6 +1,7 @@
 /**
  * Layers without circles: `npm run lint:cycles` (part of `npm test`) runs dependency-cruiser over
- * core/src, sheets-addon/src and n8n-node/nodes with these rules. test/layers.test.ts plants a
+ * core/src, sheets-addon/src, n8n-node/nodes and the tools in scripts/ with these rules (the rules
+ * on types.ts and the add-on's folders concern the products only). test/layers.test.ts plants a
  * circle in a copy of each tree and expects this to fail.
  *
  * Type-only imports count (`tsPreCompilationDeps`): a circle of `import type` compiles away, but it

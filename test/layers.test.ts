@@ -1,6 +1,6 @@
 // Layers without circles: `npm run lint:cycles` (dependency-cruiser, .dependency-cruiser.cjs) passes
 // on the real tree and fails on a copy of it with a circle planted in each checked tree (type-only
-// imports, the kind that compiles away) and a types.ts that imports a module.
+// imports, the kind that compiles away; the tools in scripts/ included) and a types.ts that imports a module.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,9 @@ function lintCycles(cwd: string) {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes'];
+const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes', 'scripts'];
 
-it('lint:cycles checks core, the add-on and the n8n nodes, and is part of npm test', () => {
+it('lint:cycles checks core, the add-on, the n8n nodes and the tools, and is part of npm test', () => {
   for (const tree of TREES) expect(script).toContain(` ${tree}`);
   expect(pkg.scripts.test).toMatch(/npm run lint:cycles/);
 });
@@ -33,13 +33,14 @@ it('passes on the real tree', () => {
 });
 
 describe('on a copy with planted circles', () => {
+  const PLANTED = ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData', 'scripts/sandbox'];
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'igdata-layers-'));
     for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs'])
       cpSync(join(root, f), join(dir, f), { recursive: true });
     // A type-only circle of two modules in a folder of each tree.
-    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
+    for (const folder of PLANTED) {
       writeFileSync(
         join(dir, folder, 'planted-a.ts'),
         "import type { B } from './planted-b';\nexport type A = { b?: B };\n",
@@ -60,13 +61,13 @@ describe('on a copy with planted circles', () => {
   it('fails, naming each circle and the leaf that imports', () => {
     const r = lintCycles(dir);
     expect(r.status).not.toBe(0);
-    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
+    for (const folder of PLANTED) {
       expect(r.out).toMatch(new RegExp(`no-circular: ${folder}/planted-[ab]\\.ts`));
     }
     expect(r.out).toMatch(/types-are-leaves: core\/src\/types\.ts → core\/src\/constants\.ts/);
     // Nothing but what was planted.
     const violations = r.out.split('\n').filter((l) => /^\s*error /.test(l));
-    expect(violations).toHaveLength(4);
+    expect(violations).toHaveLength(PLANTED.length + 1);
   });
 });
 

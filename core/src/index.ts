@@ -58,6 +58,12 @@ export { NOTHING_READ, afterPage, capBefore, describeStop } from './page-rule';
 export type { PageAnswer } from './paginate';
 export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 
+// Monitoring a feed: newest first to the posts read last, in bounded readings with a gap to resume.
+export type { FeedAnswer, FeedGap, FeedOptions, FeedReading, FeedState, FeedWant } from './feed';
+export { feedOp, readFeed } from './feed';
+export type { FeedBoundary } from './feed-boundary';
+export { newestPosts } from './feed-boundary';
+
 // Credits.
 export type { CostEstimate } from './cost';
 export { costRange, describeCost, estimateCost } from './cost';

@@ -183,3 +183,27 @@ test('a failure of the first request of a poll is thrown (nothing was paid); a r
   expect(all.sort()).toEqual(ids([...one, ...fresh]).sort());
   expect(second.behind).toBe(false);
 });
+
+test('static data stored before the rule moved to core reads as it was: a failed backlog is resumed first, and what is written has the same shape', async () => {
+  const f = feed(12);
+  f.publish(40);
+  const mark = await markFeed('k', f.fetch);
+  const fresh = f.publish(30);
+  const page1 = await f.fetch(null);
+  // As poll.ts wrote it then: the head after the first 12 new posts, the backlog at the failed second page.
+  const stored = JSON.parse(
+    JSON.stringify({
+      feed: 'k',
+      head: { seen: ids(page1.items), newest: Date.parse(String(fresh[0].taken_at)) },
+      backlog: { cursor: page1.nextCursor, until: mark.head, failed: true },
+      emitted: ids(page1.items),
+    }),
+  );
+  const before = f.requests;
+  const r = await pollFeed(stored, f.fetch, 5);
+  expect(ids(r.emit)).toEqual(ids(fresh.slice(12)).reverse());
+  expect(f.cursors.slice(before)).toEqual([page1.nextCursor, expect.any(String)]);
+  expect(r.behind).toBe(false);
+  expect(Object.keys(r.state).sort()).toEqual(['emitted', 'feed', 'head']);
+  expect(r.state.emitted.slice(0, 18)).toEqual(ids(fresh.slice(12)));
+});

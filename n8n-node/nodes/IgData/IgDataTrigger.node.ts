@@ -1,14 +1,22 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { Call, EndpointDef } from '@igdata/core';
-import { baseUrlOf, documented, fetchPage, isIgError, prepare, requestKey, driveAsync } from '@igdata/core';
+import {
+  baseUrlOf,
+  documented,
+  fetchPage,
+  isIgError,
+  newestPosts,
+  prepare,
+  requestKey,
+  driveAsync,
+} from '@igdata/core';
 import { DEFAULT_CONCURRENCY } from './options';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { failureSentence } from './media-response';
 import { simplifyItem, toNodeError } from './output';
 import type { Page } from './feed';
-import { newestOf } from './feed';
 import type { PollState } from './poll';
 import { pollFeed, markFeed } from './poll';
 import { n8nClient } from './transport';
@@ -101,7 +109,7 @@ export class IgDataTrigger implements INodeType {
       // A manual run shows what the trigger emits: the newest posts, oldest first (pinned older
       // posts at the head of an account's feed are not the newest). State is untouched.
       const page = await readPage(null);
-      const sample = newestOf(page.items, SAMPLE_SIZE);
+      const sample = newestPosts(page.items, SAMPLE_SIZE).reverse();
       return sample.length ? [await shape(sample)] : null;
     }
 

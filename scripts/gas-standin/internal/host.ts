@@ -2,17 +2,29 @@
  * The Host the services see: the runtime's state, the running execution, and the rules every
  * service call goes through (permissions, the time limit, sleeping, logging).
  */
-import type { GasRuntime } from '../runtime';
 import type { GasRuntimeOptions } from '../options';
 import { TIME_LIMIT_MESSAGE } from '../execution';
+import type { Clock } from './clock';
 import { blockFor } from './clock';
 import { checkPermission } from './permissions';
-import type { Execution, Host } from './types';
+import type { DailyQuotas } from './quota';
+import type { AppsScriptManifest, Execution, GasLimits, GasStats, Host, LogEntry } from './types';
 
-type RuntimeState = Pick<
-  GasRuntime,
-  'limits' | 'clock' | 'stats' | 'quotas' | 'manifest' | 'timeZone' | 'owner' | 'logs' | 'killWhen'
->;
+/**
+ * The runtime's state the Host reads (GasRuntime has it; runtime.ts passes itself). Spelled out
+ * rather than picked from GasRuntime, so the runtime imports the host and not the other way round.
+ */
+interface RuntimeState {
+  readonly limits: GasLimits;
+  readonly clock: Clock;
+  readonly stats: GasStats;
+  readonly quotas: DailyQuotas;
+  readonly manifest: AppsScriptManifest | null;
+  readonly timeZone: string;
+  readonly owner: string;
+  readonly logs: LogEntry[];
+  readonly killWhen: ((cap: string, what: string) => boolean) | null;
+}
 
 interface RuntimeInternals {
   /** The running execution (null between executions). */

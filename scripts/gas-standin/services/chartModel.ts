@@ -4,7 +4,19 @@
  * `values()` reads them when asked. Nothing is drawn here; the preview draws from `view()`.
  */
 import { toA1 } from './a1';
-import type { CellValue, GridRange, SheetModel, SpreadsheetModel } from './spreadsheetModel';
+import type { CellValue } from './cellValue';
+
+/**
+ * The cells a chart shows, as much of them as a chart reads: the sheet model's GridRange is one.
+ * Structural, so this file needs nothing of spreadsheetModel.ts (which holds each sheet's charts).
+ */
+export interface ChartRange {
+  sheet: { readonly name: string; get(row: number, col: number): CellValue };
+  row: number;
+  col: number;
+  numRows: number;
+  numCols: number;
+}
 
 export interface ChartPosition {
   /** The anchor cell (1-based) and the offset from its top-left corner, in pixels. */
@@ -26,12 +38,12 @@ export interface ChartView {
   values: CellValue[][][];
 }
 
-export class ChartModel {
+export class ChartModel<R extends ChartRange = ChartRange> {
   /** Null until `insertChart` gives it one; unique in the spreadsheet. */
   id: number | null = null;
   /** Charts.ChartType in lower case ('line', 'column', ...); null until the script chooses one. */
   type: string | null = null;
-  ranges: GridRange[] = [];
+  ranges: R[] = [];
   /** -1 = not set (Sheets guesses from the data). */
   numHeaders = -1;
   position: ChartPosition = { row: 1, col: 1, offsetX: 0, offsetY: 0 };
@@ -41,8 +53,8 @@ export class ChartModel {
   mergeStrategy = 'MERGE_COLUMNS';
   hiddenDimensionStrategy = 'IGNORE_BOTH';
 
-  clone(): ChartModel {
-    const c = Object.assign(new ChartModel(), this);
+  clone(): ChartModel<R> {
+    const c = Object.assign(new ChartModel<R>(), this);
     c.ranges = this.ranges.map((g) => ({ ...g }));
     c.position = { ...this.position };
     c.options = structuredClone(this.options);
@@ -101,7 +113,12 @@ export class ChartModel {
  * Rows inserted after row `after` of `sheet` move the charts' data and anchors as in Sheets: a
  * range below moves down, a range they fall inside grows, an anchor below moves down.
  */
-export function shiftChartsForInsertedRows(model: SpreadsheetModel, sheet: SheetModel, after: number, n: number): void {
+export function shiftChartsForInsertedRows(
+  model: { readonly sheets: readonly (ChartRange['sheet'] & { readonly charts: readonly ChartModel[] })[] },
+  sheet: ChartRange['sheet'],
+  after: number,
+  n: number,
+): void {
   for (const s of model.sheets) {
     for (const chart of s.charts) {
       for (const g of chart.ranges) {

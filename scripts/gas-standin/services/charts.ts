@@ -8,6 +8,9 @@ import { fromRealm } from '../internal/realm';
 import { ChartModel, ChartPosition } from './chartModel';
 import type { GridRange, SheetModel, SpreadsheetModel } from './spreadsheetModel';
 
+/** A chart of the model: its ranges are the sheet model's. */
+type Chart = ChartModel<GridRange>;
+
 const enumOf = (...names: string[]) => Object.freeze(Object.fromEntries(names.map((n) => [n, n])));
 
 const ChartType = enumOf(
@@ -49,7 +52,7 @@ export function createCharts() {
   };
 }
 
-type Setter = (c: ChartModel, a: unknown, b?: unknown) => void;
+type Setter = (c: Chart, a: unknown, b?: unknown) => void;
 /** The type-specific builder methods the stand-in models, as the Google Charts options they set. */
 const TYPED: Record<string, Setter> = {
   setTitle: (c, t) => c.setOption('title', String(t)),
@@ -102,7 +105,7 @@ export interface ChartDeps {
 
 export function createChartFacades(d: ChartDeps) {
   const { realm, model, fail } = d;
-  const charts = new WeakMap<object, ChartModel>();
+  const charts = new WeakMap<object, Chart>();
 
   const int = (v: unknown, name: string, min: number): number => {
     const n = Number(v);
@@ -120,7 +123,7 @@ export function createChartFacades(d: ChartDeps) {
     a.sheet === b.sheet && a.row === b.row && a.col === b.col && a.numRows === b.numRows && a.numCols === b.numCols;
 
   /** `typed`: made by as...Chart(), so it has that type's own methods (setTitle, ...). */
-  function builder(spec: ChartModel, typed: boolean): Record<string, unknown> {
+  function builder(spec: Chart, typed: boolean): Record<string, unknown> {
     const self: Record<string, unknown> = {};
     const as = (type: string) => () => {
       spec.type = type;
@@ -198,7 +201,7 @@ export function createChartFacades(d: ChartDeps) {
     return self;
   }
 
-  function chart(c: ChartModel): Record<string, unknown> {
+  function chart(c: Chart): Record<string, unknown> {
     const self: Record<string, unknown> = {
       getChartId: () => c.id,
       getContainerInfo: () => containerInfo({ ...c.position }),
@@ -220,9 +223,9 @@ export function createChartFacades(d: ChartDeps) {
     return self;
   }
 
-  const chartOf = (x: unknown): ChartModel =>
+  const chartOf = (x: unknown): Chart =>
     (x !== null && typeof x === 'object' && charts.get(x)) || fail('Invalid argument: chart');
-  const indexOn = (sheet: SheetModel, c: ChartModel, what: string): number => {
+  const indexOn = (sheet: SheetModel, c: Chart, what: string): number => {
     const i = c.id === null ? -1 : sheet.charts.findIndex((x) => x.id === c.id);
     if (i < 0)
       fail(
@@ -233,7 +236,7 @@ export function createChartFacades(d: ChartDeps) {
 
   /** The chart methods of one sheet, merged into its Sheet object. */
   return (sheet: SheetModel): Record<string, unknown> => ({
-    newChart: () => (d.read('Sheet.newChart'), builder(new ChartModel(), false)),
+    newChart: () => (d.read('Sheet.newChart'), builder(new ChartModel<GridRange>(), false)),
     getCharts: () => (d.read('Sheet.getCharts'), realm.array(sheet.charts.map(chart))),
     insertChart(x: unknown) {
       d.write('insertChart');

@@ -6,9 +6,10 @@
 import { isDate } from '../internal/realm';
 import { parseA1 } from './a1';
 import { enterValue } from './cellInput';
+import type { CellValue } from './cellValue';
 import type { ChartModel } from './chartModel';
 
-export type CellValue = string | number | boolean | Date;
+export type { CellValue };
 
 export interface GridRange {
   sheet: SheetModel;
@@ -45,7 +46,7 @@ export class SheetModel {
   /** Conditional format rules as the script set them (a background for cells showing a text); the preview applies them. */
   colorRules: ColorRule[] = [];
   /** Embedded charts on this sheet, in insertion order (chartModel.ts). */
-  readonly charts: ChartModel[] = [];
+  readonly charts: ChartModel<GridRange>[] = [];
   hidden = false;
 
   constructor(

@@ -1,9 +1,5 @@
 /** The records of the synthetic world (what buildWorld makes) and the platform's visible-list caps. */
 import type { Topic } from './vocabulary';
-// Unused here, but the load order it gives is load-bearing: without it test/sandbox/paging.test.ts's 400
-// concurrent requests fail with ECONNRESET (2 of 2 runs on 2026-11-27); why is not yet known.
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-import { buildWorld } from './build';
 
 export interface LocationRec {
   id: string;

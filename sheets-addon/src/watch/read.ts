@@ -1,11 +1,13 @@
 /**
- * Reading what is new on a watched tag (or location): its recent posts, newest first, page by
- * page, stopping at the newest post the last run saw (the spec's way to monitor a hashtag, §4 rule
- * 4). Every page is read once: a run that reaches its credit cap keeps the cursor of the page it
- * did not read, and the next run goes on from there (the gap) before reading from the top again.
+ * Reading what is new on a watched tag (or location) with core's feed rule (core/src/feed.ts):
+ * its recent posts, newest first, until the newest post the last run read; a run that reaches its
+ * credit cap (or a failed page) leaves a gap, which the next run reads before anything else. What
+ * is the watch's own: the state as it is stored in the watches' document property (one small mark
+ * per target, the 9 KB a value allows shared by every watch) and the sheet row a gap's older posts
+ * go above.
  */
-import type { AnyIgError, EndpointDef } from '@igdata/core';
-import { estimateCost, isIgError, prepare, driveSync, send, stopsBulkRun } from '@igdata/core';
+import type { AnyIgError, EndpointDef, FeedBoundary, FeedState } from '@igdata/core';
+import { driveSync, estimateCost, feedOp, isIgError, prepare, stopsBulkRun } from '@igdata/core';
 import type { SheetsClient } from '../engine/deps';
 
 export type Post = Record<string, unknown>;
@@ -14,6 +16,8 @@ export type Post = Record<string, unknown>;
 export interface Mark {
   id: string;
   at: string;
+  /** Other posts read at the same instant (`at`): told apart from newer ones by their ids alone. */
+  ties?: string[];
 }
 
 /** What a watch remembers of one target between runs. */
@@ -27,61 +31,19 @@ export interface TargetState {
   gap?: { cursor: string; stop?: Mark; row: number };
 }
 
-/** What one reading got: posts newest first, and whether it stopped short (cursor: the page not read). */
-interface Reading {
-  posts: Post[];
-  pages: number;
-  credits: number;
-  /** The page to read next when it stopped short; null: from the top. */
-  cursor: string | null;
-  /** Stopped before its stop or the list's end: the cap, or a failed page. */
-  short: boolean;
-  error?: AnyIgError;
+/** A stored mark as the rule's boundary (a mark written before `ties` existed reads the same). */
+function boundaryOf(m: Mark | undefined): FeedBoundary {
+  if (!m) return { seen: [] };
+  const newest = Date.parse(m.at);
+  const seen = [m.id, ...(m.ties ?? [])].filter(Boolean);
+  return Number.isFinite(newest) ? { seen, newest } : { seen };
 }
 
-const markOf = (p: Post): Mark => ({ id: String(p.id), at: String(p.taken_at) });
-
-/** At or past the stop: the seen post itself, or one older than it (the seen post may have been deleted). */
-const reached = (p: Post, stop: Mark | undefined): boolean =>
-  !!stop && (String(p.id) === stop.id || String(p.taken_at) < stop.at);
-
-/**
- * Pages from `cursor` (null: the top) until the stop, the end of the list, the first page only
- * (`firstOnly`: a new watch starts from the newest page, not the tag's whole past), a failed page,
- * or before a page that would pass `room` credits.
- */
-function readPages(
-  client: SheetsClient,
-  e: EndpointDef,
-  params: Record<string, unknown>,
-  from: string | null,
-  stop: Mark | undefined,
-  room: number,
-  firstOnly: boolean,
-): Reading {
-  const price = estimateCost(e, params as never).credits;
-  const r: Reading = { posts: [], pages: 0, credits: 0, cursor: from, short: true };
-  for (;;) {
-    if (r.credits + price > room) return r;
-    let page;
-    try {
-      page = driveSync(
-        send(client.config, prepare(e.id, r.cursor ? { ...params, cursor: r.cursor } : params)),
-        client.io,
-      );
-    } catch (err) {
-      if (!isIgError(err)) throw err;
-      r.credits += err.charged;
-      return { ...r, error: err };
-    }
-    r.pages++;
-    r.credits += page.creditsCharged;
-    const end = page.items.findIndex((p) => reached(p, stop));
-    r.posts.push(...(end < 0 ? page.items : page.items.slice(0, end)));
-    const next = end < 0 && !firstOnly ? page.nextCursor : null;
-    if (!next) return { ...r, short: false };
-    r.cursor = next;
-  }
+/** The rule's boundary as a stored mark; none for a feed that was empty (the next run starts as a new watch's). */
+function markOf(b: FeedBoundary): Mark | undefined {
+  if (!b.seen.length && b.newest === undefined) return undefined;
+  const [id = '', ...ties] = b.seen;
+  return { id, at: b.newest === undefined ? '' : new Date(b.newest).toISOString(), ...(ties.length ? { ties } : {}) };
 }
 
 /** A target's run: its new posts for the gap (older, go above `gap.row`) and from the top (appended). */
@@ -99,7 +61,10 @@ export interface TargetRead {
   next: (newRow: number) => TargetState;
 }
 
-/** Reads a target's new posts within `room` credits: the gap a capped run left first, then from the top. */
+/**
+ * Reads a target's new posts within `room` credits: the gap a capped run left, else from the top
+ * (a new watch: its newest page).
+ */
 export function readTarget(
   client: SheetsClient,
   e: EndpointDef,
@@ -107,40 +72,41 @@ export function readTarget(
   state: TargetState,
   room: number,
 ): TargetRead {
-  let { seen, gap } = state;
+  const stored: FeedState | undefined = state.seen
+    ? {
+        head: boundaryOf(state.seen),
+        ...(state.gap ? { gap: { cursor: state.gap.cursor, until: boundaryOf(state.gap.stop) } } : {}),
+      }
+    : undefined;
+  const r = driveSync(
+    feedOp(client.config, prepare(e.id, params), stored, {
+      maxCredits: room,
+      pageCost: estimateCost(e, params as never).credits,
+    }),
+    client.io,
+  );
+  const gapOpen = r.behind && !r.newGap;
   const out: TargetRead = {
-    gapPosts: [],
-    newPosts: [],
-    pages: 0,
-    credits: 0,
-    short: false,
-    gapOpen: false,
-    next: () => ({ seen, gap }),
+    gapPosts: r.older,
+    newPosts: r.newer,
+    pages: r.pages,
+    credits: r.credits,
+    short: r.short !== undefined,
+    gapOpen,
+    next: (newRow) => {
+      if (!r.state) return state;
+      const gap = r.state.gap;
+      return {
+        seen: markOf(r.state.head),
+        gap: gap && {
+          cursor: gap.cursor,
+          stop: markOf(gap.until),
+          row: gapOpen && state.gap ? state.gap.row : newRow,
+        },
+      };
+    },
   };
-  const add = (r: Reading) => {
-    out.pages += r.pages;
-    out.credits += r.credits;
-    if (r.error) out.error = r.error;
-  };
-  if (gap) {
-    const g = readPages(client, e, params, gap.cursor, gap.stop, room, false);
-    add(g);
-    out.gapPosts = g.posts;
-    gap = g.short ? { ...gap, cursor: g.cursor ?? gap.cursor } : undefined;
-    if (gap) {
-      out.short = out.gapOpen = true;
-      return out;
-    }
-  }
-  const top = readPages(client, e, params, null, seen, room - out.credits, !seen);
-  add(top);
-  out.newPosts = top.posts;
-  out.short = top.short;
-  const stop = seen;
-  if (top.posts.length) seen = markOf(top.posts[0]);
-  // Cut short after a page from the top: the posts between where it stopped and the old stop are the next gap.
-  const cut = top.short && top.cursor ? top.cursor : null;
-  out.next = (newRow) => ({ seen, gap: cut ? { cursor: cut, stop, row: newRow } : undefined });
+  if (r.failure && isIgError(r.failure)) out.error = r.failure;
   return out;
 }
 
