@@ -47,11 +47,13 @@ async function importTs(entry) {
  * 75 KB with every feature, reached at 75.0 KB (76,780 bytes) with the tracker by writing code once
  * instead of twice, moving documentation facts out and a second minification pass (CONTRIBUTING.md,
  * "The bundle's size is a budget"). Issue 24's two jobs (vet a list, watch a hashtag) need room the
- * 80 KB limit no longer had (163 bytes): together 14 KB, so it is 100 KB. A change that needs more says so. What the
- * limit guards is load time, and that is checked by npm run bench:sheets (evaluation <= 1.5 ms in a
- * fresh context).
+ * 80 KB limit no longer had (163 bytes): together 14 KB, so it is 100 KB. Issue 30 (waiting at Google's
+ * daily quotas; answers served again saying they are free) and issue 33 (the feed rule, one module in
+ * core shared with n8n and Zapier) brought it to 101.1 KB (103,543 bytes), so it is 110 KB. A change
+ * that needs more says so. What the limit guards is load time, and that is checked by npm run
+ * bench:sheets (evaluation <= 1.5 ms in a fresh context).
  */
-export const BUNDLE_LIMIT_KB = 100;
+export const BUNDLE_LIMIT_KB = 110;
 
 /** Core's documentation modules, which the bundle must not contain (see the metafile check in build()). */
 const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;
