@@ -1,0 +1,78 @@
+/**
+ * How many requests one client may have in flight against the service: the pace, found while the
+ * run goes (no I/O here; the caller reports each send, answer and refusal with the time it saw).
+ *
+ * The rule, after TCP's congestion control, for an API that documents no rate limit (§8):
+ * - First wave: FIRST_WAVE requests at once (50: `npm run bench:n8n` shows 50 lookups at once
+ *   answered as fast as one against the sandbox, and a limit of 20 in flight met with it still
+ *   ends within 2.5x of that limit's floor), or the pace this process learned last time, or the
+ *   Concurrency the user set (then that many from the start: the user said so).
+ * - Growth: every fast answer (within SLOW_FACTOR of the fastest seen) to a run that had requests
+ *   waiting widens the window by one, so it doubles each round trip, until the first refusal.
+ *   Above a width that was refused, growth stops for REMEMBER_MS: a refused request costs its
+ *   Retry-After, far more than the round trips one more slot could save.
+ * - Back-off on 429: the window shrinks to the requests still in flight and not refused, which is
+ *   what the service admitted (with none, a limit per second: it halves, once a round trip), and the refused requests wait their Retry-After (core's retry,
+ *   call.ts) without their slots going to the requests waiting: no stampede of refusals.
+ * - Never above `ceiling` (the Concurrency the user set, else the node's maximum).
+ * A Pace lives as long as its process: the next execution starts at what this one learned.
+ */
+
+/** The first wave when nothing is known and the user set no Concurrency. */
+export const FIRST_WAVE = 50;
+/** An answer slower than this many times the fastest seen is not a reason to grow. */
+const SLOW_FACTOR = 2;
+/** How long a refused width is remembered (ms): a rate limit is a plan's, it rarely moves. */
+export const REMEMBER_MS = 60 * 60 * 1000;
+
+export class Pace {
+  /** Requests that may be in flight now. */
+  private window: number;
+  private fastest = Infinity;
+  /** The width the service last refused, and when: no growth past it until REMEMBER_MS later. */
+  private refused?: { width: number; at: number };
+
+  constructor(
+    private ceiling: number,
+    first = FIRST_WAVE,
+  ) {
+    this.window = clamp(first, ceiling);
+  }
+
+  /** The window now, never above the ceiling. */
+  get width(): number {
+    return this.window;
+  }
+
+  /**
+   * A run's start: its ceiling (the user's Concurrency, else the maximum) and, when the user set
+   * one, its first wave too; otherwise the pace learned so far, within the new ceiling.
+   */
+  startRun(ceiling: number, userSet: boolean): void {
+    this.ceiling = ceiling;
+    if (userSet && !this.refused) this.window = clamp(ceiling, ceiling);
+    else this.window = clamp(this.window, ceiling);
+  }
+
+  /**
+   * An answer other than a refusal came back after `ms`; `waiting`: requests of the run were
+   * waiting for a slot (growth with nothing waiting would be a width never tried).
+   */
+  answered(ms: number, waiting: boolean, now: number): void {
+    this.fastest = Math.min(this.fastest, Math.max(1, ms));
+    if (!waiting || ms > this.fastest * SLOW_FACTOR) return;
+    const cap = this.refused && now - this.refused.at < REMEMBER_MS ? this.refused.width : this.ceiling;
+    if (this.window < cap) this.window = clamp(this.window + 1, Math.min(cap, this.ceiling));
+  }
+
+  /** A 429 came back; `admitted`: the requests still in flight that the service has not refused. */
+  refusedAt(admitted: number, now: number): void {
+    if (admitted > 0) this.window = clamp(Math.min(this.window, admitted), this.ceiling);
+    // Nothing admitted in flight: a limit per time, not in flight; halve, once a round trip.
+    else if (!this.refused || now - this.refused.at >= Math.min(this.fastest, 1000))
+      this.window = clamp(this.window / 2, this.ceiling);
+    this.refused = { width: this.window, at: now };
+  }
+}
+
+const clamp = (n: number, ceiling: number) => Math.max(1, Math.min(Math.floor(n), Math.max(1, Math.floor(ceiling))));
