@@ -247,7 +247,7 @@ describe('one bad item spoils nothing (issue 23)', () => {
     expect(sb.stats().creditsBilled).toBe(2);
   });
 
-  test('an item that fails after its retries (502, not charged) is left out with a notice; the paid answers come out', async () => {
+  test('an item that fails after its retries (502, not charged) comes out as its own item that says so, paired; the paid answers come out', async () => {
     const handles = publicAccounts(4);
     const perItem = (i: number) =>
       i === 2 ? { options: { extraParameters: { parameter: [{ name: 'sandbox_fault', value: '502' }] } } } : {};
@@ -258,11 +258,20 @@ describe('one bad item spoils nothing (issue 23)', () => {
       key: sb.demoKey,
       continueOnFail: false,
     });
-    expect(out.map((o) => o.json.username)).toEqual([handles[0], handles[1], handles[3]]);
-    expect(out[2].json._notice).toBe(
-      'Item 2 not delivered: The data provider failed after 3 tries. Try again later. (Not charged.)',
-    );
-    expect(hints.map((h) => h.message)).toEqual([out[2].json._notice]);
+    expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+    expect(out.map((o) => o.json.username)).toEqual([handles[0], handles[1], undefined, handles[3]]);
+    const said = 'The data provider failed after 3 tries. Try again later. (Not charged.)';
+    expect(out[2].json).toEqual({
+      delivered: false,
+      handle: handles[2],
+      error: said,
+      code: 'upstream_error',
+      http_status: 502,
+      credits_charged: 0,
+      request_id: expect.any(String),
+    });
+    expect(out.some((o) => o.json._notice)).toBe(false);
+    expect(hints.map((h) => h.message)).toEqual([`Item 2 not delivered: ${said}`]);
     expect(sb.stats().creditsBilled).toBe(3);
   });
 

@@ -29,10 +29,14 @@ export interface Memory {
 
 const memories = new Map<string, Memory>();
 
-/** The memory of one API and credential (a process holds a handful: no eviction needed). */
+/**
+ * The memory of one API and credential (a process holds a handful: no eviction needed). Without a
+ * credential id (a node run outside a saved workflow) the balance is not remembered: another key
+ * could stand behind the same empty id.
+ */
 export function memoryOf(baseUrl: string, credentialId: string): Memory {
   const key = `${baseUrl} ${credentialId}`;
   let m = memories.get(key);
   if (!m) memories.set(key, (m = { pace: new Pace(Infinity) /* each run sets its ceiling */, balance: new KnownBalance() }));
-  return m;
+  return credentialId ? m : { pace: m.pace, balance: new KnownBalance() };
 }
