@@ -21,7 +21,7 @@
 /** The first wave when nothing is known and the user set no Concurrency. */
 export const FIRST_WAVE = 50;
 /** An answer slower than this many times the fastest seen is not a reason to grow. */
-const SLOW_FACTOR = 2;
+const SLOW_FACTOR = 3;
 /** How long a refused width is remembered (ms): a rate limit is a plan's, it rarely moves. */
 export const REMEMBER_MS = 60 * 60 * 1000;
 
@@ -31,6 +31,7 @@ export class Pace {
   private fastest = Infinity;
   /** The width the service last refused, and when: no growth past it until REMEMBER_MS later. */
   private refused?: { width: number; at: number };
+  private halvedAt?: number;
 
   constructor(
     private ceiling: number,
@@ -69,8 +70,10 @@ export class Pace {
   refusedAt(admitted: number, now: number): void {
     if (admitted > 0) this.window = clamp(Math.min(this.window, admitted), this.ceiling);
     // Nothing admitted in flight: a limit per time, not in flight; halve, once a round trip.
-    else if (!this.refused || now - this.refused.at >= Math.min(this.fastest, 1000))
+    else if (this.halvedAt === undefined || now - this.halvedAt >= Math.min(this.fastest, 1000)) {
       this.window = clamp(this.window / 2, this.ceiling);
+      this.halvedAt = now;
+    }
     this.refused = { width: this.window, at: now };
   }
 }

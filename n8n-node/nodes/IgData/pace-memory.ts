@@ -37,6 +37,7 @@ const memories = new Map<string, Memory>();
 export function memoryOf(baseUrl: string, credentialId: string): Memory {
   const key = `${baseUrl} ${credentialId}`;
   let m = memories.get(key);
-  if (!m) memories.set(key, (m = { pace: new Pace(Infinity) /* each run sets its ceiling */, balance: new KnownBalance() }));
+  if (!m)
+    memories.set(key, (m = { pace: new Pace(Infinity) /* each run sets its ceiling */, balance: new KnownBalance() }));
   return credentialId ? m : { pace: m.pace, balance: new KnownBalance() };
 }
