@@ -3,17 +3,19 @@
  * run goes (no I/O here; the caller reports each send, answer and refusal with the time it saw).
  *
  * The rule, after TCP's congestion control, for an API that documents no rate limit (§8):
- * - First wave: FIRST_WAVE requests at once (50: `npm run bench:n8n` shows 50 lookups at once
- *   answered as fast as one against the sandbox, and a limit of 20 in flight met with it still
- *   ends within 2.5x of that limit's floor), or the pace this process learned last time, or the
- *   Concurrency the user set (then that many from the start: the user said so).
+ * - First wave: FIRST_WAVE requests at once (50, the fixed default this replaced; against a limit
+ *   of 20 in flight it costs one Retry-After and the run still ends within 2.5x of that limit's
+ *   floor: test/n8n-node/pace.test.ts), or the width this process learned last time (a width the
+ *   user's Concurrency ran at without a refusal counts), or the Concurrency the user set (then
+ *   that many from the start: the user said so).
  * - Growth: every fast answer (within SLOW_FACTOR of the fastest seen) to a run that had requests
  *   waiting widens the window by one, so it doubles each round trip, until the first refusal.
  *   Above a width that was refused, growth stops for REMEMBER_MS: a refused request costs its
  *   Retry-After, far more than the round trips one more slot could save.
  * - Back-off on 429: the window shrinks to the requests still in flight and not refused, which is
- *   what the service admitted (with none, a limit per second: it halves, once a round trip), and the refused requests wait their Retry-After (core's retry,
- *   call.ts) without their slots going to the requests waiting: no stampede of refusals.
+ *   what the service admitted (none: a limit per second; it halves, once a round trip), and the
+ *   refused requests wait their Retry-After (core's retry, call.ts) without their slots going to
+ *   the requests waiting: no stampede of refusals.
  * - Never above `ceiling` (the Concurrency the user set, else the node's maximum).
  * A Pace lives as long as its process: the next execution starts at what this one learned.
  */

@@ -4,7 +4,7 @@
  * no growth past a refused width until it is forgotten, the user's Concurrency as ceiling.
  */
 import { FIRST_WAVE, Pace } from '../src';
-import { REMEMBER_MS } from '../src/pace';
+import { REMEMBER_MS } from './support/internals';
 
 test('nothing known: the first wave is FIRST_WAVE, within the ceiling', () => {
   expect(new Pace(200).width).toBe(FIRST_WAVE);

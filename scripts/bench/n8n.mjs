@@ -56,11 +56,15 @@ const limited = await startSandbox({ port: 0, seed: 42, latencyMs: LATENCY, rate
 const key = sb.createKey(10_000_000);
 const CRED = { id: 'igBenchCred01', name: 'IG Data bench' };
 const LIMITED = { id: 'igBenchCred02', name: 'IG Data bench, rate-limited' };
+// The default case has a credential of its own: the pace it starts at in a round is what its own
+// earlier rounds found, not the width the Concurrency 200 case ran at (which it would otherwise share).
+const DEFAULT = { id: 'igBenchCred03', name: 'IG Data bench, default settings' };
 const home = await createN8nHome({
   packageDir: join(root, 'n8n-node'),
   credentials: [
     { ...CRED, type: 'igDataApi', data: { apiKey: key, baseUrl: sb.url } },
     { ...LIMITED, type: 'igDataApi', data: { apiKey: limited.createKey(10_000_000), baseUrl: limited.url } },
+    { ...DEFAULT, type: 'igDataApi', data: { apiKey: key, baseUrl: sb.url } },
   ],
 });
 
@@ -133,7 +137,7 @@ const CASES = {
     ]),
     'IG Data node (default concurrency)': wf([
       input(handles),
-      igNode({ resource: 'profile', operation: 'profile', handle: '={{ $json.handle }}' }),
+      igNode({ resource: 'profile', operation: 'profile', handle: '={{ $json.handle }}' }, DEFAULT),
     ]),
     'IG Data node (concurrency 200)': wf([
       input(handles),
@@ -310,8 +314,8 @@ const checks = [
     `${def.credits} / ${c200.credits} (HTTP Request: ${http.credits})`,
   ],
   [
-    'lookup and paging: the balance read at most once in the process (then an answer has told it)',
-    balanceReads <= 1,
+    'lookup and paging: the balance read at most once a credential in the process (then an answer has told it)',
+    balanceReads <= 2,
     `${balanceReads} in ${RUNS * 3} executions`,
   ],
   [

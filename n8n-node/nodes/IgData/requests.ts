@@ -54,9 +54,10 @@ function advance<T>(op: Op<T>, input?: unknown): IteratorResult<Effect, T> | { t
 
 /**
  * One request of a call, driven like the core's driveAsync with the engine's rules on every request:
- * it waits its turn at the gate (a try after a refusal ahead of first tries), and once the run has stopped it is not sent at all (the
- * call is abandoned, with the stop as its error). The answer is read before the gate lets the next
- * request go, so that a stop it brings holds that request back. Returns the answer or the Ig error.
+ * it waits its turn at the gate (a try after a refusal ahead of first tries), and once the run has
+ * stopped it is not sent at all (the call is abandoned, with the stop as its error). The answer is
+ * read before the gate lets the next request go, so that a stop it brings holds that request back,
+ * and tells the pace how fast it came or that it was refused. Returns the answer or the Ig error.
  */
 export async function sendOne(
   config: ClientConfig,
