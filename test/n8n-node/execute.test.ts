@@ -382,3 +382,36 @@ describe('one credit cap per execution (issue 23)', () => {
     expect(sb.stats().total).toBe(0);
   });
 });
+
+test('a 429 storm: the inputs whose lookups ran out of tries come out as their own items, paired, saying so (issue 33)', async () => {
+  // One request a second, the refusals' Retry-After 0: the three retried at once meet it three times.
+  sb.setFaults({ rateLimitPerSecond: 1, retryAfterSeconds: 0 });
+  try {
+    const handles = publicAccounts(4);
+    const { out, hints } = await execute({
+      inputs: handles,
+      parameters: lookups,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
+    expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+    const refused = out.filter((o) => o.json.delivered === false);
+    expect(refused).toHaveLength(3);
+    for (const o of refused)
+      expect(o.json).toMatchObject({
+        code: 'rate_limited',
+        http_status: 429,
+        credits_charged: 0,
+        error: expect.stringMatching(
+          /^Too many requests: the service asked to slow down \(3 tries\)\. .*\(Not charged\.\)$/,
+        ),
+      });
+    expect(refused.map((o) => o.json.handle).sort()).toEqual(
+      handles.filter((h) => !out.some((o) => o.json.username === h)).sort(),
+    );
+    expect(hints).toHaveLength(3);
+    expect(sb.stats()).toMatchObject({ creditsBilled: 1, byStatus: { 200: 1, 429: 9 } });
+  } finally {
+    sb.setFaults({ rateLimitPerSecond: 0, retryAfterSeconds: 1 });
+  }
+});

@@ -31,13 +31,17 @@ const memories = new Map<string, Memory>();
 
 /**
  * The memory of one API and credential (a process holds a handful: no eviction needed). Without a
- * credential id (a node run outside a saved workflow) the balance is not remembered: another key
- * could stand behind the same empty id.
+ * credential id (a node run outside a saved workflow) nothing is remembered: another key, with
+ * another plan and balance, could stand behind the same empty id.
  */
 export function memoryOf(baseUrl: string, credentialId: string): Memory {
+  const fresh = (): Memory => ({
+    pace: new Pace(Infinity) /* each run sets its ceiling */,
+    balance: new KnownBalance(),
+  });
+  if (!credentialId) return fresh();
   const key = `${baseUrl} ${credentialId}`;
   let m = memories.get(key);
-  if (!m)
-    memories.set(key, (m = { pace: new Pace(Infinity) /* each run sets its ceiling */, balance: new KnownBalance() }));
-  return credentialId ? m : { pace: m.pace, balance: new KnownBalance() };
+  if (!m) memories.set(key, (m = fresh()));
+  return m;
 }
