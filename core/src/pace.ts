@@ -13,7 +13,8 @@
  *   Above a width that was refused, growth stops for REMEMBER_MS: a refused request costs its
  *   Retry-After, far more than the round trips one more slot could save.
  * - Back-off on 429: the window shrinks to the requests still in flight and not refused, which is
- *   what the service admitted (none: a limit per second; it halves, once a round trip), and the
+ *   what the service admitted (none: a limit per time; then the answers of the last second times
+ *   their mean time), and the
  *   refused requests wait their Retry-After (core's retry, call.ts) without their slots going to
  *   the requests waiting: no stampede of refusals.
  * - Never above `ceiling` (the Concurrency the user set, else the node's maximum).
@@ -33,7 +34,8 @@ export class Pace {
   private fastest = Infinity;
   /** The width the service last refused, and when: no growth past it until REMEMBER_MS later. */
   private refused?: { width: number; at: number };
-  private halvedAt?: number;
+  /** The answers of about the last second (when, how long they took; oldest first): the rate a limit per time allowed. */
+  private readonly recent: { at: number; ms: number }[] = [];
 
   constructor(
     private ceiling: number,
@@ -51,9 +53,9 @@ export class Pace {
    * A run's start: its ceiling (the user's Concurrency, else the maximum) and, when the user set
    * one, its first wave too; otherwise the pace learned so far, within the new ceiling.
    */
-  startRun(ceiling: number, userSet: boolean): void {
+  startRun(ceiling: number, userSet: boolean, now: number): void {
     this.ceiling = ceiling;
-    if (userSet && !this.refused) this.window = clamp(ceiling, ceiling);
+    if (userSet && !this.remembers(now)) this.window = clamp(ceiling, ceiling);
     else this.window = clamp(this.window, ceiling);
   }
 
@@ -63,20 +65,38 @@ export class Pace {
    */
   answered(ms: number, waiting: boolean, now: number): void {
     this.fastest = Math.min(this.fastest, Math.max(1, ms));
+    this.recent.push({ at: now, ms });
+    this.forgetBefore(now - 1000);
     if (!waiting || ms > this.fastest * SLOW_FACTOR) return;
-    const cap = this.refused && now - this.refused.at < REMEMBER_MS ? this.refused.width : this.ceiling;
+    const cap = this.remembers(now) ? (this.refused as { width: number }).width : this.ceiling;
     if (this.window < cap) this.window = clamp(this.window + 1, Math.min(cap, this.ceiling));
+  }
+
+  /** Whether a refused width is still remembered at `now`. */
+  private remembers(now: number): boolean {
+    return !!this.refused && now - this.refused.at < REMEMBER_MS;
   }
 
   /** A 429 came back; `admitted`: the requests still in flight that the service has not refused. */
   refusedAt(admitted: number, now: number): void {
+    this.forgetBefore(now - 1000);
     if (admitted > 0) this.window = clamp(Math.min(this.window, admitted), this.ceiling);
-    // Nothing admitted in flight: a limit per time, not in flight; halve, once a round trip.
-    else if (this.halvedAt === undefined || now - this.halvedAt >= Math.min(this.fastest, 1000)) {
+    // Nothing admitted in flight: a limit per time. The answers of the last second are what it
+    // allows; at their mean time that many a second need this many in flight (Little's law).
+    else if (this.recent.length) {
+      const meanMs = this.recent.reduce((sum, r) => sum + r.ms, 0) / this.recent.length;
+      const byRate = (this.recent.length * Math.min(meanMs, 1000)) / 1000;
+      this.window = clamp(byRate, this.ceiling); // the refusals before it counted requests never admitted
+    } else {
+      // Refused before any answer (another client spent the limit): narrower, but nothing learned.
       this.window = clamp(this.window / 2, this.ceiling);
-      this.halvedAt = now;
+      return;
     }
     this.refused = { width: this.window, at: now };
+  }
+
+  private forgetBefore(t: number): void {
+    while (this.recent.length && this.recent[0].at <= t) this.recent.shift();
   }
 }
 

@@ -10,7 +10,7 @@ test('nothing known: the first wave is FIRST_WAVE, within the ceiling', () => {
   expect(new Pace(200).width).toBe(FIRST_WAVE);
   expect(new Pace(8).width).toBe(8);
   const p = new Pace(200);
-  p.startRun(120, true); // the user set Concurrency 120: that many from the start
+  p.startRun(120, true, 0); // the user set Concurrency 120: that many from the start
   expect(p.width).toBe(120);
 });
 
@@ -38,28 +38,35 @@ test('429s cut the window to the requests the service admitted; it stays there f
   expect(p.width).toBe(20);
   for (let i = 0; i < 100; i++) p.answered(100, true, 200);
   expect(p.width).toBe(20);
-  p.startRun(200, false); // the next execution starts at what was learned
+  p.startRun(200, false, 300); // the next execution starts at what was learned
   expect(p.width).toBe(20);
   p.answered(100, true, 5 + REMEMBER_MS);
   expect(p.width).toBe(21);
 });
 
-test('a refusal with nothing admitted in flight (a limit per second) halves the window, once a round trip', () => {
+test('a refusal with nothing admitted in flight (a limit per second): the answers of the last second at the fastest pace', () => {
   const p = new Pace(200);
-  p.answered(100, false, 0);
-  p.refusedAt(0, 1000);
-  p.refusedAt(0, 1001);
-  p.refusedAt(0, 1050);
-  expect(p.width).toBe(25);
-  p.refusedAt(0, 1101);
-  expect(p.width).toBe(12);
+  // 50 answers in the last second, 100 ms each: 50 a second need 5 in flight.
+  for (let i = 0; i < 50; i++) p.answered(100, false, 500 + i);
+  p.refusedAt(0, 1100);
+  expect(p.width).toBe(5);
+  for (let i = 0; i < 20; i++) p.answered(100, true, 2000 + i);
+  expect(p.width).toBe(5); // remembered
+  // Refused before any answer: narrower, nothing remembered.
+  const q = new Pace(200);
+  q.refusedAt(0, 0);
+  expect(q.width).toBe(25);
+  q.answered(100, true, 10);
+  expect(q.width).toBe(26);
 });
 
 test('a learned pace never exceeds a lower Concurrency set later', () => {
   const p = new Pace(200);
-  p.startRun(10, true);
+  p.startRun(10, true, 0);
   expect(p.width).toBe(10);
   p.refusedAt(4, 0);
-  p.startRun(200, true);
-  expect(p.width).toBe(4); // a refused width is kept even under a wider Concurrency
+  p.startRun(200, true, 1000);
+  expect(p.width).toBe(4); // a refused width is kept even under a wider Concurrency...
+  p.startRun(200, true, REMEMBER_MS);
+  expect(p.width).toBe(200); // ...until it is forgotten
 });

@@ -51,8 +51,9 @@ export async function runItemCalls(
 ): Promise<(ItemResult | undefined)[]> {
   const { unique, source } = dedupe(itemCalls);
   const memory = options.memory ?? { pace: new Pace(options.concurrency), balance: new KnownBalance() };
-  memory.pace.startRun(options.concurrency, options.concurrencySet ?? false);
-  const requests = new Requests(memory.pace, options.now ?? (() => performance.now()), memory.balance);
+  const now = options.now ?? (() => performance.now());
+  memory.pace.startRun(options.concurrency, options.concurrencySet ?? false, now());
+  const requests = new Requests(memory.pace, now, memory.balance);
   const opened = await openLedger(
     config,
     io,

@@ -30,7 +30,8 @@ export class Requests {
   heard(status: number, ms: number, remaining: number | undefined): void {
     const now = this.now();
     if (status === 429) this.pace.refusedAt(this.gate.inFlight - 1, now);
-    else if (status !== 0) this.pace.answered(ms, this.gate.busy, now);
+    // An answer of the platform (data, a 404): a 5xx or no answer says nothing of the pace.
+    else if (status >= 200 && status < 500) this.pace.answered(ms, this.gate.busy, now);
     if (remaining !== undefined && this.balance) this.balance.saw(remaining, now);
   }
 }
