@@ -69,7 +69,9 @@ async function preCheck(
   if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work, earlier);
   if (work.credits <= BALANCE_CHECK_ABOVE) return undefined;
   // A balance an answer reported lately that covers the work: no read, no round trip (a wrong one
-  // costs what a small run risks, a stop at the first 402 keeping what was answered).
+  // costs what a small run risks, a stop at the first 402 keeping what was answered). Reading it
+  // beside the first wave instead would save nothing: that wave could only be as wide as what a
+  // refusal may waste (BALANCE_CHECK_ABOVE credits), and the rest would wait for the read anyway.
   if (requests.balance?.covers(work.credits, requests.now())) return undefined;
   const balance = await balanceNow(config, io);
   if (typeof balance === 'number') requests.balance?.saw(balance, requests.now());
