@@ -32,9 +32,9 @@ export class Pace {
   /** Requests that may be in flight now. */
   private window: number;
   private fastest = Infinity;
-  /** The width the service last refused, and when: no growth past it until REMEMBER_MS later. */
+  /** The width left by the last refusal, and when: no growth past it until REMEMBER_MS later. */
   private refused?: { width: number; at: number };
-  /** The answers of about the last second (when, how long they took; oldest first): the rate a limit per time allowed. */
+  /** The answers of about the last second (when, how long each took; oldest first): what a limit per time allowed. */
   private readonly recent: { at: number; ms: number }[] = [];
 
   constructor(
