@@ -14,11 +14,13 @@
  *   Retry-After, far more than the round trips one more slot could save.
  * - Back-off on 429: the window shrinks to the requests still in flight and not refused, which is
  *   what the service admitted (none: a limit per time; then the answers of the last second times
- *   their mean time), and the
- *   refused requests wait their Retry-After (core's retry, call.ts) without their slots going to
- *   the requests waiting: no stampede of refusals.
+ *   their mean time), and the refused requests wait their Retry-After (core's retry, call.ts)
+ *   without their slots going to the requests waiting: no stampede of refusals. A refusal before
+ *   any answer (another client spent the limit) halves the window and teaches nothing.
  * - Never above `ceiling` (the Concurrency the user set, else the node's maximum).
- * A Pace lives as long as its process: the next execution starts at what this one learned.
+ * A Pace lives as long as its process: the next execution starts at what this one learned. The
+ * per-second case is approximate (in-process, a limit of 50 a second at 100 ms: every item out,
+ * the learned width 2-7 on a busy machine, so later runs take 2-3x that limit's floor).
  */
 
 /** The first wave when nothing is known and the user set no Concurrency. */
