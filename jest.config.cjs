@@ -59,6 +59,7 @@ const QUICK = [
   'test/sandbox/openapi.test.ts',
   'test/sandbox/paging.test.ts',
   'test/n8n-node/engine.test.ts',
+  'test/n8n-node/pace.test.ts',
   'test/n8n-node/execute.test.ts',
   'test/n8n-node/media.test.ts',
   'test/n8n-node/parameters.test.ts',
@@ -79,7 +80,7 @@ const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
 
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
 // suite runs on the default version only: that is the n8n `npm start` starts.)
-const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media', 'n8n-examples'].map(
+const REAL_N8N = ['harness', 'n8n-real', 'n8n-rate-limit', 'trigger-modes', 'n8n-media', 'n8n-examples'].map(
   (name) => `<rootDir>/test/n8n-node/${name}.test.ts`,
 );
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.

@@ -116,3 +116,6 @@ export { buildOpenApi } from './openapi';
 export { fetchIO } from './io/fetch-io';
 export { createClient } from './io/client';
 export type { Client } from './io/client';
+
+// The pace of requests in flight, found while a run goes (no I/O: the n8n engine reports to it).
+export { FIRST_WAVE, Pace } from './pace';

@@ -41,7 +41,9 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
         try {
           body = text.trim() ? JSON.parse(text) : {};
         } catch {
-          return bad('The body must be JSON: {latencyMs, faultRate, faultStatus, slowMs, mediaTtlSeconds}');
+          return bad(
+            'The body must be JSON: {latencyMs, faultRate, faultStatus, slowMs, mediaTtlSeconds, rateLimitInFlight, rateLimitPerSecond, retryAfterSeconds}',
+          );
         }
         for (const [name, v] of url.searchParams) body[name] = v;
         rt.faults = parseFaults(body, rt.faults);

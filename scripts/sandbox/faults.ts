@@ -1,5 +1,5 @@
 /**
- * Fault injection: extra latency, 502/504 answers and hanging requests ("timeout"), set for the
+ * Fault injection: extra latency, 502/504 answers, hanging requests ("timeout") and a rate limit, set for the
  * whole sandbox (options, env, POST /_sandbox/faults) or per request (query or headers).
  * Faulted requests are never billed (§7). Also how long media links live, so that expired links
  * (what users of a real CDN meet days later) can be shown in seconds.
@@ -18,6 +18,14 @@ export interface FaultConfig {
   slowMs: number;
   /** Media links in answers expire at least this long, at most twice this long, after the answer (media/links.ts). */
   mediaTtlSeconds: number;
+  /**
+   * The rate limit (rate-limit.ts), off at 0: API requests admitted at once, and admitted per
+   * second (a sliding second); a request past either is answered 429 at once, with Retry-After.
+   */
+  rateLimitInFlight: number;
+  rateLimitPerSecond: number;
+  /** The Retry-After of that 429, in whole seconds (HTTP's delay-seconds). */
+  retryAfterSeconds: number;
 }
 
 export type Fault = FaultStatus | 'timeout' | null;
@@ -30,6 +38,9 @@ const DEFAULT_FAULTS: FaultConfig = {
   faultStatus: 502,
   slowMs: 15000,
   mediaTtlSeconds: WEEK_S,
+  rateLimitInFlight: 0,
+  rateLimitPerSecond: 0,
+  retryAfterSeconds: 1,
 };
 
 const num = (v: unknown): number | undefined => {
@@ -67,6 +78,12 @@ export function parseFaults(input: Record<string, unknown>, base: FaultConfig = 
       throw new Error(`mediaTtlSeconds must be a whole number from 1 to ${52 * WEEK_S} (a year)`);
     out.mediaTtlSeconds = ttl;
   }
+  for (const name of ['rateLimitInFlight', 'rateLimitPerSecond', 'retryAfterSeconds'] as const) {
+    const v = num(input[name]);
+    if (v === undefined) continue;
+    if (!Number.isInteger(v) || v < 0 || v > 100000) throw new Error(`${name} must be a whole number from 0 to 100000`);
+    out[name] = v;
+  }
   return out;
 }
 
@@ -77,6 +94,9 @@ export function faultsFromEnv(env: Record<string, string | undefined>): Partial<
   if (env.SANDBOX_FAULT_STATUS) out.faultStatus = env.SANDBOX_FAULT_STATUS;
   if (env.SANDBOX_SLOW_MS) out.slowMs = env.SANDBOX_SLOW_MS;
   if (env.SANDBOX_MEDIA_TTL_SECONDS) out.mediaTtlSeconds = env.SANDBOX_MEDIA_TTL_SECONDS;
+  if (env.SANDBOX_RATE_LIMIT_IN_FLIGHT) out.rateLimitInFlight = env.SANDBOX_RATE_LIMIT_IN_FLIGHT;
+  if (env.SANDBOX_RATE_LIMIT_PER_SECOND) out.rateLimitPerSecond = env.SANDBOX_RATE_LIMIT_PER_SECOND;
+  if (env.SANDBOX_RETRY_AFTER_SECONDS) out.retryAfterSeconds = env.SANDBOX_RETRY_AFTER_SECONDS;
   return out as Partial<FaultConfig>;
 }
 

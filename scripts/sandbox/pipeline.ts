@@ -1,5 +1,5 @@
 /**
- * One API request, in the order the real service checks it: authentication, parameters, balance,
+ * One API request, in the order the real service checks it: the rate limit, authentication, parameters, balance,
  * injected faults, then the handler, billing and the answer, which leaves when the request's
  * latency has passed since it arrived. Only answers from the platform (data or 404) are billed
  * (§7). REST routes (serveApi) and MCP tool calls (mcp.ts) both go through callApi, so they are
@@ -48,15 +48,36 @@ export async function callApi(rt: Runtime, route: Route, call: ApiCall): Promise
     // answer held for the rest of the latency. Holding before the work instead would make the last
     // of 50 simultaneous requests wait for the other 49 to be served by this one thread after it.
     const arrived = call.arrivedAt ?? Date.now();
-    const latency = latencyOf(rt, call);
-    const out = await answer(rt, route, call, arrived, latency);
-    const rest = arrived + latency - Date.now();
-    if (out && rest > 0) await rt.timers.sleep(rest, call.aborted);
-    // Gone while held: the service did the work (and billed it); the answer is lost on the way.
-    return call.aborted.aborted ? null : out;
+    if (!rt.rateLimit.admit(rt.faults, arrived)) return refused(rt, route);
+    try {
+      const latency = latencyOf(rt, call);
+      const out = await answer(rt, route, call, arrived, latency);
+      const rest = arrived + latency - Date.now();
+      if (out && rest > 0) await rt.timers.sleep(rest, call.aborted);
+      // Gone while held: the service did the work (and billed it); the answer is lost on the way.
+      return call.aborted.aborted ? null : out;
+    } finally {
+      rt.rateLimit.leave();
+    }
   } finally {
     rt.stats.leave();
   }
+}
+
+/** A request past the rate limit (rate-limit.ts): 429 at once, with Retry-After; never billed. */
+function refused(rt: Runtime, route: Route): ApiAnswer {
+  rt.stats.countStatus(429);
+  const requestId = rt.nextRequestId();
+  const code = 'rate_limited';
+  const message = `Too many requests: slow down and retry after ${rt.faults.retryAfterSeconds} s (not charged).`;
+  return {
+    status: 429,
+    body: JSON.stringify({
+      error: { code, message, docs: docsLink(code) },
+      meta: { request_id: requestId, endpoint: route.endpoint.id, credits_charged: 0 },
+    }),
+    headers: { 'x-request-id': requestId, 'retry-after': String(rt.faults.retryAfterSeconds) },
+  };
 }
 
 /** The request's latency in ms: its x-sandbox-latency header, its sandbox_latency input, or the sandbox's. */

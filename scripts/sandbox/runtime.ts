@@ -5,6 +5,7 @@ import type { FaultConfig, FaultDice } from './faults';
 import type { Overlay } from './overlay';
 import type { Stats } from './stats';
 import type { Timers } from './timers';
+import type { RateLimit } from './rate-limit';
 import type { MediaLinks } from './media/links';
 import type { SandboxClock } from './clock';
 import type { MovingWorld } from './world/moving';
@@ -24,6 +25,8 @@ export interface Runtime {
   readonly stats: Stats;
   readonly dice: FaultDice;
   readonly timers: Timers;
+  /** Who is admitted under faults.rateLimitInFlight / rateLimitPerSecond. */
+  readonly rateLimit: RateLimit;
   readonly nextRequestId: () => string;
   /** Signs the media links of answers and checks them when they are fetched. */
   readonly media: MediaLinks;

@@ -22,6 +22,7 @@ import { SandboxClock } from './clock';
 import { MovingWorld } from './world/moving';
 import { Stats } from './stats';
 import { Timers } from './timers';
+import { RateLimit } from './rate-limit';
 import { requestIds, send } from './http';
 import { serveApi } from './pipeline';
 import { serveAdmin } from './admin';
@@ -50,6 +51,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       faultStatus: opts.faultStatus,
       slowMs: opts.slowMs,
       mediaTtlSeconds: opts.mediaTtlSeconds,
+      rateLimitInFlight: opts.rateLimitInFlight,
+      rateLimitPerSecond: opts.rateLimitPerSecond,
+      retryAfterSeconds: opts.retryAfterSeconds,
     },
     faults,
   );
@@ -68,6 +72,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     stats: new Stats(),
     dice: new FaultDice(seed),
     timers: new Timers(),
+    rateLimit: new RateLimit(),
     nextRequestId: requestIds(seed, startedAt),
     media: new MediaLinks(`sandbox-media-${seed}`, startedAt),
     faults,

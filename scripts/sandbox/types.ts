@@ -14,6 +14,10 @@ export interface SandboxOptions {
   slowMs?: number;
   /** How long media links in answers live (seconds; default a week). Also SANDBOX_MEDIA_TTL_SECONDS, POST /_sandbox/faults. */
   mediaTtlSeconds?: number;
+  /** The rate limit, off by default: requests admitted at once / per second, the 429's Retry-After (faults.ts). */
+  rateLimitInFlight?: number;
+  rateLimitPerSecond?: number;
+  retryAfterSeconds?: number;
   /** No log lines (default true in-process; the CLI logs). */
   quiet?: boolean;
   /** Demo key; defaults to env SANDBOX_DEMO_KEY, else derived from the seed. */

@@ -279,7 +279,7 @@ describe('one bad item spoils nothing (issue 23)', () => {
     expect(sb.stats().creditsBilled).toBe(2);
   });
 
-  test('an item that fails after its retries (502, not charged) is left out with a notice; the paid answers come out', async () => {
+  test('an item that fails after its retries (502, not charged) comes out as its own item that says so, paired; the paid answers come out', async () => {
     const handles = publicAccounts(4);
     const perItem = (i: number) =>
       i === 2 ? { options: { extraParameters: { parameter: [{ name: 'sandbox_fault', value: '502' }] } } } : {};
@@ -290,11 +290,20 @@ describe('one bad item spoils nothing (issue 23)', () => {
       key: sb.demoKey,
       continueOnFail: false,
     });
-    expect(out.map((o) => o.json.username)).toEqual([handles[0], handles[1], handles[3]]);
-    expect(out[2].json._notice).toBe(
-      'Item 2 not delivered: The data provider failed after 3 tries. Try again later. (Not charged.)',
-    );
-    expect(hints.map((h) => h.message)).toEqual([out[2].json._notice]);
+    expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+    expect(out.map((o) => o.json.username)).toEqual([handles[0], handles[1], undefined, handles[3]]);
+    const said = 'The data provider failed after 3 tries. Try again later. (Not charged.)';
+    expect(out[2].json).toEqual({
+      delivered: false,
+      handle: handles[2],
+      error: said,
+      code: 'upstream_error',
+      http_status: 502,
+      credits_charged: 0,
+      request_id: expect.any(String),
+    });
+    expect(out.some((o) => o.json._notice)).toBe(false);
+    expect(hints.map((h) => h.message)).toEqual([`Item 2 not delivered: ${said}`]);
     expect(sb.stats().creditsBilled).toBe(3);
   });
 
@@ -404,4 +413,37 @@ describe('one credit cap per execution (issue 23)', () => {
     });
     expect(sb.stats().total).toBe(0);
   });
+});
+
+test('a 429 storm: the inputs whose lookups ran out of tries come out as their own items, paired, saying so (issue 33)', async () => {
+  // One request a second, the refusals' Retry-After 0: the three retried at once meet it three times.
+  sb.setFaults({ rateLimitPerSecond: 1, retryAfterSeconds: 0 });
+  try {
+    const handles = publicAccounts(4);
+    const { out, hints } = await execute({
+      inputs: handles,
+      parameters: lookups,
+      key: sb.demoKey,
+      continueOnFail: false,
+    });
+    expect(out.map((o) => o.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+    const refused = out.filter((o) => o.json.delivered === false);
+    expect(refused).toHaveLength(3);
+    for (const o of refused)
+      expect(o.json).toMatchObject({
+        code: 'rate_limited',
+        http_status: 429,
+        credits_charged: 0,
+        error: expect.stringMatching(
+          /^Too many requests: the service asked to slow down \(3 tries\)\. .*\(Not charged\.\)$/,
+        ),
+      });
+    expect(refused.map((o) => o.json.handle).sort()).toEqual(
+      handles.filter((h) => !out.some((o) => o.json.username === h)).sort(),
+    );
+    expect(hints).toHaveLength(3);
+    expect(sb.stats()).toMatchObject({ creditsBilled: 1, byStatus: { 200: 1, 429: 9 } });
+  } finally {
+    sb.setFaults({ rateLimitPerSecond: 0, retryAfterSeconds: 1 });
+  }
 });

@@ -220,3 +220,26 @@ test('inputs resolve like the service: @name, URL, numeric id, ?url= alias, #tag
     former_usernames: ['greenkitchen_old', 'gk.recipes'],
   });
 });
+
+test('the rate limit (off by default): past the requests in flight or per second, 429 rate_limited at once with Retry-After, not billed', async () => {
+  const key = sb.createKey(100);
+  const burst = (n: number) =>
+    Promise.all(Array.from({ length: n }, (_, i) => raw(`/v1/profile?handle=nasa&i=${i}`, bearer(key))));
+  sb.setFaults({ latencyMs: 1000, rateLimitInFlight: 2, retryAfterSeconds: 3 }); // a long latency: a busy machine spreads a burst
+  try {
+    const answers = await burst(5);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBe('3');
+    expect(refused.body.error).toMatchObject({ code: 'rate_limited' });
+    expect(refused.body.meta).toMatchObject({ credits_charged: 0 });
+    expect(sb.balance(key)).toBe(98);
+    // Answered ones free their places: the next burst is admitted the same way.
+    expect((await burst(2)).map((a) => a.status)).toEqual([200, 200]);
+    sb.setFaults({ latencyMs: 0, rateLimitInFlight: 0, rateLimitPerSecond: 3 });
+    expect((await burst(4)).map((a) => a.status).sort()).toEqual([200, 200, 200, 429]);
+    expect(() => sb.setFaults({ rateLimitInFlight: 1.5 })).toThrow(/rateLimitInFlight must be a whole number/);
+  } finally {
+    sb.setFaults({ latencyMs: 0, rateLimitInFlight: 0, rateLimitPerSecond: 0, retryAfterSeconds: 1 });
+  }
+});

@@ -9,3 +9,4 @@ export { planPaging, withCursor } from '../../src/page-rule';
 export { RETRYABLE_STATUSES, codeForStatus } from '../../src/error-codes';
 export { ERROR_DOCS, SPEC_ERROR_CODES } from '../../src/error-docs';
 export { endpointDocs } from '../../src/registry/docs';
+export { REMEMBER_MS } from '../../src/pace';

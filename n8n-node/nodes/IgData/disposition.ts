@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { AnyIgError, Call, EndpointDef, RunError } from '@igdata/core';
 import { isIgError } from '@igdata/core';
 import type { ItemMeta } from './engine-types';
-import { failureMessage, simplifyItem } from './output';
+import { errorJson, failureMessage, simplifyItem } from './output';
 
 /** Options > On Not Found. */
 export type OnNotFound = 'item' | 'skip' | 'error';
@@ -32,9 +32,10 @@ export type Disposition =
   /** Left out: a run stopped part-way did not look it up (the run's stop notice says it). */
   | { kind: 'notLookedUp' }
   /**
-   * Without Continue On Fail: fails the execution when nothing else in it was answered, else left out with `notice`.
+   * Without Continue On Fail: fails the execution when nothing else in it was answered, else its
+   * own item that says so (`items`, failedJson), `notice` in the run's hints.
    */
-  | { kind: 'failed'; error: Failure; notice: string }
+  | { kind: 'failed'; error: Failure; notice: string; items: IDataObject[] }
   /** Fails the execution whatever else was answered (the execution's own error, or On Not Found: Error). */
   | { kind: 'fatal'; error: Failure };
 
@@ -63,6 +64,20 @@ export function notFoundJson(
   if (error.first) json.credits_charged_first = error.first.charged;
   if (error.details.requestId) json.request_id = error.details.requestId;
   if (deduplicated) json.deduplicated = true;
+  return json;
+}
+
+/**
+ * The item of an input whose request ran out of tries (429s, a provider's 5xx, no connection) or
+ * that the cap kept from being sent: the target as asked, `delivered: false`, the sentence, the
+ * code and what was charged (`may_have_been_charged` when an answer was lost on the way).
+ */
+export function failedJson(error: Failure, policy: ItemPolicy): IDataObject {
+  const json: IDataObject = { delivered: false };
+  const target = policy.call?.endpoint.params.find((p) => p.required && policy.call?.params[p.name] !== undefined);
+  if (target && policy.call) json[target.name] = String(policy.call.params[target.name]);
+  Object.assign(json, errorJson(error, policy.call));
+  if (isIgError(error) && error.lostSends > 0) json.may_have_been_charged = true;
   return json;
 }
 
@@ -113,7 +128,12 @@ export function outputOf(dispositions: Disposition[]): {
       d.items.forEach((json) => out.push({ json, pairedItem: { item } }));
       answers.push(...d.answers);
       if (d.notice) hints.push(`Item ${item}: ${d.notice}`);
-    } else if (d.kind === 'leftOut' || d.kind === 'failed') {
+    } else if (d.kind === 'failed') {
+      // Its own item says it; the hint tells the run.
+      d.items.forEach((json) => out.push({ json, pairedItem: { item } }));
+      answers.push(...d.items.map(() => undefined));
+      hints.push(d.notice);
+    } else if (d.kind === 'leftOut') {
       hints.push(d.notice);
       missing.push(d.notice);
     }

@@ -4,6 +4,7 @@
  * ledger, dedupe, lookup, paging, engine): it imports none of them.
  */
 import type { AnyIgError, Call, LedgerTally, PagingResult, RunError } from '@igdata/core';
+import type { Memory } from './pace-memory';
 
 /** What one input item asked for. */
 export interface ItemCall {
@@ -15,7 +16,14 @@ export interface ItemCall {
 }
 
 export interface RunOptions {
+  /** The most requests in flight: the Concurrency the user set, else the node's maximum. */
   concurrency: number;
+  /** The user set Concurrency: the first wave is that wide (else the pace's, core's pace.ts). */
+  concurrencySet?: boolean;
+  /** What this process remembers of the API between runs (pace-memory.ts); a fresh one when absent. */
+  memory?: Memory;
+  /** The clock the pace and the known balance read (ms); performance.now when absent. */
+  now?: () => number;
   /** Credits this execution may spend; undefined = no cap. */
   creditCap?: number;
   /**

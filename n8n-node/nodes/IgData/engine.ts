@@ -6,18 +6,20 @@
  *   either, nothing is sent and every item carries the refusal), and the run's credit ledger: the
  *   known work held up front, each request's cost reserved before it and settled after it with
  *   the `credits_charged` the service reported; its tally may be shared with earlier runs;
- * - requests.ts: at most `concurrency` requests in flight (semaphore.ts), and after an answer
- *   every further request would meet too, nothing more is sent;
+ * - requests.ts: at most the pace's window in flight (core's pace.ts, paced-gate.ts), never over
+ *   `concurrency`, the pace kept for the next run (pace-memory.ts); after an answer every
+ *   further request would meet too, nothing more is sent;
  * - lookup.ts and paging.ts: a single request, or a list read page by page.
  * What each item's result then becomes in n8n's output is outcome.ts's.
  */
 import type { AnyIgError, AsyncIO, ClientConfig, IgApiError, RunError, RunTally } from '@igdata/core';
-import { CreditLedger, IgCreditCapError, RunStoppedError, describeStop } from '@igdata/core';
+import { CreditLedger, IgCreditCapError, Pace, RunStoppedError, describeStop } from '@igdata/core';
 import { dedupe, withFanOut } from './dedupe';
 import type { CallResult, ItemCall, ItemResult, RunOptions } from './engine-types';
 import { isPaged } from './engine-types';
 import { openLedger } from './ledger';
 import { lookUp } from './lookup';
+import { KnownBalance } from './pace-memory';
 import { readList } from './paging';
 import { Requests, asError } from './requests';
 
@@ -48,20 +50,24 @@ export async function runItemCalls(
   options: RunOptions,
 ): Promise<(ItemResult | undefined)[]> {
   const { unique, source } = dedupe(itemCalls);
+  const memory = options.memory ?? { pace: new Pace(options.concurrency), balance: new KnownBalance() };
+  const now = options.now ?? (() => performance.now());
+  memory.pace.startRun(options.concurrency, options.concurrencySet ?? false, now());
+  const requests = new Requests(memory.pace, now, memory.balance);
   const opened = await openLedger(
     config,
     io,
     unique.map((u) => u.itemCall),
     options,
+    requests,
   );
   if ('refusal' in opened) return itemCalls.map((itemCall) => itemCall && { ok: false, error: opened.refusal });
   const { ledger, shares } = opened;
 
-  const requests = new Requests(options.concurrency);
   const results = new Map<number, CallResult>();
   // Calls start in input order, each with its share of the held estimate; every request waits at
-  // the semaphore, so pages of one list run one after another, and lists and lookups of different
-  // items side by side, never more than `concurrency` at once. Starting them all is cheap (promises).
+  // the gate, so pages of one list run one after another, and lists and lookups of different
+  // items side by side, never more than the pace's window at once. Starting them all is cheap (promises).
   await Promise.all(
     unique.map(async ({ itemCall, index }, k) => {
       const budget = ledger.allowance(shares[k]);

@@ -16,7 +16,9 @@ import { downloadMedia } from './media-download';
 import { DEFAULT_ON_NOT_FOUND, outputOf } from './disposition';
 import { decide, mediaFailure, runFailure } from './outcome';
 import { stopNotice } from './output';
-import { n8nClient } from './transport';
+import { CREDENTIAL, n8nClient } from './transport';
+import { MAX_CONCURRENCY } from './options';
+import { memoryOf } from './pace-memory';
 
 /** The calls, run under the cap this node's runs share in the current execution. */
 async function runCalls(
@@ -27,13 +29,17 @@ async function runCalls(
   const credits = executionCredits(ctx);
   const client = n8nClient(ctx);
   try {
+    const config = await client.config();
+    const credential = ctx.getNode().credentials?.[CREDENTIAL]?.id ?? '';
     const options = {
-      concurrency: input.concurrency,
+      concurrency: input.concurrencySet ? input.concurrency : MAX_CONCURRENCY,
+      concurrencySet: input.concurrencySet,
+      memory: memoryOf(baseUrlOf(config), credential),
       creditCap: input.creditCap,
       tally: credits.tally,
       earlierRuns: credits.runs,
     };
-    return await runItemCalls(await client.config(), input.calls, client.io, options);
+    return await runItemCalls(config, input.calls, client.io, options);
   } finally {
     credits.runs++;
   }

@@ -29,7 +29,10 @@ export interface RunInput {
   calls: (ItemCall | undefined)[];
   early: (AnyIgError | undefined)[];
   perItem: { endpoint: EndpointDef; options: Options }[];
+  /** Options > Concurrency, else DEFAULT_CONCURRENCY (what media downloads use). */
   concurrency: number;
+  /** Options > Concurrency was set: the lookups' ceiling and first wave (else the pace finds them). */
+  concurrencySet: boolean;
   /** Undefined: no cap (Credit Cap 0). */
   creditCap?: number;
 }
@@ -91,7 +94,13 @@ function sameForAll(ctx: IExecuteFunctions, perItem: { options: Options }[]): vo
 }
 
 export function readInput(ctx: IExecuteFunctions, items: INodeExecutionData[]): RunInput {
-  const input: RunInput = { calls: [], early: [], perItem: [], concurrency: DEFAULT_CONCURRENCY };
+  const input: RunInput = {
+    calls: [],
+    early: [],
+    perItem: [],
+    concurrency: DEFAULT_CONCURRENCY,
+    concurrencySet: false,
+  };
   for (let i = 0; i < items.length; i++) {
     const options = (ctx.getNodeParameter('options', i, {}) as Options) ?? {};
     const operation = ctx.getNodeParameter('operation', i) as string;
@@ -114,6 +123,7 @@ export function readInput(ctx: IExecuteFunctions, items: INodeExecutionData[]): 
   if (!input.perItem.length) return input;
   sameForAll(ctx, input.perItem);
   input.concurrency = concurrencyOf(input.perItem[0].options);
+  input.concurrencySet = input.perItem[0].options.concurrency !== undefined;
   input.creditCap = capOf(input.perItem[0].options);
   return input;
 }

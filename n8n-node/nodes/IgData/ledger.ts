@@ -2,7 +2,8 @@
  * The run's credit ledger and the pre-check. The work whose cost is known before it starts
  * (lookups, Limit lists, the first page of a Return All) is priced with the core's `estimateCost`
  * and, before the first billed request, checked against the credit cap (less what earlier runs in
- * the execution spent) and, above BALANCE_CHECK_ABOVE credits, against the balance; over either,
+ * the execution spent) and, above BALANCE_CHECK_ABOVE credits, against the balance (unless one an
+ * answer reported lately covers it, pace-memory.ts); over either,
  * nothing is sent. Otherwise its estimate is held in the ledger up front, so a Return All only uses
  * what is left of the cap, and each call gets its share as an allowance.
  */
@@ -19,6 +20,7 @@ import {
 } from '@igdata/core';
 import type { ItemCall, RunOptions } from './engine-types';
 import { isPaged } from './engine-types';
+import type { Requests } from './requests';
 
 /**
  * Known work above this many credits is checked against the balance before it starts. Below it a
@@ -62,10 +64,17 @@ async function preCheck(
   ledger: CreditLedger,
   work: WorkEstimate,
   earlier: EarlierRuns,
+  requests: Requests,
 ): Promise<AnyIgError | RunError | undefined> {
   if (!ledger.tryHold(work.credits)) return new RunRefusedError('cap', ledger.cap as number, work, earlier);
   if (work.credits <= BALANCE_CHECK_ABOVE) return undefined;
+  // A balance an answer reported lately that covers the work: no read, no round trip (a wrong one
+  // costs what a small run risks, a stop at the first 402 keeping what was answered). Reading it
+  // beside the first wave instead would save nothing: that wave could only be as wide as what a
+  // refusal may waste (BALANCE_CHECK_ABOVE credits), and the rest would wait for the read anyway.
+  if (requests.balance?.covers(work.credits, requests.now())) return undefined;
   const balance = await balanceNow(config, io);
+  if (typeof balance === 'number') requests.balance?.saw(balance, requests.now());
   if (typeof balance === 'number')
     return balance < work.credits ? new RunRefusedError('balance', balance, work) : undefined;
   return balance && stopsBulkRun(balance) ? balance : undefined;
@@ -81,6 +90,7 @@ export async function openLedger(
   io: AsyncIO,
   calls: ItemCall[],
   options: RunOptions,
+  requests: Requests,
 ): Promise<{ ledger: CreditLedger; shares: number[] } | { refusal: AnyIgError | RunError }> {
   const shares = calls.map(knownCost);
   const work: WorkEstimate = {
@@ -89,6 +99,7 @@ export async function openLedger(
     largest: shares.reduce((a, b) => Math.max(a, b), 0),
   };
   const ledger = new CreditLedger(options.creditCap, options.tally);
-  const refusal = await preCheck(config, io, ledger, work, { runs: options.earlierRuns ?? 0, spent: ledger.spent });
+  const earlier = { runs: options.earlierRuns ?? 0, spent: ledger.spent };
+  const refusal = await preCheck(config, io, ledger, work, earlier, requests);
   return refusal ? { refusal } : { ledger, shares };
 }

@@ -88,7 +88,9 @@ export const optionsProperty: INodeProperties = {
       default: DEFAULT_CONCURRENCY,
       description:
         `How many requests may be in flight at once across all input items ` +
-        `(1-${MAX_CONCURRENCY}). Must be the same for every item.`,
+        `(1-${MAX_CONCURRENCY}): the node never sends more, fewer only when the API answers 429. ` +
+        `Not added, the node finds the API's pace itself (${DEFAULT_CONCURRENCY} at first, up to ` +
+        `${MAX_CONCURRENCY}). Must be the same for every item.`,
     },
     {
       displayName: 'Credit Cap',

@@ -13,7 +13,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import type { Call } from '@igdata/core';
 import { isIgError, isRunRefusedError, isRunStoppedError, stopsBulkRun } from '@igdata/core';
 import type { Disposition, Failure, ItemPolicy } from './disposition';
-import { answerItems, isNotFound, notFoundJson, receivedItems } from './disposition';
+import { answerItems, failedJson, isNotFound, notFoundJson, receivedItems } from './disposition';
 import type { ItemResult } from './engine-types';
 import type { MediaFailure } from './media-response';
 import { failureSentence } from './media-response';
@@ -62,11 +62,12 @@ export function decide(
   // balance before any answer) and On Not Found: Error fail the execution.
   if (isRunRefusedError(error) || (isIgError(error) && stopsBulkRun(error)) || isNotFound(error))
     return { kind: 'fatal', error };
-  // The item's own failure (a 5xx after retries, no connection, the cap before its request; never
-  // billed twice, usually not at all): left out with a notice, or the execution's error when no
-  // item of the run has anything to output (runFailure).
+  // The item's own failure (429s or a 5xx after retries, no connection, the cap before its request;
+  // never billed twice, usually not at all): its own item that says so, paired with its input, as a
+  // not-found one is, so the next node sees every input; or the execution's error when no item of
+  // the run has anything to output (runFailure).
   const message = isIgError(error) ? failureMessage(error, policy.call) : error.message;
-  return { kind: 'failed', error, notice: `Item ${i} not delivered: ${message}` };
+  return { kind: 'failed', error, notice: `Item ${i} not delivered: ${message}`, items: [failedJson(error, policy)] };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The one bound on work in flight in the n8n nodes: at most `limit` tasks at once, the rest waiting
- * in order. The action node's requests (requests.ts) and both nodes' media downloads (media-download.ts)
- * each take one at the node's Concurrency.
+ * A fixed bound on work in flight: at most `limit` tasks at once, the rest waiting in order. Both
+ * nodes' media downloads (media-download.ts) take one at the node's Concurrency (the action
+ * node's requests wait at a gate that moves with the API's pace instead: paced-gate.ts).
  */
 export class Semaphore {
   private active = 0;
