@@ -76,6 +76,7 @@ const NOT_MEASURED = new Set([
   '80 KB',
   '92 KB',
   '100 KB',
+  '110 KB',
   // an estimate of what the cache can hold, said as one
   '10 MB',
   // the core's retry backoff
