@@ -14,7 +14,7 @@ import type { MediaOptions } from './media';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { DEFAULT_ON_NOT_FOUND, outputOf } from './disposition';
-import { decide, mediaFailure, runFailure } from './outcome';
+import { decide, failuresAsItems, mediaFailure, runFailure } from './outcome';
 import { stopNotice } from './output';
 import { n8nClient } from './transport';
 
@@ -43,7 +43,7 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
   const items = this.getInputData();
   const input = readInput(this, items);
   const results = await runCalls(this, input);
-  const continueOnFail = this.continueOnFail();
+  const continueOnFail = failuresAsItems(this);
   const dispositions = input.perItem.map(({ endpoint, options }, i) =>
     decide(i, results[i], input.early[i], {
       endpoint,
@@ -114,7 +114,7 @@ async function attachMedia(
       item.json._notice = item.json._notice ? `${String(item.json._notice)} ${notice}` : notice;
       skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${notice}`);
     }
-    const failed = mediaFailure(m.failures, ctx.continueOnFail());
+    const failed = mediaFailure(m.failures, failuresAsItems(ctx));
     if (!failed) return;
     if ('fields' in failed) {
       Object.assign(item.json, failed.fields);
@@ -138,5 +138,5 @@ async function attachMedia(
 function noteStop(ctx: IExecuteFunctions, out: INodeExecutionData[], stopped: RunStoppedError): void {
   const notice = stopNotice(stopped);
   ctx.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
-  if (!ctx.continueOnFail()) addNotice(out, notice);
+  if (!failuresAsItems(ctx)) addNotice(out, notice);
 }
