@@ -20,13 +20,18 @@ import { rt, setupN8n, teardownN8n } from './setup';
 jest.setTimeout(300_000);
 
 const FIVE = ['nasa', 'natgeo', 'nike', 'bbcnews', 'starbucks'];
+// AI Agent 3.1 (the version n8n's editor adds) runs tool calls as the engine's requests: each a
+// run of the tool node in the workflow's own execution. 2.2 (saved workflows of n8n 1.x) calls
+// the tool inside its own run, through n8n-core's sub-node context: both must hold.
 const CASES = {
-  successive: { turns: FIVE.map((handle) => [{ handle }]), cap: 3 },
-  parallel: { turns: [FIVE.map((handle) => ({ handle }))], cap: 3 },
-  badInput: { turns: [[{ handle: '' }], [{ handle: 'https://twitter.com/nasa' }]], cap: 3 },
+  successive: { turns: FIVE.map((handle) => [{ handle }]), cap: 3, balance: 100, agent: 3.1 },
+  parallel: { turns: [FIVE.map((handle) => ({ handle }))], cap: 3, balance: 100, agent: 3.1 },
+  badInput: { turns: [[{ handle: '' }], [{ handle: 'https://twitter.com/nasa' }]], cap: 3, balance: 100, agent: 3.1 },
+  // A private account (a billed 404), then a balance that is empty.
+  notFoundThenEmpty: { turns: [[{ handle: 'locked_acc' }], [{ handle: 'nasa' }]], cap: 3, balance: 1, agent: 3.1 },
+  olderAgent: { turns: FIVE.map((handle) => [{ handle }]), cap: 3, balance: 100, agent: 2.2 },
 };
 type Case = keyof typeof CASES;
-const BALANCE = 100;
 
 let world: N8nWorld;
 let model: ModelStub;
@@ -53,11 +58,11 @@ function workflow(credentials: Record<Case, { id: string; name: string }>) {
         id: `agent-${c}`,
         name: agent,
         type: '@n8n/n8n-nodes-langchain.agent',
-        typeVersion: 3,
+        typeVersion: CASES[c].agent,
         position: [300, 300 * k],
         parameters: {
           promptType: 'define',
-          text: `Look these accounts up. SCRIPT: ${JSON.stringify({ turns: CASES[c].turns })}`,
+          text: `Case ${c}: look these accounts up. SCRIPT: ${JSON.stringify({ turns: CASES[c].turns })}`,
           options: {},
         },
       },
@@ -94,7 +99,7 @@ beforeAll(async () => {
   model = await startModelStub();
   const credentials = {} as Record<Case, { id: string; name: string }>;
   const list = (Object.keys(CASES) as Case[]).map((c, k) => {
-    keys[c] = world.sb.createKey(BALANCE);
+    keys[c] = world.sb.createKey(CASES[c].balance);
     credentials[c] = { id: `igAgentCase0${k}`, name: `IG Data ${c}` };
     return { ...credentials[c], type: 'igDataApi', data: { apiKey: keys[c], baseUrl: world.sb.url } };
   });
@@ -113,14 +118,14 @@ afterAll(async () => {
 /** The model's requests of one agent (its script names its case), in order. */
 const requestsOf = (c: Case) =>
   model.requests.filter((q) =>
-    textOf(q.body.messages.find((m) => m.role === 'user')?.content).includes(JSON.stringify({ turns: CASES[c].turns })),
+    textOf(q.body.messages.find((m) => m.role === 'user')?.content).startsWith(`Case ${c}:`),
   );
 /** What each tool call answered, as the model received it (the last request holds them all). */
 const toolAnswers = (c: Case): Record<string, any>[][] =>
   (requestsOf(c).at(-1)?.body.messages ?? [])
     .filter((m: ChatMessage) => m.role === 'tool')
     .map((m) => JSON.parse(textOf(m.content)));
-const billed = (c: Case) => BALANCE - world.sb.balance(keys[c]);
+const billed = (c: Case) => CASES[c].balance - world.sb.balance(keys[c]);
 const agentAnswer = (c: Case) => String(rt.nodeOutput(r.run, `Agent ${c}`)?.[0]?.output ?? '');
 
 test('the execution ends normally and every agent answers with what its tools returned', () => {
@@ -132,7 +137,7 @@ test('the execution ends normally and every agent answers with what its tools re
   }
 });
 
-test.each(['successive', 'parallel'] as Case[])(
+test.each(['successive', 'parallel', 'olderAgent'] as Case[])(
   'Credit Cap 3, the model asks for 5 profiles (%s tool calls): 3 answers and 2 refusals reach the model, 3 credits billed',
   (c) => {
     const answers = toolAnswers(c);
@@ -142,7 +147,7 @@ test.each(['successive', 'parallel'] as Case[])(
     const answered = answers.filter((a) => a[0].username).map((a) => a[0].username);
     const refused = answers.filter((a) => a[0].error).map((a) => a[0]);
     // Successive calls are answered in order; n8n runs one turn's parallel calls last first.
-    expect(answered).toEqual(c === 'successive' ? FIVE.slice(0, 3) : FIVE.slice(2));
+    expect(answered).toEqual(c === 'parallel' ? FIVE.slice(2) : FIVE.slice(0, 3));
     expect(refused).toHaveLength(2);
     for (const refusal of refused) {
       expect(refusal).toEqual({ error: expect.any(String), code: 'credit_cap', credits_charged: 0 });
@@ -170,6 +175,17 @@ test("an empty handle and another site's URL reach the model as error texts (the
   expect(otherSite).toEqual([sentence('https://twitter.com/nasa')]);
   expect(otherSite[0].error).toMatch(/\(Not charged\.\)$/);
   expect(billed('badInput')).toBe(0);
+});
+
+test('a private account and an empty balance reach the model as answers: what the API said and what it cost', () => {
+  const [locked, broke] = toolAnswers('notFoundThenEmpty');
+  expect(locked).toEqual([
+    expect.objectContaining({ found: false, handle: 'locked_acc', code: 'not_found', credits_charged: 1 }),
+  ]);
+  expect(locked[0].message).toMatch(/no public data.*\(Charged 1 credit\.\)$/);
+  expect(broke).toEqual([expect.objectContaining({ code: expect.any(String), credits_charged: 0 })]);
+  expect(broke[0].error).toMatch(/^Out of credits: 0 left\. Top up to continue\. \(Not charged\.\)$/);
+  expect(billed('notFoundThenEmpty')).toBe(1);
 });
 
 test("the model's schema says what a handle may be; the API key is in no message the model receives", () => {
