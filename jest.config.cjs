@@ -79,7 +79,7 @@ const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
 
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
 // suite runs on the default version only: that is the n8n `npm start` starts.)
-const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media', 'n8n-examples', 'n8n-agent'].map(
+const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media', 'n8n-examples', 'n8n-agent', 'n8n-rules'].map(
   (name) => `<rootDir>/test/n8n-node/${name}.test.ts`,
 );
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.

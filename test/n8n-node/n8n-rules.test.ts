@@ -1,0 +1,156 @@
+/**
+ * n8n's execution rules around the node, in a real n8n (2.8.4, and 2.41.1 in the jest project
+ * n8n-newest), headless, against the sandbox: Execute Once, Always Output Data, Retry On Fail and
+ * sub-workflows (the inventory in test/README.md says what n8n documents for each and what the
+ * node does). Each node has its own sandbox key, so what each was billed is read from its balance.
+ */
+import type { N8nWorld } from './setup';
+import { rt, setupN8n, teardownN8n } from './setup';
+
+jest.setTimeout(300_000);
+
+const BALANCE = 100;
+const NAMES = ['once', 'always', 'retry', 'sub'] as const;
+type Name = (typeof NAMES)[number];
+
+let world: N8nWorld;
+const keys = {} as Record<Name, string>;
+const creds = {} as Record<Name, { id: string; name: string }>;
+
+beforeAll(async () => {
+  world = await setupN8n();
+  const list = NAMES.map((n, k) => {
+    keys[n] = world.sb.createKey(BALANCE);
+    creds[n] = { id: `igRulesCase0${k}`, name: `IG Data ${n}` };
+    return { ...creds[n], type: 'igDataApi', data: { apiKey: keys[n], baseUrl: world.sb.url } };
+  });
+  await rt.importCredentials(world.home, list);
+});
+afterAll(() => teardownN8n(world));
+
+const billed = (n: Name) => BALANCE - world.sb.balance(keys[n]);
+const start = {
+  id: 'start',
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
+const input = (name: string, handles: string[]) => ({
+  id: `in-${name}`,
+  name,
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  position: [200, 0],
+  parameters: { jsCode: `return ${JSON.stringify(handles)}.map((who) => ({ json: { who } }));` },
+});
+const ig = (name: string, cred: Name, options: Record<string, unknown>, settings: Record<string, unknown> = {}) => ({
+  id: `ig-${name}`,
+  name,
+  type: 'n8n-nodes-igdata.igData',
+  typeVersion: 1,
+  position: [400, 0],
+  parameters: { resource: 'profile', operation: 'profile', handle: '={{ $json.who }}', options },
+  credentials: { igDataApi: creds[cred] },
+  ...settings,
+});
+const link = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+const out = (r: { run: unknown }, node: string) => rt.nodeOutput(r.run, node) as Record<string, any>[];
+
+test('Execute Once: one lookup with the first item, one credit; Always Output Data: an empty item where nothing came out', async () => {
+  const r = await rt.runWorkflow(world.home, {
+    name: 'rules',
+    nodes: [
+      start,
+      input('Five', ['nasa', 'natgeo', 'nike', 'bbcnews', 'starbucks']),
+      ig('Once', 'once', {}, { executeOnce: true }),
+      input('Locked', ['locked_acc']),
+      ig('Always', 'always', { onNotFound: 'skip' }, { alwaysOutputData: true }),
+    ],
+    connections: {
+      Start: {
+        main: [
+          [
+            { node: 'Five', type: 'main', index: 0 },
+            { node: 'Locked', type: 'main', index: 0 },
+          ],
+        ],
+      },
+      ...link('Five', 'Once'),
+      ...link('Locked', 'Always'),
+    },
+    settings: { executionOrder: 'v1' },
+  });
+  expect(r.error).toBeUndefined();
+  expect(out(r, 'Once').map((j) => j.username)).toEqual(['nasa']);
+  expect(billed('once')).toBe(1);
+  // On Not Found: Skip left the private account out (billed: the API answered 404); n8n then adds
+  // one empty item, which carries nothing of ours: the notice is the run's warning hint.
+  expect(out(r, 'Always')).toEqual([{}]);
+  expect(billed('always')).toBe(1);
+});
+
+test('Retry On Fail: a run that throws after it was paid (On Not Found: Error) is run again with all its items and paid again (the gap test/README.md names)', async () => {
+  // On Not Found: Error fails the run after it was paid: n8n runs the node again (Max Tries 2).
+  const r = await rt.runWorkflow(world.home, {
+    name: 'retry',
+    nodes: [
+      start,
+      input('Two', ['nasa', 'locked_acc']),
+      ig('Retry', 'retry', { onNotFound: 'error' }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
+    ],
+    connections: { ...link('Start', 'Two'), ...link('Two', 'Retry') },
+  });
+  expect(r.ok).toBe(false);
+  expect(String(r.error?.message)).toMatch(/locked_acc has no public data/);
+  // Both tries looked both accounts up: 2 credits a try (the 404 is billed). n8n keeps no output
+  // of a failed try, so the node cannot hand the first try's answers to the second.
+  expect(billed('retry')).toBe(4);
+});
+
+test("sub-workflows: each execution of a sub-workflow has its own credit cap (the caller's does not span it)", async () => {
+  const sub = {
+    id: 'igRulesSubWf01',
+    name: 'rules sub',
+    nodes: [
+      {
+        id: 'trigger',
+        name: 'When called',
+        type: 'n8n-nodes-base.executeWorkflowTrigger',
+        typeVersion: 1.1,
+        position: [0, 0],
+        parameters: { inputSource: 'passthrough' },
+      },
+      ig('Sub lookup', 'sub', { creditCap: 1 }),
+    ],
+    connections: link('When called', 'Sub lookup'),
+  };
+  // Outside the editor n8n runs a sub-workflow's published version (2.x): publish it.
+  await rt.publishWorkflow(world.home, sub);
+  const r = await rt.runWorkflow(world.home, {
+    name: 'rules caller',
+    nodes: [
+      start,
+      input('Three', ['nasa', 'natgeo', 'nike']),
+      {
+        id: 'call',
+        name: 'Call',
+        type: 'n8n-nodes-base.executeWorkflow',
+        typeVersion: 1.2,
+        position: [400, 0],
+        parameters: {
+          source: 'database',
+          workflowId: { __rl: true, mode: 'id', value: sub.id },
+          mode: 'each',
+          options: { waitForSubWorkflow: true },
+        },
+      },
+    ],
+    connections: { ...link('Start', 'Three'), ...link('Three', 'Call') },
+  });
+  expect(r.error).toBeUndefined();
+  // One sub-workflow execution per item, each under its own cap of 1: three credits in all.
+  expect(out(r, 'Call').map((j) => j.username)).toEqual(['nasa', 'natgeo', 'nike']);
+  expect(billed('sub')).toBe(3);
+});
