@@ -429,3 +429,25 @@ describe("as an AI agent's tool (the igDataTool type; end to end in real n8n: n8
     ).rejects.toMatchObject({ name: 'NodeOperationError' });
   });
 });
+
+describe("n8n's Retry On Fail: the node run again with all its items (end to end: n8n-rules.test.ts)", () => {
+  test('a run that throws after it was paid (On Not Found: Error) is not paid again by its retries; other calls are', async () => {
+    const execution = {};
+    const setup = {
+      inputs: ['nasa', 'locked_acc'],
+      parameters: { ...lookups, options: { onNotFound: 'error' } },
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution,
+    };
+    for (let attempt = 0; attempt < 3; attempt++)
+      await expect(execute(setup)).rejects.toMatchObject({
+        message: expect.stringMatching(/locked_acc has no public data/),
+      });
+    expect(sb.stats().creditsBilled).toBe(2);
+    // A run of other calls in the same execution is looked up (and paid) as ever.
+    const other = await execute({ ...setup, inputs: ['natgeo'] });
+    expect(other.out.map((o) => o.json.username)).toEqual(['natgeo']);
+    expect(sb.stats().creditsBilled).toBe(3);
+  });
+});

@@ -91,7 +91,7 @@ test('Execute Once: one lookup with the first item, one credit; Always Output Da
   expect(billed('always')).toBe(1);
 });
 
-test('Retry On Fail: a run that throws after it was paid (On Not Found: Error) is run again with all its items and paid again (the gap test/README.md names)', async () => {
+test('Retry On Fail: a run that throws after it was paid (On Not Found: Error) is run again with all its items, and nothing is paid twice', async () => {
   // On Not Found: Error fails the run after it was paid: n8n runs the node again (Max Tries 2).
   const r = await rt.runWorkflow(world.home, {
     name: 'retry',
@@ -104,53 +104,60 @@ test('Retry On Fail: a run that throws after it was paid (On Not Found: Error) i
   });
   expect(r.ok).toBe(false);
   expect(String(r.error?.message)).toMatch(/locked_acc has no public data/);
-  // Both tries looked both accounts up: 2 credits a try (the 404 is billed). n8n keeps no output
-  // of a failed try, so the node cannot hand the first try's answers to the second.
-  expect(billed('retry')).toBe(4);
+  // n8n keeps no output of a failed try: the second try uses the answers the first paid for
+  // (n8n-node/nodes/IgData/retry.ts), so 2 credits, not 2 a try.
+  expect(billed('retry')).toBe(2);
 });
 
-test("sub-workflows: each execution of a sub-workflow has its own credit cap (the caller's does not span it)", async () => {
-  const sub = {
-    id: 'igRulesSubWf01',
-    name: 'rules sub',
-    nodes: [
-      {
-        id: 'trigger',
-        name: 'When called',
-        type: 'n8n-nodes-base.executeWorkflowTrigger',
-        typeVersion: 1.1,
-        position: [0, 0],
-        parameters: { inputSource: 'passthrough' },
-      },
-      ig('Sub lookup', 'sub', { creditCap: 1 }),
-    ],
-    connections: link('When called', 'Sub lookup'),
-  };
-  // Outside the editor n8n runs a sub-workflow's published version (2.x): publish it.
-  await rt.publishWorkflow(world.home, sub);
-  const r = await rt.runWorkflow(world.home, {
-    name: 'rules caller',
-    nodes: [
-      start,
-      input('Three', ['nasa', 'natgeo', 'nike']),
-      {
-        id: 'call',
-        name: 'Call',
-        type: 'n8n-nodes-base.executeWorkflow',
-        typeVersion: 1.2,
-        position: [400, 0],
-        parameters: {
-          source: 'database',
-          workflowId: { __rl: true, mode: 'id', value: sub.id },
-          mode: 'each',
-          options: { waitForSubWorkflow: true },
+// 2.41.1 serves a sub-workflow from its publication service, which takes up a publication made by
+// the CLI only at `n8n start` ("Workflow is not active and cannot be executed" under `n8n execute`;
+// a sub-workflow given as JSON is refused its credential there): this runs on 2.8.4 only.
+const publishedByCli = rt.runtime().activation !== 'publication-status';
+(publishedByCli ? test : test.skip)(
+  "sub-workflows: each execution of a sub-workflow has its own credit cap (the caller's does not span it)",
+  async () => {
+    const sub = {
+      id: 'igRulesSubWf01',
+      name: 'rules sub',
+      nodes: [
+        {
+          id: 'trigger',
+          name: 'When called',
+          type: 'n8n-nodes-base.executeWorkflowTrigger',
+          typeVersion: 1.1,
+          position: [0, 0],
+          parameters: { inputSource: 'passthrough' },
         },
-      },
-    ],
-    connections: { ...link('Start', 'Three'), ...link('Three', 'Call') },
-  });
-  expect(r.error).toBeUndefined();
-  // One sub-workflow execution per item, each under its own cap of 1: three credits in all.
-  expect(out(r, 'Call').map((j) => j.username)).toEqual(['nasa', 'natgeo', 'nike']);
-  expect(billed('sub')).toBe(3);
-});
+        ig('Sub lookup', 'sub', { creditCap: 1 }),
+      ],
+      connections: link('When called', 'Sub lookup'),
+    };
+    // Outside the editor n8n runs a sub-workflow's published version: publish it.
+    await rt.publishWorkflow(world.home, sub);
+    const r = await rt.runWorkflow(world.home, {
+      name: 'rules caller',
+      nodes: [
+        start,
+        input('Three', ['nasa', 'natgeo', 'nike']),
+        {
+          id: 'call',
+          name: 'Call',
+          type: 'n8n-nodes-base.executeWorkflow',
+          typeVersion: 1.2,
+          position: [400, 0],
+          parameters: {
+            source: 'database',
+            workflowId: { __rl: true, mode: 'id', value: sub.id },
+            mode: 'each',
+            options: { waitForSubWorkflow: true },
+          },
+        },
+      ],
+      connections: { ...link('Start', 'Three'), ...link('Three', 'Call') },
+    });
+    expect(r.error).toBeUndefined();
+    // One sub-workflow execution per item, each under its own cap of 1: three credits in all.
+    expect(out(r, 'Call').map((j) => j.username)).toEqual(['nasa', 'natgeo', 'nike']);
+    expect(billed('sub')).toBe(3);
+  },
+);

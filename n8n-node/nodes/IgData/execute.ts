@@ -17,6 +17,7 @@ import { DEFAULT_ON_NOT_FOUND, outputOf } from './disposition';
 import { decide, failuresAsItems, mediaFailure, runFailure } from './outcome';
 import { stopNotice } from './output';
 import { n8nClient } from './transport';
+import { keepForRetry, takeKept } from './retry';
 
 /** The calls, run under the cap this node's runs share in the current execution. */
 async function runCalls(
@@ -25,6 +26,12 @@ async function runCalls(
 ): Promise<(ItemResult | undefined)[]> {
   if (!input.calls.some(Boolean)) return [];
   const credits = executionCredits(ctx);
+  // Retry On Fail: the try before this one was paid for these very calls and threw (retry.ts).
+  const again = takeKept(ctx, input.calls);
+  if (again) {
+    credits.runs++;
+    return again;
+  }
   const client = n8nClient(ctx);
   try {
     const options = {
@@ -59,7 +66,10 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
     dispositions,
     input.calls.map((c) => c?.call),
   );
-  if (failure) throw failure;
+  if (failure) {
+    keepForRetry(this, input.calls, results);
+    throw failure;
+  }
 
   const { out, answers, hints, missing } = outputOf(dispositions);
   const owners = out.map((o) => (o.pairedItem as { item: number }).item);
