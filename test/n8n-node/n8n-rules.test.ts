@@ -1,7 +1,7 @@
 /**
  * n8n's execution rules around the node, in a real n8n (2.8.4, and 2.41.1 in the jest project
- * n8n-newest), headless, against the sandbox: Execute Once, Always Output Data, Retry On Fail and
- * sub-workflows (the inventory in test/README.md says what n8n documents for each and what the
+ * n8n-newest), headless, against the sandbox: Execute Once, Always Output Data, Retry On Fail,
+ * sub-workflows, and the editor's "Execute step" with and without pinned data (the inventory in test/README.md says what n8n documents for each and what the
  * node does). Each node has its own sandbox key, so what each was billed is read from its balance.
  */
 import type { N8nWorld } from './setup';
@@ -10,7 +10,7 @@ import { rt, setupN8n, teardownN8n } from './setup';
 jest.setTimeout(300_000);
 
 const BALANCE = 100;
-const NAMES = ['once', 'always', 'retry', 'sub'] as const;
+const NAMES = ['once', 'always', 'retry', 'sub', 'click'] as const;
 type Name = (typeof NAMES)[number];
 
 let world: N8nWorld;
@@ -161,3 +161,73 @@ const publishedByCli = rt.runtime().activation !== 'publication-status';
     expect(billed('sub')).toBe(3);
   },
 );
+
+test('the editor: each "Execute step" is an execution of its own that pays again for every lookup and says what it cost (Include Meta); pinned data is used instead of the node (0 credits)', async () => {
+  const id = await rt.importWorkflow(world.home, {
+    id: 'igRulesEditor01',
+    name: 'rules editor',
+    nodes: [start, input('Two', ['nasa', 'natgeo']), ig('Click', 'click', { includeMeta: true })],
+    connections: { ...link('Start', 'Two'), ...link('Two', 'Click') },
+  });
+  const before = await rt.maxExecutionId(world.home);
+  const editor = await rt.startEditor({ home: world.home });
+  const runs: { id: number; status: string; mode: string; items?: Record<string, any>[] }[] = [];
+  try {
+    const browser = { 'browser-id': 'igdata-rules-test' };
+    const login = await fetch(`${editor.url}/rest/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...browser },
+      body: JSON.stringify({ emailOrLdapLoginId: editor.owner.email, password: editor.owner.password }),
+    });
+    expect(login.status).toBe(200);
+    const headers = {
+      'content-type': 'application/json',
+      cookie: (login.headers.get('set-cookie') ?? '').split(';')[0],
+      ...browser,
+    };
+    const wf = (await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()).data;
+    // What the editor sends for "Execute step" on the node: a manual execution up to it.
+    const click = async (workflowData: Record<string, unknown>) => {
+      const res = await fetch(`${editor.url}/rest/workflows/${id}/run`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          workflowData,
+          triggerToStartFrom: { name: 'Start' },
+          destinationNode: { nodeName: 'Click', mode: 'inclusive' },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const after = runs.length ? Math.max(...runs.map((r) => r.id)) : before;
+      for (const until = Date.now() + 30_000; Date.now() < until;) {
+        const done = (await rt.getExecutions(world.home, id, { afterId: after })).find(
+          (e: { mode: string; status: string }) => e.mode === 'manual' && e.status !== 'running' && e.status !== 'new',
+        );
+        if (done) return runs.push(done);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error('no manual execution finished within 30 s');
+    };
+    await click(wf);
+    await click(wf);
+    await click({ ...wf, pinData: { Click: [{ json: { username: 'pinned' } }] } });
+  } finally {
+    await editor.stop();
+  }
+  expect(runs.map((r) => [r.mode, r.status])).toEqual([
+    ['manual', 'success'],
+    ['manual', 'success'],
+    ['manual', 'success'],
+  ]);
+  // Each click: both lookups again (no answers kept between executions, a cap of its own), and
+  // each item's meta says what it cost.
+  for (const r of runs.slice(0, 2)) {
+    expect(r.items?.map((i) => [i.username, i.meta?.credits_charged])).toEqual([
+      ['nasa', 1],
+      ['natgeo', 1],
+    ]);
+  }
+  // Pinned: the node did not run.
+  expect(runs[2].items).toEqual([{ username: 'pinned' }]);
+  expect(billed('click')).toBe(4);
+});
