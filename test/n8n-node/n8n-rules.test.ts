@@ -163,12 +163,16 @@ const publishedByCli = rt.runtime().activation !== 'publication-status';
 );
 
 test('the editor: each "Execute step" is an execution of its own that pays again for every lookup and says what it cost (Include Meta); pinned data is used instead of the node (0 credits)', async () => {
-  const id = await rt.importWorkflow(world.home, {
+  const clicked = {
     id: 'igRulesEditor01',
     name: 'rules editor',
     nodes: [start, input('Two', ['nasa', 'natgeo']), ig('Click', 'click', { includeMeta: true })],
     connections: { ...link('Start', 'Two'), ...link('Two', 'Click') },
-  });
+  };
+  // The same with the node's output pinned, as saved (2.41.1 runs the saved workflow; 2.8.4 the
+  // one the editor sends: both carry it).
+  const pinned = { ...clicked, id: 'igRulesEditor02', pinData: { Click: [{ json: { username: 'pinned' } }] } };
+  await rt.importWorkflow(world.home, [clicked, pinned]);
   const before = await rt.maxExecutionId(world.home);
   const editor = await rt.startEditor({ home: world.home });
   const runs: { id: number; status: string; mode: string; items?: Record<string, any>[] }[] = [];
@@ -185,14 +189,15 @@ test('the editor: each "Execute step" is an execution of its own that pays again
       cookie: (login.headers.get('set-cookie') ?? '').split(';')[0],
       ...browser,
     };
-    const wf = (await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()).data;
+    const saved = async (id: string) =>
+      (await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()).data;
     // What the editor sends for "Execute step" on the node: a manual execution up to it.
-    const click = async (workflowData: Record<string, unknown>) => {
+    const click = async (id: string) => {
       const res = await fetch(`${editor.url}/rest/workflows/${id}/run`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
-          workflowData,
+          workflowData: await saved(id),
           triggerToStartFrom: { name: 'Start' },
           destinationNode: { nodeName: 'Click', mode: 'inclusive' },
         }),
@@ -208,9 +213,9 @@ test('the editor: each "Execute step" is an execution of its own that pays again
       }
       throw new Error('no manual execution finished within 30 s');
     };
-    await click(wf);
-    await click(wf);
-    await click({ ...wf, pinData: { Click: [{ json: { username: 'pinned' } }] } });
+    await click(clicked.id);
+    await click(clicked.id);
+    await click(pinned.id);
   } finally {
     await editor.stop();
   }
