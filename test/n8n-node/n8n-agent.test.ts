@@ -6,7 +6,7 @@
  * that throws would end the whole execution, so every per-call outcome must come back to the
  * model as the tool's answer (n8n-node/nodes/IgData/outcome.ts, failuresAsItems).
  *
- * One execution holds the three agents (each n8n CLI call costs seconds), each with its own tool
+ * One execution holds the five agents (each n8n CLI call costs seconds), each with its own tool
  * node (its own Credit Cap) and its own sandbox key (what each was billed).
  */
 import type { AnyIgError } from '@igdata/core';
