@@ -80,9 +80,16 @@ const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
 
 // The suites that run inside a real n8n, on every supported version. (The `npm start` editor
 // suite runs on the default version only: that is the n8n `npm start` starts.)
-const REAL_N8N = ['harness', 'n8n-real', 'n8n-rate-limit', 'trigger-modes', 'n8n-media', 'n8n-examples'].map(
-  (name) => `<rootDir>/test/n8n-node/${name}.test.ts`,
-);
+const REAL_N8N = [
+  'harness',
+  'n8n-real',
+  'n8n-rate-limit',
+  'trigger-modes',
+  'n8n-media',
+  'n8n-examples',
+  'n8n-agent',
+  'n8n-rules',
+].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.
 const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
 

@@ -35,6 +35,8 @@ interface Setup {
   execution?: Record<string, Record<string, unknown>>;
   /** Rewrites an answer's body on its way back, as a proxy between n8n and the service would. */
   tamper?: (url: string, body: string) => string;
+  /** The node's type: `n8n-nodes-igdata.igDataTool` is the node as an AI agent's tool. */
+  type?: string;
 }
 
 /** Runs the node as n8n does; the key goes on as one header, as n8n does for the credential. */
@@ -47,7 +49,7 @@ async function execute(setup: Setup) {
       ({ ...setup.parameters, ...fieldOf(setup, i), ...setup.perItem?.(i) })[name] ?? dflt,
     getContext: (type: string) => ((setup.execution ??= {})[type === 'node' ? 'node:IG Data' : type] ??= {}),
     getCredentials: async () => ({ apiKey: setup.key, baseUrl: sb.url }),
-    getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData', parameters: setup.parameters }),
+    getNode: () => ({ name: 'IG Data', type: setup.type ?? 'n8n-nodes-igdata.igData', parameters: setup.parameters }),
     continueOnFail: () => setup.continueOnFail,
     addExecutionHints: (...h: NodeExecutionHint[]) => hints.push(...h),
     helpers: {
@@ -446,4 +448,80 @@ test('a 429 storm: the inputs whose lookups ran out of tries come out as their o
   } finally {
     sb.setFaults({ rateLimitPerSecond: 0, retryAfterSeconds: 1 });
   }
+});
+
+describe("as an AI agent's tool (the igDataTool type; end to end in real n8n: n8n-agent.test.ts)", () => {
+  const tool = 'n8n-nodes-igdata.igDataTool';
+  test("a cap refusal, an input error and an empty balance are the tool's answer, with Continue On Fail's sentences and codes; earlier calls' answers stand", async () => {
+    const execution = {};
+    const call = (handle: string, key = sb.demoKey) =>
+      execute({
+        inputs: [handle],
+        parameters: { ...lookups, options: { creditCap: 1 } },
+        key,
+        continueOnFail: false,
+        execution,
+        type: tool,
+      });
+    expect((await call('nasa')).out.map((o) => o.json.username)).toEqual(['nasa']);
+    const refused = await call('natgeo');
+    expect(refused.out.map((o) => o.json)).toEqual([
+      {
+        error:
+          "Not started at this node's run 2: 1 distinct lookup would cost ~1 credit, and 1 earlier run of this node in this execution spent 1 credit of its credit cap of 1. " +
+          'Raise Options > Credit Cap to at least 2 (0 for no cap). Nothing was sent. (Not charged.)',
+        code: 'credit_cap',
+        credits_charged: 0,
+      },
+    ]);
+    expect((await call('')).out.map((o) => o.json)).toEqual([
+      {
+        error: 'handle must be a username, @username, numeric id or profile URL; got an empty value. (Not charged.)',
+        code: 'invalid_input',
+        credits_charged: 0,
+      },
+    ]);
+    const empty = await execute({
+      inputs: ['nasa'],
+      parameters: lookups,
+      key: sb.createKey(0),
+      continueOnFail: false,
+      type: tool,
+    });
+    expect(empty.out.map((o) => o.json)).toEqual([
+      expect.objectContaining({
+        error: 'Out of credits: 0 left. Top up to continue. (Not charged.)',
+        credits_charged: 0,
+      }),
+    ]);
+    expect(sb.stats().creditsBilled).toBe(1);
+  });
+
+  test('the same calls on the plain node (igData) still fail the execution', async () => {
+    await expect(
+      execute({ inputs: [''], parameters: lookups, key: sb.demoKey, continueOnFail: false }),
+    ).rejects.toMatchObject({ name: 'NodeOperationError' });
+  });
+});
+
+describe("n8n's Retry On Fail: the node run again with all its items (end to end: n8n-rules.test.ts)", () => {
+  test('a run that throws after it was paid (On Not Found: Error) is not paid again by its retries; other calls are', async () => {
+    const execution = {};
+    const setup = {
+      inputs: ['nasa', 'locked_acc'],
+      parameters: { ...lookups, options: { onNotFound: 'error' } },
+      key: sb.demoKey,
+      continueOnFail: false,
+      execution,
+    };
+    for (let attempt = 0; attempt < 3; attempt++)
+      await expect(execute(setup)).rejects.toMatchObject({
+        message: expect.stringMatching(/locked_acc has no public data/),
+      });
+    expect(sb.stats().creditsBilled).toBe(2);
+    // A run of other calls in the same execution is looked up (and paid) as ever.
+    const other = await execute({ ...setup, inputs: ['natgeo'] });
+    expect(other.out.map((o) => o.json.username)).toEqual(['natgeo']);
+    expect(sb.stats().creditsBilled).toBe(3);
+  });
 });

@@ -392,7 +392,8 @@ describe('as an AI agent tool: the definitions n8n builds from the node', () => 
         const wf = new Workflow({ id: 'w1', nodes: [node], connections: {}, active: false, nodeTypes });
         const filled = wf.getNode('IG Data');
         const { response: tool } = createNodeAsTool({ node: filled, nodeType: toolType, handleToolInvocation: async () => '' });
-        tools.push({ operation: o.value, name: tool.name, description: tool.description, descriptionType: filled.parameters.descriptionType, nodeName: NodeHelpers.makeNodeName(filled.parameters, toolType.description) });
+        const schema = Object.fromEntries(Object.entries(tool.schema.shape).map(([k, v]) => [k, v.description ?? '']));
+        tools.push({ operation: o.value, name: tool.name, description: tool.description, descriptionType: filled.parameters.descriptionType, nodeName: NodeHelpers.makeNodeName(filled.parameters, toolType.description), schema });
       }
     }
     process.stdout.write(JSON.stringify({ type: toolType.description.name, outputs: toolType.description.outputs, tools }));
@@ -419,7 +420,15 @@ describe('as an AI agent tool: the definitions n8n builds from the node', () => 
       const built = JSON.parse(r.stdout) as {
         type: string;
         outputs: string[];
-        tools: { operation: string; name: string; description: string; descriptionType: string; nodeName: string }[];
+        tools: {
+          operation: string;
+          name: string;
+          description: string;
+          descriptionType: string;
+          nodeName: string;
+          /** The model's schema: each key the model must send, with its description. */
+          schema: Record<string, string>;
+        }[];
       };
       expect(built).toMatchObject({ type: 'igDataTool', outputs: ['ai_tool'] });
       expect(built.tools.map((t) => t.operation).sort()).toEqual(documentedEndpoints.map((e) => e.id).sort());
@@ -445,7 +454,21 @@ describe('as an AI agent tool: the definitions n8n builds from the node', () => 
           ]).toEqual([e.id, true]);
         expect(d.includes(' per page')).toBe(describeCost(e).includes('per page'));
         expect(d.endsWith(' in IG Data')).toBe(true);
+        // What the model must send, each with what it is (the registry's words) and, for a price
+        // window, what it costs: the tool variant's $fromAI() defaults (fields.ts).
+        const keys = Object.keys(tool.schema).sort();
+        const wanted = e.params
+          .filter((p) => p.required || (e.cost.type === 'window' && e.cost.param === p.name))
+          .map((p) => p.name);
+        if (e.shape === 'list' && e.paginated) wanted.push('limit');
+        expect([e.id, keys]).toEqual([e.id, wanted.sort()]);
+        for (const k of keys) expect([e.id, k, tool.schema[k].length > 20]).toEqual([e.id, k, true]);
+        if (e.cost.type === 'window') expect(tool.schema[e.cost.param]).toMatch(/Cost: \d+ credits at \d+/);
       }
+      expect(built.tools.find((t) => t.operation === 'profile')!.schema).toEqual({
+        handle:
+          'Account as username, @username, numeric user id or profile URL (e.g. nasa, @nasa or https://www.instagram.com/nasa/).',
+      });
       const engagement = built.tools.find((t) => t.operation === 'insights/profile/engagement')!;
       expect(engagement.description).toBe(
         "Compute an account's engagement rate: average likes plus comments per recent post divided by followers (engagement_rate_pct is the percentage). Returns one item. Cost: 2-6 credits, depending on how many posts are analyzed in IG Data",

@@ -14,11 +14,12 @@ import type { MediaOptions } from './media';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { DEFAULT_ON_NOT_FOUND, outputOf } from './disposition';
-import { decide, mediaFailure, runFailure } from './outcome';
+import { decide, failuresAsItems, mediaFailure, runFailure } from './outcome';
 import { stopNotice } from './output';
 import { CREDENTIAL, n8nClient } from './transport';
 import { MAX_CONCURRENCY } from './options';
 import { memoryOf } from './pace-memory';
+import { keepForRetry, takeKept } from './retry';
 
 /** The calls, run under the cap this node's runs share in the current execution. */
 async function runCalls(
@@ -27,6 +28,12 @@ async function runCalls(
 ): Promise<(ItemResult | undefined)[]> {
   if (!input.calls.some(Boolean)) return [];
   const credits = executionCredits(ctx);
+  // Retry On Fail: the try before this one was paid for these very calls and threw (retry.ts).
+  const again = takeKept(ctx, input.calls);
+  if (again) {
+    credits.runs++;
+    return again;
+  }
   const client = n8nClient(ctx);
   try {
     const config = await client.config();
@@ -49,7 +56,7 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
   const items = this.getInputData();
   const input = readInput(this, items);
   const results = await runCalls(this, input);
-  const continueOnFail = this.continueOnFail();
+  const continueOnFail = failuresAsItems(this);
   const dispositions = input.perItem.map(({ endpoint, options }, i) =>
     decide(i, results[i], input.early[i], {
       endpoint,
@@ -65,7 +72,10 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
     dispositions,
     input.calls.map((c) => c?.call),
   );
-  if (failure) throw failure;
+  if (failure) {
+    keepForRetry(this, input.calls, results);
+    throw failure;
+  }
 
   const { out, answers, hints, missing } = outputOf(dispositions);
   const owners = out.map((o) => (o.pairedItem as { item: number }).item);
@@ -120,7 +130,7 @@ async function attachMedia(
       item.json._notice = item.json._notice ? `${String(item.json._notice)} ${notice}` : notice;
       skipped.push(`Item ${(item.pairedItem as { item: number }).item}: ${notice}`);
     }
-    const failed = mediaFailure(m.failures, ctx.continueOnFail());
+    const failed = mediaFailure(m.failures, failuresAsItems(ctx));
     if (!failed) return;
     if ('fields' in failed) {
       Object.assign(item.json, failed.fields);
@@ -144,5 +154,5 @@ async function attachMedia(
 function noteStop(ctx: IExecuteFunctions, out: INodeExecutionData[], stopped: RunStoppedError): void {
   const notice = stopNotice(stopped);
   ctx.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
-  if (!ctx.continueOnFail()) addNotice(out, notice);
+  if (!failuresAsItems(ctx)) addNotice(out, notice);
 }

@@ -12,6 +12,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_CREDIT_CAP, DEFAULT_LIMIT, MAX_CONCURRENCY
 import type { ItemCall } from './engine-types';
 import type { OnNotFound } from './disposition';
 import { failureMessage } from './output';
+import { failuresAsItems } from './outcome';
 
 export interface Options {
   concurrency?: number;
@@ -112,7 +113,7 @@ export function readInput(ctx: IExecuteFunctions, items: INodeExecutionData[]): 
       input.early.push(undefined);
     } catch (e) {
       if (!isIgError(e)) throw new NodeOperationError(ctx.getNode(), e as Error, { itemIndex: i });
-      if (!ctx.continueOnFail()) {
+      if (!failuresAsItems(ctx)) {
         const which = items.length > 1 ? `Item ${i} of ${items.length}: ` : '';
         throw new NodeOperationError(ctx.getNode(), `${which}${failureMessage(e)}`, { itemIndex: i });
       }

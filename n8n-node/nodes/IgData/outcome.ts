@@ -8,8 +8,14 @@
  * for what makes the whole execution wrong and has nothing paid to lose. The sentences say what
  * was charged ("Not charged.", "Charged 1 credit.", "May have been charged." for a try whose
  * answer was lost): they are core's (`userMessage`, `runErrorMessage`).
+ *
+ * An AI agent's tool call is one run of the node inside the agent's execution, and a run that
+ * throws ends that whole execution (n8n-core's WorkflowExecute: the agent never answers, and
+ * the answers of earlier calls, paid for, reach nobody). So a tool call treats every failure as
+ * Continue On Fail does: the item that says it (the same sentence and code) is the tool's answer,
+ * which the agent hands to the model (`failuresAsItems`).
  */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import type { Call } from '@igdata/core';
 import { isIgError, isRunRefusedError, isRunStoppedError, stopsBulkRun } from '@igdata/core';
 import type { Disposition, Failure, ItemPolicy } from './disposition';
@@ -18,6 +24,22 @@ import type { ItemResult } from './engine-types';
 import type { MediaFailure } from './media-response';
 import { failureSentence } from './media-response';
 import { errorJson, failureMessage, toNodeError } from './output';
+
+/**
+ * Whether this run is an AI agent's tool call. n8n gives a `usableAsTool` node a second type,
+ * `<package>.<node>Tool`, and the agent's tool calls run that type: by the engine's requests (the
+ * AI Agent from n8n 2.x; `isToolExecution()` is false there) or, in older agents and other tool
+ * users, through a sub-node context whose `isToolExecution()` is true. Our own type is `igData`.
+ */
+export function isToolCall(ctx: IExecuteFunctions): boolean {
+  const type = String(ctx.getNode().type ?? '')
+    .split('.')
+    .pop();
+  return Boolean(type?.endsWith('Tool')) || ctx.isToolExecution?.() === true;
+}
+
+/** Whether a failed item becomes its error item (rather than a notice or the run's throw). */
+export const failuresAsItems = (ctx: IExecuteFunctions): boolean => ctx.continueOnFail() || isToolCall(ctx);
 
 /**
  * The policy: item `i`'s result from the engine (or its failure before any request, `early`) as
