@@ -67,6 +67,7 @@ const QUICK = [
   'test/fuzz/n8n-fields.test.ts',
   'test/sheets/preview-chart.test.ts',
   'test/layers.test.ts',
+  'test/file-size.test.ts',
   'test/clocks.test.ts',
   'test/figures.test.ts',
   'test/cli.test.ts',

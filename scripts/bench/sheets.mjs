@@ -22,11 +22,11 @@ import { concurrencyRows } from './sheets-concurrency.mjs';
 import { freshnessRows } from './sheets-fresh.mjs';
 import { scheduleRows } from './sheets-schedule.mjs';
 import { floorRuntime, runFloor } from './sheets-floor.mjs';
+import { startNaivePool } from './sheets-naive.mjs';
 import { bundleFigures, load1, saveRecords } from './records.mjs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -173,60 +173,14 @@ const floor = await medianOf('floor: bare fetchAll of 50', async (label) => {
   return r;
 });
 
-// (c) naive: one execution per cell, fresh context, 30 at once
-const naive = `function NAIVE(handle) {
-  var res = UrlFetchApp.fetch(${JSON.stringify(PROD)} + '/v1/profile?handle=' + encodeURIComponent(String(handle).replace(/^@/, '')),
-    { headers: { Authorization: 'Bearer ${KEY}' }, muteHttpExceptions: true });
-  var json = JSON.parse(res.getContentText());
-  return json.data ? json.data.followers : json.error.message;
-}`;
-const workerSrc = `
-const { parentPort, workerData } = require('node:worker_threads');
-import(workerData.runtimeFile).then(({ createGasRuntime }) => {
-  const rt = createGasRuntime({ files: [{ name: 'naive.js', code: workerData.naive }], manifest: null,
-    rewriteUrl: (u) => u.startsWith(workerData.prod) ? workerData.sandbox + u.slice(workerData.prod.length) : u });
-  parentPort.on('message', (m) => {
-    if (m === 'close') return rt.close().then(() => process.exit(0));
-    let v;
-    try { v = rt.custom('NAIVE', m.handle); } catch (e) { v = String(e.message); }
-    parentPort.postMessage({ i: m.i, v, loadMs: rt.stats.lastLoadMs });
-  });
-  parentPort.postMessage('ready');
-});`;
-const pool = await Promise.all(
-  Array.from(
-    { length: CONCURRENCY },
-    () =>
-      new Promise((resolve) => {
-        const w = new Worker(workerSrc, {
-          eval: true,
-          workerData: { runtimeFile: pathToFileURL(runtimeFile).href, naive, prod: PROD, sandbox: sb.url },
-        });
-        w.once('message', () => resolve(w));
-      }),
-  ),
-);
-const naiveRun = () =>
-  new Promise((resolve) => {
-    let next = 0;
-    let done = 0;
-    const feed = (w) => {
-      if (next < column.length) w.postMessage({ i: next, handle: column[next++] });
-    };
-    for (const w of pool) {
-      w.removeAllListeners('message');
-      w.on('message', () => {
-        if (++done === column.length) resolve({});
-        else feed(w);
-      });
-      feed(w);
-    }
-  });
+// (c) naive: one execution per cell, fresh context, 30 at once (sheets-naive.mjs)
+const naive = await startNaivePool({ runtimeFile, key: KEY, prod: PROD, sandboxUrl: sb.url, threads: CONCURRENCY });
+const naiveRun = () => naive.run(column);
 // Column URLs: the naive function cannot read them; give it plain handles so it makes its 1,000 requests.
 column.splice(0, column.length, ...rows);
 const c1 = await measure('(c) naive, one execution per cell', naiveRun);
 const c2 = await measure('(c) naive, recalculation', naiveRun);
-for (const w of pool) w.postMessage('close');
+naive.close();
 const concurrency = await concurrencyRows({ createConcurrentRuntime, sb, key: KEY, dist, prod: PROD, accounts });
 const freshness = await freshnessRows({ createGasRuntime, sb, key: KEY, dist, prod: PROD, column, root });
 const schedule = await scheduleRows({ createGasRuntime, sb, key: KEY, dist, prod: PROD, column });

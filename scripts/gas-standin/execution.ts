@@ -1,5 +1,5 @@
 /** One execution as the caller sees it: per-call options, the record the runtime keeps, and how it fails. */
-import type { AuthModeName, ExecutionKind } from './internal/types';
+import type { AuthModeName, Execution, ExecutionKind } from './internal/types';
 
 export interface CallOptions {
   /** 'custom' (custom function: 30 s, read-only, anonymous), 'script' (menu/sidebar/editor run: 6 min), 'trigger' (simple trigger: 30 s). */
@@ -60,4 +60,26 @@ export function isCallOptions(v: unknown): v is CallOptions {
   const keys = Object.keys(v);
   const allowed = new Set(['kind', 'limitMs', 'user', 'authMode', 'cell', 'freshContext']);
   return keys.length > 0 && keys.every((k) => allowed.has(k));
+}
+
+/**
+ * What a script's failure becomes: the time limit's own message when the execution ran out of time
+ * (the vm's timeout or the clock), else the thrown error's message and name.
+ */
+export function translateError(
+  e: unknown,
+  exec: Execution,
+  now: number,
+  fail: (m: string, n: string, t: boolean, o?: unknown) => never,
+): never {
+  const code = (e as { code?: string } | null)?.code;
+  if (exec.timedOut || code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || now - exec.startedAt > exec.limitMs) {
+    exec.timedOut = true;
+    return fail(TIME_LIMIT_MESSAGE, 'Exception', true, e);
+  }
+  if (e !== null && typeof e === 'object' && 'message' in e) {
+    const err = e as { message: unknown; name?: unknown };
+    return fail(String(err.message), String(err.name ?? 'Error'), false, e);
+  }
+  return fail(String(e), 'Error', false, e);
 }

@@ -17,7 +17,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { Clock } from './internal/clock';
 import { createHost } from './internal/host';
-import { DailyQuota, DailyQuotas, QUOTA_MESSAGES } from './internal/quota';
+import { DailyQuota, DailyQuotas } from './internal/quota';
 import { createConsole, createLogger } from './internal/logging';
 import { loadManifest } from './internal/manifest';
 import { Realm, fromRealm } from './internal/realm';
@@ -34,7 +34,14 @@ import {
   emptyStats,
 } from './internal/types';
 import { CompiledFile, DATE_PATCH, FUNCTION_NAMES, INVOKE, compileFiles } from './internal/vmScripts';
-import { CallOptions, ExecutionRecord, GasScriptError, TIME_LIMIT_MESSAGE, isCallOptions } from './execution';
+import {
+  CallOptions,
+  ExecutionRecord,
+  GasScriptError,
+  TIME_LIMIT_MESSAGE,
+  isCallOptions,
+  translateError,
+} from './execution';
 import type { GasRuntimeOptions } from './options';
 import { CacheStores, createCacheService } from './services/cache';
 import { createHtmlService } from './services/html';
@@ -49,6 +56,8 @@ import { UiRecorder } from './services/ui';
 import { UrlFetchBackend, createUrlFetchApp } from './services/urlFetch';
 import { createUtilities } from './services/utilities';
 import { DocClient, RemoteCacheStore, remoteLock } from './concurrent/remote';
+import { findSecret } from './secrets';
+import { advanceClock } from './timeTravel';
 
 export type {
   AppsScriptManifest,
@@ -207,28 +216,7 @@ export class GasRuntime {
    * the sandbox's world to the same instant, so each hourly run sees the world of its hour).
    */
   advance(ms: number, beforeTrigger?: (now: number) => void): void {
-    const until = this.clock.now() + ms;
-    for (let t = this.triggers.nextDue(until); t; t = this.triggers.nextDue(until)) {
-      if (t.nextAt > this.clock.now()) this.clock.set(t.nextAt);
-      t.nextAt += t.everyMs;
-      beforeTrigger?.(this.clock.now());
-      // A day's trigger runtime used up: the trigger does not run (an execution that started under it runs to its
-      // end here; where Google cuts one is not documented).
-      const at = this.clock.now();
-      if (this.quotas.triggerRuntimeMs.used(at) >= this.limits.triggerDailyRuntimeMs) {
-        t.runs.push({ at, ok: false, error: QUOTA_MESSAGES.triggerRuntimeMs });
-        continue;
-      }
-      const runs = this.executions.length;
-      try {
-        this.run(t.handler, [{ authMode: AuthMode.FULL, triggerUid: t.uid }], { kind: 'script', user: t.user });
-        t.runs.push({ at: this.clock.now(), ok: true });
-      } catch (e) {
-        t.runs.push({ at: this.clock.now(), ok: false, error: e instanceof Error ? e.message : String(e) });
-      }
-      this.quotas.triggerRuntimeMs.add(at, this.executions[runs]?.ms ?? 0);
-    }
-    if (until > this.clock.now()) this.clock.set(until);
+    advanceClock(this, ms, beforeTrigger);
   }
 
   /** Runs global function `fnName` with `args` as one execution; returns its result (copied to the host realm). */
@@ -267,32 +255,7 @@ export class GasRuntime {
    * they are not searched.)
    */
   findSecret(secret: string): string[] {
-    if (!secret) throw new Error('findSecret: empty secret');
-    const hits: string[] = [];
-    const has = (s: unknown) => typeof s === 'string' && s.includes(secret);
-    this.logs.forEach((l, i) => has(l.message) && hits.push(`log[${i}] ${l.level}`));
-    for (const store of this.caches.all()) {
-      for (const e of store.dump()) {
-        if (has(e.key)) hits.push(`cache ${store.name} key ${e.key.slice(0, 40)}`);
-        if (has(e.value)) hits.push(`cache ${store.name} value of ${e.key.slice(0, 40)}`);
-      }
-    }
-    this.requests.forEach((r, i) => {
-      if (has(r.requestedUrl) || has(r.url)) hits.push(`request[${i}] url`);
-      if (has(r.payload)) hits.push(`request[${i}] payload`);
-    });
-    for (const sheet of this.spreadsheet.sheets) {
-      sheet
-        .getValues()
-        .forEach((row, r) =>
-          row.forEach((v, c) => has(String(v)) && hits.push(`cell ${sheet.name}!R${r + 1}C${c + 1}`)),
-        );
-      sheet.charts.forEach((c) => has(JSON.stringify(c.options)) && hits.push(`chart ${sheet.name}#${c.id} options`));
-    }
-    this.ui.alerts.forEach((a, i) => (has(a.prompt) || has(a.title)) && hits.push(`alert[${i}]`));
-    this.ui.toasts.forEach((t, i) => (has(t.message) || has(t.title)) && hits.push(`toast[${i}]`));
-    this.executions.forEach((e) => has(e.error) && hits.push(`execution ${e.id} (${e.fnName}) error`));
-    return hits;
+    return findSecret(this, secret);
   }
 
   /** Lets go of the HTTP thread (shared by this thread's runtimes: it ends when none uses it). Call in afterAll. */
@@ -346,7 +309,7 @@ export class GasRuntime {
       try {
         realm = this.realmFor(opts.freshContext ?? this.opts.freshContextPerCall ?? true, record);
       } catch (e) {
-        return this.translate(e, exec, fail);
+        return translateError(e, exec, this.clock.now(), fail);
       }
       let result: unknown;
       try {
@@ -366,7 +329,7 @@ export class GasRuntime {
           result = INVOKE.runInContext(realm.ctx, { timeout: this.vmTimeout(exec) });
         }
       } catch (e) {
-        return this.translate(e, exec, fail);
+        return translateError(e, exec, this.clock.now(), fail);
       }
       if (exec.timedOut || this.clock.now() - exec.startedAt > exec.limitMs)
         return fail(TIME_LIMIT_MESSAGE, 'Exception', true);
@@ -377,23 +340,6 @@ export class GasRuntime {
       this.locks.releaseAll(exec.locks);
       this.exec = null;
     }
-  }
-
-  private translate(
-    e: unknown,
-    exec: Execution,
-    fail: (m: string, n: string, t: boolean, o?: unknown) => never,
-  ): never {
-    const code = (e as { code?: string } | null)?.code;
-    if (exec.timedOut || code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || this.clock.now() - exec.startedAt > exec.limitMs) {
-      exec.timedOut = true;
-      return fail(TIME_LIMIT_MESSAGE, 'Exception', true, e);
-    }
-    if (e !== null && typeof e === 'object' && 'message' in e) {
-      const err = e as { message: unknown; name?: unknown };
-      return fail(String(err.message), String(err.name ?? 'Error'), false, e);
-    }
-    return fail(String(e), 'Error', false, e);
   }
 
   private vmTimeout(exec: Execution): number {

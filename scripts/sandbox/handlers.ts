@@ -7,7 +7,8 @@ import { commentsOf, followersOf, followingOf, highlightsOf, likersOf, storiesOf
 import { hash32 } from './world/random';
 import { DAY, REFERENCE_TIME } from './world/vocabulary';
 import { imageRef, videoRef } from './world/media';
-import * as insight from './insights';
+import * as measured from './insights/measured';
+import * as generated from './insights/generated-text';
 import { notFound } from './errors';
 import { list, listOf, locationJson, postJson, postObject } from './json';
 import { PAGE_SIZE, Pager, SEARCH_LIMIT } from './paging';
@@ -186,40 +187,40 @@ export function createHandlers({
     },
     'insights/profile/engagement': (ctx) => {
       const a = account(ctx);
-      return insight.engagement(a, windowOf(ctx, a));
+      return measured.engagement(a, windowOf(ctx, a));
     },
     'insights/profile/best-time': (ctx) => {
       const a = account(ctx);
-      return insight.bestTime(a, windowOf(ctx, a), Number(ctx.params.timezone));
+      return measured.bestTime(a, windowOf(ctx, a), Number(ctx.params.timezone));
     },
     'insights/profile/stats': (ctx) => {
       const a = account(ctx);
-      return insight.stats(a, windowOf(ctx, a));
+      return measured.stats(a, windowOf(ctx, a));
     },
     'insights/profile/audit': (ctx) => {
       const a = account(ctx);
-      return insight.audit(a, followersOf(world, a), Number(ctx.params.sample));
+      return measured.audit(a, followersOf(world, a), Number(ctx.params.sample));
     },
     'insights/profile/qualify': (ctx) => {
       const a = account(ctx);
-      return insight.qualify(a, windowOf(ctx, a), String(ctx.params.criteria));
+      return generated.qualify(a, windowOf(ctx, a), String(ctx.params.criteria));
     },
     'insights/profile/summary': (ctx) => {
       const a = account(ctx);
-      return insight.summary(a, windowOf(ctx, a));
+      return generated.summary(a, windowOf(ctx, a));
     },
     'insights/profile/niche': (ctx) => {
       const a = account(ctx);
-      return insight.niche(a, windowOf(ctx, a));
+      return generated.niche(a, windowOf(ctx, a));
     },
-    'insights/profile/similar': (ctx) => insight.similar(world, account(ctx)),
+    'insights/profile/similar': (ctx) => generated.similar(world, account(ctx)),
     'insights/profile/caption': (ctx) => {
       const a = account(ctx);
-      return insight.caption(a, overlay.feedOf(a).slice(0, 12), String(ctx.params.topic ?? ''));
+      return generated.caption(a, overlay.feedOf(a).slice(0, 12), String(ctx.params.topic ?? ''));
     },
     'insights/profile/dm-opener': (ctx) => {
       const a = account(ctx);
-      return insight.dmOpener(a, overlay.feedOf(a).slice(0, 12), String(ctx.params.context ?? ''));
+      return generated.dmOpener(a, overlay.feedOf(a).slice(0, 12), String(ctx.params.context ?? ''));
     },
     post: (ctx) => {
       const p = post(ctx);
@@ -246,10 +247,10 @@ export function createHandlers({
       );
     },
     'post/likers': (ctx) => list(likersOf(world, post(ctx)), null),
-    'insights/post/image': (ctx) => insight.postImage(post(ctx)),
+    'insights/post/image': (ctx) => generated.postImage(post(ctx)),
     'insights/post/comments': (ctx) => {
       const p = post(ctx);
-      return insight.commentInsights(p, commentsNow(p));
+      return generated.commentInsights(p, commentsNow(p));
     },
     'hashtag/top': (ctx) => {
       const { h, name, recent } = hashtag(ctx);
@@ -265,7 +266,7 @@ export function createHandlers({
     'insights/hashtag': (ctx) => {
       const { h, name, recent } = hashtag(ctx);
       const rec: HashtagRec = h ?? { name, id: '0', recent, top: recent.slice(0, 9), media_count: recent.length };
-      return insight.hashtagInsights(rec, recent);
+      return measured.hashtagInsights(rec, recent);
     },
     location: (ctx) => {
       const l = location(ctx);

@@ -17,7 +17,7 @@ import {
   servedAgain,
 } from '@igdata/core';
 import type { EngineDeps } from './deps';
-import { fromResult } from './store';
+import { fromResult } from './reuse';
 import type { CachedAnswer } from './types';
 import { fetchClaimed } from './claims';
 

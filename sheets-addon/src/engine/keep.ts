@@ -15,7 +15,9 @@
  */
 import { groupBy } from './group';
 import { jsonEntries } from './json';
-import { fnv1a, member, nameOf, reusable, split } from './store';
+import { nameOf, split } from './store';
+import { reusable } from './reuse';
+import { fnv1a, member } from './text-bytes';
 import type { AnswerStore, CachedAnswer } from './types';
 
 export const KEEP_ROWS = 128;

@@ -29,12 +29,12 @@
  * - Anything missing, expired, evicted or unreadable (a bucket, a loose item, one chunk) is a
  *   miss, never a wrong or partial answer.
  */
-import type { ApiResult } from '@igdata/core';
-import { findEndpoint } from '@igdata/core';
 import type { KeyValueCache, TryLock } from './deps';
 import { groupBy } from './group';
 import { jsonEntries, readJson } from './json';
 import type { AnswerStore, CachedAnswer, ExtraItems } from './types';
+import { limitOfRequest, reusable } from './reuse';
+import { fnv1a, member, utf8Bytes } from './text-bytes';
 
 const CACHE_PREFIX = 'igd1:';
 /** CacheService's maximum TTL (6 hours). */
@@ -52,63 +52,13 @@ export const BUCKET_MAX_BYTES = 90 * 1024;
 /** How long a write waits for the document lock before writing its answers loose. */
 const LOCK_WAIT_MS = 500;
 
-/**
- * The reuse limit (ms) of the endpoint a request key is for (`profile/stories?handle=nasa`: its
- * path comes first): the registry's maxReuseHours, read when an answer is read, so it holds for
- * answers stored before it changed too. Undefined: the freshness setting alone decides.
- */
-export function limitOfRequest(requestKey: string): number | undefined {
-  const hours = findEndpoint(requestKey.split('?')[0])?.maxReuseHours;
-  return hours === null || hours === undefined ? undefined : hours * 3600000;
-}
-
-/**
- * Whether a stored answer may answer now: fetched after `fetchedAfter` (the freshness setting) and within its own life.
- */
-export const reusable = (a: CachedAnswer, now: number, fetchedAfter: number, limitMs?: number): boolean =>
-  a.at >= fetchedAfter && (limitMs === undefined || a.at + limitMs > now);
-
-export function fromResult(r: ApiResult, at: number): Extract<CachedAnswer, { ok: true }> {
-  return { ok: true, data: r.data, next: r.nextCursor, charged: r.creditsCharged, at };
-}
-
 /** The bucket item an answer key belongs to (FNV-1a: any string works, not only our digests). */
 export function bucketOf(key: string): string {
   return BUCKET_PREFIX + (fnv1a(key) % BUCKETS);
 }
 
-/** `Math.imul` read once, not once per character: a range hashes thousands of 49-character keys. */
-const imul = Math.imul;
-
-/** FNV-1a of a string, unsigned (also places answers in the kept answers' rows). */
-export function fnv1a(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** Text of ASCII characters only: as many bytes as characters (one native scan instead of the loop). */
-const ASCII = /^[\0-\x7f]*$/;
-
-/** UTF-8 length of a JSON text (lone surrogates are escaped by JSON.stringify, so pairs are 4). */
-export function utf8Bytes(s: string): number {
-  if (ASCII.test(s)) return s.length;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
-  }
-  return n;
-}
-
 const isOutcome = (v: unknown): v is CachedAnswer =>
   v !== null && typeof v === 'object' && typeof (v as CachedAnswer).ok === 'boolean';
-
-/** One member of a JSON object's text (`"name":value`): a bucket or a kept row is written as their list. */
-export const member = (name: string, value: unknown): string => `${JSON.stringify(name)}:${JSON.stringify(value)}`;
 
 type BucketEntry = [expiresAt: number, outcome: CachedAnswer];
 
