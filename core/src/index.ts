@@ -60,7 +60,7 @@ export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 
 // Credits.
 export type { CostEstimate } from './cost';
-export { costRange, describeCost, estimateCost } from './cost';
+export { costRange, costSentence, describeCost, estimateCost } from './cost';
 export type { Allowance, CreditBudget, LedgerTally } from './budget';
 export { CreditLedger, emptyTally } from './budget';
 
