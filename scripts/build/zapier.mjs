@@ -28,7 +28,7 @@ export async function build() {
   });
   const source = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const manifest = {
-    name: source.name,
+    name: 'igdata-zapier',
     version: source.version,
     description: source.description,
     license: source.license,
