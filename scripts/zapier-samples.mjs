@@ -3,11 +3,12 @@
 // tests' start instant), the sample output Zapier shows for its search or trigger. A single
 // answer's data, or a list's first item. test/zapier/samples.test.ts fails when the file is stale.
 //
-//   npm run build && node scripts/zapier-samples.mjs
-import { existsSync, writeFileSync } from 'node:fs';
+//   npm run build && node scripts/zapier-samples.mjs            rewrite it
+//   node scripts/zapier-samples.mjs --check                        exit 1 when it is stale
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isMain } from './lib/cli.mjs';
+import { isMain, parseFlags } from './lib/cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SAMPLES_FILE = join(root, 'zapier', 'samples.json');
@@ -28,7 +29,8 @@ export async function sandboxSamples() {
     for (const e of core.documentedEndpoints) {
       const input = {};
       for (const p of e.params.filter((p) => p.required)) {
-        if (p.example === undefined) throw new Error(`${e.id}: parameter ${p.name} has no example in the registry's docs`);
+        if (p.example === undefined)
+          throw new Error(`${e.id}: parameter ${p.name} has no example in the registry's docs`);
         input[p.name] = p.example;
       }
       const answer = await client.call(e.id, input);
@@ -45,7 +47,18 @@ export async function sandboxSamples() {
 export const samplesText = (samples) => JSON.stringify(samples, null, 2) + '\n';
 
 if (isMain(import.meta.url)) {
-  process.env.IGDATA_CLOCK_START ??= START;
-  writeFileSync(SAMPLES_FILE, samplesText(await sandboxSamples()));
+  const { values } = parseFlags({
+    options: { check: { type: 'boolean' } },
+    usage: 'usage: node scripts/zapier-samples.mjs [--check]',
+  });
+  const fresh = samplesText(await sandboxSamples());
+  if (values.check) {
+    const same = existsSync(SAMPLES_FILE) && readFileSync(SAMPLES_FILE, 'utf8') === fresh;
+    console.log(
+      same ? 'zapier/samples.json is up to date' : 'zapier/samples.json is stale: run node scripts/zapier-samples.mjs',
+    );
+    process.exit(same ? 0 : 1);
+  }
+  writeFileSync(SAMPLES_FILE, fresh);
   console.log(`wrote ${SAMPLES_FILE}`);
 }

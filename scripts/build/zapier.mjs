@@ -37,6 +37,12 @@ export async function build() {
     dependencies: source.dependencies,
   };
   writeFileSync(join(dist, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  // `zapier build` zips only the files it sees required, and misses the .mjs files a dependency of
+  // zapier-platform-core loads (async-function's require.mjs): its own test of the zip then fails.
+  writeFileSync(
+    join(dist, '.zapierapprc'),
+    JSON.stringify({ includeInBuild: ['/node_modules/.*\\.mjs$'] }, null, 2) + '\n',
+  );
   // Zapier's CLI loads the definition with its zapier-platform-core: the checkout's, one level up.
   mkdirSync(join(dist, 'node_modules'));
   const core = join(root, 'node_modules', 'zapier-platform-core');

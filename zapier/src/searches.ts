@@ -46,7 +46,9 @@ export function searchLabel(e: DocumentedEndpoint): string {
 function limitField(e: DocumentedEndpoint) {
   const pages = e.paginated
     ? ` Pages are read until Limit is reached (about ${e.pageSize ?? 'a few dozen'} items a page); ` +
-      `${costSentence(e).replace(/^Cost: /, 'each costs ').replace(/ per page\.$/, '.')}`
+      `${costSentence(e)
+        .replace(/^Cost: /, 'each costs ')
+        .replace(/ per page\.$/, '.')}`
     : ' One request returns them all.';
   return {
     key: 'limit',

@@ -44,7 +44,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** What a day and a month (30 days) of checks that find less than a page of new posts cost. */
 export function costTable(e: DocumentedEndpoint): string {
   const [page] = costRange(e);
-  const at = (minutes: number) => `${n((DAY_MINUTES / minutes) * page)} a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
+  const at = (minutes: number) =>
+    `${n((DAY_MINUTES / minutes) * page)} a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
   const plans = ZAPIER_INTERVALS.map((i) => `every ${i} min: ${at(i)}`).join('; ');
   return (
     `Each check reads the newest page (${page} credit${page === 1 ? '' : 's'}), and further pages only while ` +

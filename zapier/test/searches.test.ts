@@ -77,7 +77,13 @@ test('a private or missing account is nothing found ([]), charged at its price a
 });
 
 test("errors are Zapier's classes with the products' sentences, saying whether it was charged", async () => {
-  const fail = (p: Promise<unknown>) => p.then(() => expect('no error').toBe('an error'), (e: Error) => e);
+  const fail = (p: Promise<unknown>): Promise<Error> =>
+    p.then(
+      () => {
+        throw new Error('expected an error');
+      },
+      (e: Error) => e,
+    );
   const wrong = await fail(run('profile', { handle: 'nasa' }, { ...authData, apiKey: 'sk_test_wrong_key_0000' }));
   expect(wrong.name).toBe('ExpiredAuthError');
   expect(wrong.message).toMatch(/^Invalid API key\. Set it in the IG Data connection .*\(Not charged\.\)/);

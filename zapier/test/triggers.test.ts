@@ -82,7 +82,11 @@ test("an account's pinned older posts are not new posts", async () => {
   const t = tester();
   const perform = app.triggers.new_post_by_account.operation.perform;
   const bundle = (meta: object) =>
-    ({ authData, inputData: { handle: 'veganfoodie', every_minutes: 1 }, meta: { zap: { id: 'pins' }, ...meta } }) as any;
+    ({
+      authData,
+      inputData: { handle: 'veganfoodie', every_minutes: 1 },
+      meta: { zap: { id: 'pins' }, ...meta },
+    }) as any;
   await t(perform, bundle({ isPopulatingDedupe: true }));
   const pinned = sb.pinPosts('veganfoodie', 3);
   jest.setSystemTime(Date.parse(TEST_START) + 2 * MIN);
