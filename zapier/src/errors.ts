@@ -33,7 +33,3 @@ export function asZapierError(z: ZObject, e: unknown, call: Call | undefined, re
   if (HALTS.has(code)) return new z.errors.HaltedError(message);
   return new z.errors.Error(message, code, 'status' in e ? e.status : undefined);
 }
-
-/** The sentence of an error, for a search's "nothing found" notes and tests. */
-export const sentenceOf = (e: unknown, call?: Call): string =>
-  isIgError(e) ? userMessage(e, { keyWhere: KEY_WHERE, call }) : String(e);

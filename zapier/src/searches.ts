@@ -11,8 +11,8 @@
  * wanted: its help text says what a page costs.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { DocumentedEndpoint } from '@igdata/core';
-import { costRange, costSentence, documentedEndpoints, prepare } from '@igdata/core';
+import type { Call, DocumentedEndpoint } from '@igdata/core';
+import { costRange, costSentence, documentedEndpoints, prepare, requestKey } from '@igdata/core';
 import { lookUp, readList } from './client';
 import { asZapierError } from './errors';
 import { inputOf, paramField } from './fields';
@@ -66,6 +66,13 @@ function limitOf(bundle: Bundle): number {
   return Number.isInteger(n) && n >= 1 ? n : LIMIT_DEFAULT;
 }
 
+/**
+ * How long a Zap reuses a search's answer (seconds): an hour, or less when the data lives less
+ * (the registry's maxReuseHours; the balance never). Zapier replays a step (Replay, autoreplay
+ * after an error, a held run let through) with the same input: within this it is not paid again.
+ */
+const reuseSeconds = (e: DocumentedEndpoint): number => Math.min(3600, (e.maxReuseHours ?? 1) * 3600);
+
 function perform(e: DocumentedEndpoint) {
   return async (z: ZObject, bundle: Bundle): Promise<Record<string, unknown>[]> => {
     let call;
@@ -74,13 +81,31 @@ function perform(e: DocumentedEndpoint) {
     } catch (err) {
       throw asZapierError(z, err, undefined);
     }
-    if (e.shape === 'list' && e.paginated) {
-      return (await readList(z, bundle, call, { maxItems: limitOf(bundle) }, true))?.items ?? [];
-    }
-    const answer = await lookUp(z, bundle, call, true);
-    if (!answer) return [];
-    return e.shape === 'list' ? answer.items.slice(0, limitOf(bundle)) : [answer.data];
+    const ttl = reuseSeconds(e);
+    if (ttl === 0) return await answer(e, z, bundle, call);
+    // By Zap and request, never by key: the key is in no cache key.
+    const zap = bundle.meta?.zap?.id ?? 'no-zap';
+    const key = `igdata-answer:${zap}:${requestKey(call.endpoint, call.params)}:${e.shape === 'list' ? limitOf(bundle) : ''}`;
+    const kept = (await z.cache.get(key)) as { items: Record<string, unknown>[] } | null;
+    if (kept && Array.isArray(kept.items)) return kept.items;
+    const items = await answer(e, z, bundle, call);
+    await z.cache.set(key, { items }, ttl).catch(() => undefined); // too large to keep: the next replay pays
+    return items;
   };
+}
+
+async function answer(
+  e: DocumentedEndpoint,
+  z: ZObject,
+  bundle: Bundle,
+  call: Call,
+): Promise<Record<string, unknown>[]> {
+  if (e.shape === 'list' && e.paginated) {
+    return (await readList(z, bundle, call, { maxItems: limitOf(bundle) }, true))?.items ?? [];
+  }
+  const got = await lookUp(z, bundle, call, true);
+  if (!got) return [];
+  return e.shape === 'list' ? got.items.slice(0, limitOf(bundle)) : [got.data];
 }
 
 function search(e: DocumentedEndpoint) {

@@ -26,7 +26,8 @@ beforeAll(() => {
   if (!existsSync(CLI))
     throw new Error(`${CLI} is missing: run \`npm run setup:test\` (node scripts/zapier-cli/install.mjs)`);
   work = mkdtempSync(path.join(os.tmpdir(), 'igdata-zapier-'));
-  for (const f of ['index.js', 'package.json', '.zapierapprc']) cpSync(path.join(ROOT, 'zapier', 'dist', f), path.join(work, f));
+  for (const f of ['index.js', 'package.json', '.zapierapprc'])
+    cpSync(path.join(ROOT, 'zapier', 'dist', f), path.join(work, f));
   mkdirSync(path.join(work, 'node_modules'));
   symlinkSync(
     path.join(ROOT, 'node_modules', 'zapier-platform-core'),

@@ -18,8 +18,9 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const keyOf = (id: string) => id.replace(/[^a-zA-Z0-9]+/g, '_');
+/** A search as one step of a Zap of its own (a fresh tester: no answer kept from another test). */
 const run = (key: string, inputData: Record<string, unknown>, auth = authData) =>
-  t(app.searches[key].operation.perform, { authData: auth, inputData, meta: {} } as any) as Promise<any[]>;
+  tester()(app.searches[key].operation.perform, { authData: auth, inputData, meta: {} } as any) as Promise<any[]>;
 
 test('every registry endpoint is a search with its parameters as fields and its price in the help', () => {
   expect(Object.keys(app.searches).sort()).toEqual(documentedEndpoints.map((e) => keyOf(e.id)).sort());
@@ -118,6 +119,25 @@ test('429 is a ThrottledError with the Retry-After, sent once (Zapier retries th
   } finally {
     server.close();
   }
+});
+
+test('a replayed step (same Zap, same input, within the hour) is not paid again; the balance is never kept', async () => {
+  const key = await sb.createKey(100);
+  const zapT = tester();
+  const step = (k: string, inputData: object) =>
+    zapT(app.searches[k].operation.perform, {
+      authData: { ...authData, apiKey: key },
+      inputData,
+      meta: { zap: { id: 'replayed' } },
+    } as any);
+  const first = await step('insights_profile_engagement', { handle: 'nasa' });
+  const again = await step('insights_profile_engagement', { handle: '@nasa' });
+  expect(again).toEqual(first);
+  expect(await sb.balance(key)).toBe(98); // 2 credits once
+  await step('credits', {});
+  await step('credits', {});
+  expect((await step('credits', {}))[0].credits_remaining).toBe(98);
+  expect((await sb.stats()).byRequest['credits?']).toBeGreaterThanOrEqual(3);
 });
 
 test('the connection: tested with the free credits call, labelled by the key and its balance', async () => {
