@@ -35,7 +35,15 @@ try {
       '--inputData',
       JSON.stringify({ handle: 'https://www.instagram.com/nasa/' }),
     ],
-    ['trigger', 'new_post_in_hashtag', '--inputData', JSON.stringify({ tag: '#veganrecipes' }), '--isLoadingSample', '--limit', '2'],
+    [
+      'trigger',
+      'new_post_in_hashtag',
+      '--inputData',
+      JSON.stringify({ tag: '#veganrecipes' }),
+      '--isLoadingSample',
+      '--limit',
+      '2',
+    ],
   ];
   console.log(`Sandbox ${sb.url} (demo key ${sb.demoKey}); Zapier CLI in ${work}\n`);
   for (const args of steps) {

@@ -85,7 +85,8 @@ function perform(e: DocumentedEndpoint) {
     if (ttl === 0) return await answer(e, z, bundle, call);
     // By Zap and request, never by key: the key is in no cache key.
     const zap = bundle.meta?.zap?.id ?? 'no-zap';
-    const key = `igdata-answer:${zap}:${requestKey(call.endpoint, call.params)}:${e.shape === 'list' ? limitOf(bundle) : ''}`;
+    const limit = e.shape === 'list' ? limitOf(bundle) : '';
+    const key = `igdata-answer:${zap}:${requestKey(call.endpoint, call.params)}:${limit}`;
     const kept = (await z.cache.get(key)) as { items: Record<string, unknown>[] } | null;
     if (kept && Array.isArray(kept.items)) return kept.items;
     const items = await answer(e, z, bundle, call);
