@@ -19,9 +19,9 @@ function lintCycles(cwd: string) {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes'];
+const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes', 'zapier/src'];
 
-it('lint:cycles checks core, the add-on and the n8n nodes, and is part of npm test', () => {
+it('lint:cycles checks core, the add-on, the n8n nodes and the Zapier integration, and is part of npm test', () => {
   for (const tree of TREES) expect(script).toContain(` ${tree}`);
   expect(pkg.scripts.test).toMatch(/npm run lint:cycles/);
 });
@@ -39,7 +39,7 @@ describe('on a copy with planted circles', () => {
     for (const f of [...TREES, 'tsconfig.json', '.dependency-cruiser.cjs'])
       cpSync(join(root, f), join(dir, f), { recursive: true });
     // A type-only circle of two modules in a folder of each tree.
-    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
+    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData', 'zapier/src']) {
       writeFileSync(
         join(dir, folder, 'planted-a.ts'),
         "import type { B } from './planted-b';\nexport type A = { b?: B };\n",
@@ -60,13 +60,13 @@ describe('on a copy with planted circles', () => {
   it('fails, naming each circle and the leaf that imports', () => {
     const r = lintCycles(dir);
     expect(r.status).not.toBe(0);
-    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData']) {
+    for (const folder of ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData', 'zapier/src']) {
       expect(r.out).toMatch(new RegExp(`no-circular: ${folder}/planted-[ab]\\.ts`));
     }
     expect(r.out).toMatch(/types-are-leaves: core\/src\/types\.ts → core\/src\/constants\.ts/);
     // Nothing but what was planted.
     const violations = r.out.split('\n').filter((l) => /^\s*error /.test(l));
-    expect(violations).toHaveLength(4);
+    expect(violations).toHaveLength(5);
   });
 });
 
