@@ -45,7 +45,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function costTable(e: DocumentedEndpoint): string {
   const [page] = costRange(e);
   const at = (minutes: number) =>
-    `${n((DAY_MINUTES / minutes) * page)} a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
+    `${n((DAY_MINUTES / minutes) * page)} credits a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
   const plans = ZAPIER_INTERVALS.map((i) => `every ${i} min: ${at(i)}`).join('; ');
   return (
     `Each check reads the newest page (${page} credit${page === 1 ? '' : 's'}), and further pages only while ` +

@@ -52,7 +52,7 @@ test.each(Object.entries(TRIGGERS))('%s: sample, populating poll, a check too so
   const again = await t(perform, bundle({}));
   expect(again.filter((p: any) => !first.some((f: any) => f.id === p.id))).toEqual([]);
   expect(await requests()).toBe(before + 2);
-  expect(app.triggers[key].display.description).toMatch(/96 a day|192 a day/);
+  expect(app.triggers[key].display.description).toMatch(/ 96 credits a day, 2,880 a month, on any plan| 192 credits a day, 5,760 a month, on any plan/);
 });
 
 test('a burst of 200 posts (7 pages) is read over two checks, every post once, no page twice', async () => {
