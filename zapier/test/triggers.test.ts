@@ -52,7 +52,9 @@ test.each(Object.entries(TRIGGERS))('%s: sample, populating poll, a check too so
   const again = await t(perform, bundle({}));
   expect(again.filter((p: any) => !first.some((f: any) => f.id === p.id))).toEqual([]);
   expect(await requests()).toBe(before + 2);
-  expect(app.triggers[key].display.description).toMatch(/ 96 credits a day, 2,880 a month, on any plan| 192 credits a day, 5,760 a month, on any plan/);
+  expect(app.triggers[key].display.description).toMatch(
+    / 96 credits a day, 2,880 a month, on any plan| 192 credits a day, 5,760 a month, on any plan/,
+  );
 });
 
 test('a burst of 200 posts (7 pages) is read over two checks, every post once, no page twice', async () => {
@@ -73,25 +75,36 @@ test('a burst of 200 posts (7 pages) is read over two checks, every post once, n
   const emitted = [...one, ...two, ...three].map((p: any) => p.id).filter((id: string) => !seen.has(id));
   expect(new Set(emitted).size).toBe(200);
   expect(new Set(emitted)).toEqual(new Set(published.map((p) => p.id)));
-  // 5 pages, then the 2 left plus the head, then the head: 7 pages of the burst + 2 heads
+  // 5 pages (the bound), then the head (1 page, nothing new) and the 2 pages left, then the head:
+  // each of the burst's 7 pages once, and one page a check besides
   const pages = (await sb.stats()).byEndpoint['hashtag/recent'] - before;
-  expect(pages).toBeLessThanOrEqual(7 + 3);
+  expect(pages).toBe(5 + 1 + 2 + 1);
+  expect(one.length).toBe(150);
 });
 
-test("an account's pinned older posts are not new posts", async () => {
+// Last in the file: it moves the sandbox's world on four days.
+test("an account's pinned older posts at the head of its feed are neither new posts nor where reading stops", async () => {
   const t = tester();
   const perform = app.triggers.new_post_by_account.operation.perform;
   const bundle = (meta: object) =>
-    ({
-      authData,
-      inputData: { handle: 'veganfoodie', every_minutes: 1 },
-      meta: { zap: { id: 'pins' }, ...meta },
-    }) as any;
-  await t(perform, bundle({ isPopulatingDedupe: true }));
-  const pinned = sb.pinPosts('veganfoodie', 3);
-  jest.setSystemTime(Date.parse(TEST_START) + 2 * MIN);
+    ({ authData, inputData: { handle: 'nasa' }, meta: { zap: { id: 'pins' }, ...meta } }) as any;
+  const start = Date.parse(TEST_START);
+  sb.clock.moveTo(start);
+  const seen = new Set((await t(perform, bundle({ isPopulatingDedupe: true }))).map((p: any) => p.id));
+  const pinned = sb.pinPosts('nasa', 3);
+  const later = start + 4 * 24 * 60 * MIN;
+  jest.setSystemTime(later);
+  sb.clock.moveTo(later);
   const got = await t(perform, bundle({}));
-  // Zapier sees only ids it has not seen: a pinned post is old, already seen or never newer than the head
-  const fresh = got.filter((p: any) => pinned.some((q) => q.id === p.id));
-  expect(fresh).toEqual([]);
+  const fresh = got.filter((p: any) => !seen.has(p.id)).map((p: any) => p.id);
+  const feed = (await t(app.searches.profile_posts.operation.perform, {
+    authData,
+    inputData: { handle: 'nasa', limit: 12 },
+    meta: {},
+  })) as any[];
+  const posted = feed.filter((p) => Date.parse(p.taken_at) > start).map((p) => p.id);
+  expect(posted.length).toBeGreaterThanOrEqual(1); // nasa posts about 0.74 a day
+  expect(fresh.sort()).toEqual(posted.sort());
+  for (const p of pinned) expect(fresh).not.toContain(p.id);
+  expect(feed.slice(0, 3).map((p) => p.id)).toEqual(pinned.map((p) => p.id)); // they do lead the feed
 });
