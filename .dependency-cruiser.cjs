@@ -30,7 +30,7 @@ module.exports = {
       severity: 'error',
       comment:
         "core/src/bench-entry.ts is core's internal entry for scripts/bench/: products use core through @igdata/core (core/src/index.ts).",
-      from: { path: '^(sheets-addon|n8n-node)/' },
+      from: { path: '^(sheets-addon|n8n-node|zapier)/' },
       to: { path: '^core/src/bench-entry\\.ts$' },
     },
     {

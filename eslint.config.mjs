@@ -59,13 +59,13 @@ export default tseslint.config(
     rules: { 'no-undef': 'off', '@typescript-eslint/no-unused-vars': ['error', { vars: 'local' }] },
   },
   {
-    files: ['scripts/**', 'test/**'],
+    files: ['scripts/**', 'test/**', 'zapier/test/**'],
     // Tools and tests hold other programs' untyped objects (vm realms, n8n's JSON, page globals);
     // product code keeps the rule.
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['core/src/**', 'sheets-addon/src/**', 'n8n-node/nodes/**', 'n8n-node/credentials/**'],
+    files: ['core/src/**', 'sheets-addon/src/**', 'n8n-node/nodes/**', 'n8n-node/credentials/**', 'zapier/src/**'],
     rules: { 'max-len': ['error', { code: WIDTH, tabWidth: 2 }] },
   },
 );

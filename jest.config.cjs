@@ -19,7 +19,9 @@ process.env.IGDATA_NAMED_CLOCKS = '1';
 
 const base = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/core', '<rootDir>/sheets-addon', '<rootDir>/n8n-node', '<rootDir>/test'],
+  roots: ['<rootDir>/core', '<rootDir>/sheets-addon', '<rootDir>/n8n-node', '<rootDir>/zapier', '<rootDir>/test'],
+  // zapier/dist holds a package.json of its own (the folder Zapier's CLI works in)
+  modulePathIgnorePatterns: ['<rootDir>/zapier/dist/package.json'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {

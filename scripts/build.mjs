@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { parseFlags } from './lib/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const PARTS = ['sandbox', 'sheets', 'n8n'];
+const PARTS = ['sandbox', 'sheets', 'n8n', 'zapier'];
 const usage = `usage: node scripts/build.mjs [part ...]   parts: ${PARTS.join(', ')} (default: all)`;
 const { positionals } = parseFlags({ allowPositionals: true, usage });
 const unknown = positionals.filter((p) => !PARTS.includes(p));

@@ -19,9 +19,9 @@ function lintCycles(cwd: string) {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes', 'scripts'];
+const TREES = ['core/src', 'sheets-addon/src', 'n8n-node/nodes', 'zapier/src', 'scripts'];
 
-it('lint:cycles checks core, the add-on, the n8n nodes and the tools, and is part of npm test', () => {
+it('lint:cycles checks core, the add-on, the n8n nodes, the Zapier integration and the tools, and is part of npm test', () => {
   for (const tree of TREES) expect(script).toContain(` ${tree}`);
   expect(pkg.scripts.test).toMatch(/npm run lint:cycles/);
 });
@@ -33,7 +33,7 @@ it('passes on the real tree', () => {
 });
 
 describe('on a copy with planted circles', () => {
-  const PLANTED = ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData', 'scripts/sandbox'];
+  const PLANTED = ['core/src', 'sheets-addon/src/engine', 'n8n-node/nodes/IgData', 'zapier/src', 'scripts/sandbox'];
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'igdata-layers-'));

@@ -40,3 +40,26 @@ export function describeCost(endpoint: EndpointDef): string {
     lo === hi ? `${lo}` : `${lo}-${hi} by ${endpoint.cost.type === 'window' ? endpoint.cost.param : 'window'}`;
   return endpoint.cost.type === 'flat' && !endpoint.cost.exact ? `~${text}${per} (not documented)` : `${text}${per}`;
 }
+
+const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
+/** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
+const WINDOW_WORDS: Record<string, string> = {
+  posts: 'how many posts are analyzed',
+  sample: 'the follower sample size',
+};
+
+/**
+ * The price as a phrase: "Cost: 1 credit.", "Cost: 2 credits per page.", "Cost: 2-6 credits, depending on how many
+ * posts are analyzed."
+ */
+export function costSentence(e: EndpointDef): string {
+  const [lo, hi] = costRange(e);
+  if (hi === 0) return 'Cost: free (no credits).';
+  const perPage = e.paginated ? ' per page' : '';
+  if (e.cost.type === 'window') {
+    return `Cost: ${lo}-${hi} credits, depending on ${WINDOW_WORDS[e.cost.param] ?? `the ${e.cost.param} parameter`}.`;
+  }
+  if (!e.cost.exact) return `Cost: about ${credits(lo)}${perPage} (the API does not document this price).`;
+  return `Cost: ${credits(lo)}${perPage}.`;
+}

@@ -66,7 +66,7 @@ export { newestPosts } from './feed-boundary';
 
 // Credits.
 export type { CostEstimate } from './cost';
-export { costRange, describeCost, estimateCost } from './cost';
+export { costRange, costSentence, describeCost, estimateCost } from './cost';
 export type { Allowance, CreditBudget, LedgerTally } from './budget';
 export { CreditLedger, emptyTally } from './budget';
 

@@ -5,9 +5,9 @@
  * an operation here.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { DocumentedEndpoint, EndpointDef } from '@igdata/core';
+import type { DocumentedEndpoint } from '@igdata/core';
 // Names, descriptions and examples are the registry's docs (core/src/registry/docs.ts), joined to its runtime facts.
-import { costRange, documentedEndpoints as endpoints } from '@igdata/core';
+import { costSentence, documentedEndpoints as endpoints } from '@igdata/core';
 
 /** `Profile Insight` -> `profileInsight`. */
 export const resourceValue = (resource: string): string =>
@@ -27,29 +27,6 @@ const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 };
 
 const resources = [...new Set(endpoints.map((e) => e.resource))].sort();
-
-const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
-
-/** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
-const WINDOW_WORDS: Record<string, string> = {
-  posts: 'how many posts are analyzed',
-  sample: 'the follower sample size',
-};
-
-/**
- * The price as a phrase: "Cost: 1 credit.", "Cost: 2 credits per page.", "Cost: 2-6 credits, depending on how many
- * posts are analyzed."
- */
-export function costSentence(e: EndpointDef): string {
-  const [lo, hi] = costRange(e);
-  if (hi === 0) return 'Cost: free (no credits).';
-  const perPage = e.paginated ? ' per page' : '';
-  if (e.cost.type === 'window') {
-    return `Cost: ${lo}-${hi} credits, depending on ${WINDOW_WORDS[e.cost.param] ?? `the ${e.cost.param} parameter`}.`;
-  }
-  if (!e.cost.exact) return `Cost: about ${credits(lo)}${perPage} (the API does not document this price).`;
-  return `Cost: ${credits(lo)}${perPage}.`;
-}
 
 /** What an agent reads to choose an operation: what it does, what it returns, what it costs. */
 export function operationDescription(e: DocumentedEndpoint): string {

@@ -1,0 +1,82 @@
+/**
+ * The core's AsyncIO over Zapier's own `z.request`: every request goes through Zapier's HTTP
+ * client (its logs, its scrubber, our `beforeRequest` that adds the key), and the core sees the
+ * status, headers and body of every answer and decides itself what is an error and what to retry.
+ * This file never reads the key: the core builds requests without one (`callerAuthenticates`).
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { ApiResult, AsyncIO, Call, ClientConfig, HttpRequest, PagingCap, PagingResult } from '@igdata/core';
+import { driveAsync, errorCode, isIgError, paginate, send } from '@igdata/core';
+import { asZapierError } from './errors';
+
+/**
+ * Zapier retries a throttled step itself (ThrottledError with the Retry-After), so a 429 is handed
+ * back at once; 502/503/504 and lost connections are retried here, as in Sheets and n8n.
+ */
+const RETRY = { attempts: 3, statuses: [0, 502, 503, 504] };
+
+export function clientConfig(bundle: Bundle): ClientConfig {
+  const base = typeof bundle.authData?.baseUrl === 'string' ? bundle.authData.baseUrl.trim() : '';
+  return { callerAuthenticates: true, retry: RETRY, ...(base ? { baseUrl: base } : {}) };
+}
+
+/** The IO of one step, and the Retry-After of the last answer (for a ThrottledError). */
+interface ZapierIO extends AsyncIO {
+  retryAfter(): string | undefined;
+}
+
+function zapierIO(z: ZObject): ZapierIO {
+  let retryAfter: string | undefined;
+  return {
+    async fetch(request: HttpRequest) {
+      const res = await z.request({
+        method: request.method,
+        url: request.url,
+        headers: { ...request.headers },
+        skipThrowForStatus: true,
+        // Our own ThrottledError (with our sentence) replaces Zapier's early one.
+        throwForThrottlingEarly: false,
+      } as Parameters<ZObject['request']>[0]);
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value: string, name: string) => (headers[name.toLowerCase()] = value));
+      retryAfter = headers['retry-after'];
+      return { status: res.status, headers, body: res.content };
+    },
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    retryAfter: () => retryAfter,
+  };
+}
+
+/**
+ * One call, its errors as Zapier's classes. With `missingIsNothing`, a target with no public data
+ * (private, deleted or nonexistent: the service's 404, billed) is null: a search's "nothing found".
+ */
+export async function lookUp(z: ZObject, bundle: Bundle, call: Call, missingIsNothing: true): Promise<ApiResult | null>;
+export async function lookUp(z: ZObject, bundle: Bundle, call: Call): Promise<ApiResult>;
+export async function lookUp(z: ZObject, bundle: Bundle, call: Call, missingIsNothing = false) {
+  const io = zapierIO(z);
+  try {
+    return await driveAsync(send(clientConfig(bundle), call), io);
+  } catch (e) {
+    if (missingIsNothing && isIgError(e) && errorCode(e) === 'not_found') return null;
+    throw asZapierError(z, e, call, io.retryAfter());
+  }
+}
+
+/** A list read page by page within `cap`; `missingIsNothing` as for lookUp. */
+export async function readList(
+  z: ZObject,
+  bundle: Bundle,
+  call: Call,
+  cap: PagingCap,
+  missingIsNothing = false,
+): Promise<PagingResult | null> {
+  const io = zapierIO(z);
+  try {
+    // The first page's failure is thrown (nothing was paid); a later one keeps the pages before it.
+    return await driveAsync(paginate(clientConfig(bundle), call, cap), io);
+  } catch (e) {
+    if (missingIsNothing && isIgError(e) && errorCode(e) === 'not_found') return null;
+    throw asZapierError(z, e, call, io.retryAfter());
+  }
+}

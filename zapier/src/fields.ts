@@ -1,0 +1,26 @@
+/** A registry parameter as a Zapier input field, and a step's input as the core's call input. */
+import type { Bundle } from 'zapier-platform-core';
+import type { DocumentedEndpoint, DocumentedParam } from '@igdata/core';
+
+export function paramField(p: DocumentedParam) {
+  const example = p.example !== undefined ? ` Example: ${p.example}.` : '';
+  const range = p.min !== undefined && p.max !== undefined ? ` From ${p.min} to ${p.max}.` : '';
+  return {
+    key: p.name,
+    label: p.name === 'q' ? 'Search Keyword' : p.name[0].toUpperCase() + p.name.slice(1),
+    helpText: `${p.description.replace(/\.$/, '')}.${range}${example}`,
+    required: p.required,
+    type: p.kind === 'integer' ? ('integer' as const) : ('string' as const),
+    ...(p.default !== undefined ? { default: String(p.default) } : {}),
+  };
+}
+
+/** The input Zapier gave, as the core's call input: empty fields left out, so defaults apply. */
+export function inputOf(e: DocumentedEndpoint, bundle: Bundle): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const p of e.params) {
+    const v = (bundle.inputData as Record<string, unknown>)[p.name];
+    if (v !== undefined && v !== null && v !== '') input[p.name] = v;
+  }
+  return input;
+}

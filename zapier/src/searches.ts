@@ -1,0 +1,126 @@
+/**
+ * Every endpoint of the registry as a Zapier search, generated: its fields are the endpoint's
+ * parameters (labels and help text from the registry's docs, the price in the help), input is
+ * resolved as everywhere (`@nasa`, profile and post URLs, numeric ids: core's `prepare`), and the
+ * sample is the endpoint's answer in the sandbox (samples.json). Adding an endpoint to the registry
+ * adds a search here.
+ *
+ * A target with no public data (private, deleted or nonexistent) is Zapier's "nothing found" ([]),
+ * so the Zap's own setting decides what follows; the service bills that lookup all the same, and
+ * the search's help text says so. A list returns up to Limit items, reading pages while more are
+ * wanted: its help text says what a page costs.
+ */
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { Call, DocumentedEndpoint } from '@igdata/core';
+import { costRange, costSentence, documentedEndpoints, prepare, requestKey } from '@igdata/core';
+import { lookUp, readList } from './client';
+import { asZapierError } from './errors';
+import { inputOf, paramField } from './fields';
+import { sampleOf } from './samples';
+
+/** `insights/profile/best-time` -> `insights_profile_best_time`: a Zapier key. */
+export const keyOf = (id: string): string => id.replace(/[^a-zA-Z0-9]+/g, '_');
+
+/** The price and what a list reads, for the help texts. */
+const LIMIT_DEFAULT = 20;
+
+/** What a lookup of a private or missing target costs: billed at its price (spec §7). */
+function missingNote(e: DocumentedEndpoint): string {
+  const [lo, hi] = costRange(e);
+  if (hi === 0) return '';
+  const price = lo === hi ? `${lo} credit${lo === 1 ? '' : 's'}` : `${lo}-${hi} credits`;
+  return (
+    ` A private, deleted or nonexistent target returns nothing found, and the API still charges it (${price}): ` +
+    'it did the work.'
+  );
+}
+
+const LABELS: Record<string, string> = { Get: 'Find' };
+
+/** "Find Profile", "Get Engagement (Profile Insight)", "Find Post". */
+export function searchLabel(e: DocumentedEndpoint): string {
+  if (LABELS[e.operation]) return `${LABELS[e.operation]} ${e.resource}`;
+  return `${e.operation} (${e.resource})`;
+}
+
+function limitField(e: DocumentedEndpoint) {
+  const pages = e.paginated
+    ? ` Pages are read until Limit is reached (about ${e.pageSize ?? 'a few dozen'} items a page); ` +
+      `${costSentence(e)
+        .replace(/^Cost: /, 'each costs ')
+        .replace(/ per page\.$/, '.')}`
+    : ' One request returns them all.';
+  return {
+    key: 'limit',
+    label: 'Limit',
+    helpText: `The most results to return.${pages}`,
+    required: false,
+    type: 'integer' as const,
+    default: String(LIMIT_DEFAULT),
+  };
+}
+
+function limitOf(bundle: Bundle): number {
+  const raw = (bundle.inputData as Record<string, unknown>).limit;
+  const n = raw === undefined || raw === null || raw === '' ? LIMIT_DEFAULT : Number(raw);
+  return Number.isInteger(n) && n >= 1 ? n : LIMIT_DEFAULT;
+}
+
+/**
+ * How long a Zap reuses a search's answer (seconds): an hour, or less when the data lives less
+ * (the registry's maxReuseHours; the balance never). Zapier replays a step (Replay, autoreplay
+ * after an error, a held run let through) with the same input: within this it is not paid again.
+ */
+const reuseSeconds = (e: DocumentedEndpoint): number => Math.min(3600, (e.maxReuseHours ?? 1) * 3600);
+
+function perform(e: DocumentedEndpoint) {
+  return async (z: ZObject, bundle: Bundle): Promise<Record<string, unknown>[]> => {
+    let call;
+    try {
+      call = prepare(e.id, inputOf(e, bundle));
+    } catch (err) {
+      throw asZapierError(z, err, undefined);
+    }
+    const ttl = reuseSeconds(e);
+    if (ttl === 0) return await answer(e, z, bundle, call);
+    // By Zap and request, never by key: the key is in no cache key.
+    const zap = bundle.meta?.zap?.id ?? 'no-zap';
+    const limit = e.shape === 'list' ? limitOf(bundle) : '';
+    const key = `igdata-answer:${zap}:${requestKey(call.endpoint, call.params)}:${limit}`;
+    const kept = (await z.cache.get(key)) as { items: Record<string, unknown>[] } | null;
+    if (kept && Array.isArray(kept.items)) return kept.items;
+    const items = await answer(e, z, bundle, call);
+    await z.cache.set(key, { items }, ttl).catch(() => undefined); // too large to keep: the next replay pays
+    return items;
+  };
+}
+
+async function answer(
+  e: DocumentedEndpoint,
+  z: ZObject,
+  bundle: Bundle,
+  call: Call,
+): Promise<Record<string, unknown>[]> {
+  if (e.shape === 'list' && e.paginated) {
+    return (await readList(z, bundle, call, { maxItems: limitOf(bundle) }, true))?.items ?? [];
+  }
+  const got = await lookUp(z, bundle, call, true);
+  if (!got) return [];
+  return e.shape === 'list' ? got.items.slice(0, limitOf(bundle)) : [got.data];
+}
+
+function search(e: DocumentedEndpoint) {
+  const fields = e.params.filter((p) => p.kind !== 'cursor').map(paramField);
+  if (e.shape === 'list') fields.push(limitField(e));
+  return {
+    key: keyOf(e.id),
+    noun: e.resource,
+    display: {
+      label: searchLabel(e),
+      description: `${e.summary.replace(/\.$/, '')}. ${costSentence(e)}${missingNote(e)}`.slice(0, 1000),
+    },
+    operation: { inputFields: fields, perform: perform(e), sample: sampleOf(e.id) },
+  };
+}
+
+export const searches = Object.fromEntries(documentedEndpoints.map((e) => [keyOf(e.id), search(e)]));

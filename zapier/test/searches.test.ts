@@ -1,0 +1,180 @@
+/**
+ * Every search and the connection, through Zapier's own tester (zapier-platform-core's
+ * createAppTester) on the built integration, with real HTTP to the sandbox.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { documentedEndpoints } from '@igdata/core';
+import type { Sandbox } from '../../scripts/sandbox/server';
+import { app, sandbox, tester, type Tester } from './support';
+
+let sb: Sandbox;
+let authData: { apiKey: string; baseUrl: string };
+let t: Tester;
+beforeAll(async () => {
+  ({ sb, authData } = await sandbox());
+  t = tester();
+});
+afterAll(() => sb.close());
+
+const keyOf = (id: string) => id.replace(/[^a-zA-Z0-9]+/g, '_');
+/** A search as one step of a Zap of its own (a fresh tester: no answer kept from another test). */
+const run = (key: string, inputData: Record<string, unknown>, auth = authData) =>
+  tester()(app.searches[key].operation.perform, { authData: auth, inputData, meta: {} } as any) as Promise<any[]>;
+
+test('every registry endpoint is a search with its parameters as fields and its price in the help', () => {
+  expect(Object.keys(app.searches).sort()).toEqual(documentedEndpoints.map((e) => keyOf(e.id)).sort());
+  for (const e of documentedEndpoints) {
+    const s = app.searches[keyOf(e.id)];
+    const fields = s.operation.inputFields.map((f: any) => f.key);
+    expect(fields).toEqual([
+      ...e.params.filter((p) => p.kind !== 'cursor').map((p) => p.name),
+      ...(e.shape === 'list' ? ['limit'] : []),
+    ]);
+    expect(s.display.description).toMatch(/Cost: /);
+    if (e.id !== 'credits') expect(s.display.description).toMatch(/nothing found, and the API still charges it/);
+    for (const f of s.operation.inputFields) expect(f.helpText.length).toBeGreaterThan(10);
+    if (e.shape === 'list' && e.paginated)
+      expect(s.operation.inputFields.at(-1).helpText).toMatch(/each costs \d+ credits?/);
+    expect(Object.keys(s.operation.sample).length).toBeGreaterThan(0);
+  }
+});
+
+test("every search answers its registry example in the sandbox, and the answer has the sample's fields", async () => {
+  for (const e of documentedEndpoints) {
+    const input: Record<string, unknown> = {};
+    for (const p of e.params.filter((p) => p.required)) input[p.name] = p.example;
+    const got = await run(keyOf(e.id), { ...input, ...(e.shape === 'list' ? { limit: 3 } : {}) });
+    expect(got.length).toBeGreaterThan(0);
+    if (e.shape === 'list') expect(got.length).toBeLessThanOrEqual(3);
+    expect(Object.keys(got[0]).sort()).toEqual(Object.keys(app.searches[keyOf(e.id)].operation.sample).sort());
+  }
+});
+
+test('input is forgiving: @handle, a profile URL and the numeric id find the same account', async () => {
+  const [a] = await run('profile', { handle: '@NASA ' });
+  const [b] = await run('profile', { handle: 'https://www.instagram.com/nasa/?hl=en' });
+  const [c] = await run('profile', { handle: a.id });
+  expect([a.username, b.username, c.username]).toEqual(['nasa', 'nasa', 'nasa']);
+  const [p] = await run('post', { post: 'https://www.instagram.com/p/CmiJGWA9jpk/' });
+  expect(p.shortcode).toBe('CmiJGWA9jpk');
+});
+
+test('a list reads pages until Limit: 30 followers are two pages, each charged', async () => {
+  const key = await sb.createKey(100);
+  const got = await run('profile_followers', { handle: 'nasa', limit: 30 }, { ...authData, apiKey: key });
+  expect(got).toHaveLength(30);
+  expect(new Set(got.map((u) => u.id)).size).toBe(30);
+  expect(await sb.balance(key)).toBe(100 - 2 * 2);
+});
+
+test('a private or missing account is nothing found ([]), charged at its price as the help text says', async () => {
+  const key = await sb.createKey(100);
+  const auth = { ...authData, apiKey: key };
+  const privateOne = sb.world.accounts.find((a) => a.is_private)!;
+  expect(await run('profile', { handle: privateOne.username }, auth)).toEqual([]);
+  expect(await run('profile_posts', { handle: 'no_such_account_zz' }, auth)).toEqual([]);
+  expect(await sb.balance(key)).toBe(100 - 1 - 2);
+});
+
+test("errors are Zapier's classes with the products' sentences, saying whether it was charged", async () => {
+  const fail = (p: Promise<unknown>): Promise<Error> =>
+    p.then(
+      () => {
+        throw new Error('expected an error');
+      },
+      (e: Error) => e,
+    );
+  const wrong = await fail(run('profile', { handle: 'nasa' }, { ...authData, apiKey: 'sk_test_wrong_key_0000' }));
+  expect(wrong.name).toBe('ExpiredAuthError');
+  expect(wrong.message).toMatch(/^Invalid API key\. Set it in the IG Data connection .*\(Not charged\.\)/);
+  const empty = await sb.createKey(0);
+  const broke = await fail(run('profile', { handle: 'nasa' }, { ...authData, apiKey: empty }));
+  expect(broke.name).toBe('HaltedError');
+  expect(broke.message).toMatch(/^Out of credits: 0 left\. Top up to continue\. \(Not charged\.\)/);
+  const refused = await fail(run('insights_profile_engagement', { handle: 'nasa', posts: 99 }));
+  expect(refused.name).toBe('HaltedError');
+  expect(refused.message).toMatch(/^posts must be a whole number from 1 to 50; got 99\. \(Not charged\.\)/);
+  const blank = await fail(run('profile', { handle: '   ' }));
+  expect(blank.name).toBe('HaltedError');
+  expect(blank.message).toMatch(/\(Not charged\.\)/);
+});
+
+test('429 is a ThrottledError with the Retry-After, sent once (Zapier retries the step itself)', async () => {
+  let hits = 0;
+  const server = http.createServer((_req, res) => {
+    hits++;
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '42' });
+    res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'Slow down' }, meta: { request_id: 'r1' } }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const e: any = await run('profile', { handle: 'nasa' }, { ...authData, baseUrl: url }).catch((x) => x);
+    expect(e.name).toBe('ThrottledError');
+    const body = JSON.parse(e.message.split('\n')[0]);
+    expect(body.delay).toBe(42);
+    expect(body.message).toMatch(/^Too many requests: the service asked to slow down .*\(Not charged\.\)/);
+    expect(hits).toBe(1);
+  } finally {
+    server.close();
+  }
+});
+
+test('a replayed step (same Zap, same input, within the hour) is not paid again; the balance is never kept', async () => {
+  const key = await sb.createKey(100);
+  const zapT = tester();
+  const step = (k: string, inputData: object) =>
+    zapT(app.searches[k].operation.perform, {
+      authData: { ...authData, apiKey: key },
+      inputData,
+      meta: { zap: { id: 'replayed' } },
+    } as any);
+  const first = await step('insights_profile_engagement', { handle: 'nasa' });
+  const again = await step('insights_profile_engagement', { handle: '@nasa' });
+  expect(again).toEqual(first);
+  expect(await sb.balance(key)).toBe(98); // 2 credits once
+  await step('credits', {});
+  await step('credits', {});
+  expect((await step('credits', {}))[0].credits_remaining).toBe(98);
+  expect((await sb.stats()).byRequest['credits?']).toBeGreaterThanOrEqual(3);
+});
+
+test('the connection: tested with the free credits call, labelled by the key and its balance', async () => {
+  const key = await sb.createKey(4210);
+  const auth = { ...authData, apiKey: key };
+  const tested = await t(app.authentication.test, { authData: auth } as any);
+  expect(await sb.balance(key)).toBe(4210);
+  const label = await t(app.authentication.connectionLabel, { authData: auth, inputData: tested } as any);
+  expect(label).toBe(`Key …${key.slice(-4)}, 4,210 credits`);
+  const e: any = await t(app.authentication.test, { authData: { ...auth, apiKey: 'sk_nope_1234' } } as any).catch(
+    (x) => x,
+  );
+  expect(e.name).toBe('ExpiredAuthError');
+});
+
+test("the key is in one header of every request and in no log line (Zapier's detailed logs on)", async () => {
+  const key = await sb.createKey(100);
+  const lines: string[] = [];
+  const spy = jest.spyOn(console, 'log').mockImplementation((...a) => void lines.push(a.join(' ')));
+  process.env.LOG_TO_STDOUT = '1';
+  process.env.DETAILED_LOG_TO_STDOUT = '1';
+  try {
+    const logged = tester();
+    await logged(app.searches.profile.operation.perform, {
+      authData: { ...authData, apiKey: key },
+      inputData: { handle: 'nasa' },
+    } as any);
+    await logged(app.searches.profile.operation.perform, {
+      authData: { ...authData, apiKey: key },
+      inputData: { handle: 'locked_acc' },
+    } as any);
+  } finally {
+    delete process.env.LOG_TO_STDOUT;
+    delete process.env.DETAILED_LOG_TO_STDOUT;
+    spy.mockRestore();
+  }
+  expect(lines.join('\n')).toMatch(/\/v1\/profile/); // the requests were logged
+  for (const line of lines) expect(line).not.toContain(key);
+  expect(await sb.balance(key)).toBe(98); // nasa and locked_acc, each 1 credit: the key reached the service
+});

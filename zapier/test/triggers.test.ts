@@ -1,0 +1,110 @@
+/**
+ * The three triggers through Zapier's tester on the built integration, against the sandbox: the
+ * sample, the populating poll, the "at most every N minutes" period, pinned posts, a burst larger
+ * than a check's pages. The integration's clock is jest's (set to the sandbox's instants).
+ */
+import type { Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../../test/support/clock';
+import { app, sandbox, tester } from './support';
+
+const MIN = 60_000;
+let sb: Sandbox;
+let authData: { apiKey: string; baseUrl: string };
+beforeAll(async () => {
+  ({ sb, authData } = await sandbox());
+});
+afterAll(() => sb.close());
+beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['setTimeout', 'setImmediate', 'setInterval', 'nextTick', 'queueMicrotask'] });
+  jest.setSystemTime(Date.parse(TEST_START));
+});
+afterEach(() => jest.useRealTimers());
+
+const TRIGGERS = {
+  new_post_in_hashtag: { tag: '#VeganRecipes' },
+  new_post_by_account: { handle: '@nasa' },
+  new_post_at_location: { id: '213385402' },
+} as const;
+
+const requests = async () => (await sb.stats()).total;
+
+test.each(Object.entries(TRIGGERS))('%s: sample, populating poll, a check too soon, a new post', async (key, input) => {
+  const t = tester();
+  const perform = app.triggers[key].operation.perform;
+  const bundle = (meta: object, extra: object = {}) =>
+    ({ authData, inputData: { ...input, ...extra }, meta: { zap: { id: `z-${key}` }, ...meta } }) as any;
+  const sample = await t(perform, bundle({ isLoadingSample: true, limit: 3 }));
+  expect(sample).toHaveLength(3);
+  expect(Object.keys(sample[0]).sort()).toEqual(Object.keys(app.triggers[key].operation.sample).sort());
+  const before = await requests();
+  const first = await t(perform, bundle({ isPopulatingDedupe: true }));
+  expect(first.length).toBeGreaterThan(3);
+  expect(await requests()).toBe(before + 1); // one page
+  // newest first, stable ids
+  const times = first.map((p: any) => Date.parse(p.taken_at));
+  expect(times).toEqual([...times].sort((a, b) => b - a));
+  // 5 minutes later, inside the default 15-minute period: nothing, and no request
+  jest.setSystemTime(Date.parse(TEST_START) + 5 * MIN);
+  expect(await t(perform, bundle({}))).toEqual([]);
+  expect(await requests()).toBe(before + 1);
+  // the next period: one page, nothing new (the world did not move)
+  jest.setSystemTime(Date.parse(TEST_START) + 16 * MIN);
+  const again = await t(perform, bundle({}));
+  expect(again.filter((p: any) => !first.some((f: any) => f.id === p.id))).toEqual([]);
+  expect(await requests()).toBe(before + 2);
+  expect(app.triggers[key].display.description).toMatch(
+    / 96 credits a day, 2,880 a month, on any plan| 192 credits a day, 5,760 a month, on any plan/,
+  );
+});
+
+test('a burst of 200 posts (7 pages) is read over two checks, every post once, no page twice', async () => {
+  const t = tester();
+  const perform = app.triggers.new_post_in_hashtag.operation.perform;
+  const bundle = (meta: object) =>
+    ({ authData, inputData: { tag: 'burstytag', every_minutes: 1 }, meta: { zap: { id: 'burst' }, ...meta } }) as any;
+  sb.addPosts('burstytag', 3);
+  const seen = new Set((await t(perform, bundle({ isPopulatingDedupe: true }))).map((p: any) => p.id));
+  const published = sb.addPosts('burstytag', 200);
+  const before = (await sb.stats()).byEndpoint['hashtag/recent'];
+  jest.setSystemTime(Date.parse(TEST_START) + 2 * MIN);
+  const one = await t(perform, bundle({}));
+  jest.setSystemTime(Date.parse(TEST_START) + 4 * MIN);
+  const two = await t(perform, bundle({}));
+  jest.setSystemTime(Date.parse(TEST_START) + 6 * MIN);
+  const three = await t(perform, bundle({}));
+  const emitted = [...one, ...two, ...three].map((p: any) => p.id).filter((id: string) => !seen.has(id));
+  expect(new Set(emitted).size).toBe(200);
+  expect(new Set(emitted)).toEqual(new Set(published.map((p) => p.id)));
+  // 5 pages (the bound), then the head (1 page, nothing new) and the 2 pages left, then the head:
+  // each of the burst's 7 pages once, and one page a check besides
+  const pages = (await sb.stats()).byEndpoint['hashtag/recent'] - before;
+  expect(pages).toBe(5 + 1 + 2 + 1);
+  expect(one.length).toBe(150);
+});
+
+// Last in the file: it moves the sandbox's world on four days.
+test("an account's pinned older posts at the head of its feed are neither new posts nor where reading stops", async () => {
+  const t = tester();
+  const perform = app.triggers.new_post_by_account.operation.perform;
+  const bundle = (meta: object) =>
+    ({ authData, inputData: { handle: 'nasa' }, meta: { zap: { id: 'pins' }, ...meta } }) as any;
+  const start = Date.parse(TEST_START);
+  sb.clock.moveTo(start);
+  const seen = new Set((await t(perform, bundle({ isPopulatingDedupe: true }))).map((p: any) => p.id));
+  const pinned = sb.pinPosts('nasa', 3);
+  const later = start + 4 * 24 * 60 * MIN;
+  jest.setSystemTime(later);
+  sb.clock.moveTo(later);
+  const got = await t(perform, bundle({}));
+  const fresh = got.filter((p: any) => !seen.has(p.id)).map((p: any) => p.id);
+  const feed = (await t(app.searches.profile_posts.operation.perform, {
+    authData,
+    inputData: { handle: 'nasa', limit: 12 },
+    meta: {},
+  })) as any[];
+  const posted = feed.filter((p) => Date.parse(p.taken_at) > start).map((p) => p.id);
+  expect(posted.length).toBeGreaterThanOrEqual(1); // nasa posts about 0.74 a day
+  expect(fresh.sort()).toEqual(posted.sort());
+  for (const p of pinned) expect(fresh).not.toContain(p.id);
+  expect(feed.slice(0, 3).map((p) => p.id)).toEqual(pinned.map((p) => p.id)); // they do lead the feed
+});
