@@ -15,4 +15,6 @@ module.exports = {
   ...require('./server.cjs'),
   ...require('./polling.cjs'),
   ...require('./queue.cjs'),
+  // Last: the helpers on a home's live server replace the CLI ones of the same name.
+  ...require('./runs.cjs'),
 };
