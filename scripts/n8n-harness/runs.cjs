@@ -10,10 +10,10 @@
 //   so a cron that can fire keeps firing until the home is removed: pollOnce sets one that cannot.
 const fs = require('node:fs');
 const { importWorkflowCli, runWorkflowCli, nodeOutput } = require('./cli.cjs');
-const { newId, unwrapHome } = require('./env.cjs');
-const { getExecutions, getStaticData, maxExecutionId } = require('./db.cjs');
+const { newId, runtime, unwrapHome } = require('./env.cjs');
+const { getExecutions, getStaticData, maxExecutionId, query } = require('./db.cjs');
 const { liveServer, servesLive, stopLiveServer, killLiveServer, rest, getExecution } = require('./live.cjs');
-const { POLL_NEVER, withPollTimes, publishWorkflowCli, runActiveCli } = require('./polling.cjs');
+const { POLL_NEVER, activationOf, withPollTimes, publishWorkflowCli, runActiveCli } = require('./polling.cjs');
 const server = require('./server.cjs');
 
 const FINISHED = new Set(['success', 'error', 'canceled', 'crashed']);
@@ -99,7 +99,7 @@ async function runWorkflow(home, workflow, { env, timeoutMs = 180_000 } = {}) {
       triggerToStartFrom: { name: start.name },
     });
     if (!started?.executionId) return failed(`n8n did not start the run: ${JSON.stringify(started)}`);
-    for (const deadline = Date.now() + timeoutMs; ; ) {
+    for (const deadline = Date.now() + timeoutMs; ;) {
       const e = await getExecution(l, started.executionId);
       if (FINISHED.has(e.status) || (e.finished && e.status !== 'running')) {
         run = { data: e.data, mode: e.mode, status: e.status, startedAt: e.startedAt, stoppedAt: e.stoppedAt };
@@ -144,6 +144,29 @@ async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
 }
 
 /**
+ * n8n 2.41.1 publishes through an outbox that its publication service consumes after the REST call
+ * has answered, and records each trigger's outcome (activationOf): waits until the outbox entries
+ * made since `afterOutboxId` are consumed, and resolves to the activation's error, if any.
+ */
+async function publicationOutcome(home, workflowId, afterOutboxId, timeoutMs) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
+    const rows = await query(
+      home,
+      'select status, "errorMessage" from workflow_publication_outbox where "workflowId" = ? and id > ?',
+      [workflowId, afterOutboxId],
+    );
+    if (rows.every((r) => r.status !== 'pending' && r.status !== 'in_progress')) {
+      const a = await activationOf(home, workflowId, '');
+      if (a.activated) return undefined;
+      return a.reason ?? rows.find((r) => r.errorMessage)?.errorMessage ?? 'activation failed';
+    }
+    if (Date.now() > deadline)
+      throw new Error(`runActive: n8n's publication of ${workflowId} not done after ${timeoutMs} ms`);
+    await pause(100);
+  }
+}
+
+/**
  * Activates a published workflow on the home's live server (deactivated first if it is active),
  * which polls each polling trigger ONCE at once (mode "trigger",
  * activation "activate"), then on its cron. Waits until `until(state)` is true (default: activated,
@@ -163,6 +186,10 @@ async function runActive(home, workflowId, opts = {}) {
   const from = l.srv.output().length;
   const wf = await rest(l, 'GET', `/workflows/${workflowId}`);
   const versionId = published.get(unwrapHome(home).home)?.get(workflowId) ?? wf.activeVersionId ?? wf.versionId;
+  const outbox = runtime().activation === 'publication-status';
+  const [{ lastOutboxId } = {}] = outbox
+    ? await query(home, 'select max(id) as "lastOutboxId" from workflow_publication_outbox')
+    : [];
   let activationError;
   try {
     // Off first, so every poll here is a first activation's (activation "activate", not "update").
@@ -171,22 +198,20 @@ async function runActive(home, workflowId, opts = {}) {
   } catch (e) {
     activationError = e.message;
   }
+  if (outbox && !activationError)
+    activationError = await publicationOutcome(home, workflowId, lastOutboxId ?? 0, timeoutMs);
   const activated = !activationError;
   // The activation's poll hands what it emitted to a run it does not wait for (__emit), logged
   // at debug level as it happens: until every such run is stored and finished, it is not done.
   const emitted = () =>
-    l.srv
-      .output()
-      .slice(from)
-      .split(`Received event to trigger execution for workflow "${wf.name}"`).length - 1;
+    l.srv.output().slice(from).split(`Received event to trigger execution for workflow "${wf.name}"`).length - 1;
   let state;
-  for (const deadline = Date.now() + timeoutMs; ; ) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
     const executions = await getExecutions(home, workflowId, { afterId });
     state = { activated, activationError, executions, elapsedMs: Math.round(performance.now() - t0) };
     const done = until
       ? until(state)
-      : !activated ||
-        (executions.length >= emitted() && executions.every((e) => e.finished || FINISHED.has(e.status)));
+      : !activated || (executions.length >= emitted() && executions.every((e) => e.finished || FINISHED.has(e.status)));
     if (done) break;
     if (Date.now() > deadline)
       throw new Error(`runActive: condition not met after ${timeoutMs} ms:\n${l.srv.output().slice(-3000)}`);
