@@ -65,13 +65,29 @@ async function liveServer(home, { env } = {}) {
   let p = lives.get(h.home);
   if (p) {
     const l = await p.catch(() => undefined);
-    if (l && l.env === envKey(env) && !l.srv.child.exitCode && l.srv.child.signalCode === null) return l;
+    if (l && (await liveState(h, { env })) === 'up') return l;
+    // Another environment: a new n8n, which must not poll what the old one had published (as
+    // `n8n execute`, which the helpers replace, never did): unpublished first.
+    if (l) await unpublishAll(l);
     await stopLiveServer(h);
   }
   p = boot(h, env);
   lives.set(h.home, p);
   p.catch(() => lives.delete(h.home));
   return p;
+}
+
+/** 'up' (a live server with this environment), 'other' (one with another) or 'down' (none). */
+async function liveState(home, { env } = {}) {
+  const l = await lives.get(unwrapHome(home).home)?.catch(() => undefined);
+  if (!l || l.srv.child.exitCode !== null || l.srv.child.signalCode !== null) return 'down';
+  return l.env === envKey(env) ? 'up' : 'other';
+}
+
+async function unpublishAll(l) {
+  const list = await rest(l, 'GET', '/workflows');
+  for (const w of Array.isArray(list) ? list : (list?.data ?? []))
+    if (w.activeVersionId || w.active) await rest(l, 'POST', `/workflows/${w.id}/deactivate`, {});
 }
 
 /** Stops the home's live server, if it has one (the next call that needs one starts another). */
@@ -129,6 +145,7 @@ async function getExecution(l, executionId) {
 module.exports = {
   servesLive,
   liveServer,
+  liveState,
   stopLiveServer,
   killLiveServer,
   rest,

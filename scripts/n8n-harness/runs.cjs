@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const { importWorkflowCli, runWorkflowCli, nodeOutput } = require('./cli.cjs');
 const { newId, runtime, unwrapHome } = require('./env.cjs');
 const { getExecutions, getStaticData, maxExecutionId, query } = require('./db.cjs');
-const { liveServer, servesLive, stopLiveServer, killLiveServer, rest, getExecution } = require('./live.cjs');
+const { liveServer, liveState, servesLive, stopLiveServer, killLiveServer, rest, getExecution } = require('./live.cjs');
 const { POLL_NEVER, activationOf, withPollTimes, publishWorkflowCli, runActiveCli } = require('./polling.cjs');
 const server = require('./server.cjs');
 
@@ -180,6 +180,19 @@ async function publicationOutcome(home, workflowId, afterOutboxId, timeoutMs) {
 async function runActive(home, workflowId, opts = {}) {
   if (opts.start || !servesLive(home)) return runActiveCli(home, workflowId, opts);
   const { until, env, timeoutMs = 60_000, settleMs = 300 } = opts;
+  if ((await liveState(home, { env })) === 'down') {
+    // No live server (the first call, or an editor had the home): starting one activates what is
+    // published, as the `n8n start` this replaces did; that activation's poll is this one.
+    const [row] = await query(home, 'select "activeVersionId" from workflow_entity where id = ?', [workflowId]);
+    if (row?.activeVersionId) {
+      const start = async () => {
+        // Its whole output: the activations are logged while it starts.
+        const l = await liveServer(home, { env });
+        return { output: () => l.srv.output(), stop: async () => {} };
+      };
+      return runActiveCli(home, workflowId, { ...opts, start });
+    }
+  }
   const l = await liveServer(home, { env });
   const afterId = await maxExecutionId(home);
   const t0 = performance.now();
