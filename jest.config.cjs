@@ -87,6 +87,8 @@ const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
 
 module.exports = {
   testTimeout: 60000,
+  // Every suite's time at the end of a run, slowest first (what `npm run bench:test-run` records).
+  reporters: ['default', '<rootDir>/scripts/jest/suite-times.cjs'],
   projects: [
     { ...base, displayName: 'quick', testMatch: QUICK.map(asGlob) },
     {
