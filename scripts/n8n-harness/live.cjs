@@ -7,8 +7,9 @@
 //
 // A home's live server keeps the environment it was started with: a call that asks for other values
 // (e.g. N8N_RESTRICT_FILE_ACCESS_TO for a folder of its own) restarts it with that environment, as a
-// new n8n process would have had; a call that asks for none is served by whichever is up. Queue-mode homes (EXECUTIONS_MODE=queue) are not served here:
-// their main and workers are started by the test (queue.cjs), and the CLI helpers stay for them.
+// new n8n process would have had; a call that asks for none is served by whichever is up.
+// Queue-mode homes (EXECUTIONS_MODE=queue) have their workflows imported, published and run by the
+// CLI helpers (their main and workers are the test's, queue.cjs); only their polls use a live main.
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { killGroup } = require('./cli.cjs');

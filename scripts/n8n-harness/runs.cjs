@@ -175,10 +175,12 @@ async function publicationOutcome(home, workflowId, afterOutboxId, timeoutMs) {
  *     activationError, output, ms }
  * state = { activated, activationError, executions, elapsedMs }.
  * `start` replaces the live server by another set-up that has output() and stop() (queue mode:
- * main and workers), started and stopped around the wait as before.
+ * main and workers), started and stopped around the wait as before. On a queue-mode home the live
+ * server is its main, the workers the caller's (publishWorkflow and runWorkflow stay the CLI's there).
  */
 async function runActive(home, workflowId, opts = {}) {
-  if (opts.start || !servesLive(home)) return runActiveCli(home, workflowId, opts);
+  // Queue-mode homes too: the live server is then their main (the workers are the test's).
+  if (opts.start) return runActiveCli(home, workflowId, opts);
   const { until, env, timeoutMs = 60_000, settleMs = 300 } = opts;
   if ((await liveState(home, { env })) === 'down') {
     // No live server (the first call, or an editor had the home): starting one activates what is
