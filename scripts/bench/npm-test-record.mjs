@@ -38,16 +38,14 @@ const suiteTimes = [...log.matchAll(/^suite-time ([\d.]+) s (\S+) (\S+)/gm)]
 if (!suiteTimes.length)
   console.warn(`${positionals[0]}: no suite-time lines (a log from before scripts/jest/suite-times.cjs)`);
 const slowest = Object.fromEntries(
-  suiteTimes
-    .slice(0, 10)
-    .map((t, i) => [
-      `npm-test.slowest-${i + 1}.s`,
-      {
-        value: Math.round(t.s),
-        unit: 's',
-        what: `suite ${i + 1} by time in the run: ${t.file} (jest project ${t.project})`,
-      },
-    ]),
+  suiteTimes.slice(0, 10).map((t, i) => [
+    `npm-test.slowest-${i + 1}.s`,
+    {
+      value: Math.round(t.s),
+      unit: 's',
+      what: `suite ${i + 1} by time in the run: ${t.file} (jest project ${t.project})`,
+    },
+  ]),
 );
 saveRecords(
   'npm-test',
