@@ -23,7 +23,13 @@ import { build as buildN8n } from '../build/n8n.mjs';
 import { parseFlags } from '../lib/cli.mjs';
 import { machineLoad, pairedRatio, show, spread } from './rounds.mjs';
 import { fromRounds as fig, saveRecords } from './records.mjs';
-import { createN8nHome, ensureN8n, nodeOutput, removeN8nHome, runWorkflow } from '../n8n-harness/index.cjs';
+import {
+  createN8nHome,
+  ensureN8n,
+  nodeOutput,
+  removeN8nHome,
+  runWorkflowCli as runWorkflow, // a cold `n8n execute` per run, as the records were measured
+} from '../n8n-harness/index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const usage =
