@@ -83,7 +83,10 @@ const REAL_N8N = ['harness', 'n8n-real', 'trigger-modes', 'n8n-media', 'n8n-exam
   (name) => `<rootDir>/test/n8n-node/${name}.test.ts`,
 );
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.
-const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
+const NEWEST_ONLY = [
+  '<rootDir>/test/n8n-node/queue-mode.test.ts',
+  '<rootDir>/test/n8n-node/queue-mode-trigger.test.ts',
+];
 
 module.exports = {
   testTimeout: 60000,
