@@ -94,10 +94,15 @@ const REAL_N8N = [
   'n8n-rules',
 ].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.
-const NEWEST_ONLY = ['<rootDir>/test/n8n-node/queue-mode.test.ts'];
+const NEWEST_ONLY = [
+  '<rootDir>/test/n8n-node/queue-mode.test.ts',
+  '<rootDir>/test/n8n-node/queue-mode-trigger.test.ts',
+];
 
 module.exports = {
   testTimeout: 60000,
+  // Every suite's time at the end of a run, slowest first (what `npm run bench:test-run` records).
+  reporters: ['default', '<rootDir>/scripts/jest/suite-times.cjs'],
   projects: [
     { ...base, displayName: 'quick', testMatch: QUICK.map(asGlob) },
     {

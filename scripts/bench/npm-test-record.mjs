@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Records the figures of a whole test run from its log (jest's summary at the end of `npm test`,
 // as `.ci/run` prints it on a fresh clone): suites, tests, jest's time. The run is not repeated
-// here (it takes half an hour); the log is the measurement.
+// here; the log is the measurement. Every suite's time is in it too (the reporter
+// scripts/jest/suite-times.cjs prints "suite-time <s> s <project> <path>", slowest first): the 10
+// slowest are recorded as npm-test.slowest-<rank>.s, so the next run's log shows which suite grew.
 //   node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD]
 import { readFileSync, statSync } from 'node:fs';
 import { parseFlags } from '../lib/cli.mjs';
@@ -30,9 +32,25 @@ const suites = summary('Test Suites');
 const tests = summary('Tests');
 if (failed(suites) || failed(tests)) throw new Error(`the run failed (${suites}; ${tests}): record a passing run`);
 const seconds = Number(summary('Time').match(/([\d.]+) s/)[1]);
+const suiteTimes = [...log.matchAll(/^suite-time ([\d.]+) s (\S+) (\S+)/gm)]
+  .map((m) => ({ s: Number(m[1]), project: m[2], file: m[3] }))
+  .sort((a, b) => b.s - a.s);
+if (!suiteTimes.length)
+  console.warn(`${positionals[0]}: no suite-time lines (a log from before scripts/jest/suite-times.cjs)`);
+const slowest = Object.fromEntries(
+  suiteTimes.slice(0, 10).map((t, i) => [
+    `npm-test.slowest-${i + 1}.s`,
+    {
+      value: Math.round(t.s),
+      unit: 's',
+      what: `suite ${i + 1} by time in the run: ${t.file} (jest project ${t.project})`,
+    },
+  ]),
+);
 saveRecords(
   'npm-test',
   {
+    ...slowest,
     'npm-test.suites': { value: total(suites), unit: 'suites', what: 'test suites in the whole run (all passed)' },
     'npm-test.tests': { value: total(tests), unit: 'tests', what: `tests in the whole run (${tests})` },
     'npm-test.jest.s': {

@@ -63,7 +63,7 @@ function n8nFailed(what, r) {
  * id replaces nodes/connections, keeps the stored static data (unless the JSON carries
  * `staticData`) and UNPUBLISHES it (active=false, activeVersionId=null).
  */
-async function importWorkflow(home, workflow, { env } = {}) {
+async function importWorkflowCli(home, workflow, { env } = {}) {
   const h = unwrapHome(home);
   // An array is imported by one n8n process (~3 s saved per extra workflow); returns the ids.
   const wfs = (Array.isArray(workflow) ? workflow : [workflow]).map((w) => ({
@@ -129,13 +129,13 @@ function nodeOutput(run, nodeName, { output = 0, runIndex = -1, full = false } =
  *   data - json of the items the last executed node output on its first output
  *   ms   - wall time of the execute command (the import is importMs)
  */
-async function runWorkflow(home, workflow, { env, timeoutMs } = {}) {
+async function runWorkflowCli(home, workflow, { env, timeoutMs } = {}) {
   const h = unwrapHome(home);
   let importMs = 0;
   let id = workflow;
   if (typeof workflow !== 'string') {
     const t0 = performance.now();
-    id = await importWorkflow(h, workflow, { env });
+    id = await importWorkflowCli(h, workflow, { env });
     importMs = Math.round(performance.now() - t0);
   }
   const r = await runN8n(h, ['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs });
@@ -155,4 +155,4 @@ async function runWorkflow(home, workflow, { env, timeoutMs } = {}) {
   };
 }
 
-module.exports = { killGroup, runN8n, n8nFailed, importWorkflow, parseRawOutput, nodeOutput, runWorkflow };
+module.exports = { killGroup, runN8n, n8nFailed, importWorkflowCli, parseRawOutput, nodeOutput, runWorkflowCli };

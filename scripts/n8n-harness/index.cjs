@@ -3,8 +3,9 @@
 // install.mjs; the version from IGDATA_N8N_VERSION, see versions.cjs). CommonJS on purpose: jest
 // (ts-jest, CommonJS) requires it without ESM flags; ESM scripts and benchmarks import it too.
 //
-// Every helper spawns the real `n8n` CLI with its own N8N_USER_FOLDER (database, config,
-// community packages) and its own free ports, so parallel jest workers never collide.
+// Each home (its own N8N_USER_FOLDER: database, config, community packages) gets one long-running
+// `n8n start` on its own free ports (live.cjs), which runs its workflows and polls (runs.cjs); the
+// CLI helpers (cli.cjs) import credentials and serve queue mode. Parallel jest workers never collide.
 // Calls on ONE home must not overlap (SQLite, one writer): await each before the next.
 // Spread `require(...)` calls, so Node's CommonJS export detection gives ESM importers named exports.
 module.exports = {
@@ -15,4 +16,6 @@ module.exports = {
   ...require('./server.cjs'),
   ...require('./polling.cjs'),
   ...require('./queue.cjs'),
+  // Last: the helpers on a home's live server replace the CLI ones of the same name.
+  ...require('./runs.cjs'),
 };

@@ -59,13 +59,13 @@ const poll = {
 const pkg = new URL('./fixture-package', import.meta.url).pathname;
 for (let i = 0; i < runs; i++) {
   const h = await time('createN8nHome (copy template + package)', () => rt.createN8nHome({ packageDir: pkg }));
-  const id = await time('import:workflow', () => rt.importWorkflow(h, wf));
-  const r = await time('execute --rawOutput', () => rt.runWorkflow(h, id));
+  const id = await time('import:workflow', () => rt.importWorkflowCli(h, wf));
+  const r = await time('execute --rawOutput', () => rt.runWorkflowCli(h, id));
   if (!r.ok) throw new Error(r.error?.message ?? r.stdout);
   const srv = await time('n8n start -> readiness', () => rt.startN8n(h));
   await srv.stop();
-  await rt.publishWorkflow(h, poll, { pollTimes: rt.POLL_NEVER });
-  const p = await time('pollOnce (start, 1 poll, stop)', () => rt.pollOnce(h, poll.id));
+  await rt.publishWorkflowCli(h, poll, { pollTimes: rt.POLL_NEVER });
+  const p = await time('pollOnce (start, 1 poll, stop)', () => rt.pollOnceCli(h, poll.id));
   if (!p.activated) throw new Error(p.output);
   rt.removeN8nHome(h);
 }

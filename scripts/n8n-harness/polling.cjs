@@ -1,7 +1,7 @@
 'use strict';
 // Polling triggers run as in production: publish the workflow, start n8n (which activates it and
 // polls once at once, then on the node's cron), watch the executions it stores, stop.
-const { importWorkflow, n8nFailed, runN8n } = require('./cli.cjs');
+const { importWorkflowCli, n8nFailed, runN8n } = require('./cli.cjs');
 const { runtime } = require('./env.cjs');
 const { getExecutions, getStaticData, maxExecutionId, query } = require('./db.cjs');
 const { startN8n } = require('./server.cjs');
@@ -25,20 +25,23 @@ function rootNodeNames(workflow) {
   return workflow.nodes.filter((n) => !targets.has(n.name)).map((n) => n.name);
 }
 
+/** The workflow with `pollTimes` set on every root node (harmless on non-polling ones), if given. */
+function withPollTimes(workflow, pollTimes) {
+  if (!pollTimes) return workflow;
+  const roots = new Set(rootNodeNames(workflow));
+  return {
+    ...workflow,
+    nodes: workflow.nodes.map((n) => (roots.has(n.name) ? { ...n, parameters: { ...n.parameters, pollTimes } } : n)),
+  };
+}
+
 /**
  * Imports a workflow whose start node is a polling trigger and publishes it (the 2.x word for
  * activating; `n8n update:workflow --active=true` is deprecated). pollTimes, when given, is set
  * on every root node (harmless on non-polling ones).
  */
-async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
-  let wf = workflow;
-  if (pollTimes) {
-    const roots = new Set(rootNodeNames(workflow));
-    wf = {
-      ...workflow,
-      nodes: workflow.nodes.map((n) => (roots.has(n.name) ? { ...n, parameters: { ...n.parameters, pollTimes } } : n)),
-    };
-  }
+async function publishWorkflowCli(home, workflow, { pollTimes, env } = {}) {
+  const wf = withPollTimes(workflow, pollTimes);
   // 2.41.1's import of a published workflow deactivates it through its publication service, which
   // the CLI may not be allowed to do ("You do not have permission to deactivate this workflow"):
   // unpublish it first (a plain database update there), then import and publish the new version.
@@ -49,7 +52,7 @@ async function publishWorkflow(home, workflow, { pollTimes, env } = {}) {
       if (u.code !== 0) throw n8nFailed('unpublish:workflow', u);
     }
   }
-  const id = await importWorkflow(home, wf, { env });
+  const id = await importWorkflowCli(home, wf, { env });
   const r = await runN8n(home, ['publish:workflow', `--id=${id}`], { env });
   if (r.code !== 0 || /Error|GOT ERROR/.test(r.stdout.split('Publishing workflow')[1] ?? ''))
     throw n8nFailed('publish:workflow', r);
@@ -104,7 +107,7 @@ async function activationOf(home, workflowId, out) {
  * `start` replaces `n8n start` by another set-up that has output() and stop() (queue mode: main
  * and workers).
  */
-async function runActive(
+async function runActiveCli(
   home,
   workflowId,
   { until, env, timeoutMs = 60_000, settleMs = 300, start = () => startN8n(home, { env, timeoutMs }) } = {},
@@ -163,12 +166,20 @@ async function runActive(
  * (~4-5 s each). Pass a workflow object to (re)import and publish it first, with a cron that
  * will not fire during the run.
  */
-async function pollOnce(home, workflow, opts = {}) {
+async function pollOnceCli(home, workflow, opts = {}) {
   const id =
     typeof workflow === 'string'
       ? workflow
-      : await publishWorkflow(home, workflow, { pollTimes: POLL_NEVER, env: opts.env });
-  return { id, ...(await runActive(home, id, opts)) };
+      : await publishWorkflowCli(home, workflow, { pollTimes: POLL_NEVER, env: opts.env });
+  return { id, ...(await runActiveCli(home, id, opts)) };
 }
 
-module.exports = { POLL_NEVER, pollTimesEverySeconds, publishWorkflow, activationOf, runActive, pollOnce };
+module.exports = {
+  POLL_NEVER,
+  pollTimesEverySeconds,
+  withPollTimes,
+  publishWorkflowCli,
+  activationOf,
+  runActiveCli,
+  pollOnceCli,
+};

@@ -187,22 +187,25 @@ async function startWorker(home, { env = {}, concurrency = 10, timeoutMs = 90_00
  * main's { url, port, output(), stop() } plus `workers` (each with output()); stop() stops all.
  */
 async function startQueue(home, { workers = 2, env, timeoutMs } = {}) {
-  const ws = [];
-  try {
-    for (let i = 0; i < workers; i++) ws.push(await startWorker(home, { env, timeoutMs }));
-    const main = await startN8n(home, { env, timeoutMs });
-    return {
-      ...main,
-      workers: ws,
-      async stop() {
-        await main.stop();
-        for (const w of ws) await w.stop();
-      },
-    };
-  } catch (e) {
-    for (const w of ws) await w.stop();
-    throw e;
+  // Side by side: each boot waits on the disk and the database as much as on the CPU.
+  const started = await Promise.allSettled([
+    startN8n(home, { env, timeoutMs }),
+    ...Array.from({ length: workers }, () => startWorker(home, { env, timeoutMs })),
+  ]);
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    for (const r of started) if (r.status === 'fulfilled') await r.value.stop();
+    throw failed.reason;
   }
+  const [main, ...ws] = started.map((r) => r.value);
+  return {
+    ...main,
+    workers: ws,
+    async stop() {
+      await main.stop();
+      for (const w of ws) await w.stop();
+    },
+  };
 }
 
 /** Execution ids each worker ran ("Worker started execution <id>"), one array per worker. */

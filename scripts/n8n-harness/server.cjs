@@ -71,37 +71,48 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
   return { url, port, child, output: () => out, stop };
 }
 
+/** The owner account the harness creates (the editor's login for a person, the live server's session). */
+const DEFAULT_OWNER = Object.freeze({
+  email: 'owner@example.com',
+  password: 'IgData-local-1',
+  firstName: 'Local',
+  lastName: 'Owner',
+});
+
+/**
+ * n8n 2.8.4 has no env var to skip owner setup; POST /rest/owner/setup (no auth while the instance
+ * has no owner) creates it. Resolves to whether it was created now (false: it existed already).
+ */
+async function setupOwner(url, owner) {
+  const res = await fetch(`${url}/rest/owner/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(owner),
+  });
+  const body = await res.text();
+  // 400 "Instance owner already setup" on a reused home is fine: the account exists.
+  if (!res.ok && !/already setup/i.test(body)) throw new Error(`owner setup failed: ${res.status} ${body}`);
+  return res.ok;
+}
+
 /**
  * The editor for a person (`npm start`): `n8n start` plus, by default, an owner account so
- * the first screen is the login, not the owner-setup form. n8n 2.8.4 has no env var to skip
- * owner setup; POST /rest/owner/setup (no auth while the instance has no owner) creates it.
+ * the first screen is the login, not the owner-setup form.
  * Returns { url, port, owner, stop(), output() }.
  */
 async function startEditor({ home, port, env, owner = {}, timeoutMs } = {}) {
   const srv = await startN8n(home, { port, env, timeoutMs });
   let ownerInfo = null;
   if (owner) {
-    ownerInfo = {
-      email: 'owner@example.com',
-      password: 'IgData-local-1',
-      firstName: 'Local',
-      lastName: 'Owner',
-      ...owner,
-    };
-    const res = await fetch(`${srv.url}/rest/owner/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ownerInfo),
-    });
-    const body = await res.text();
-    // 400 "Instance owner already setup" on a reused home is fine: the account exists.
-    if (!res.ok && !/already setup/i.test(body)) {
+    ownerInfo = { ...DEFAULT_OWNER, ...owner };
+    try {
+      ownerInfo.created = await setupOwner(srv.url, ownerInfo);
+    } catch (e) {
       await srv.stop();
-      throw new Error(`owner setup failed: ${res.status} ${body}`);
+      throw e;
     }
-    ownerInfo.created = res.ok;
   }
   return { ...srv, url: `http://localhost:${srv.port}`, owner: ownerInfo };
 }
 
-module.exports = { startN8n, startEditor };
+module.exports = { startN8n, startEditor, DEFAULT_OWNER, setupOwner };

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createN8nHome, importWorkflow, startEditor } from './index.cjs';
+// The CLI's import: into the home before its editor starts (no live server for the few examples).
+import { createN8nHome, importWorkflowCli as importWorkflow, startEditor } from './index.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CREDENTIAL = { id: 'igDataSandboxCred', name: 'IG Data (sandbox)', type: 'igDataApi' };

@@ -124,7 +124,8 @@ test('Manual Trigger + Set node', async () => {
   }).toEqual({ ok: true, exitCode: 0, status: 'success', tail: '' });
   expect(r.data).toEqual([{ greeting: 'hello' }]);
   expect(r.run.status).toBe('success');
-  expect(r.run.mode).toBe('cli');
+  // The editor's manual run on the live server (scripts/n8n-harness/runs.cjs), not `n8n execute`'s 'cli'.
+  expect(r.run.mode).toBe('manual');
 }, 120_000);
 
 test('Manual Trigger + Code node (runs in n8n task runner)', async () => {
@@ -170,7 +171,7 @@ test('a workflow object is imported then run (one call)', async () => {
   expect(r.importMs).toBeGreaterThan(0);
 }, 120_000);
 
-test('polling trigger: one real poll per n8n start; static data persists between polls', async () => {
+test('polling trigger: one real poll per activation; static data persists between polls', async () => {
   const wf = {
     id: 'wfSmokePoll',
     name: 'poll',
@@ -192,7 +193,8 @@ test('polling trigger: one real poll per n8n start; static data persists between
   expect(first.staticData).toEqual({ 'node:Poll': { polls: 1 } });
   const second = await rt.pollOnce(home, 'wfSmokePoll');
   expect(second.executions.map((e: { status: string; items: unknown }) => [e.status, e.items])).toEqual([
-    ['success', [{ poll: 2, mode: 'trigger', activation: 'init' }]],
+    // An activation on the running server ('init' is a fresh `n8n start`'s).
+    ['success', [{ poll: 2, mode: 'trigger', activation: 'activate' }]],
   ]);
   expect(second.staticData).toEqual({ 'node:Poll': { polls: 2 } });
 }, 180_000);

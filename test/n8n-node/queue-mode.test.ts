@@ -1,52 +1,29 @@
 /**
- * The package in n8n's queue mode (its own scale-out): Redis and Postgres from Debian's packages
- * on free 127.0.0.1 ports (scripts/n8n-harness/queue.cjs), `n8n start` as main and two
- * `n8n worker`s, on the newest supported n8n (jest project n8n-newest). Proves that the executions
- * run on the workers and give what regular mode gives: a 500-item lookup (one request per distinct
- * account, the same items and credits as a regular-mode run of the same nodes) and the hashtag
- * trigger across polls (polled by the main, each emitting execution run by a worker; every new
- * post once, none twice; one credit per page the sandbox counted).
+ * The package in n8n's queue mode (its own scale-out): `n8n start` as main and two `n8n worker`s
+ * on Redis and Postgres (queue-world.ts), on the newest supported n8n (jest project n8n-newest).
+ * Proves that the executions run on the workers and give what regular mode gives: a 500-item
+ * lookup (one request per distinct account, the same items and credits as a regular-mode run of
+ * the same nodes). The hashtag trigger across polls: queue-mode-trigger.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
-import { startSandbox } from '../../scripts/sandbox/server';
-import { TEST_START } from '../support/clock';
-import { N8N_BUILT, requireBuilt } from '../support/built';
+import type { QueueWorld } from './queue-world';
+import { setupQueue, teardownQueue } from './queue-world';
 import { CRED, root, rt } from './setup';
 
 jest.setTimeout(600_000);
 
 type Item = Record<string, any>;
-type Home = { home: string; env: Record<string, string> };
+let world: QueueWorld;
 let sb: Sandbox;
 let apiKey: string;
-let services: { env: Record<string, string>; stop: () => Promise<void> };
-let home: Home;
-let workers: { stop: () => Promise<unknown>; output: () => string }[] = [];
+let home: QueueWorld['home'];
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'scripts/n8n-harness/queue-install.mjs')], { stdio: 'inherit' });
-  requireBuilt(...N8N_BUILT);
-  sb = await startSandbox({ startAt: TEST_START, port: 0, seed: 42 });
-  apiKey = sb.createKey(100000);
-  await rt.ensureN8n();
-  services = await rt.startQueueServices();
-  // A Postgres-backed home: no SQLite template; the first command migrates the database.
-  home = await rt.createN8nHome({
-    fresh: true,
-    env: services.env,
-    packageDir: join(root, 'n8n-node'),
-    credentials: [{ ...CRED, type: 'igDataApi', data: { apiKey, baseUrl: sb.url } }],
-  });
+  world = await setupQueue();
+  ({ sb, apiKey, home } = world);
 }, 900_000);
-
-afterAll(async () => {
-  for (const w of workers) await w.stop();
-  if (home) rt.removeN8nHome(home);
-  await services?.stop();
-  await sb?.close();
-});
+afterAll(() => teardownQueue(world));
 
 const igLookup = {
   id: 'q-ig',
@@ -169,75 +146,4 @@ test('a 500-item lookup runs on a worker: one request per distinct account, the 
     rt.removeN8nHome(regular);
   }
   expect(JSON.stringify(body)).not.toContain(apiKey);
-});
-
-test('the hashtag trigger across polls: polled by the main, each emitting run on a worker; new posts once, oldest first', async () => {
-  const trigger = {
-    id: 'wfQueueHashtag01',
-    name: 'queue hashtag trigger',
-    nodes: [
-      {
-        id: 't1',
-        name: 'New posts',
-        type: 'n8n-nodes-igdata.igDataTrigger',
-        typeVersion: 1,
-        position: [0, 0],
-        parameters: { event: 'hashtag', tag: 'veganrecipes', options: { maxPages: 2 } },
-        credentials: { igDataApi: CRED },
-      },
-    ],
-    connections: {},
-  };
-  // Two workers for the whole test; the main is restarted for each poll (on start it activates the
-  // published workflow, and activation polls once at once: one real poll per start).
-  workers = [await rt.startWorker(home), await rt.startWorker(home)];
-  const ranOnWorkers = () => new Set<number>(rt.workerExecutions({ workers }).flat());
-  const poll = async (wf: typeof trigger | string) => {
-    const r = await rt.pollOnce(home, wf, { timeoutMs: 120_000 });
-    expect(r.activationError).toBeUndefined();
-    expect(r.activated).toBe(true);
-    // Every execution the poll caused ran on a worker, none on the main.
-    for (const e of r.executions) expect(ranOnWorkers()).toContain(e.id);
-    expect(r.output).not.toContain('Worker started execution');
-    return r;
-  };
-  const emitted = (r: { executions: { items?: Item[] }[] }) =>
-    r.executions.flatMap((e) => e.items ?? []).map((p) => p.id);
-
-  sb.resetStats();
-  const first = await poll(trigger);
-  expect(emitted(first)).toEqual([]);
-  expect(sb.stats().byEndpoint['hashtag/recent']).toBe(1);
-
-  const three = sb.addPosts('veganrecipes', 3);
-  expect(emitted(await poll(trigger.id))).toEqual(three.map((p) => p.id).reverse());
-  expect(emitted(await poll(trigger.id))).toEqual([]);
-
-  expect(sb.deletePost(three[0].id)).toBe(true);
-  const two = sb.addPosts('veganrecipes', 2);
-  expect(emitted(await poll(trigger.id))).toEqual(two.map((p) => p.id).reverse());
-
-  // 75 new posts, 2 pages (60 posts) per poll: the newest 60 now, the other 15 on the next poll.
-  const burst = sb.addPosts('veganrecipes', 75);
-  const fifth = emitted(await poll(trigger.id));
-  const sixth = emitted(await poll(trigger.id));
-  expect(fifth).toEqual(
-    burst
-      .slice(0, 60)
-      .map((p) => p.id)
-      .reverse(),
-  );
-  expect(sixth).toEqual(
-    burst
-      .slice(60)
-      .map((p) => p.id)
-      .reverse(),
-  );
-  expect(emitted(await poll(trigger.id))).toEqual([]);
-
-  // Every page read was billed once: 1 credit per hashtag/recent page, nothing else.
-  const stats = sb.stats();
-  expect(stats.creditsBilled).toBe(stats.byEndpoint['hashtag/recent']);
-  expect(Object.keys(stats.byEndpoint)).toEqual(['hashtag/recent']);
-  expect(ranOnWorkers().size).toBe(4); // the polls that emitted: 3 posts, 2 posts, 60, 15
 });
