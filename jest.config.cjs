@@ -59,6 +59,7 @@ const QUICK = [
   'test/sandbox/openapi.test.ts',
   'test/sandbox/paging.test.ts',
   'test/n8n-node/engine.test.ts',
+  'test/n8n-node/engine-stop.test.ts',
   'test/n8n-node/pace.test.ts',
   'test/n8n-node/execute.test.ts',
   'test/n8n-node/media.test.ts',
