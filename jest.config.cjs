@@ -62,6 +62,8 @@ const QUICK = [
   'test/n8n-node/engine-stop.test.ts',
   'test/n8n-node/pace.test.ts',
   'test/n8n-node/execute.test.ts',
+  'test/n8n-node/execute-items.test.ts',
+  'test/n8n-node/execute-tool.test.ts',
   'test/n8n-node/media.test.ts',
   'test/n8n-node/parameters.test.ts',
   'test/n8n-node/poll.test.ts',
