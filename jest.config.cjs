@@ -65,6 +65,7 @@ const QUICK = [
   'test/n8n-node/execute-items.test.ts',
   'test/n8n-node/execute-tool.test.ts',
   'test/n8n-node/media.test.ts',
+  'test/n8n-node/media-addresses.test.ts',
   'test/n8n-node/parameters.test.ts',
   'test/n8n-node/poll.test.ts',
   'test/fuzz/n8n-fields.test.ts',
