@@ -88,6 +88,7 @@ const asGlob = (p) => `<rootDir>/${p}${p.endsWith('/') ? '**/*.test.ts' : ''}`;
 const REAL_N8N = [
   'harness',
   'n8n-real',
+  'n8n-stops',
   'n8n-rate-limit',
   'trigger-modes',
   'n8n-media',
