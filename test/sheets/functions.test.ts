@@ -1,15 +1,14 @@
 /**
  * The built custom functions (sheets-addon/dist) in the Apps Script stand-in, against the sandbox
  * over real HTTP: every function, ranges, de-duplication, the cache (hits counted at the sandbox),
- * fetchAll batching, the time budget, every error cell, and the JSDoc of the generated entry file.
+ * fetchAll batching, the time budget, every error cell (the JSDoc of the generated entry file:
+ * functions-entry.test.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { EndpointDef } from '@igdata/core';
 import { endpoints, getEndpoint } from '@igdata/core';
 import { argLayout } from '../../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { DEMO_KEY, DIST, PROP, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
+import { DEMO_KEY, PROP, SandboxProcess, addonRuntime, column, startSandbox } from './harness';
 
 const NOT_REACHED = 'Not reached in time: recalculate to continue (already fetched rows are cached)';
 let sb: SandboxProcess;
@@ -386,35 +385,5 @@ describe('settings', () => {
     expect(menu.caption).toBe('IG Data');
     expect(JSON.stringify(menu)).toContain('Settings');
     expect(JSON.stringify(menu)).toContain('showSidebar');
-  });
-});
-
-describe('the built entry file', () => {
-  const code = fs.readFileSync(path.join(DIST, 'Code.js'), 'utf8');
-  test.each(endpoints.map((e) => [e.fn, e] as const))(
-    '%s is a top-level function with @customfunction JSDoc',
-    (fn, e) => {
-      const m = new RegExp(`/\\*\\*((?:(?!\\*/)[\\s\\S])*)\\*/\\nfunction ${fn}\\(([^)]*)\\)`).exec(code);
-      expect(m).not.toBeNull();
-      const [, doc, params] = m!;
-      expect(doc).toContain('@customfunction');
-      expect(doc).toMatch(new RegExp(`Example: =${fn}\\(`));
-      const names = argLayout(e).map((a) => a.name);
-      expect(params.split(',').map((s) => s.trim())).toEqual(names);
-      for (const n of names) expect(doc).toMatch(new RegExp(`@param \\{[^}]+\\} ${n} \\S+`));
-      expect(doc).not.toMatch(/\*\//);
-    },
-  );
-
-  test('the manifest: V8, four minimal scopes (script.scriptapp for the hourly keep trigger), urlFetchWhitelist of the API host', () => {
-    const m = JSON.parse(fs.readFileSync(path.join(DIST, 'appsscript.json'), 'utf8'));
-    expect(m.runtimeVersion).toBe('V8');
-    expect(m.oauthScopes.sort()).toEqual([
-      'https://www.googleapis.com/auth/script.container.ui',
-      'https://www.googleapis.com/auth/script.external_request',
-      'https://www.googleapis.com/auth/script.scriptapp',
-      'https://www.googleapis.com/auth/spreadsheets.currentonly',
-    ]);
-    expect(m.urlFetchWhitelist).toEqual(['https://api.igdata.dev/']);
   });
 });
