@@ -71,7 +71,8 @@ const workflow = (list: string[]) => ({
 
 test('20 in flight, 429 beyond: every input comes out paired, credits = unique requests; the second execution meets no refusal', async () => {
   const { sb, home } = world;
-  const id = await rt.publishWorkflow(home, workflow(handles()));
+  // Published by the CLI: this test starts its own `n8n start` on the home (its webhook, its process memory).
+  const id = await rt.publishWorkflowCli(home, workflow(handles()));
   sb.setFaults({ latencyMs: 100, rateLimitInFlight: 20, retryAfterSeconds: 1 });
   const srv = await rt.startN8n(home);
   const runs: {

@@ -215,11 +215,10 @@ test('40 lookups with one private account, no Continue On Fail: the 39 paid answ
     code: 'not_found',
     credits_charged: 1,
   });
-  expect(sb.stats()).toMatchObject({
-    creditsBilled: 40,
-    byEndpoint: { profile: 40, credits: 1 },
-    byStatus: { 404: 1 },
-  }); // and the free balance read
+  expect(sb.stats()).toMatchObject({ creditsBilled: 40, byEndpoint: { profile: 40 }, byStatus: { 404: 1 } });
+  // The free balance read happens at most once: the long-running n8n skips it when an earlier
+  // answer of this credential, minutes ago in the same process, showed a balance that covers the run.
+  expect(sb.stats().byEndpoint.credits ?? 0).toBeLessThanOrEqual(1);
   expect(JSON.stringify(r.run)).not.toContain(apiKey);
 });
 
