@@ -7,7 +7,7 @@ import {
   activationOf,
   getExecutions,
   maxExecutionId,
-  publishWorkflow,
+  publishWorkflowCli,
   runtime,
   startN8n,
 } from '../n8n-harness/index.cjs';
@@ -33,7 +33,8 @@ export async function serveWorkflows(home, workflows) {
   for (const [k, name] of names.entries()) {
     const wf = workflows[name];
     const nodes = wf.nodes.map((n) => (n.name === 'Start' ? webhook(k) : n));
-    ids[name] = await publishWorkflow(home, { ...wf, id: `wfBench${String(k).padStart(9, '0')}`, nodes });
+    // By the CLI: the server that serves them is this one, started below (not the harness's live one).
+    ids[name] = await publishWorkflowCli(home, { ...wf, id: `wfBench${String(k).padStart(9, '0')}`, nodes });
   }
   const srv = await startN8n(home);
   try {
