@@ -24,3 +24,13 @@ export function inputOf(e: DocumentedEndpoint, bundle: Bundle): Record<string, u
   }
   return input;
 }
+
+/**
+ * A whole-number setting of the step (ours, not the registry's): its value, or `fallback` when it is
+ * empty or not in 1..max.
+ */
+export function wholeNumberOf(bundle: Bundle, key: string, fallback: number, max = Infinity): number {
+  const raw = (bundle.inputData as Record<string, unknown>)[key];
+  const n = raw === undefined || raw === null || raw === '' ? fallback : Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
+}

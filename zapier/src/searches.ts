@@ -15,7 +15,7 @@ import type { Call, DocumentedEndpoint } from '@igdata/core';
 import { costRange, costSentence, documentedEndpoints, prepare, requestKey } from '@igdata/core';
 import { lookUp, readList } from './client';
 import { asZapierError } from './errors';
-import { inputOf, paramField } from './fields';
+import { inputOf, paramField, wholeNumberOf } from './fields';
 import { sampleOf } from './samples';
 
 /** `insights/profile/best-time` -> `insights_profile_best_time`: a Zapier key. */
@@ -60,11 +60,7 @@ function limitField(e: DocumentedEndpoint) {
   };
 }
 
-function limitOf(bundle: Bundle): number {
-  const raw = (bundle.inputData as Record<string, unknown>).limit;
-  const n = raw === undefined || raw === null || raw === '' ? LIMIT_DEFAULT : Number(raw);
-  return Number.isInteger(n) && n >= 1 ? n : LIMIT_DEFAULT;
-}
+const limitOf = (bundle: Bundle) => wholeNumberOf(bundle, 'limit', LIMIT_DEFAULT);
 
 /**
  * How long a Zap reuses a search's answer (seconds): an hour, or less when the data lives less

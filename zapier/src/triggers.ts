@@ -16,7 +16,7 @@ import { lookUp } from './client';
 import { asZapierError } from './errors';
 import type { FeedState, Page } from './feed';
 import { checkFeed, isDue, markFeed } from './feed';
-import { inputOf, paramField } from './fields';
+import { inputOf, paramField, wholeNumberOf } from './fields';
 import { sampleOf } from './samples';
 
 /** The feeds offered as triggers: registry endpoints whose items are posts, newest first. */
@@ -66,11 +66,7 @@ const everyField = {
   default: String(EVERY_DEFAULT),
 };
 
-function everyOf(bundle: Bundle): number {
-  const raw = (bundle.inputData as Record<string, unknown>).every_minutes;
-  const v = raw === undefined || raw === null || raw === '' ? EVERY_DEFAULT : Number(raw);
-  return Number.isInteger(v) && v >= 1 && v <= DAY_MINUTES ? v : EVERY_DEFAULT;
-}
+const everyOf = (bundle: Bundle) => wholeNumberOf(bundle, 'every_minutes', EVERY_DEFAULT, DAY_MINUTES);
 
 function perform(e: DocumentedEndpoint) {
   return async (z: ZObject, bundle: Bundle): Promise<Record<string, unknown>[]> => {

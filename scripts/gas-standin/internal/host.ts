@@ -4,27 +4,18 @@
  */
 import type { GasRuntimeOptions } from '../options';
 import { TIME_LIMIT_MESSAGE } from '../execution';
-import type { Clock } from './clock';
 import { blockFor } from './clock';
 import { checkPermission } from './permissions';
-import type { DailyQuotas } from './quota';
-import type { AppsScriptManifest, Execution, GasLimits, GasStats, Host, LogEntry } from './types';
+import type { Execution, Host, LogEntry } from './types';
 
 /**
  * The runtime's state the Host reads (GasRuntime has it; runtime.ts passes itself). Spelled out
  * rather than picked from GasRuntime, so the runtime imports the host and not the other way round.
  */
-interface RuntimeState {
-  readonly limits: GasLimits;
-  readonly clock: Clock;
-  readonly stats: GasStats;
-  readonly quotas: DailyQuotas;
-  readonly manifest: AppsScriptManifest | null;
-  readonly timeZone: string;
-  readonly owner: string;
+type RuntimeState = Pick<Host, 'limits' | 'clock' | 'stats' | 'quotas' | 'manifest' | 'timeZone' | 'owner'> & {
   readonly logs: LogEntry[];
   readonly killWhen: ((cap: string, what: string) => boolean) | null;
-}
+};
 
 interface RuntimeInternals {
   /** The running execution (null between executions). */
