@@ -22,6 +22,11 @@
  *   top. If the top is cut short then, the one gap left reaches down to the old gap's end and passes
  *   posts given out before: those are dropped by `recent` ids where the product keeps them (n8n), by
  *   the product's own dedupe otherwise (the watch's sheet, Zapier's).
+ * - `topFirst` makes that order every reading's: the top, then the gap in what the bound leaves.
+ *   A product whose readings are its users' only view of the feed (a Zapier trigger checked every
+ *   N minutes) brings a new post out at the next reading even while a burst's gap is being read;
+ *   the price is the top's page at each reading the gap lasts (one page more than the gap first),
+ *   and a top cut short again passes the pages given out before, as above.
  * - A failed page keeps what was read before it, and its cost (a billed error) counts. Nothing here
  *   throws for a page: a product whose reading read nothing decides whether that is an error.
  *
@@ -62,6 +67,8 @@ export interface FeedOptions {
   seenMax?: number;
   /** Ids given out that the state keeps to drop repeats (default 0: the product dedupes, or need not). */
   recentMax?: number;
+  /** Read the top before the gap (default: the gap first, the top at the reading after; see the top of this file). */
+  topFirst?: boolean;
 }
 
 /** What a reading asks for: the page at `cursor` (null: the top). */
@@ -189,14 +196,14 @@ export function* readFeed(
   let newer: Item[] = [];
   let newGap = false;
   let end: Stretch | undefined;
-  const resuming = gap !== undefined;
-  if (gap) {
+  const resuming = gap !== undefined && !options.topFirst;
+  if (gap && resuming) {
     end = yield* stretch(r, gap.cursor, gap.until);
     older = end.posts;
     if (!end.failedFirst) gap = end.done ? undefined : { cursor: end.next as string, until: gap.until };
   }
   if (!resuming || end?.failedFirst) {
-    // No gap, or its first page failed: from the top.
+    // No gap, its first page failed, or the top first: from the top.
     end = yield* stretch(r, null, head);
     newer = end.posts;
     if (newer.length) head = boundaryOf(newer, head, options.seenMax ?? 0);

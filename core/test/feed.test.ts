@@ -275,6 +275,33 @@ describe('a reading the bound cuts short leaves a gap', () => {
   });
 });
 
+describe('topFirst: the top, then the gap', () => {
+  it('a post newer than a burst comes out at the next reading while the gap is read; the gap still once', () => {
+    const f = feed(3);
+    f.publish(5);
+    const options = { maxPages: 2, topFirst: true };
+    let state = read(f, undefined, options).state;
+    const burst = f.publish(10);
+    let r = read(f, state, options);
+    expect(ids(r.newer)).toEqual(ids(burst.slice(0, 6)));
+    expect(r.state?.gap).toEqual({ cursor: burst[5].id, until: state?.head });
+    state = r.state;
+    const fresh = f.publish(1);
+    f.wants.length = 0;
+    r = read(f, state, options);
+    expect(f.wants).toEqual([null, burst[5].id]); // the top's page, then the gap in the page left
+    expect(ids(r.newer)).toEqual(ids(fresh));
+    expect(ids(r.older)).toEqual(ids(burst.slice(6, 9)));
+    expect(r).toMatchObject({ behind: true, newGap: false, short: 'pages' });
+    expect(r.state?.gap?.cursor).toBe(burst[8].id);
+    f.wants.length = 0;
+    r = read(f, r.state, options);
+    expect(f.wants).toEqual([null, burst[8].id]);
+    expect(r).toMatchObject({ newer: [], behind: false });
+    expect(ids(r.older)).toEqual(ids(burst.slice(9)));
+  });
+});
+
 describe('feedOp: the same reading over send', () => {
   const call = prepare('hashtag/recent', { tag: 'veganrecipes' });
   const config = { apiKey: 'k', baseUrl: 'https://api.test', retry: { attempts: 1 } };

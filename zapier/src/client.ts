@@ -5,8 +5,19 @@
  * This file never reads the key: the core builds requests without one (`callerAuthenticates`).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import type { ApiResult, AsyncIO, Call, ClientConfig, HttpRequest, PagingCap, PagingResult } from '@igdata/core';
-import { driveAsync, errorCode, isIgError, paginate, send } from '@igdata/core';
+import type {
+  ApiResult,
+  AsyncIO,
+  Call,
+  ClientConfig,
+  FeedOptions,
+  FeedReading,
+  FeedState,
+  HttpRequest,
+  PagingCap,
+  PagingResult,
+} from '@igdata/core';
+import { driveAsync, errorCode, feedOp, isIgError, paginate, send } from '@igdata/core';
 import { asZapierError } from './errors';
 
 /**
@@ -79,4 +90,27 @@ export async function readList(
     if (missingIsNothing && isIgError(e) && errorCode(e) === 'not_found') return null;
     throw asZapierError(z, e, call, io.retryAfter());
   }
+}
+
+/**
+ * One reading of the feed `call` lists, by core's feed rule (`feedOp`; `state` undefined: the
+ * first). A reading that read nothing throws its failure (nothing was paid for: the check fails);
+ * one whose later page failed keeps what it read, and its state resumes at that page.
+ */
+export async function readFeedOf(
+  z: ZObject,
+  bundle: Bundle,
+  call: Call,
+  state: FeedState | undefined,
+  options: FeedOptions,
+): Promise<FeedReading> {
+  const io = zapierIO(z);
+  let reading: FeedReading;
+  try {
+    reading = await driveAsync(feedOp(clientConfig(bundle), call, state, options), io);
+  } catch (e) {
+    throw asZapierError(z, e, call, io.retryAfter());
+  }
+  if (reading.failure && reading.pages === 0) throw asZapierError(z, reading.failure, call, io.retryAfter());
+  return reading;
 }

@@ -1,12 +1,13 @@
 /**
  * The polling triggers: new posts in a hashtag, by an account, at a location, each a feed of the
- * registry read by feed.ts. What a check does:
+ * registry read by core's feed rule (feed.ts: the state in `z.cache`, the check's period). What a
+ * check does:
  * - a sample (`isLoadingSample`): the newest page, no paging, nothing remembered;
  * - the populating poll (`isPopulatingDedupe`, when the Zap is turned on) or a lost state: the
- *   newest page, which Zapier records as seen; where the feed stands is kept in `z.cache`;
+ *   newest page, which Zapier records as seen;
  * - a check before its "Check at most every N minutes" period is over: [] and no request at all;
  * - otherwise: the new posts since the last check, newest first, page after page while a page ends
- *   in a new one (at most MAX_PAGES a check; a larger burst goes on at the next check).
+ *   in a new one (at most 5 pages a check; a larger burst goes on at the next checks).
  * Zapier deduplicates by `id` (the post's stable media id).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
@@ -14,8 +15,7 @@ import type { DocumentedEndpoint } from '@igdata/core';
 import { costRange, documentedEndpoints, prepare, requestKey } from '@igdata/core';
 import { lookUp } from './client';
 import { asZapierError } from './errors';
-import type { FeedState, Page } from './feed';
-import { checkFeed, isDue, markFeed } from './feed';
+import { checkFeed } from './feed';
 import { inputOf, paramField, wholeNumberOf } from './fields';
 import { sampleOf } from './samples';
 
@@ -31,13 +31,9 @@ const FEEDS: Record<string, { key: string; label: string; what: string }> = {
  * its Free plan's), so a trigger costs the same on every plan: 96 checks a day. README argues it.
  */
 export const EVERY_DEFAULT = 15;
-/** Pages one check may read: a burst of up to this many pages is emitted at once, a larger one over several checks. */
-export const MAX_PAGES = 5;
 /** Zapier's polling intervals by plan, in minutes. */
 const ZAPIER_INTERVALS = [1, 2, 5, 15];
 const DAY_MINUTES = 1440;
-/** How long the state is kept after the last check: a Zap off for longer starts from the newest page again. */
-const STATE_TTL_SECONDS = 30 * 24 * 3600;
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -76,29 +72,14 @@ function perform(e: DocumentedEndpoint) {
     } catch (err) {
       throw asZapierError(z, err, undefined);
     }
-    const first = call;
-    const fetchPage = async (cursor: string | null): Promise<Page> => {
-      const answer = await lookUp(z, bundle, cursor === null ? first : prepare(e.id, { ...first.params, cursor }));
-      return { items: answer.items, nextCursor: answer.nextCursor };
-    };
     const meta = bundle.meta ?? ({} as Bundle['meta']);
     if (meta.isLoadingSample) {
-      const page = await fetchPage(null);
-      return meta.limit > 0 ? page.items.slice(0, meta.limit) : page.items;
+      const { items } = await lookUp(z, bundle, call);
+      return meta.limit > 0 ? items.slice(0, meta.limit) : items;
     }
     // One state per Zap and feed: two Zaps on one hashtag each see every post.
     const key = `igdata-feed:${meta.zap?.id ?? 'no-zap'}:${requestKey(call.endpoint, call.params)}`;
-    const state = (await z.cache.get(key)) as FeedState | null;
-    const now = Date.now();
-    if (meta.isPopulatingDedupe || !state || typeof state.checkedAt !== 'number') {
-      const marked = await markFeed(fetchPage, now);
-      await z.cache.set(key, marked.state, STATE_TTL_SECONDS);
-      return marked.posts;
-    }
-    if (!isDue(state, now, everyOf(bundle))) return [];
-    const checked = await checkFeed(state, fetchPage, MAX_PAGES, now);
-    await z.cache.set(key, checked.state, STATE_TTL_SECONDS);
-    return checked.posts;
+    return checkFeed(z, bundle, call, key, everyOf(bundle));
   };
 }
 
