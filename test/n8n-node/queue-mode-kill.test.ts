@@ -20,12 +20,13 @@
  *   lock, a check, the 30 s recheck); with no worker left alive, not until one starts.
  *   The settings below shorten each of these waits to seconds; nothing else changes.
  *
- * Credits: the dead worker's lookups were billed (the sandbox bills a request when it does the
- * work; the answers still in flight at the kill never reach n8n) and n8n keeps none of the
- * execution's partial output, so the run the user must start again pays for them a second time.
- * The API offers no way out (no idempotency key, no reuse of an answer: /work/shared/spec, sections
- * 2.1 and 7) and the node keeps nothing between executions, so this is a gap of the product's rule
- * "no done request billed again" (PRODUCT.md) in queue mode, measured here, not fixed.
+ * Credits: the dead worker's lookups were billed (a request that reaches the platform is billed,
+ * ../shared/spec/service-api.md §7; the sandbox bills on arrival, so the answers still in flight
+ * at the kill are paid and never reach n8n) and n8n keeps none of the execution's partial output,
+ * so the run the user must start again pays for them a second time. The API offers no way out (no
+ * idempotency key, no reuse of an answer in the spec) and the node keeps nothing between
+ * executions: a gap of the product's rule "no done request billed again" (PRODUCT.md) in queue
+ * mode, measured here, not fixed.
  */
 import type { Sandbox } from '../../scripts/sandbox/server';
 import type { QueueWorld } from './queue-world';
