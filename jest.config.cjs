@@ -103,6 +103,7 @@ const REAL_N8N = [
 const NEWEST_ONLY = [
   '<rootDir>/test/n8n-node/queue-mode.test.ts',
   '<rootDir>/test/n8n-node/queue-mode-trigger.test.ts',
+  '<rootDir>/test/n8n-node/queue-mode-kill.test.ts',
 ];
 
 module.exports = {

@@ -9,7 +9,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { baseEnv, ensureN8n, freePort, runtime, unwrapHome } = require('./env.cjs');
 const { killGroup } = require('./cli.cjs');
-const { startN8n } = require('./server.cjs');
+const { DEFAULT_OWNER, setupOwner, startN8n } = require('./server.cjs');
+const { rest } = require('./live.cjs');
 
 const REDIS_BIN = '/usr/bin/redis-server';
 
@@ -208,9 +209,37 @@ async function startQueue(home, { workers = 2, env, timeoutMs } = {}) {
   };
 }
 
+/**
+ * Imports a workflow and publishes it on a queue's running main, over its REST API with the
+ * owner's session (created on first use): its webhooks go up on the main without the two CLI boots
+ * (import:workflow, publish:workflow) of publishWorkflow on a queue-mode home. Returns its id;
+ * wait for the activation with activationOf.
+ */
+async function publishOnMain(main, workflow) {
+  await setupOwner(main.url, DEFAULT_OWNER);
+  const headers = { 'browser-id': 'igdata-queue' };
+  const res = await fetch(`${main.url}/rest/login`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ emailOrLdapLoginId: DEFAULT_OWNER.email, password: DEFAULT_OWNER.password }),
+  });
+  if (!res.ok) throw new Error(`n8n login failed: ${res.status} ${await res.text()}`);
+  const session = { srv: main, headers: { ...headers, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] } };
+  const wf = await rest(session, 'POST', '/workflows', { settings: {}, ...workflow });
+  await rest(session, 'POST', `/workflows/${wf.id}/activate`, { versionId: wf.versionId });
+  return wf.id;
+}
+
 /** Execution ids each worker ran ("Worker started execution <id>"), one array per worker. */
 function workerExecutions(queue) {
   return queue.workers.map((w) => [...w.output().matchAll(/Worker started execution (\d+)/g)].map((m) => Number(m[1])));
 }
 
-module.exports = { queueServicesMissing, startQueueServices, startWorker, startQueue, workerExecutions };
+module.exports = {
+  queueServicesMissing,
+  startQueueServices,
+  startWorker,
+  startQueue,
+  publishOnMain,
+  workerExecutions,
+};

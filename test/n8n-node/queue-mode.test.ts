@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import type { QueueWorld } from './queue-world';
-import { setupQueue, teardownQueue } from './queue-world';
+import { handles, igLookup, input, link, setupQueue, teardownQueue, waitActive, webhook } from './queue-world';
 import { CRED, root, rt } from './setup';
 
 jest.setTimeout(600_000);
@@ -25,73 +25,12 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(() => teardownQueue(world));
 
-const igLookup = {
-  id: 'q-ig',
-  name: 'Lookup',
-  type: 'n8n-nodes-igdata.igData',
-  typeVersion: 1,
-  position: [400, 0],
-  parameters: { resource: 'profile', operation: 'profile', handle: '={{ $json.handle }}' },
-  credentials: { igDataApi: CRED },
-};
-/** 500 input items over 120 public accounts, written the ways people paste them. */
-function handles(): string[] {
-  const accounts = [...sb.world.byUsername.values()]
-    .filter((a) => !a.is_private)
-    .map((a) => a.username)
-    .slice(0, 120);
-  expect(accounts).toHaveLength(120);
-  return Array.from({ length: 500 }, (_, i) => {
-    const h = accounts[i % accounts.length];
-    return [h, `@${h}`, h.toUpperCase(), `https://www.instagram.com/${h}/`][Math.floor(i / accounts.length) % 4];
-  });
-}
-const input = (list: string[]) => ({
-  id: 'q-code',
-  name: 'Input',
-  type: 'n8n-nodes-base.code',
-  typeVersion: 2,
-  position: [200, 0],
-  parameters: { jsCode: `return ${JSON.stringify(list)}.map((handle) => ({ json: { handle } }));` },
-});
-const link = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
-
-/** Polls the database until the published workflow's triggers (webhook, poller) are up. */
-async function waitActive(id: string, srv: { output: () => string }) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const a = await rt.activationOf(home, id, srv.output());
-    if (a.activated) return;
-    if (a.failed && a.reason) throw new Error(`activation failed: ${a.reason}`);
-    if (Date.now() > deadline) throw new Error(`workflow ${id} not active after 60 s:\n${srv.output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
 test('a 500-item lookup runs on a worker: one request per distinct account, the same items and credits as in regular mode', async () => {
-  const list = handles();
+  const list = handles(sb);
   const wf = {
     id: 'wfQueueLookup500',
     name: 'queue lookup 500',
-    nodes: [
-      {
-        id: 'q-hook',
-        name: 'Webhook',
-        type: 'n8n-nodes-base.webhook',
-        typeVersion: 2,
-        position: [0, 0],
-        webhookId: '6b0f7d1e-2f4a-4c1b-9a57-0e7c4f3d9a11',
-        parameters: {
-          httpMethod: 'GET',
-          path: 'igdata-lookup-500',
-          responseMode: 'lastNode',
-          responseData: 'allEntries',
-          options: {},
-        },
-      },
-      input(list),
-      igLookup,
-    ],
+    nodes: [webhook('igdata-lookup-500', '6b0f7d1e-2f4a-4c1b-9a57-0e7c4f3d9a11'), input(list), igLookup()],
     connections: { ...link('Webhook', 'Input'), ...link('Input', 'Lookup') },
   };
   const id = await rt.publishWorkflow(home, wf);
@@ -99,7 +38,7 @@ test('a 500-item lookup runs on a worker: one request per distinct account, the 
   const queue = await rt.startQueue(home, { workers: 2 });
   let body: Item[];
   try {
-    await waitActive(id, queue);
+    await waitActive(home, id, queue);
     const res = await fetch(`${queue.url}/webhook/igdata-lookup-500`, { signal: AbortSignal.timeout(240_000) });
     expect(res.status).toBe(200);
     body = (await res.json()) as Item[];
@@ -135,7 +74,7 @@ test('a 500-item lookup runs on a worker: one request per distinct account, the 
     };
     const r = await rt.runWorkflow(regular, {
       name: 'regular lookup 500',
-      nodes: [manual, input(list), igLookup],
+      nodes: [manual, input(list), igLookup()],
       connections: { ...link('Start', 'Input'), ...link('Input', 'Lookup') },
     });
     expect(r.error).toBeUndefined();
