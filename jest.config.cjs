@@ -107,6 +107,9 @@ const NEWEST_ONLY = [
 
 module.exports = {
   testTimeout: 60000,
+  // One n8n per worker and version for the whole run, shared by the real-n8n suites (issue 31).
+  globalSetup: '<rootDir>/scripts/jest/n8n-run-open.cjs',
+  globalTeardown: '<rootDir>/scripts/jest/n8n-run-close.cjs',
   // Every suite's time at the end of a run, slowest first (what `npm run bench:test-run` records).
   reporters: ['default', '<rootDir>/scripts/jest/suite-times.cjs'],
   projects: [
