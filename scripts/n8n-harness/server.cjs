@@ -78,7 +78,7 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000, logFile } = 
   child.stderr?.on('data', (d) => (piped += d));
   const output = logFile ? fileOutput(logFile) : () => piped;
   let exited = null;
-  let out = '';
+  let out;
   const exitPromise = new Promise((resolve) =>
     child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
   );
