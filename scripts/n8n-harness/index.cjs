@@ -18,6 +18,7 @@ module.exports = {
   ...require('./server.cjs'),
   ...require('./polling.cjs'),
   ...require('./queue.cjs'),
+  ...require('./live.cjs'),
   ...require('./shared.cjs'),
   // Last: the helpers on a home's live server replace the CLI ones of the same name.
   ...require('./runs.cjs'),
