@@ -107,6 +107,10 @@ const NEWEST_ONLY = [
 
 module.exports = {
   testTimeout: 60000,
+  // Two workers at least (jest's default is one fewer than the cores: one on the 2-core machine):
+  // much of a real-n8n or Chromium suite is waiting on another process, which the other worker
+  // fills. At most four: each worker keeps one n8n per version up (scripts/n8n-harness/shared.cjs).
+  maxWorkers: Math.min(4, Math.max(2, require('node:os').availableParallelism())),
   // One n8n per worker and version for the whole run, shared by the real-n8n suites (issue 31).
   globalSetup: '<rootDir>/scripts/jest/n8n-run-open.cjs',
   globalTeardown: '<rootDir>/scripts/jest/n8n-run-close.cjs',
