@@ -9,7 +9,7 @@
  *   scripts/n8n-harness/versions.cjs).
  * No suite builds or deletes a shared build output: they read what `npm run build` made, and what
  * one must pack or build of its own goes to its own temp directory, so suites can run in parallel
- * (`npx jest --maxWorkers=4`).
+ * (maxWorkers below).
  */
 // Every clock a test starts (the stand-in's, the Sheets preview's, the sandbox's) must be told the
 // instant it starts at: with this set, one that would start at the real time throws instead
