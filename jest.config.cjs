@@ -9,7 +9,7 @@
  *   scripts/n8n-harness/versions.cjs).
  * No suite builds or deletes a shared build output: they read what `npm run build` made, and what
  * one must pack or build of its own goes to its own temp directory, so suites can run in parallel
- * (`npx jest --maxWorkers=4`).
+ * (maxWorkers below).
  */
 // Every clock a test starts (the stand-in's, the Sheets preview's, the sandbox's) must be told the
 // instant it starts at: with this set, one that would start at the real time throws instead
@@ -108,6 +108,13 @@ const NEWEST_ONLY = [
 
 module.exports = {
   testTimeout: 60000,
+  // Two workers at least (jest's default is one fewer than the cores: one on the 2-core machine):
+  // much of a real-n8n or Chromium suite is waiting on another process, which the other worker
+  // fills. At most four: each worker keeps one n8n per version up (scripts/n8n-harness/shared.cjs).
+  maxWorkers: Math.min(4, Math.max(2, require('node:os').availableParallelism())),
+  // One n8n per worker and version for the whole run, shared by the real-n8n suites (issue 31).
+  globalSetup: '<rootDir>/scripts/jest/n8n-run-open.cjs',
+  globalTeardown: '<rootDir>/scripts/jest/n8n-run-close.cjs',
   // Every suite's time at the end of a run, slowest first (what `npm run bench:test-run` records).
   reporters: ['default', '<rootDir>/scripts/jest/suite-times.cjs'],
   projects: [

@@ -6,6 +6,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { baseEnv, ensureN8n, freePort, newId, runtime, unwrapHome } = require('./env.cjs');
+const { withCredentialAliases } = require('./aliases.cjs');
 
 function killGroup(child, signal) {
   try {
@@ -70,7 +71,7 @@ async function importWorkflowCli(home, workflow, { env } = {}) {
     name: 'test',
     settings: {},
     connections: {},
-    ...w,
+    ...withCredentialAliases(h, w),
     id: w.id ?? newId('wf'),
   }));
   const file = path.join(h.home, `workflow-${wfs[0].id}-${Date.now()}.json`);

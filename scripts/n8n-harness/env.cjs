@@ -94,6 +94,18 @@ function baseEnv(home, encryptionKey = DEFAULT_ENCRYPTION_KEY) {
   };
 }
 
+/**
+ * A test run's folder (jest's global setup makes it, its teardown removes it): the homes in it are
+ * shared by the suites one jest worker runs, one per worker and n8n version (shared.cjs). Unset
+ * outside jest (benches, `npm start`): every home is then its own.
+ */
+const runDir = () => process.env.IGDATA_N8N_RUN_DIR || undefined;
+/** Whether a home is one of this run's shared homes. */
+const isShared = (home) => {
+  const dir = runDir();
+  return Boolean(dir) && unwrapHome(home).home.startsWith(dir + path.sep);
+};
+
 /** Helpers take a home as a path or as { home, env } (what createN8nHome returns). */
 function unwrapHome(home) {
   return typeof home === 'string' ? { home, env: {} } : { home: home.home, env: home.env ?? {} };
@@ -107,4 +119,4 @@ function newId(prefix = '') {
   return s;
 }
 
-module.exports = { DEFAULT_ENCRYPTION_KEY, runtime, ensureN8n, freePort, baseEnv, unwrapHome, newId };
+module.exports = { DEFAULT_ENCRYPTION_KEY, runtime, ensureN8n, freePort, baseEnv, unwrapHome, newId, runDir, isShared };

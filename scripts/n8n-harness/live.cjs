@@ -10,11 +10,22 @@
 // new n8n process would have had; a call that asks for none is served by whichever is up.
 // Queue-mode homes (EXECUTIONS_MODE=queue) have their workflows imported, published and run by the
 // CLI helpers (their main and workers are the test's, queue.cjs); only their polls use a live main.
+//
+// A test run's shared home (shared.cjs) keeps its server across the suites of one jest worker: n8n
+// logs to a file in the home and `live.json` says where it is, so the next suite (a new module
+// registry, the same process) attaches to it instead of booting another; jest's global teardown
+// kills it. Its file access is the system's temp folder (where the suites make theirs), so a run
+// asking for a folder inside it is served without a restart.
+const fs = require('node:fs');
 const { createRequire } = require('node:module');
+const os = require('node:os');
 const path = require('node:path');
 const { killGroup } = require('./cli.cjs');
-const { runtime, unwrapHome } = require('./env.cjs');
-const { startN8n, DEFAULT_OWNER, setupOwner } = require('./server.cjs');
+const { isShared, runtime, unwrapHome } = require('./env.cjs');
+const { startN8n, attachN8n, DEFAULT_OWNER, setupOwner } = require('./server.cjs');
+
+const RESTRICT = 'N8N_RESTRICT_FILE_ACCESS_TO';
+const stateFile = (h) => path.join(h.home, 'live.json');
 
 const BROWSER_ID = 'igdata-harness';
 /** Homes with a live server in this process: home path -> Promise<Live>; and those up: -> Live. */
@@ -35,24 +46,51 @@ async function login(url, owner) {
 }
 
 async function boot(h, env) {
+  const shared = isShared(h);
+  if (shared) env = { [RESTRICT]: fs.realpathSync(os.tmpdir()), ...env };
+  const logFile = shared ? path.join(h.home, `live-${Date.now()}.log`) : undefined;
   // Debug level: the moment a poll hands items to a run is logged only there (runs.cjs, runActive).
-  const srv = await startN8n(h, { env: { ...env, N8N_LOG_LEVEL: 'debug' } });
-  // The server and its task runner must not keep jest's process alive, nor outlive it.
+  const srv = await startN8n(h, { env: { ...env, N8N_LOG_LEVEL: 'debug' }, logFile });
+  // The server and its task runner must not keep jest's process alive; a home's own must not
+  // outlive it either (a shared one lives until the run's teardown).
   srv.child.unref();
-  srv.child.stdout.unref?.();
-  srv.child.stderr.unref?.();
-  const killOnExit = () => killGroup(srv.child, 'SIGKILL');
-  process.once('exit', killOnExit);
+  srv.child.stdout?.unref?.();
+  srv.child.stderr?.unref?.();
+  const killOnExit = shared ? undefined : () => killGroup(srv.child, 'SIGKILL');
+  if (killOnExit) process.once('exit', killOnExit);
   try {
     await setupOwner(srv.url, DEFAULT_OWNER);
-    const cookie = await login(srv.url, DEFAULT_OWNER);
-    const l = { srv, env: { ...env }, headers: { cookie, 'browser-id': BROWSER_ID }, killOnExit };
+    const l = await session(srv, env, killOnExit);
+    if (shared)
+      fs.writeFileSync(stateFile(h), JSON.stringify({ url: srv.url, port: srv.port, pid: srv.pid, logFile, env }));
     up.set(h.home, l);
     return l;
   } catch (e) {
     await srv.stop();
     throw e;
   }
+}
+
+async function session(srv, env, killOnExit) {
+  const cookie = await login(srv.url, DEFAULT_OWNER);
+  return { srv, env: { ...env }, headers: { cookie, 'browser-id': BROWSER_ID }, killOnExit };
+}
+
+/** A shared home's server that an earlier suite of this run started and left up, if there is one. */
+async function attach(h) {
+  if (!isShared(h) || !fs.existsSync(stateFile(h))) return undefined;
+  const state = JSON.parse(fs.readFileSync(stateFile(h), 'utf8'));
+  const srv = attachN8n(state);
+  try {
+    if (srv.alive() && (await fetch(`${srv.url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).ok) {
+      const l = await session(srv, state.env);
+      up.set(h.home, l);
+      return l;
+    }
+  } catch {}
+  await srv.stop(0);
+  fs.rmSync(stateFile(h), { force: true });
+  return undefined;
 }
 
 /**
@@ -62,6 +100,10 @@ async function boot(h, env) {
 async function liveServer(home, { env } = {}) {
   const h = unwrapHome(home);
   let p = lives.get(h.home);
+  if (!p) {
+    const attached = await attach(h);
+    if (attached) lives.set(h.home, (p = Promise.resolve(attached)));
+  }
   if (p) {
     const l = await p.catch(() => undefined);
     if (l && (await liveState(h, { env })) === 'up') return l;
@@ -78,12 +120,30 @@ async function liveServer(home, { env } = {}) {
 
 /** 'up' (a live server with this environment), 'other' (one with another) or 'down' (none). */
 async function liveState(home, { env } = {}) {
-  const l = await lives.get(unwrapHome(home).home)?.catch(() => undefined);
-  if (!l || l.srv.child.exitCode !== null || l.srv.child.signalCode !== null) return 'down';
+  const h = unwrapHome(home);
+  if (!lives.has(h.home)) {
+    const attached = await attach(h);
+    if (attached) lives.set(h.home, Promise.resolve(attached));
+  }
+  const l = await lives.get(h.home)?.catch(() => undefined);
+  if (!l || !l.srv.alive()) return 'down';
   // A call that asks for no more than the server has (no environment at all, or the same values)
   // is served by it: the suites' only such variable gives a run a folder it may write to
-  // (N8N_RESTRICT_FILE_ACCESS_TO), and a run that writes no file does not care which.
-  return Object.entries(env ?? {}).every(([k, v]) => l.env[k] === v) ? 'up' : 'other';
+  // (N8N_RESTRICT_FILE_ACCESS_TO), and a run that writes no file does not care which; a folder
+  // inside one the server may write to is served too.
+  return Object.entries(env ?? {}).every(([k, v]) => l.env[k] === v || (k === RESTRICT && within(v, l.env[k])))
+    ? 'up'
+    : 'other';
+}
+
+/** Whether every folder of a RESTRICT value lies inside one of another's (n8n separates them with `;`). */
+function within(asked, allowed) {
+  if (!allowed) return false;
+  const roots = allowed.split(';').map((r) => path.resolve(r));
+  return asked
+    .split(';')
+    .map((a) => (fs.existsSync(a) ? fs.realpathSync(a) : path.resolve(a)))
+    .every((a) => roots.some((r) => a === r || a.startsWith(r + path.sep)));
 }
 
 async function unpublishAll(l) {
@@ -100,8 +160,9 @@ async function stopLiveServer(home) {
   const l = await p?.catch(() => undefined);
   if (!l) return;
   up.delete(h.home);
-  process.removeListener('exit', l.killOnExit);
+  if (l.killOnExit) process.removeListener('exit', l.killOnExit);
   await l.srv.stop();
+  fs.rmSync(stateFile(h), { force: true });
 }
 
 /** Kills the home's live server at once (for synchronous clean-up: removeN8nHome). */
@@ -111,8 +172,8 @@ function killLiveServer(home) {
   lives.delete(h.home);
   const l = up.get(h.home);
   up.delete(h.home);
-  if (l) killGroup(l.srv.child, 'SIGKILL');
-  else p?.then((started) => killGroup(started.srv.child, 'SIGKILL')).catch(() => {});
+  if (l) killGroup({ pid: l.srv.pid }, 'SIGKILL');
+  else p?.then((started) => killGroup({ pid: started.srv.pid }, 'SIGKILL')).catch(() => {});
 }
 
 /** One REST call with the owner's session; resolves to the body's `data` or throws n8n's message. */
@@ -145,6 +206,7 @@ async function getExecution(l, executionId) {
 }
 
 module.exports = {
+  unpublishAll,
   servesLive,
   liveServer,
   liveState,

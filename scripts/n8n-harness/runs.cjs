@@ -10,11 +10,13 @@
 //   so a cron that can fire keeps firing until the home is removed: pollOnce sets one that cannot.
 const fs = require('node:fs');
 const { importWorkflowCli, runWorkflowCli, nodeOutput } = require('./cli.cjs');
-const { newId, runtime, unwrapHome } = require('./env.cjs');
+const { isShared, newId, runtime, unwrapHome } = require('./env.cjs');
 const { getExecutions, getStaticData, maxExecutionId, query } = require('./db.cjs');
 const { liveServer, liveState, servesLive, stopLiveServer, killLiveServer, rest, getExecution } = require('./live.cjs');
 const { POLL_NEVER, activationOf, withPollTimes, publishWorkflowCli, runActiveCli } = require('./polling.cjs');
 const server = require('./server.cjs');
+const { releaseHome } = require('./shared.cjs');
+const { withCredentialAliases } = require('./aliases.cjs');
 
 const FINISHED = new Set(['success', 'error', 'canceled', 'crashed']);
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +46,7 @@ async function importWorkflow(home, workflow, { env } = {}) {
     name: 'test',
     settings: {},
     connections: {},
-    ...w,
+    ...withCredentialAliases(home, w),
     id: w.id ?? newId('wf'),
   }));
   const key = unwrapHome(home).home;
@@ -267,8 +269,12 @@ async function startEditor(opts = {}) {
   return server.startEditor(opts);
 }
 
-/** Deletes a temp home, after killing its live server. */
+/**
+ * Deletes a temp home, after killing its live server. A run's shared home is released instead
+ * (shared.cjs): the promise it returns is done when it is.
+ */
 function removeN8nHome(home) {
+  if (isShared(home)) return releaseHome(home);
   killLiveServer(home);
   published.delete(unwrapHome(home).home);
   fs.rmSync(unwrapHome(home).home, { recursive: true, force: true });

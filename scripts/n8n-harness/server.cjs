@@ -2,15 +2,52 @@
 // Long-running n8n processes: `n8n start` (the editor and the trigger/poll scheduler), ready
 // when its REST API is mounted and published workflows are activated; the editor for a person.
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const { baseEnv, ensureN8n, freePort, runtime, unwrapHome } = require('./env.cjs');
 const { killGroup } = require('./cli.cjs');
+
+/** Whether a process is alive (signal 0 checks without sending anything). */
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/**
+ * What a server logged to `file` from byte `from` on, as one growing string: each call reads only
+ * the bytes written since the last (a whole test run's debug log would be megabytes).
+ */
+function fileOutput(file, from = 0) {
+  let text = '';
+  let pos = from;
+  const buf = Buffer.alloc(1 << 20);
+  return () => {
+    let fd;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      return text;
+    }
+    try {
+      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) text += buf.toString('utf8', 0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return text;
+  };
+}
 
 /**
  * Starts `n8n start` on 127.0.0.1 and resolves once it is fully up (published workflows
  * activated, REST API mounted, /healthz/readiness 200).
- * Returns { url, port, child, output(), stop() }.
+ * `logFile`: n8n writes its output there instead of to a pipe, so the server can outlive this
+ * process and another can read what it logs (a test run's shared server, live.cjs).
+ * Returns { url, port, pid, child, output(), alive(), stop() }.
  */
-async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
+async function startN8n(home, { port, env = {}, timeoutMs = 90_000, logFile } = {}) {
   const h = unwrapHome(home);
   const bin = await ensureN8n();
   port ??= await freePort();
@@ -28,16 +65,20 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
     N8N_RUNNERS_BROKER_PORT: String(brokerPort),
     ...env,
   };
+  const logFd = logFile ? fs.openSync(logFile, 'a') : undefined;
   const child = spawn(runtime().nodeBin, [bin, 'start'], {
     env: fullEnv,
     cwd: h.home,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
   });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
+  if (logFd !== undefined) fs.closeSync(logFd);
+  let piped = '';
+  child.stdout?.on('data', (d) => (piped += d));
+  child.stderr?.on('data', (d) => (piped += d));
+  const output = logFile ? fileOutput(logFile) : () => piped;
   let exited = null;
+  let out;
   const exitPromise = new Promise((resolve) =>
     child.on('exit', (code, signal) => resolve((exited = { code, signal }))),
   );
@@ -52,6 +93,7 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    out = output();
     if (exited)
       throw new Error(`n8n start exited (${JSON.stringify(exited)}) before it was ready:\n${out.slice(-3000)}`);
     // /healthz/readiness turns 200 before the REST controllers are mounted and before active
@@ -68,7 +110,31 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000 } = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, child, output: () => out, stop };
+  return { url, port, pid: child.pid, child, output, alive: () => !exited, stop };
+}
+
+/**
+ * A server another process started with a `logFile` (startN8n), taken over: its output from now
+ * on, whether it is alive, and a stop that kills it and its task runner (its process group).
+ */
+function attachN8n({ url, port, pid, logFile }) {
+  let from = 0;
+  try {
+    from = fs.statSync(logFile).size;
+  } catch {}
+  const alive = () => pidAlive(pid);
+  const stop = async (graceMs = 15_000) => {
+    const group = (signal) => {
+      try {
+        process.kill(-pid, signal);
+      } catch {}
+    };
+    group('SIGTERM');
+    for (const deadline = Date.now() + graceMs; alive() && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
+    group('SIGKILL');
+  };
+  return { url, port, pid, child: undefined, output: fileOutput(logFile, from), alive, stop };
 }
 
 /** The owner account the harness creates (the editor's login for a person, the live server's session). */
@@ -115,4 +181,4 @@ async function startEditor({ home, port, env, owner = {}, timeoutMs } = {}) {
   return { ...srv, url: `http://localhost:${srv.port}`, owner: ownerInfo };
 }
 
-module.exports = { startN8n, startEditor, DEFAULT_OWNER, setupOwner };
+module.exports = { startN8n, attachN8n, pidAlive, startEditor, DEFAULT_OWNER, setupOwner };
