@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Two shell commands at once, for `npm test`: the installs into .cache (`npm run setup:test`: minutes
-// cold, seconds warm, mostly network and disk) while the checks run (type checks, lint, knip, the
-// n8n gates: CPU), instead of one after the other. The first command's output is held and printed
-// when both are done, so the two never interleave; the exit code is the first failure's.
+// Two shell commands at once, for `npm test`: the checks that read the source only (type checks,
+// lint, knip, dependency-cruiser: under a minute) beside the gates, the installs into .cache
+// (`npm run setup:test`: minutes cold, seconds warm) and jest, instead of one after the other.
+// The first command's output is held and printed when both are done, so the two never interleave;
+// the exit code is the first failure's.
 //   node scripts/side-by-side.mjs "<background command>" "<foreground command>"
 import { spawn } from 'node:child_process';
 
