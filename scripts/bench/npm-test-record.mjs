@@ -4,19 +4,34 @@
 // here; the log is the measurement. Every suite's time is in it too (the reporter
 // scripts/jest/suite-times.cjs prints "suite-time <s> s <project> <path>", slowest first): the 10
 // slowest are recorded as npm-test.slowest-<rank>.s, so the next run's log shows which suite grew.
+// With --wall <s> and --cache warm|cold, the whole run's wall time too (`npm ci && npm test`, timed
+// by whoever ran it: the log does not hold it), as npm-test.wall-warm.s or npm-test.wall-cold.s.
 //   node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD]
+//     [--wall <s> --cache warm|cold]
 import { readFileSync, statSync } from 'node:fs';
 import { parseFlags } from '../lib/cli.mjs';
 import { saveRecords } from './records.mjs';
 
 const usage =
-  'usage: node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD]';
+  'usage: node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD] [--wall <s> --cache warm|cold]';
 const { values: flags, positionals } = parseFlags({
-  options: { commit: { type: 'string' }, conditions: { type: 'string' }, date: { type: 'string' } },
+  options: {
+    commit: { type: 'string' },
+    conditions: { type: 'string' },
+    date: { type: 'string' },
+    wall: { type: 'string' },
+    cache: { type: 'string' },
+  },
   allowPositionals: true,
   usage,
 });
-if (positionals.length !== 1 || !flags.commit || !flags.conditions) {
+const wall = flags.wall === undefined ? undefined : Number(flags.wall);
+if (
+  positionals.length !== 1 ||
+  !flags.commit ||
+  !flags.conditions ||
+  (wall !== undefined && !(wall > 0 && ['warm', 'cold'].includes(flags.cache)))
+) {
   console.error(usage);
   process.exit(2);
 }
@@ -58,6 +73,15 @@ saveRecords(
       unit: 's',
       what: "jest's own time (its summary's Time), the build and gates before it not counted",
     },
+    ...(wall === undefined
+      ? {}
+      : {
+          [`npm-test.wall-${flags.cache}.s`]: {
+            value: Math.round(wall),
+            unit: 's',
+            what: `the whole \`npm ci && npm test\` (.ci/run) on a fresh clone with .cache ${flags.cache === 'warm' ? 'already filled' : 'empty'}, wall time`,
+          },
+        }),
   },
   flags.conditions,
   { commit: flags.commit, date: flags.date ?? statSync(positionals[0]).mtime.toISOString().slice(0, 10) },
