@@ -270,6 +270,17 @@ async function startEditor(opts = {}) {
 }
 
 /**
+ * The editor of the home's live server, for a test that drives the editor's REST API itself (what
+ * a person's clicks send) without a boot of its own: { url, port, owner, stop() }, as startEditor
+ * gives; stop() leaves the server up for the next call. Its published workflows stay active, as in
+ * an editor a person opens on a running n8n.
+ */
+async function editorOf(home) {
+  const l = await liveServer(home);
+  return { url: l.srv.url, port: l.srv.port, owner: { ...server.DEFAULT_OWNER }, stop: async () => {} };
+}
+
+/**
  * Deletes a temp home, after killing its live server. A run's shared home is released instead
  * (shared.cjs): the promise it returns is done when it is.
  */
@@ -287,6 +298,7 @@ module.exports = {
   runActive,
   pollOnce,
   startEditor,
+  editorOf,
   removeN8nHome,
   stopLiveServer,
 };

@@ -174,7 +174,7 @@ test('the editor: each "Execute step" is an execution of its own that pays again
   const pinned = { ...clicked, id: 'igRulesEditor02', pinData: { Click: [{ json: { username: 'pinned' } }] } };
   await rt.importWorkflow(world.home, [clicked, pinned]);
   const before = await rt.maxExecutionId(world.home);
-  const editor = await rt.startEditor({ home: world.home });
+  const editor = await rt.editorOf(world.home);
   const runs: { id: number; status: string; mode: string; items?: Record<string, any>[] }[] = [];
   try {
     const browser = { 'browser-id': 'igdata-rules-test' };
