@@ -56,11 +56,13 @@ async function boot(h, env) {
   srv.child.unref();
   srv.child.stdout?.unref?.();
   srv.child.stderr?.unref?.();
-  const killOnExit = shared ? undefined : () => killGroup(srv.child, 'SIGKILL');
-  if (killOnExit) process.once('exit', killOnExit);
+  const killOnExit = () => killGroup({ pid: srv.pid }, 'SIGKILL');
+  // A shared one outlives the suite, not the worker: when jest ends a worker without its global
+  // teardown (interrupted), the server goes with it.
+  process.once('exit', killOnExit);
   try {
     await setupOwner(srv.url, DEFAULT_OWNER);
-    const l = await session(srv, env, killOnExit);
+    const l = await session(srv, env, shared ? undefined : killOnExit);
     if (shared)
       fs.writeFileSync(stateFile(h), JSON.stringify({ url: srv.url, port: srv.port, pid: srv.pid, logFile, env }));
     up.set(h.home, l);

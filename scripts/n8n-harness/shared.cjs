@@ -17,16 +17,32 @@ const path = require('node:path');
 const { DEFAULT_ENCRYPTION_KEY, isShared, newId, runDir, runtime, unwrapHome } = require('./env.cjs');
 const homes = require('./homes.cjs');
 const { liveServer, liveState, rest, unpublishAll } = require('./live.cjs');
+const { pidAlive } = require('./server.cjs');
 const { addAlias, dropAliases } = require('./aliases.cjs');
 
-/** For jest's global setup: the run's folder, in the environment its workers inherit. */
+const RUN_PREFIX = 'igdata-n8n-run-';
+
+/**
+ * For jest's global setup: the run's folder, in the environment its workers inherit. Runs that
+ * ended without their teardown (jest killed) are cleaned up first: their servers would run on.
+ */
 function openRun() {
-  process.env.IGDATA_N8N_RUN_DIR = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'igdata-n8n-run-'));
+  const tmp = fs.realpathSync(os.tmpdir());
+  for (const name of fs.readdirSync(tmp).filter((n) => n.startsWith(RUN_PREFIX))) {
+    const dir = path.join(tmp, name);
+    let owner;
+    try {
+      owner = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')).pid;
+    } catch {}
+    if (owner && !pidAlive(owner)) closeRun(dir);
+  }
+  const dir = fs.mkdtempSync(path.join(tmp, RUN_PREFIX));
+  fs.writeFileSync(path.join(dir, 'run.json'), JSON.stringify({ pid: process.pid }));
+  process.env.IGDATA_N8N_RUN_DIR = dir;
 }
 
 /** For jest's global teardown: kills every shared server of the run (and its task runner) and removes the folder. */
-function closeRun() {
-  const dir = runDir();
+function closeRun(dir = runDir()) {
   if (!dir) return;
   for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     const state = path.join(dir, name, 'live.json');
