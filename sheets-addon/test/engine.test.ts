@@ -115,7 +115,7 @@ describe('runs against the injected client and store', () => {
     const deps = fakeDeps();
     const posts = getEndpoint('profile/posts');
     const calls = uniqueCalls(['nasa', 'nike'].map((h) => planRow(posts, 'handle', {}, h)));
-    const r = walkCalls(posts, calls, deps, { deadline: Date.now() + 10000, refresh: false, limit: 20 });
+    const r = walkCalls(posts, calls, deps, { deadline: deps.now() + 10000, refresh: false, limit: 20 });
     expect(deps.svc.batches).toEqual([2, 2]);
     expect(deps.svc.sent).toEqual([
       'profile/posts?handle=nasa',
@@ -134,7 +134,7 @@ describe('runs against the injected client and store', () => {
     const deps = fakeDeps();
     const profile = getEndpoint('profile');
     const calls = uniqueCalls(['nasa', 'natgeo'].map((h) => planRow(profile, 'handle', {}, h)));
-    const r = fetchMany(calls, deps, { deadline: Date.now() - 1 });
+    const r = fetchMany(calls, deps, { deadline: deps.now() - 1 });
     expect(r.stats).toMatchObject({ late: 2, requests: 0, cacheHits: 0 });
     expect([...r.outcomes.values()].every((o) => o.kind === 'late')).toBe(true);
   });
@@ -143,13 +143,13 @@ describe('runs against the injected client and store', () => {
     const deps = fakeDeps();
     const profile = getEndpoint('profile');
     const calls = uniqueCalls(['nasa', 'natgeo', 'nobody_2'].map((h) => planRow(profile, 'handle', {}, h)));
-    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({
+    expect(fetchMany(calls, deps, { deadline: deps.now() + 1000 }).stats).toMatchObject({
       unique: 3,
       requests: 3,
       cacheHits: 0,
       credits: 3,
     });
-    expect(fetchMany(calls, deps, { deadline: Date.now() + 1000 }).stats).toMatchObject({
+    expect(fetchMany(calls, deps, { deadline: deps.now() + 1000 }).stats).toMatchObject({
       unique: 3,
       requests: 0,
       cacheHits: 3,

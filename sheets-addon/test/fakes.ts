@@ -8,6 +8,7 @@ import type { HttpRequest, RawResponse } from '@igdata/core';
 import type { EngineDeps, KeyValueCache, SheetsClient } from '../src/engine/deps';
 import { clientConfig } from '../src/engine/messages';
 import { createAnswerStore } from '../src/engine/store';
+import { TEST_START } from '../../test/support/clock';
 
 export const BASE = 'https://api.test';
 export const KEY = 'sk_unit_test_key_123';
@@ -130,11 +131,14 @@ export function memoryCache(): KeyValueCache & { items: Map<string, string> } {
 
 export const sha256Base64 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 
-/** Engine dependencies over a fake service and an in-memory cache (the lock always free). */
+/**
+ * Engine dependencies over a fake service and an in-memory cache (the lock always free). The clock
+ * stands at the tests' named instant unless a test passes its own (a test never reads the real one).
+ */
 export function fakeDeps(
   svc = fakeService(),
   cache = memoryCache(),
-  now = () => Date.now(),
+  now = () => Date.parse(TEST_START),
 ): EngineDeps & { svc: FakeService; cache: ReturnType<typeof memoryCache> } {
   const store = createAnswerStore({ cache, tryLock: () => () => undefined, sha256Base64, now });
   return { client: { config: clientConfig({ apiKey: KEY, baseUrl: BASE }), io: svc.io }, store, now, svc, cache };

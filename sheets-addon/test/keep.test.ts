@@ -20,6 +20,7 @@ import {
   withKept,
 } from '../src/engine/keep';
 import { fakeDeps, fakeService, memoryCache, sha256Base64 } from './fakes';
+import { TEST_START } from '../../test/support/clock';
 
 const HOUR = 3600000;
 const DAY = 24 * HOUR;
@@ -195,7 +196,7 @@ describe('kept answers', () => {
   });
 
   test('a row never holds a piece Sheets would read as a number or formula; an unreadable row is empty', () => {
-    const cells = formatRow(new Map([['a', answer(Date.now())]]), Date.now());
+    const cells = formatRow(new Map([['a', answer(Date.parse(TEST_START))]]), Date.parse(TEST_START));
     expect(cells.every((c) => c.startsWith('~'))).toBe(true);
     expect(parseRow(cells).get('a')).toMatchObject({ ok: true });
     expect(parseRow(['~{"a":']).size).toBe(0);
@@ -205,7 +206,7 @@ describe('kept answers', () => {
   test('a full row of text with emoji on the cell boundaries still fits MAX_CELLS cells and reads back', () => {
     // A cell never ends between the halves of a surrogate pair, so a cell may hold one character
     // less than its size: a row filled to the limit must leave room for that in every cell.
-    const now = Date.now();
+    const now = Date.parse(TEST_START);
     const filled = (pad: string, emoji: number): CachedAnswer => ({
       ok: true,
       data: { caption: pad + '\u{1F600}'.repeat(emoji) },
