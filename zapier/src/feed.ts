@@ -25,11 +25,27 @@ interface CachedFeed {
   checkedAt: number;
 }
 
-/** Pages one check may read: a burst of up to this many pages is emitted at once, a larger one over several checks. */
+/** Pages one check may read at most: a burst up to this is emitted at once, a larger one over several checks. */
 const MAX_PAGES = 5;
+/**
+ * Zapier's throttle of a polling trigger: "a default limit of 100 new items recognized per poll
+ * after deduplication"; beyond it the Zap's runs are held and the user gets an email
+ * (docs.zapier.com/platform/build/troubleshoot-throttles). A check returns at most this many posts.
+ */
+export const POLL_NEW_ITEMS_MAX = 100;
 /** Ids of the most recent posts the boundary keeps (posts without a time are known by these alone). */
 const SEEN_MAX = 100;
-const RULE: FeedOptions = { maxPages: MAX_PAGES, seenMax: SEEN_MAX, topFirst: true };
+
+/**
+ * The rule of one feed: as many pages as fit in Zapier's 100 new items at the registry's page size
+ * (a hashtag's 30: 3 pages, a location's 24: 4, an account's 12: the 5 of MAX_PAGES), so no check
+ * has its runs held; the rest of a burst is read at the next checks.
+ */
+export function ruleOf(call: Call): FeedOptions {
+  const pageSize = call.endpoint.pageSize ?? POLL_NEW_ITEMS_MAX;
+  const maxPages = Math.max(1, Math.min(MAX_PAGES, Math.floor(POLL_NEW_ITEMS_MAX / pageSize)));
+  return { maxPages, seenMax: SEEN_MAX, topFirst: true };
+}
 /** How long the state is kept after the last check: a Zap off for longer starts from the newest page again. */
 const STATE_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -68,7 +84,7 @@ export async function checkFeed(
   const state: FeedState | undefined = fresh
     ? undefined
     : { head: cached.head, ...(cached.backlog ? { gap: cached.backlog } : {}) };
-  const reading = await readFeedOf(z, bundle, call, state, RULE);
+  const reading = await readFeedOf(z, bundle, call, state, ruleOf(call));
   // A reading that read nothing has thrown (client.ts): a state is there.
   if (reading.state) await z.cache.set(key, cachedOf(reading.state, now), STATE_TTL_SECONDS);
   return [...reading.newer, ...reading.older];

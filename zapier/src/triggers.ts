@@ -7,7 +7,8 @@
  *   newest page, which Zapier records as seen;
  * - a check before its "Check at most every N minutes" period is over: [] and no request at all;
  * - otherwise: the new posts since the last check, newest first, page after page while a page ends
- *   in a new one (at most 5 pages a check; a larger burst goes on at the next checks).
+ *   in a new one (at most 100 new posts a check, Zapier's limit: feed.ts; a larger burst goes on at
+ *   the next checks).
  * Zapier deduplicates by `id` (the post's stable media id).
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
