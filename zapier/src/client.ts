@@ -17,7 +17,7 @@ import type {
   PagingCap,
   PagingResult,
 } from '@igdata/core';
-import { driveAsync, errorCode, feedOp, isIgError, paginate, send } from '@igdata/core';
+import { PageWalk, driveAsync, errorCode, feedOp, isIgError, send, sendAll } from '@igdata/core';
 import { asZapierError } from './errors';
 
 /**
@@ -74,22 +74,45 @@ export async function lookUp(z: ZObject, bundle: Bundle, call: Call, missingIsNo
   }
 }
 
-/** A list read page by page within `cap`; `missingIsNothing` as for lookUp. */
+/**
+ * Zapier stops a step that has not answered in 30 seconds (a search, a poll, the connection test:
+ * docs.zapier.com/platform/build/operating-constraints): the user sees a timeout, and the pages
+ * already read are paid and lost, then paid again by a replay. A list starts no page after this much
+ * of the step, and answers with what it read; the 10 s left are for a page started just before.
+ */
+export const START_PAGES_WITHIN_MS = 20_000;
+
+/**
+ * A list read page by page within `cap` and within START_PAGES_WITHIN_MS of `startedAt` (the step's
+ * start); `missingIsNothing` as for lookUp.
+ */
 export async function readList(
   z: ZObject,
   bundle: Bundle,
   call: Call,
   cap: PagingCap,
   missingIsNothing = false,
+  startedAt = Date.now(),
 ): Promise<PagingResult | null> {
   const io = zapierIO(z);
-  try {
-    // The first page's failure is thrown (nothing was paid); a later one keeps the pages before it.
-    return await driveAsync(paginate(clientConfig(bundle), call, cap), io);
-  } catch (e) {
-    if (missingIsNothing && isIgError(e) && errorCode(e) === 'not_found') return null;
-    throw asZapierError(z, e, call, io.retryAfter());
+  const config = clientConfig(bundle);
+  const walk = new PageWalk([call], cap);
+  for (let round = walk.nextRound(); round.length; round = walk.nextRound()) {
+    const [page] = round;
+    if (walk.results()[0].pages > 0 && Date.now() - startedAt >= START_PAGES_WITHIN_MS) {
+      walk.unsent(page.index);
+      break;
+    }
+    const [answer] = await driveAsync(sendAll(config, [page.call]), io);
+    walk.record(page.index, answer);
   }
+  const [result] = walk.results();
+  // The first page's failure is thrown (nothing was paid); a later one keeps the pages before it.
+  if (result.stoppedBy === 'error' && result.pages === 0) {
+    if (missingIsNothing && isIgError(result.error) && errorCode(result.error) === 'not_found') return null;
+    throw asZapierError(z, result.error, call, io.retryAfter());
+  }
+  return result;
 }
 
 /**

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { documentedEndpoints } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
+import { TEST_START } from '../../test/support/clock';
 import { app, sandbox, tester, type Tester } from './support';
 
 let sb: Sandbox;
@@ -177,4 +178,36 @@ test("the key is in one header of every request and in no log line (Zapier's det
   expect(lines.join('\n')).toMatch(/\/v1\/profile/); // the requests were logged
   for (const line of lines) expect(line).not.toContain(key);
   expect(await sb.balance(key)).toBe(98); // nasa and locked_acc, each 1 credit: the key reached the service
+});
+
+test("a list against a slow API answers within Zapier's 30 s: no page started after 20 s, what was read returned", async () => {
+  // Each request takes 8 s of the integration's clock (jest's, from the named instant): a local
+  // server in front of the sandbox moves it on before passing the request through.
+  jest.useFakeTimers({ doNotFake: ['setTimeout', 'setImmediate', 'setInterval', 'nextTick', 'queueMicrotask'] });
+  const start = Date.parse(TEST_START);
+  jest.setSystemTime(start);
+  const slow = http.createServer(async (req, res) => {
+    jest.setSystemTime(Date.now() + 8_000);
+    const answer = await fetch(`${sb.url}${req.url}`, { headers: { 'x-api-key': String(req.headers['x-api-key']) } });
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  try {
+    const key = await sb.createKey(100);
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    // An account whose whole follower list is served: 200 followers are 8 pages of 25, 64 s at 8 s
+    // a page, twice Zapier's limit
+    const account = sb.world.accounts.find((a) => !a.is_private && !a.capped && a.followers >= 200)!;
+    const got = await run('profile_followers', { handle: account.username, limit: 200 }, { apiKey: key, baseUrl: url });
+    const elapsed = Date.now() - start;
+    expect(elapsed).toBeLessThan(30_000); // Zapier's limit for a search step
+    expect(elapsed).toBe(3 * 8_000); // pages started at 0, 8 and 16 s; none at 24 s
+    expect(got).toHaveLength(75);
+    expect(new Set(got.map((u) => u.id)).size).toBe(75);
+    expect(await sb.balance(key)).toBe(100 - 3 * 2); // the 3 pages returned, no page paid and lost
+  } finally {
+    slow.close();
+    jest.useRealTimers();
+  }
 });
