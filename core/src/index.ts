@@ -54,7 +54,7 @@ export type {
   PagingResult,
   StopReason,
 } from './page-rule';
-export { NOTHING_READ, afterPage, capBefore, describeStop } from './page-rule';
+export { NOTHING_READ, afterPage, capBefore, describeStop, withCursor } from './page-rule';
 export type { PageAnswer } from './paginate';
 export { PageWalk, fetchPage, paginate, paginateMany } from './paginate';
 

@@ -10,6 +10,7 @@ import type {
   AsyncIO,
   Call,
   ClientConfig,
+  FeedAnswer,
   FeedOptions,
   FeedReading,
   FeedState,
@@ -17,7 +18,7 @@ import type {
   PagingCap,
   PagingResult,
 } from '@igdata/core';
-import { PageWalk, driveAsync, errorCode, feedOp, isIgError, send, sendAll } from '@igdata/core';
+import { PageWalk, driveAsync, errorCode, isIgError, readFeed, send, sendAll, withCursor } from '@igdata/core';
 import { asZapierError } from './errors';
 
 /**
@@ -115,10 +116,16 @@ export async function readList(
   return result;
 }
 
+/** Why a page was not asked for: the step's time was up (never sent, never paid). */
+const LATE = 'not sent: the check had used the time Zapier allows a step';
+
 /**
- * One reading of the feed `call` lists, by core's feed rule (`feedOp`; `state` undefined: the
- * first). A reading that read nothing throws its failure (nothing was paid for: the check fails);
- * one whose later page failed keeps what it read, and its state resumes at that page.
+ * One reading of the feed `call` lists, by core's feed rule (`readFeed`; `state` undefined: the
+ * first), starting no page after START_PAGES_WITHIN_MS of `startedAt`: such a page is answered as
+ * failed, unsent, so the state resumes at it and the next check reads it (a check Zapier stopped
+ * at 30 s would save no state, and the next check would pay its pages again). A reading that read
+ * nothing throws its failure (nothing was paid for: the check fails); one whose later page failed
+ * keeps what it read, and its state resumes at that page.
  */
 export async function readFeedOf(
   z: ZObject,
@@ -126,13 +133,30 @@ export async function readFeedOf(
   call: Call,
   state: FeedState | undefined,
   options: FeedOptions,
+  startedAt = Date.now(),
 ): Promise<FeedReading> {
   const io = zapierIO(z);
-  let reading: FeedReading;
-  try {
-    reading = await driveAsync(feedOp(clientConfig(bundle), call, state, options), io);
-  } catch (e) {
-    throw asZapierError(z, e, call, io.retryAfter());
+  const config = clientConfig(bundle);
+  const feed = readFeed(state, options);
+  let reading: FeedReading | undefined;
+  let sent = 0;
+  for (let s = feed.next(); !reading;) {
+    if (s.done) {
+      reading = s.value;
+      break;
+    }
+    let answer: FeedAnswer;
+    if (sent > 0 && Date.now() - startedAt >= START_PAGES_WITHIN_MS) answer = new Error(LATE);
+    else {
+      sent++;
+      try {
+        answer = await driveAsync(send(config, withCursor(call, s.value.cursor)), io);
+      } catch (e) {
+        if (!isIgError(e)) throw asZapierError(z, e, call, io.retryAfter());
+        answer = e;
+      }
+    }
+    s = feed.next(answer);
   }
   if (reading.failure && reading.pages === 0) throw asZapierError(z, reading.failure, call, io.retryAfter());
   return reading;

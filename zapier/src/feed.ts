@@ -84,7 +84,7 @@ export async function checkFeed(
   const state: FeedState | undefined = fresh
     ? undefined
     : { head: cached.head, ...(cached.backlog ? { gap: cached.backlog } : {}) };
-  const reading = await readFeedOf(z, bundle, call, state, ruleOf(call));
+  const reading = await readFeedOf(z, bundle, call, state, ruleOf(call), now);
   // A reading that read nothing has thrown (client.ts): a state is there.
   if (reading.state) await z.cache.set(key, cachedOf(reading.state, now), STATE_TTL_SECONDS);
   return [...reading.newer, ...reading.older];

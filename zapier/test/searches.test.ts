@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { documentedEndpoints } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { TEST_START } from '../../test/support/clock';
-import { app, sandbox, tester, type Tester } from './support';
+import { app, sandbox, slowFront, tester, type Tester } from './support';
 
 let sb: Sandbox;
 let authData: { apiKey: string; baseUrl: string };
@@ -181,21 +181,14 @@ test("the key is in one header of every request and in no log line (Zapier's det
 });
 
 test("a list against a slow API answers within Zapier's 30 s: no page started after 20 s, what was read returned", async () => {
-  // Each request takes 8 s of the integration's clock (jest's, from the named instant): a local
-  // server in front of the sandbox moves it on before passing the request through.
+  // Each request takes 8 s of the integration's clock (jest's, from the named instant).
   jest.useFakeTimers({ doNotFake: ['setTimeout', 'setImmediate', 'setInterval', 'nextTick', 'queueMicrotask'] });
   const start = Date.parse(TEST_START);
   jest.setSystemTime(start);
-  const slow = http.createServer(async (req, res) => {
-    jest.setSystemTime(Date.now() + 8_000);
-    const answer = await fetch(`${sb.url}${req.url}`, { headers: { 'x-api-key': String(req.headers['x-api-key']) } });
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(await answer.text());
-  });
-  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  const slow = await slowFront(sb, 8_000);
   try {
     const key = await sb.createKey(100);
-    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const url = slow.url;
     // An account whose whole follower list is served: 200 followers are 8 pages of 25, 64 s at 8 s
     // a page, twice Zapier's limit
     const account = sb.world.accounts.find((a) => !a.is_private && !a.capped && a.followers >= 200)!;

@@ -5,7 +5,7 @@
  */
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { TEST_START } from '../../test/support/clock';
-import { app, sandbox, tester } from './support';
+import { app, sandbox, slowFront, tester } from './support';
 
 const MIN = 60_000;
 let sb: Sandbox;
@@ -84,6 +84,43 @@ test("a burst of 200 posts (7 pages) is read over three checks, none over Zapier
   // the pages left, then the head: each of the burst's 7 pages once, and one page a check besides
   const pages = (await sb.stats()).byEndpoint['hashtag/recent'] - before;
   expect(pages).toBe(3 + (1 + 2) + (1 + 2) + 1);
+});
+
+test("a check against a slow API ends within Zapier's 30 s; the pages it left are read at the next checks, none twice", async () => {
+  const t = tester();
+  const perform = app.triggers.new_post_in_hashtag.operation.perform;
+  const slow = await slowFront(sb, 12_000); // 12 s a request: a third page would end at 36 s
+  const bundle = (meta: object) =>
+    ({
+      authData: { ...authData, baseUrl: slow.url },
+      inputData: { tag: 'slowtag', every_minutes: 1 },
+      meta: { zap: { id: 'slow' }, ...meta },
+    }) as any;
+  try {
+    sb.addPosts('slowtag', 3);
+    let at = Date.parse(TEST_START);
+    jest.setSystemTime(at);
+    const seen = new Set((await t(perform, bundle({ isPopulatingDedupe: true }))).map((p: any) => p.id));
+    const published = sb.addPosts('slowtag', 200); // 7 pages of 30
+    const before = (await sb.stats()).byEndpoint['hashtag/recent'];
+    const emitted: string[] = [];
+    let checks = 0;
+    for (let got: any[] = [null]; got.length; checks++) {
+      at += 2 * MIN;
+      jest.setSystemTime(at);
+      got = await t(perform, bundle({}));
+      expect(Date.now() - at).toBeLessThan(30_000); // Zapier's limit for a poll
+      expect(Date.now() - at).toBe(got.length || checks === 0 ? 24_000 : 12_000); // 2 pages, or the head alone
+      emitted.push(...got.map((p: any) => p.id).filter((id: string) => !seen.has(id)));
+    }
+    expect(emitted.length).toBe(200);
+    expect(new Set(emitted)).toEqual(new Set(published.map((p) => p.id)));
+    // each of the burst's 7 pages once, and the head once a check after the first
+    const pages = (await sb.stats()).byEndpoint['hashtag/recent'] - before;
+    expect(pages).toBe(7 + (checks - 1));
+  } finally {
+    slow.close();
+  }
 });
 
 // Last in the file: it moves the sandbox's world on four days.
