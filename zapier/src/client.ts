@@ -81,7 +81,7 @@ export async function lookUp(z: ZObject, bundle: Bundle, call: Call, missingIsNo
  * already read are paid and lost, then paid again by a replay. A list starts no page after this much
  * of the step, and answers with what it read; the 10 s left are for a page started just before.
  */
-export const START_PAGES_WITHIN_MS = 20_000;
+const START_PAGES_WITHIN_MS = 20_000;
 
 /**
  * A list read page by page within `cap` and within START_PAGES_WITHIN_MS of `startedAt` (the step's

@@ -32,7 +32,7 @@ const MAX_PAGES = 5;
  * after deduplication"; beyond it the Zap's runs are held and the user gets an email
  * (docs.zapier.com/platform/build/troubleshoot-throttles). A check returns at most this many posts.
  */
-export const POLL_NEW_ITEMS_MAX = 100;
+const POLL_NEW_ITEMS_MAX = 100;
 /** Ids of the most recent posts the boundary keeps (posts without a time are known by these alone). */
 const SEEN_MAX = 100;
 
@@ -41,7 +41,7 @@ const SEEN_MAX = 100;
  * (a hashtag's 30: 3 pages, a location's 24: 4, an account's 12: the 5 of MAX_PAGES), so no check
  * has its runs held; the rest of a burst is read at the next checks.
  */
-export function ruleOf(call: Call): FeedOptions {
+function ruleOf(call: Call): FeedOptions {
   const pageSize = call.endpoint.pageSize ?? POLL_NEW_ITEMS_MAX;
   const maxPages = Math.max(1, Math.min(MAX_PAGES, Math.floor(POLL_NEW_ITEMS_MAX / pageSize)));
   return { maxPages, seenMax: SEEN_MAX, topFirst: true };
