@@ -122,6 +122,26 @@ test('429 is a ThrottledError with the Retry-After, sent once (Zapier retries th
   }
 });
 
+test('a Retry-After given as an HTTP date is a ThrottledError delay in whole seconds from now', async () => {
+  jest.useFakeTimers({ doNotFake: ['setTimeout', 'setImmediate', 'setInterval', 'nextTick', 'queueMicrotask'] });
+  jest.setSystemTime(Date.parse(TEST_START));
+  const at = new Date(Date.parse(TEST_START) + 90_000).toUTCString();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': at });
+    res.end(JSON.stringify({ error: { code: 'rate_limited', message: 'Slow down' }, meta: { request_id: 'r2' } }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const e: any = await run('profile', { handle: 'nasa' }, { ...authData, baseUrl: url }).catch((x) => x);
+    expect(e.name).toBe('ThrottledError');
+    expect(JSON.parse(e.message.split('\n')[0]).delay).toBe(90); // an integer, as Zapier's delay is
+  } finally {
+    server.close();
+    jest.useRealTimers();
+  }
+});
+
 test('a replayed step (same Zap, same input, within the hour) is not paid again; the balance is never kept', async () => {
   const key = await sb.createKey(100);
   const zapT = tester();
