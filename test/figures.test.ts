@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const root = join(__dirname, '..');
-const DOCUMENTS = ['README.md', 'sheets-addon/README.md', 'n8n-node/README.md', 'CONTRIBUTING.md'];
+const DOCUMENTS = ['README.md', 'sheets-addon/README.md', 'n8n-node/README.md', 'zapier/README.md', 'CONTRIBUTING.md'];
 const docs = (args: string[]) =>
   spawnSync(process.execPath, [join(root, 'scripts/docs.mjs'), ...args], { encoding: 'utf8' });
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench:bundle`: the built Sheets bundle's size and its evaluation time in a fresh V8
-// context (what every custom-function call pays), recorded in bench/records/bundle.json. Seconds,
-// not minutes: run it after a change that moves the bundle, then `npm run docs`.
+// context (what every custom-function call pays), and the built Zapier bundle's size (what
+// `zapier build` zips with zapier-platform-core), recorded in bench/records/bundle.json. Seconds,
+// not minutes: run it after a change that moves a bundle, then `npm run docs`.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +12,10 @@ import { parseFlags } from '../lib/cli.mjs';
 
 parseFlags({ usage: 'usage: npm run bench:bundle (after npm run build)' });
 
-const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sheets-addon', 'dist', 'bundle.js');
-if (!existsSync(file)) {
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const file = join(root, 'sheets-addon', 'dist', 'bundle.js');
+const zapierFile = join(root, 'zapier', 'dist', 'index.js');
+if (!existsSync(file) || !existsSync(zapierFile)) {
   console.error('Build first: npm run build');
   process.exit(1);
 }
@@ -26,4 +29,23 @@ saveRecords(
   'bundle',
   bundleFigures(bundle, medianMs),
   `the built sheets-addon/dist/bundle.js; evaluation: median of 30 in a fresh V8 context; load average ${loadBefore} at the start, ${load1()} at the end`,
+);
+
+const zapier = readFileSync(zapierFile);
+console.log(`zapier/dist/index.js: ${zapier.length} bytes (${(zapier.length / 1024).toFixed(1)} KB)`);
+saveRecords(
+  'bundle',
+  {
+    'bundle.zapier.bytes': {
+      value: zapier.length,
+      unit: 'bytes',
+      what: 'zapier/dist/index.js as built (one CommonJS bundle with core inside, not minified)',
+    },
+    'bundle.zapier.kb': {
+      value: Number((zapier.length / 1024).toFixed(1)),
+      unit: 'KB',
+      what: 'the same in KB (1,024 bytes)',
+    },
+  },
+  'the built zapier/dist/index.js (npm run build), its size on disk',
 );

@@ -12,7 +12,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const DOCUMENTS = ['README.md', 'sheets-addon/README.md', 'n8n-node/README.md', 'CONTRIBUTING.md'];
+export const DOCUMENTS = [
+  'README.md',
+  'sheets-addon/README.md',
+  'n8n-node/README.md',
+  'zapier/README.md',
+  'CONTRIBUTING.md',
+];
 
 /** Every record by key, from bench/records/<bench>.json (each key starts with its file's name). */
 export function loadRecords(root) {
@@ -103,6 +109,28 @@ const NOT_MEASURED = new Set([
   '25 MB',
   '31 MB',
   '1.25 GB',
+  // Zapier's published limits (zapier/README.md's table, each with its source): polling intervals by
+  // plan (15 min also the triggers' default period), response and payload sizes, core's stash
+  // threshold, the memory guard, ThrottledError's default and most for webhooks
+  '1 min',
+  '2 min',
+  '5 min',
+  '15 min',
+  '20 MB',
+  '6 MB',
+  '35 MB',
+  '6,291,456 bytes',
+  '450 MB',
+  '60 s',
+  '300 s',
+  // the Zapier tests' settings: a slow API's latency per request, what the test computes from it
+  // on the integration's clock (3 or 8 pages of 8 s), the Retry-After values a 429 sends
+  '8 s',
+  '12 s',
+  '24 s',
+  '64 s',
+  '42 s',
+  '90 s',
 ]);
 
 // A number (or range) with a unit of time, size or throughput, or a ratio (1.21x).
