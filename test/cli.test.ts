@@ -28,6 +28,7 @@ const SCRIPTS: [string, string[]][] = [
   ['scripts/bench/core.mjs', ['--rounds', '--requests', '--seconds', '--json']],
   ['scripts/bench/n8n.mjs', ['--runs', '--json']],
   ['scripts/bench/bundle.mjs', []],
+  ['scripts/bench/zapier-zip.mjs', []],
   ['scripts/bench/npm-test-record.mjs', ['--commit', '--conditions', '--date', '--wall', '--cache']],
   ['sheets-addon/push.mjs', ['--script-id', '--status', '--json']],
 ];
