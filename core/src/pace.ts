@@ -8,8 +8,17 @@
  *   floor: test/n8n-node/pace.test.ts), or the width this process learned last time (a width the
  *   user's Concurrency ran at without a refusal counts), or the Concurrency the user set (then
  *   that many from the start: the user said so).
- * - Growth: every fast answer (within SLOW_FACTOR of the fastest seen) to a run that had requests
- *   waiting widens the window by one, so it doubles each round trip, until the first refusal.
+ * - Growth: every fast answer (within SLOW_FACTOR of the fastest seen) widens the window by one,
+ *   so it at most doubles each round trip (slow start's bound), up to the most requests the run
+ *   wanted at once (`asked`: in flight plus waiting for a slot), until the first refusal. Why the
+ *   run's demand and not the requests waiting now: a run of 120 that starts at 50 has its queue
+ *   empty after 35 answers, and counting only those left the width at 85; each later run then
+ *   halved the gap to 120 without closing it (85, 103, 112, 116: a second round trip every time,
+ *   measured in n8n), where the answers to its 120 requests had earned the width to send them at
+ *   once. Never above what a run asked for: a width no run wanted is not learned (67 pages read one
+ *   after another teach nothing about 67 at once). What it costs: the next run sends that width
+ *   before it was ever in flight, as slow start sends its doubled window; a limit in between
+ *   refuses the excess once, and that width is then remembered (below).
  *   Above a width that was refused, growth stops for REMEMBER_MS: a refused request costs its
  *   Retry-After, far more than the round trips one more slot could save.
  * - Back-off on 429: the window shrinks to the requests still in flight and not refused, which is
@@ -62,15 +71,15 @@ export class Pace {
   }
 
   /**
-   * An answer other than a refusal came back after `ms`; `waiting`: requests of the run were
-   * waiting for a slot (growth with nothing waiting would be a width never tried).
+   * An answer other than a refusal came back after `ms`; `asked`: the most requests of the run
+   * that were in flight or waiting for a slot at once (the width the run could use).
    */
-  answered(ms: number, waiting: boolean, now: number): void {
+  answered(ms: number, asked: number, now: number): void {
     this.fastest = Math.min(this.fastest, Math.max(1, ms));
     this.recent.push({ at: now, ms });
     this.forgetBefore(now - 1000);
-    if (!waiting || ms > this.fastest * SLOW_FACTOR) return;
-    const cap = this.remembers(now) ? (this.refused as { width: number }).width : this.ceiling;
+    if (ms > this.fastest * SLOW_FACTOR) return;
+    const cap = Math.min(asked, this.remembers(now) ? (this.refused as { width: number }).width : this.ceiling);
     if (this.window < cap) this.window = clamp(this.window + 1, Math.min(cap, this.ceiling));
   }
 

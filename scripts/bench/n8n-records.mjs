@@ -4,7 +4,7 @@ import { fromRounds as fig } from './records.mjs';
 import { spread } from './rounds.mjs';
 import { RATE } from './n8n-rate-limit.mjs';
 
-export const n8nFigures = ({ http, c200, c200Beyond, def, hp, ip, limit, floorOf }) => ({
+export const n8nFigures = ({ http, c200, c200Beyond, def, defFirst, defLater, hp, ip, limit, floorOf }) => ({
   'n8n.lookup.http.ms': fig(http.ms, 'ms', 0, 'lookup of 200 handles (120 unique), HTTP Request node, wall time'),
   'n8n.lookup.http.beyond.ms': fig(http.beyondFloorMs, 'ms', 0, 'the same beyond its latency floor (1 round trip)'),
   'n8n.lookup.c200.ms': fig(c200.ms, 'ms', 0, 'the same lookup, IG Data node at Concurrency 200, wall time'),
@@ -20,9 +20,26 @@ export const n8nFigures = ({ http, c200, c200Beyond, def, hp, ip, limit, floorOf
     def.ms,
     'ms',
     0,
-    'the same lookup, IG Data node at the default settings (the pace found: 50 at first, growing), wall time',
+    'the same lookup, IG Data node at the default settings (the pace found: 50 at first, then what it learned), wall time',
   ),
   'n8n.lookup.default.x': fig(def.ratio, 'x', 2, 'the same over the HTTP Request node, paired rounds'),
+  'n8n.lookup.default.first.x': fig(
+    defFirst,
+    'x',
+    2,
+    "the default's first execution in the process (round 1: the balance read, a first wave of 50) over the HTTP Request node's in the same round",
+  ),
+  // With one round there is no later execution.
+  ...(defLater.n
+    ? {
+        'n8n.lookup.default.later.x': fig(
+          defLater,
+          'x',
+          2,
+          "the default's later executions (rounds 2 on, starting at the width learned) over the HTTP Request node, paired rounds",
+        ),
+      }
+    : {}),
   'n8n.lookup.default.beyond.ms': fig(
     def.beyondFloorMs,
     'ms',

@@ -306,6 +306,13 @@ const c200Beyond = pairedRatio(
   http.runs.map((r) => r.ms - floorOf(r)),
   c200.runs.map((r) => r.ms - floorOf(r)),
 );
+// The default case's first execution in the process (round 1: its balance read and the first wave
+// of 50) apart from the later ones, which start at the width the earlier ones learned.
+const defFirst = pairedRatio([http.runs[0].ms], [def.runs[0].ms]);
+const defLater = pairedRatio(
+  http.runs.slice(1).map((r) => r.ms),
+  def.runs.slice(1).map((r) => r.ms),
+);
 const balanceReads = [def, c200, ip].reduce((n, row) => n + row.runs.reduce((m, r) => m + r.balanceReads, 0), 0);
 const checks = [
   [
@@ -328,7 +335,16 @@ const checks = [
     all(c200, (r) => r.maxInFlight === UNIQUE),
     show(c200.maxInFlight),
   ],
-  ['lookup: the default <= 1.0x of HTTP Request (median of paired rounds)', def.ratio.median <= 1, x(def.ratio)],
+  [
+    `lookup: the default after its first execution has all ${UNIQUE} unique requests in flight at once, every round`,
+    RUNS < 2 || def.runs.slice(1).every((r) => r.maxInFlight === UNIQUE),
+    show(spread(def.runs.slice(1).map((r) => r.maxInFlight))),
+  ],
+  [
+    'lookup: the default <= 1.0x of HTTP Request (median of paired rounds)',
+    def.ratio.median <= 1,
+    `${x(def.ratio)}; its first execution in the process ${x(defFirst)}, the later ones ${RUNS < 2 ? '-' : x(defLater)}`,
+  ],
   [
     'lookup: concurrency 200 <= 0.8x of HTTP Request (median of paired rounds)',
     c200.ratio.median <= 0.8,
@@ -367,7 +383,7 @@ if (flags.json)
   );
 saveRecords(
   'n8n',
-  n8nFigures({ http, c200, c200Beyond, def, hp, ip, limit, floorOf }),
+  n8nFigures({ http, c200, c200Beyond, def, defFirst, defLater, hp, ip, limit, floorOf }),
   `real n8n 2.8.4 (one long-running n8n start, executions by webhook), sandbox latency ${LATENCY} ms a request, ${RUNS} interleaved rounds after a warm-up; before: ${loadBefore}; after: ${loadAfter}`,
 );
 process.exitCode = checks.every((c) => c[1]) ? 0 : 1;

@@ -5,7 +5,8 @@
  * with what the first learned, within 1.25x of it with at most 5% of its requests refused. The
  * floor is distinct requests / 20 x latency, or, on a machine too busy for that, a run at a fixed
  * Concurrency of 20 measured just before (the best pacing there is, no refusal). Without a limit
- * the default pace grows past its first wave.
+ * the default pace grows past its first wave, and the next run sends all its distinct requests at
+ * once.
  */
 import { fetchIO, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
@@ -70,11 +71,16 @@ test('under a limit of 20 in flight: nothing lost, billed once; the first run wi
   }
 });
 
-test('no limit: the default pace grows past its first wave; a Concurrency set is the ceiling', async () => {
+test('no limit: the default pace grows past its first wave, the next run is one wave; a Concurrency set is the ceiling', async () => {
   const open = await run('open');
   expect(open.out.filter((o) => o?.ok)).toHaveLength(200);
   expect(open.stats.byStatus['429']).toBeUndefined();
   expect(open.stats.maxInFlight).toBeGreaterThan(50);
+  // The first run's 120 fast answers earned the width for all 120 (its queue emptied after 35).
+  const next = await run('open');
+  expect(next.out.filter((o) => o?.ok)).toHaveLength(200);
+  expect(next.stats.byEndpoint.credits).toBeUndefined();
+  expect(next.stats.maxInFlight).toBe(120);
   const set = await run('set', 30, true);
   expect(set.out.filter((o) => o?.ok)).toHaveLength(200);
   expect(set.stats.maxInFlight).toBeLessThanOrEqual(31 /* the balance read */);

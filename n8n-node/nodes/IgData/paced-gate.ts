@@ -9,6 +9,7 @@ import type { Pace } from '@igdata/core';
 export class PacedGate {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private most = 0;
 
   constructor(private readonly pace: Pace) {}
 
@@ -17,13 +18,14 @@ export class PacedGate {
     return this.active;
   }
 
-  /** Whether requests are waiting for a slot. */
-  get busy(): boolean {
-    return this.waiting.length > 0;
+  /** The most requests that were in flight or waiting at once since the gate opened (one gate a run). */
+  get asked(): number {
+    return this.most;
   }
 
   /** `again`: a request sent again after a refusal or a failure, ahead of the queue. */
   async run<T>(task: () => Promise<T>, again = false): Promise<T> {
+    this.most = Math.max(this.most, this.active + this.waiting.length + 1); // this one, in flight or waiting
     if (this.active >= this.pace.width || this.waiting.length) {
       await new Promise<void>((resolve) => (again ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
     } else this.active++;

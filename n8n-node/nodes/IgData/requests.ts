@@ -31,7 +31,7 @@ export class Requests {
     const now = this.now();
     if (status === 429) this.pace.refusedAt(this.gate.inFlight - 1, now);
     // An answer of the platform (data, a 404): a 5xx or no answer says nothing of the pace.
-    else if (status >= 200 && status < 500) this.pace.answered(ms, this.gate.busy, now);
+    else if (status >= 200 && status < 500) this.pace.answered(ms, this.gate.asked, now);
     if (remaining !== undefined && this.balance) this.balance.saw(remaining, now);
   }
 }
