@@ -24,18 +24,22 @@ const base = {
   modulePathIgnorePatterns: ['<rootDir>/zapier/dist/package.json'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // TypeScript to CommonJS file by file with swc, no type check (`npm run typecheck` does that): as
+  // ts-jest did with isolatedModules, at a fraction of the CPU when jest's cache is cold (a fresh
+  // checkout, CI) and without loading the TypeScript compiler in every worker. The settings are
+  // tsconfig.json's: ES2022, class fields assigned in the constructor (useDefineForClassFields
+  // false), CommonJS with the esModuleInterop helpers (swc's default interop).
   transform: {
     '^.+\\.tsx?$': [
-      'ts-jest',
+      '@swc/jest',
       {
-        tsconfig: {
-          module: 'commonjs',
-          target: 'ES2022',
-          esModuleInterop: true,
-          allowJs: true,
-          isolatedModules: true,
-          useDefineForClassFields: false,
+        swcrc: false,
+        jsc: {
+          parser: { syntax: 'typescript' },
+          target: 'es2022',
+          transform: { useDefineForClassFields: false },
         },
+        module: { type: 'commonjs' },
       },
     ],
   },
