@@ -29,6 +29,7 @@ const SCRIPTS: [string, string[]][] = [
   ['scripts/bench/n8n.mjs', ['--runs', '--json']],
   ['scripts/bench/bundle.mjs', []],
   ['scripts/bench/npm-test-record.mjs', ['--commit', '--conditions', '--date']],
+  ['scripts/bench/quick-tier.mjs', ['--runs', '--cold', '--json']],
   ['sheets-addon/push.mjs', ['--script-id', '--status', '--json']],
 ];
 
