@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFlags } from '../lib/cli.mjs';
 import { fromRounds, saveRecords } from './records.mjs';
@@ -40,7 +40,9 @@ const load = () => loadavg()[0].toFixed(1);
 function once(args) {
   const before = load();
   const t0 = performance.now();
-  const r = spawnSync(args[0], args.slice(1), { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  // node_modules/.bin on the PATH, as npm gives it to a script (the cold run is not one)
+  const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH}` };
+  const r = spawnSync(args[0], args.slice(1), { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const s = (performance.now() - t0) / 1000;
   const out = `${r.stdout}${r.stderr}`;
   const tests = /^Tests:\s+(.*)$/m.exec(out)?.[1] ?? '';
