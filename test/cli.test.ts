@@ -30,6 +30,7 @@ const SCRIPTS: [string, string[]][] = [
   ['scripts/bench/bundle.mjs', []],
   ['scripts/bench/zapier-zip.mjs', []],
   ['scripts/bench/npm-test-record.mjs', ['--commit', '--conditions', '--date', '--wall', '--cache']],
+  ['scripts/bench/quick-tier.mjs', ['--runs', '--cold', '--json']],
   ['sheets-addon/push.mjs', ['--script-id', '--status', '--json']],
 ];
 
