@@ -1,7 +1,7 @@
 'use strict';
 // The n8n test harness: runs real workflows in a real, headless n8n (installed into .cache by
 // install.mjs; the version from IGDATA_N8N_VERSION, see versions.cjs). CommonJS on purpose: jest
-// (ts-jest, CommonJS) requires it without ESM flags; ESM scripts and benchmarks import it too.
+// (CommonJS under @swc/jest) requires it without ESM flags; ESM scripts and benchmarks import it too.
 //
 // Each home (its own N8N_USER_FOLDER: database, config, community packages) gets one long-running
 // `n8n start` on its own free ports (live.cjs), which runs its workflows and polls (runs.cjs); the
