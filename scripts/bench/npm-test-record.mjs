@@ -5,7 +5,9 @@
 // scripts/jest/suite-times.cjs prints "suite-time <s> s <project> <path>", slowest first): the 10
 // slowest are recorded as npm-test.slowest-<rank>.s, so the next run's log shows which suite grew.
 // With --wall <s> and --cache warm|cold, the whole run's wall time too (`npm ci && npm test`, timed
-// by whoever ran it: the log does not hold it), as npm-test.wall-warm.s or npm-test.wall-cold.s.
+// by whoever ran it: the log does not hold it), as npm-test.wall-warm.s or npm-test.wall-cold.s. A
+// cold run (.cache empty) records its wall time only: its suites are the warm run's, timed beside
+// the installs' tail, and the documents quote the suites of a run with nothing installing.
 //   node scripts/bench/npm-test-record.mjs <log> --commit <sha> --conditions "<how it ran>" [--date YYYY-MM-DD]
 //     [--wall <s> --cache warm|cold]
 import { readFileSync, statSync } from 'node:fs';
@@ -62,17 +64,26 @@ const slowest = Object.fromEntries(
     },
   ]),
 );
+const cold = flags.cache === 'cold';
 saveRecords(
   'npm-test',
   {
-    ...slowest,
-    'npm-test.suites': { value: total(suites), unit: 'suites', what: 'test suites in the whole run (all passed)' },
-    'npm-test.tests': { value: total(tests), unit: 'tests', what: `tests in the whole run (${tests})` },
-    'npm-test.jest.s': {
-      value: Math.round(seconds),
-      unit: 's',
-      what: "jest's own time (its summary's Time), the build and gates before it not counted",
-    },
+    ...(cold
+      ? {}
+      : {
+          ...slowest,
+          'npm-test.suites': {
+            value: total(suites),
+            unit: 'suites',
+            what: 'test suites in the whole run (all passed)',
+          },
+          'npm-test.tests': { value: total(tests), unit: 'tests', what: `tests in the whole run (${tests})` },
+          'npm-test.jest.s': {
+            value: Math.round(seconds),
+            unit: 's',
+            what: "jest's own time (its summary's Time), the build and gates before it not counted",
+          },
+        }),
     ...(wall === undefined
       ? {}
       : {
