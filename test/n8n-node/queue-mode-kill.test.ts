@@ -28,24 +28,13 @@
  * executions: a gap of the product's rule "no done request billed again" (PRODUCT.md) in queue
  * mode, measured here, not fixed.
  */
-import type { Sandbox } from '../../scripts/sandbox/server';
-import type { QueueWorld } from './queue-world';
-import { handles, igLookup, input, link, setupQueue, teardownQueue, waitActive, webhook } from './queue-world';
+import { handles, igLookup, input, link, useQueueWorld, waitActive, webhook } from './queue-world';
 import { rt } from './setup';
 
 jest.setTimeout(120_000);
 
 type Item = Record<string, any>;
-let world: QueueWorld;
-let sb: Sandbox;
-let apiKey: string;
-let home: QueueWorld['home'];
-
-beforeAll(async () => {
-  world = await setupQueue();
-  ({ sb, apiKey, home } = world);
-}, 900_000);
-afterAll(() => teardownQueue(world));
+const world = useQueueWorld();
 
 /**
  * n8n's own settings for noticing a dead worker, shortened (n8n's defaults in the comment above).
@@ -73,6 +62,7 @@ async function until<T>(what: string, get: () => T | Promise<T>, ok: (v: T) => b
 }
 
 test('a worker killed mid-run: the job is not run again, the execution ends as an error the user sees, the lookups it paid are paid again by the re-run', async () => {
+  const { sb, apiKey, home } = world;
   const queue = await rt.startQueue(home, { workers: 2, env: NOTICE_FAST });
   world.workers.push(queue);
   const id = await rt.publishOnMain(queue, {

@@ -6,26 +6,16 @@
  * the same nodes). The hashtag trigger across polls: queue-mode-trigger.test.ts.
  */
 import { join } from 'node:path';
-import type { Sandbox } from '../../scripts/sandbox/server';
-import type { QueueWorld } from './queue-world';
-import { handles, igLookup, input, link, setupQueue, teardownQueue, waitActive, webhook } from './queue-world';
+import { handles, igLookup, input, link, useQueueWorld, waitActive, webhook } from './queue-world';
 import { CRED, root, rt } from './setup';
 
 jest.setTimeout(600_000);
 
 type Item = Record<string, any>;
-let world: QueueWorld;
-let sb: Sandbox;
-let apiKey: string;
-let home: QueueWorld['home'];
-
-beforeAll(async () => {
-  world = await setupQueue();
-  ({ sb, apiKey, home } = world);
-}, 900_000);
-afterAll(() => teardownQueue(world));
+const world = useQueueWorld();
 
 test('a 500-item lookup runs on a worker: one request per distinct account, the same items and credits as in regular mode', async () => {
+  const { sb, apiKey, home } = world;
   const list = handles(sb);
   const wf = {
     id: 'wfQueueLookup500',

@@ -42,6 +42,19 @@ export async function setupQueue(): Promise<QueueWorld> {
   return { sb, apiKey, services, home, workers: [] };
 }
 
+/**
+ * The suite's world, set up before its tests and torn down after them (call it at the top level):
+ * its fields are there once the tests run.
+ */
+export function useQueueWorld(): QueueWorld {
+  const world = { workers: [] } as unknown as QueueWorld;
+  beforeAll(async () => {
+    Object.assign(world, await setupQueue());
+  }, 900_000);
+  afterAll(() => teardownQueue(world));
+  return world;
+}
+
 export async function teardownQueue(world: Partial<QueueWorld> | undefined): Promise<void> {
   for (const w of world?.workers ?? []) await w.stop();
   if (world?.home) rt.removeN8nHome(world.home);
