@@ -124,7 +124,7 @@ const LATE = 'not sent: the check had used the time Zapier allows a step';
  * first), starting no page after START_PAGES_WITHIN_MS of `startedAt`: such a page is answered as
  * failed, unsent, so the state resumes at it and the next check reads it (a check Zapier stopped
  * at 30 s would save no state, and the next check would pay its pages again). A reading that read
- * nothing throws its failure (nothing was paid for: the check fails); one whose later page failed
+ * nothing throws its failure (the check fails; `nothingRead` hears it first); one whose later page failed
  * keeps what it read, and its state resumes at that page.
  */
 export async function readFeedOf(
@@ -134,6 +134,8 @@ export async function readFeedOf(
   state: FeedState | undefined,
   options: FeedOptions,
   startedAt = Date.now(),
+  /** Told a reading's failure when it read nothing, before it is thrown as Zapier's error. */
+  nothingRead?: (failure: unknown) => Promise<void>,
 ): Promise<FeedReading> {
   const io = zapierIO(z);
   const config = clientConfig(bundle);
@@ -158,6 +160,9 @@ export async function readFeedOf(
     }
     s = feed.next(answer);
   }
-  if (reading.failure && reading.pages === 0) throw asZapierError(z, reading.failure, call, io.retryAfter());
+  if (reading.failure && reading.pages === 0) {
+    await nothingRead?.(reading.failure);
+    throw asZapierError(z, reading.failure, call, io.retryAfter());
+  }
   return reading;
 }

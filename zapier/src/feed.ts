@@ -12,7 +12,9 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Call, FeedBoundary, FeedGap, FeedOptions, FeedState, Item } from '@igdata/core';
+import { IgApiError, errorCode, isIgError, servedAgain } from '@igdata/core';
 import { readFeedOf } from './client';
+import { asZapierError } from './errors';
 
 /**
  * What `z.cache` keeps for one Zap and feed. The names are those it had before the rule moved to
@@ -59,6 +61,39 @@ function isDue(cached: CachedFeed, now: number, everyMinutes: number): boolean {
   return Math.floor(now / period) > Math.floor(cached.checkedAt / period);
 }
 
+/**
+ * A feed whose target was gone at a check (private, deleted or nonexistent: the service's 404, which
+ * it bills): the answer, kept as Sheets keeps a billed failure, so the checks within the registry's
+ * reuse limit of the feed (an account's posts 24 hours, a hashtag's or a place's 1) answer it again
+ * unsent and free, instead of paying for the same 404 at every period of a Zap that Zapier never
+ * turns off for it. The feed's state stays as it was: a target readable again goes on from there.
+ */
+interface GoneAnswer {
+  status: number;
+  code: string;
+  message: string;
+  charged: number;
+  at: number;
+}
+
+const goneKey = (key: string) => `${key}:gone`;
+const reuseMs = (call: Call) => (call.endpoint.maxReuseHours ?? 0) * 3_600_000;
+
+async function keepIfGone(z: ZObject, call: Call, key: string, failure: unknown, now: number): Promise<void> {
+  if (!isIgError(failure) || errorCode(failure) !== 'not_found' || !(reuseMs(call) > 0)) return;
+  const e = failure as IgApiError;
+  const gone: GoneAnswer = { status: e.status, code: e.code, message: e.message, charged: e.charged, at: now };
+  await z.cache.set(goneKey(key), gone, Math.ceil(reuseMs(call) / 1000));
+}
+
+/** The kept answer of a target gone within its reuse limit, as the error it was, served again: not sent, free. */
+async function goneAgain(z: ZObject, call: Call, key: string, now: number): Promise<Error | undefined> {
+  const gone = (await z.cache.get(goneKey(key))) as GoneAnswer | null;
+  if (!gone || typeof gone.at !== 'number' || now - gone.at >= reuseMs(call)) return undefined;
+  const e = new IgApiError(gone.status, gone.code, gone.message, { creditsCharged: gone.charged });
+  return asZapierError(z, servedAgain(e, gone.at), call);
+}
+
 const cachedOf = (state: FeedState, now: number): CachedFeed => ({
   head: state.head,
   ...(state.gap ? { backlog: state.gap } : {}),
@@ -81,10 +116,14 @@ export async function checkFeed(
   const now = Date.now();
   const fresh = bundle.meta?.isPopulatingDedupe || !cached || typeof cached.checkedAt !== 'number';
   if (!fresh && !isDue(cached, now, everyMinutes)) return [];
+  const again = await goneAgain(z, call, key, now);
+  if (again) throw again;
   const state: FeedState | undefined = fresh
     ? undefined
     : { head: cached.head, ...(cached.backlog ? { gap: cached.backlog } : {}) };
-  const reading = await readFeedOf(z, bundle, call, state, ruleOf(call), now);
+  const reading = await readFeedOf(z, bundle, call, state, ruleOf(call), now, (failure) =>
+    keepIfGone(z, call, key, failure, now),
+  );
   // A reading that read nothing has thrown (client.ts): a state is there.
   if (reading.state) await z.cache.set(key, cachedOf(reading.state, now), STATE_TTL_SECONDS);
   return [...reading.newer, ...reading.older];

@@ -149,3 +149,39 @@ test("an account's pinned older posts at the head of its feed are neither new po
   for (const p of pinned) expect(fresh).not.toContain(p.id);
   expect(feed.slice(0, 3).map((p) => p.id)).toEqual(pinned.map((p) => p.id)); // they do lead the feed
 });
+
+test("an account gone private: a check pays its 404 once and halts; the checks within the registry's 24 hours halt unsent and free; the next day it is read again", async () => {
+  const t = tester();
+  const perform = app.triggers.new_post_by_account.operation.perform;
+  const bundle = (meta: object) =>
+    ({ authData, inputData: { handle: 'locked_acc' }, meta: { zap: { id: 'gone' }, ...meta } }) as any;
+  const fail = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected an error');
+      },
+      (e: Error) => e,
+    );
+  const billed = async () => (await sb.stats()).creditsBilled;
+  const before = { requests: await requests(), credits: await billed() };
+  const first = await fail(t(perform, bundle({ isPopulatingDedupe: true })));
+  expect(first.name).toBe('HaltedError');
+  expect(first.message).toMatch(/has no public data: private, deleted or nonexistent\. \(Charged \d+ credits?\.\)/);
+  const cost = (await billed()) - before.credits; // the endpoint's price: the service bills a 404 (spec §7)
+  expect(cost).toBeGreaterThan(0);
+  expect(await requests()).toBe(before.requests + 1);
+  // Every 15-minute period of the next 24 hours: the same answer, not sent, free now.
+  for (const minutes of [16, 61, 23 * 60 + 59]) {
+    jest.setSystemTime(Date.parse(TEST_START) + minutes * MIN);
+    const again = await fail(t(perform, bundle({})));
+    expect(again.name).toBe('HaltedError');
+    expect(again.message).toMatch(
+      /has no public data.*\(Charged \d+ credits? when first looked up on .+; free now\.\)/,
+    );
+  }
+  expect([await requests(), await billed()]).toEqual([before.requests + 1, before.credits + cost]);
+  // Past the registry's reuse limit of an account's posts: asked again (and paid: still private).
+  jest.setSystemTime(Date.parse(TEST_START) + 24 * 60 * MIN + 16 * MIN);
+  expect((await fail(t(perform, bundle({})))).message).toMatch(/\(Charged \d+ credits?\.\)/);
+  expect([await requests(), await billed()]).toEqual([before.requests + 2, before.credits + 2 * cost]);
+});
