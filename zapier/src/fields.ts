@@ -1,6 +1,8 @@
 /** A registry parameter as a Zapier input field, and a step's input as the core's call input. */
-import type { Bundle } from 'zapier-platform-core';
-import type { DocumentedEndpoint, DocumentedParam } from '@igdata/core';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { Call, DocumentedEndpoint, DocumentedParam } from '@igdata/core';
+import { prepare } from '@igdata/core';
+import { asZapierError } from './errors';
 
 export function paramField(p: DocumentedParam) {
   const example = p.example !== undefined ? ` Example: ${p.example}.` : '';
@@ -23,6 +25,15 @@ export function inputOf(e: DocumentedEndpoint, bundle: Bundle): Record<string, u
     if (v !== undefined && v !== null && v !== '') input[p.name] = v;
   }
   return input;
+}
+
+/** The step's call, by core's `prepare`: input it refuses is Zapier's error (not sent, not charged). */
+export function callOf(z: ZObject, e: DocumentedEndpoint, bundle: Bundle): Call {
+  try {
+    return prepare(e.id, inputOf(e, bundle));
+  } catch (err) {
+    throw asZapierError(z, err, undefined);
+  }
 }
 
 /**

@@ -12,10 +12,9 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Call, DocumentedEndpoint } from '@igdata/core';
-import { costRange, costSentence, documentedEndpoints, prepare, requestKey } from '@igdata/core';
+import { costRange, costSentence, documentedEndpoints, requestKey } from '@igdata/core';
 import { lookUp, readList } from './client';
-import { asZapierError } from './errors';
-import { inputOf, paramField, wholeNumberOf } from './fields';
+import { callOf, paramField, wholeNumberOf } from './fields';
 import { sampleOf } from './samples';
 
 /** `insights/profile/best-time` -> `insights_profile_best_time`: a Zapier key. */
@@ -71,12 +70,7 @@ const reuseSeconds = (e: DocumentedEndpoint): number => Math.min(3600, (e.maxReu
 
 function perform(e: DocumentedEndpoint) {
   return async (z: ZObject, bundle: Bundle): Promise<Record<string, unknown>[]> => {
-    let call;
-    try {
-      call = prepare(e.id, inputOf(e, bundle));
-    } catch (err) {
-      throw asZapierError(z, err, undefined);
-    }
+    const call = callOf(z, e, bundle);
     const ttl = reuseSeconds(e);
     if (ttl === 0) return await answer(e, z, bundle, call);
     // By Zap and request, never by key: the key is in no cache key.

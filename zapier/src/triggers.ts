@@ -13,11 +13,10 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';
-import { costRange, documentedEndpoints, prepare, requestKey } from '@igdata/core';
+import { costRange, documentedEndpoints, requestKey } from '@igdata/core';
 import { lookUp } from './client';
-import { asZapierError } from './errors';
 import { checkFeed } from './feed';
-import { inputOf, paramField, wholeNumberOf } from './fields';
+import { callOf, paramField, wholeNumberOf } from './fields';
 import { sampleOf } from './samples';
 
 /** The feeds offered as triggers: registry endpoints whose items are posts, newest first. */
@@ -67,12 +66,7 @@ const everyOf = (bundle: Bundle) => wholeNumberOf(bundle, 'every_minutes', EVERY
 
 function perform(e: DocumentedEndpoint) {
   return async (z: ZObject, bundle: Bundle): Promise<Record<string, unknown>[]> => {
-    let call;
-    try {
-      call = prepare(e.id, inputOf(e, bundle));
-    } catch (err) {
-      throw asZapierError(z, err, undefined);
-    }
+    const call = callOf(z, e, bundle);
     const meta = bundle.meta ?? ({} as Bundle['meta']);
     if (meta.isLoadingSample) {
       const { items } = await lookUp(z, bundle, call);
