@@ -66,8 +66,15 @@ test('from an empty sheet to a watch whose sheet gains the posts of the next day
   expect([...times].sort()).toEqual(times);
   await poll(() => page.locator('td img.cell-image').count()).toBeGreaterThan(10);
   await poll(() => sidebar.locator('#watch-list').textContent()).toMatch(/Last run .*: \d+ new posts?, 1 credit\./);
-  // Every thumbnail drawn (the sandbox's media links loaded), the last rows in view.
-  await page.locator(`td[data-a1="A${ids.length + 1}"]`).scrollIntoViewIfNeeded();
+  // Every thumbnail drawn (the sandbox's media links loaded), the last rows in view. The grid may
+  // be drawn again meanwhile (the cell is then a new element): scroll to the one that is there.
+  const lastRow = page.locator(`td[data-a1="A${ids.length + 1}"]`);
+  await poll(() =>
+    lastRow.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+      () => true,
+      () => false,
+    ),
+  ).toBe(true);
   const drawn = () =>
     page.$$eval(
       'td img.cell-image',
