@@ -36,19 +36,6 @@ export function originOf(req: http.IncomingMessage, fallback: string): string {
   return typeof host === 'string' && HOST.test(host) ? `http://${host}` : fallback;
 }
 
-export function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-      if (body.length > 100_000) reject(new Error('body too large'));
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
-}
-
 /** Request ids unique to one sandbox run: a counter, salted with the seed and start time. */
 export function requestIds(seed: number, startedAt: number): () => string {
   let counter = 0;
