@@ -14,7 +14,8 @@
  * - A body is refused past its route's limit (0 unless the server says otherwise): up front by
  *   `Content-Length`, while it streams in by readBody, and a body no route read is not drained for
  *   the next request: its connection is closed.
- * Refusals are 403 and 413 with `Connection: close`, in the server's own error shape.
+ * Refusals are 403 and 413 with `Connection: close`, in the server's own error shape; a route
+ * answers nothing more once `res.headersSent` (a body refused while it was being read).
  */
 import type * as http from 'node:http';
 import { isIP } from 'node:net';
@@ -68,6 +69,27 @@ function originHost(origin: string): string | undefined {
 const quoted = (s: string) => JSON.stringify(s.length > 100 ? `${s.slice(0, 100)}...` : s);
 const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
 
+/** How long a refused connection waits for its client to close it after the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * The refusal's answer, then the connection closed in stages (RFC 9112 section 9.6, "Tear-down"):
+ * the answer written, the sending side closed, nothing more read, and the connection ended when
+ * the client closes it or LINGER_MS later. Not res.end(): Node would then either read the rest of
+ * the body (to keep the connection) or, with `Connection: close`, close at once, and a close with
+ * unread data is a reset, which reaches a client still writing its body before the answer does.
+ * The answer is whole (its Content-Length); `res.headersSent` tells the route it was answered.
+ */
+function lingeringClose(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
+  const socket = req.socket;
+  req.pause();
+  res.write(body);
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
 /** Serves `handler` on `server` behind the gate: only requests it admits reach the handler. */
 export function guard(server: http.Server, listen: Listen, rules: Rules, handler: Handler): void {
   const isUs = namesUs(listen);
@@ -89,7 +111,7 @@ export function guard(server: http.Server, listen: Listen, rules: Rules, handler
         'cache-control': 'no-store',
         connection: 'close',
       });
-      res.end(r.body);
+      lingeringClose(req, res, r.body);
     };
     // A body the route did not read is not read: Node would otherwise drain it whole to keep the
     // connection for the next request. The connection closes instead.

@@ -3,7 +3,8 @@ import type * as http from 'node:http';
 import { hash32 } from './world/random';
 
 export function send(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
-  if (res.writableEnded || res.destroyed) return;
+  // headersSent: already answered (the gate refused a body while the route read it).
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
