@@ -47,7 +47,8 @@ const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist',
 const { guard, readBody, LISTEN_ENV, listenOf, listenWarning, isWildcard } = await import(
   pathToFileURL(join(root, 'dist', 'border.mjs')).href
 );
-/** What the page POSTs (a paste of many rows is the largest). */
+/** The routes the page POSTs JSON to, and the most each takes (a paste of many rows is the largest). */
+const POSTS = new Set(['/run', '/cell', '/paste', '/select', '/sheet', '/advance']);
 const BODY_LIMIT = 1_000_000;
 const HOUR = 3600_000;
 /** Time travel goes forward, by at most a month at a time (each hour runs the trigger once). */
@@ -184,7 +185,7 @@ try {
 }
 const server = createServer();
 const rules = {
-  bodyLimit: (method) => (method === 'POST' ? BODY_LIMIT : 0),
+  bodyLimit: (method, path) => (method === 'POST' && POSTS.has(path) ? BODY_LIMIT : 0),
   refusal: (_path, _status, _code, message) => ({
     type: 'application/json; charset=utf-8',
     body: JSON.stringify({ ok: false, error: { name: 'Error', message } }),

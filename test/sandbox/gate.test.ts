@@ -6,13 +6,12 @@
  * where it listens (IGDATA_LISTEN, never HOST). Needs `npm run build`.
  */
 import * as http from 'node:http';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { spawnServer } from '../../scripts/gas-standin/testServer';
 import { listenOf } from '../../scripts/lib/listen';
 import { TEST_START } from '../support/clock';
-import { sendWatching } from '../support/big-body';
+import { listeningAddresses, sendWatching } from '../support/border-probes';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'sandbox.mjs');
 const DEMO_KEY = 'sk_test_gate_demo_key_0123456789';
@@ -193,37 +192,6 @@ describe('the sandbox on 127.0.0.1 (IGDATA_LISTEN unset)', () => {
   });
 });
 
-/** The addresses a TCP port listens on, from /proc/net/tcp{,6} (Linux). */
-function listeningAddresses(port: number): string[] {
-  const out: string[] = [];
-  for (const [file, v6] of [
-    ['/proc/net/tcp', false],
-    ['/proc/net/tcp6', true],
-  ] as const) {
-    let text = '';
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (!local || state !== '0A') continue;
-      const [hex, p] = local.split(':');
-      if (parseInt(p, 16) !== port) continue;
-      out.push(
-        v6
-          ? `tcp6 ${hex}`
-          : hex
-              .match(/../g)!
-              .reverse()
-              .map((b) => parseInt(b, 16))
-              .join('.'),
-      );
-    }
-  }
-  return out;
-}
 const otherAddress = () =>
   Object.values(networkInterfaces())
     .flat()

@@ -1,8 +1,8 @@
 /**
- * Hostile requests to a local server, over real HTTP: a body of any size streamed from a generator
+ * Probes of a local server's border, over real HTTP: a body of any size streamed from a generator
  * (one 64 KB buffer sent again and again, so the test allocates nothing of it), announced by
- * Content-Length or sent in chunks, and the server process's memory (RSS, from /proc) while it
- * comes in.
+ * Content-Length or sent in chunks; the server process's memory (RSS, from /proc) while it comes
+ * in; the addresses a port listens on (/proc/net/tcp). Linux, as the tests run.
  */
 import * as http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -111,4 +111,36 @@ export async function sendWatching(
   const out = await sendBody(url, { ...opts, onMegabyte: sample });
   sample();
   return { ...out, rssGrowth: peak - before };
+}
+
+/** The addresses a TCP port listens on: IPv4 dotted, IPv6 as /proc/net/tcp6 writes them ("tcp6 <hex>"). */
+export function listeningAddresses(port: number): string[] {
+  const out: string[] = [];
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (!local || state !== '0A') continue; // 0A: LISTEN
+      const [hex, p] = local.split(':');
+      if (parseInt(p, 16) !== port) continue;
+      out.push(
+        v6
+          ? `tcp6 ${hex}`
+          : hex
+              .match(/../g)!
+              .reverse()
+              .map((b) => parseInt(b, 16))
+              .join('.'),
+      );
+    }
+  }
+  return out;
 }
