@@ -89,7 +89,12 @@ describe('the sandbox on 127.0.0.1 (IGDATA_LISTEN unset)', () => {
     expect(reset.status).toBe(403);
     expect(JSON.parse((await request(`${sb.url}/_sandbox/faults`)).text).faultRate).toBe(0);
     // Same site: a page on another port of this machine, and a client that sends no Origin.
-    for (const headers of [{ origin: 'http://localhost:5173' }, { origin: `http://127.0.0.1:${sb.port}` }, {}]) {
+    const sameSite: Record<string, string>[] = [
+      { origin: 'http://localhost:5173' },
+      { origin: `http://127.0.0.1:${sb.port}` },
+      {},
+    ];
+    for (const headers of sameSite) {
       const r = await request(`${sb.url}/_sandbox/keys?balance=50`, { method: 'POST', headers });
       expect([headers, r.status, JSON.parse(r.text).balance]).toEqual([headers, 200, 50]);
     }

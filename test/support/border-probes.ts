@@ -120,11 +120,11 @@ export function listeningAddresses(port: number): string[] {
     ['/proc/net/tcp', false],
     ['/proc/net/tcp6', true],
   ] as const) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
-      continue;
+      continue; // no IPv6 on this machine
     }
     for (const line of text.split('\n').slice(1)) {
       const [, local, , state] = line.trim().split(/\s+/);
