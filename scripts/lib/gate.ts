@@ -199,5 +199,7 @@ export function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', reject);
+    // A client gone before the end of its body: settled, not left waiting (after 'end' this is a no-op).
+    req.once('close', () => reject(new Error('The client closed the connection before the end of its body.')));
   });
 }
