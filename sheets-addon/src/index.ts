@@ -47,9 +47,13 @@ export function fn(endpointId: string, args: unknown[]) {
 const atPause =
   <A extends unknown[], R>(f: (...args: A) => R) =>
   (...args: A): R =>
-    underPause(Date.now, () => f(...args), (p) => {
-      throw new Error(pauseSentence(p, gasBook().formatTime));
-    });
+    underPause(
+      Date.now,
+      () => f(...args),
+      (p) => {
+        throw new Error(pauseSentence(p, gasBook().formatTime));
+      },
+    );
 
 /** The sidebar's server functions, by their name in Code.js. */
 export const sidebar = Object.fromEntries(

@@ -250,10 +250,16 @@ export const waitsForQuota = (job: BulkJob | null): boolean => job?.status === '
  */
 const PAUSE_GAP_MS = 2 * 3600 * 1000;
 
-/** Records a step starting at `now` (saving the job is the step's): a new date for its rows after a pause. */
+/**
+ * Records a step starting at `now` (saving the job is the step's): after a pause, a new date for the rows it fetches
+ * from here on (a run whose first step came hours after its start: that date alone).
+ */
 export function markStep(job: BulkJob, now: number): void {
-  if (job.stepAt !== undefined && now - job.stepAt > PAUSE_GAP_MS)
-    job.dates = [...(job.dates ?? [job.startedAt]), new Date(now).toISOString()];
+  const last = job.stepAt ?? Date.parse(job.startedAt);
+  if (now - last > PAUSE_GAP_MS) {
+    const at = new Date(now).toISOString();
+    job.dates = job.stepAt === undefined ? [at] : [...(job.dates ?? [job.startedAt]), at];
+  }
   job.stepAt = now;
 }
 
@@ -267,14 +273,15 @@ export const rowDate = (job: BulkJob): Date => new Date(job.dates ? job.dates[jo
  * sidebar shows it, saying so. The run is not changed: it goes on at the next hourly run Google allows.
  */
 export function stalled<J extends BulkJob>(job: J, now: number, showTime: (t: number) => string): J {
-  if (job.status !== 'running' || job.stepAt === undefined || now - job.stepAt <= PAUSE_GAP_MS) return job;
+  const last = job.stepAt ?? Date.parse(job.startedAt);
+  if (job.status !== 'running' || now - last <= PAUSE_GAP_MS) return job;
   return {
     ...job,
     message:
-      `The hourly run has not come since ${showTime(job.stepAt)}: Google's daily limit of trigger runtime for this ` +
+      `The hourly run has not come since ${showTime(last)}: Google's daily limit of trigger runtime for this ` +
       'account (90 minutes, 6 hours with Google Workspace, shared with your other scripts) is probably used up. ' +
       `${waitingRows(job)} wait, not sent and not charged. The run goes on by itself at the first hourly run Google ` +
-      `allows again: the limit frees up 24 hours after the time was spent, by ${showTime(job.stepAt + QUOTA_WAIT_MS)} ` +
+      `allows again: the limit frees up 24 hours after the time was spent, by ${showTime(last + QUOTA_WAIT_MS)} ` +
       'unless other scripts spend it again. Keeping this sidebar open goes on now.',
   };
 }

@@ -104,10 +104,11 @@ function pause(ctx: Context, job: BulkJob, message: string): BulkJob {
  * Whether it set that message.
  */
 function datesSaid(ctx: Context, job: BulkJob): boolean {
-  if (job.kind !== 'history' || job.status !== 'done' || !job.dates || job.message) return false;
+  const dates = job.dates ?? [];
+  if (job.kind !== 'history' || job.status !== 'done' || dates.length < 2 || job.message) return false;
   job.message =
     `Its rows are dated when their values were fetched: the run waited on the way, so this snapshot has ` +
-    `${job.dates.length} dates (${job.dates.map((d) => ctx.book.formatTime(Date.parse(d))).join(', ')}).`;
+    `${dates.length} dates (${dates.map((d) => ctx.book.formatTime(Date.parse(d))).join(', ')}).`;
   return true;
 }
 

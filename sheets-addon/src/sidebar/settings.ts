@@ -42,7 +42,9 @@ function setBy(s: Settings): string {
   const when = s.setAt ? ' on ' + s.setAt.slice(0, 10) : '';
   if (s.setByYou) return ' by you' + when;
   if (!s.setBy) return when;
-  return when + ' by someone who signed \u201c' + s.setBy + '\u201d (a name they typed: Apps Script does not confirm it)';
+  return (
+    when + ' by someone who signed \u201c' + s.setBy + '\u201d (a name they typed: Apps Script does not confirm it)'
+  );
 }
 
 export function showSettings(s: Settings): void {
@@ -55,7 +57,11 @@ export function showSettings(s: Settings): void {
   owner.hidden = !s.hasKey;
   if (s.scope === 'mine') {
     $('key-status').textContent =
-      'Your own key ' + s.masked + ' is set, only for you' + (s.setAt ? ' (on ' + s.setAt.slice(0, 10) + ')' : '') + '.';
+      'Your own key ' +
+      s.masked +
+      ' is set, only for you' +
+      (s.setAt ? ' (on ' + s.setAt.slice(0, 10) + ')' : '') +
+      '.';
     owner.textContent = s.sharedKey
       ? 'Formulas and background runs in this sheet use the key for everyone.'
       : 'No key is set for everyone: formulas and background runs in this sheet have none.';
