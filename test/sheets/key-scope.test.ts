@@ -35,8 +35,7 @@ function sheet(opts: Parameters<typeof addonRuntime>[1] = {}): GasRuntime {
   return rt;
 }
 /** A sidebar call by `user` at the keyboard. */
-const as = (rt: GasRuntime, user: string, fn: string, ...args: unknown[]) =>
-  rt.run(fn, args, { kind: 'script', user });
+const as = (rt: GasRuntime, user: string, fn: string, ...args: unknown[]) => rt.run(fn, args, { kind: 'script', user });
 const settings = (rt: GasRuntime, user: string) => as(rt, user, 'igSidebarState').settings;
 
 test('for everyone: the document holds it; "set by you" only for whoever Apps Script knows saved it, a typed name otherwise', async () => {

@@ -50,7 +50,9 @@ test('key entry: a refused key is not stored; a good one is stored and shown mas
   expect(await text(page, '#key-status')).toBe(
     `Key ••••••••${DEMO_KEY.slice(-4)} is set for everyone who edits this sheet by you on ${new Date(rt.now()).toISOString().slice(0, 10)}.`,
   );
-  expect(await text(page, '#key-owner')).toBe('Everyone who edits this sheet uses this key: its formulas spend your credits.');
+  expect(await text(page, '#key-owner')).toBe(
+    'Everyone who edits this sheet uses this key: its formulas spend your credits.',
+  );
   expect(await page.inputValue('#key')).toBe('');
   expect(await page.content()).not.toContain(DEMO_KEY);
   expect(await text(page, '#balance')).toMatch(/credits$/);

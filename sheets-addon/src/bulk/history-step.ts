@@ -1,8 +1,9 @@
 /**
  * One step of a history run: each distinct target of the column gets one dated row (the run's
- * start or, after a pause, when it went on; the target, the fields) appended to a history sheet, so every run adds one snapshot per
- * target and a growth view can compare them. Units of work as in row-step (unit.ts); rows are
- * appended as append.ts says (never twice), after the unit's answers are in.
+ * start or, after a pause, when it went on; the target, the fields) appended to a history sheet,
+ * so every run adds one snapshot per target and a growth view can compare them. Units of work as
+ * in row-step (unit.ts); rows are appended as append.ts says (never twice), after the unit's
+ * answers are in.
  */
 import type { SheetValue } from '../engine/values';
 import { appendRows, appendWindow } from './append';

@@ -245,8 +245,8 @@ export function waitForQuota(job: BulkJob, now: number, showTime: (t: number) =>
 export const waitsForQuota = (job: BulkJob | null): boolean => job?.status === 'paused' && job.resumeAt !== undefined;
 
 /**
- * A step this long after the run's last one crossed a pause (hourly runs come about every hour; a run the sidebar steps,
- * every few seconds): what it fetches from here on is dated now.
+ * A step this long after the run's last one crossed a pause (hourly runs come about every hour; a run the sidebar
+ * steps, every few seconds): what it fetches from here on is dated now.
  */
 const PAUSE_GAP_MS = 2 * 3600 * 1000;
 

@@ -15,7 +15,7 @@ export interface Settings {
   baseUrl: string;
   keySetBy: string;
   keySetAt: string;
-  /** Whose key `apiKey` is: the user's own (theirs alone, not the formulas'), the sheet's, or none. Absent: the sheet's. */
+  /** Whose key `apiKey` is: the user's own (not the formulas'), the sheet's, or none. Absent: the sheet's. */
   keyScope?: 'mine' | 'everyone' | '';
   /** Whether the sheet has a shared key (what formulas use), whatever this user's runs use. */
   sharedKey?: boolean;

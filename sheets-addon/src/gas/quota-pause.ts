@@ -49,7 +49,8 @@ export const pauseSentence = (p: PropertiesPause, showTime: (t: number) => strin
   `and go on by themselves at the first hourly run after ${showTime(p.resumeAt)}; try again after that.`;
 
 /** What a formula says while the pause is on. */
-export const FORMULA_AT_PAUSE = `Not sent: ${new PropertiesQuotaError().message}. It frees up within 24 hours; try again then. (Not charged.)`;
+export const FORMULA_AT_PAUSE =
+  `Not sent: ${new PropertiesQuotaError().message}. ` + 'It frees up within 24 hours; try again then. (Not charged.)';
 
 /**
  * Runs an entry point's work under the pause: while a pause is on, `waiting` answers without touching a property;

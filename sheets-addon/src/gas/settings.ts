@@ -93,7 +93,7 @@ export function readSettings(personal = true): Settings {
 /** "••••••••wxyz": enough to recognise a key, never enough to use it. */
 export const maskKey = (key: string): string => (key ? '•'.repeat(8) + (key.length > 8 ? key.slice(-4) : '') : '');
 
-/** The user at the keyboard, when Apps Script tells (it does not without the userinfo.email scope, which we do not ask). */
+/** The user at the keyboard, when Apps Script tells (not without the userinfo.email scope, which we do not ask). */
 export function currentUserEmail(): string {
   try {
     return Session.getActiveUser().getEmail() || Session.getEffectiveUser().getEmail() || '';

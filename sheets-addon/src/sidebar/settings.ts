@@ -18,7 +18,8 @@ function scopeNote(scope: 'everyone' | 'mine', installedAs: string): string {
   if (scope === 'everyone')
     return bound
       ? 'For everyone who edits this sheet: stored in the document properties of this sheet\u2019s script. Every ' +
-          'editor\u2019s formulas, runs and schedules spend its credits, any editor can replace or remove it, and any ' +
+          'editor\u2019s formulas, runs and schedules spend its credits, any editor can replace or remove it, and ' +
+          'any ' +
           'editor can read the key itself by running code in Extensions > Apps Script (IG Data is a script bound to ' +
           'this sheet). The sidebar shows it masked only.'
       : 'For everyone who edits this sheet: stored in IG Data\u2019s properties of this document. Every ' +
@@ -30,7 +31,8 @@ function scopeNote(scope: 'everyone' | 'mine', installedAs: string): string {
       ? 'Only for me: stored in your own user properties of this sheet\u2019s script, which other people\u2019s ' +
         'executions cannot read. Editors can still change that script in Extensions > Apps Script, and code they add ' +
         'runs as you when you open IG Data: choose this only with editors you trust. '
-      : 'Only for me: stored in your own user properties of IG Data, for this sheet; nobody else can read or use it. ') +
+      : 'Only for me: stored in your own user properties of IG Data, for this sheet; ' +
+        'nobody else can read or use it. ') +
     'It is used by what you do in this sidebar (bulk runs while it is open, tests, the balance). Formulas (Sheets ' +
     'runs them as an anonymous user) and the hourly background runs (schedules, runs after the sidebar closes, ' +
     'whoever\u2019s trigger runs them) cannot use it: they need the key for everyone.'
