@@ -156,3 +156,21 @@ test('a history run that waits out the URL Fetch quota dates each row when its v
   );
   await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
 }, 120000);
+
+test('a formula that meets the Properties quota first says which limit, keeps the pause for the hourly run, and sends nothing', async () => {
+  const rt = sheetWith(creators(1), {});
+  rt.quotas.properties.add(rt.now(), rt.limits.propertiesDailyOps);
+  const before = rt.now();
+  expect(rt.custom('IGPROFILE', 'nasa', 'followers')).toBe(
+    "Not sent: Google's daily limit of Properties reads and writes for this account is reached. It frees up within 24 hours; try again then. (Not charged.)",
+  );
+  const pause = JSON.parse(rt.caches.document.peek('IGDATA_PROPERTIES_PAUSE') as string);
+  expect(pause.at).toBeGreaterThanOrEqual(before);
+  expect(pause.at).toBeLessThanOrEqual(rt.now());
+  expect(pause.resumeAt - pause.at).toBe(24 * HOUR);
+  expect(rt.requests).toHaveLength(0);
+  const reads = rt.stats.propertyReads;
+  rt.advance(3 * HOUR);
+  expect(rt.stats.propertyReads).toBe(reads);
+  expect(rt.triggers.installed[0].runs.every((r) => r.ok)).toBe(true);
+});
