@@ -122,6 +122,24 @@ test('a background run whose hourly runs Google stops (trigger runtime a day): t
   await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
 }, 120000);
 
+test("a schedule's run Google stops running hourly says so in the schedules list, then finishes by itself", async () => {
+  const handles = creators(10);
+  const rt = sheetWith(handles, { triggerDailyRuntimeMs: 30 * 60000 });
+  const [s] = rt.call('igScheduleSave', beside, { every: 'daily', hour: 7 }, 100);
+  rt.call('igScheduleRunNow', s.id); // started, not stepped: the sidebar closes
+  rt.quotas.triggerRuntimeMs.add(rt.now(), rt.limits.triggerDailyRuntimeMs);
+  rt.advance(3 * HOUR);
+  const [view] = rt.call('igSchedules');
+  expect(view.run).toMatchObject({ status: 'running', next: 0 });
+  expect(view.run.message).toMatch(
+    /^The hourly run has not come since .+: Google's daily limit of trigger runtime for this account .+ rows 2-11 wait, not sent and not charged\./,
+  );
+  rt.advance(23 * HOUR);
+  const [after] = rt.call('igSchedules');
+  expect(after.run).toMatchObject({ status: 'done', next: handles.length, credits: handles.length });
+  expect(columnB(rt, handles.length)).toEqual(handles.map(noData));
+}, 120000);
+
 test('a history run that waits out the URL Fetch quota dates each row when its values were fetched, says so, and a Resume during the wait says what it would meet', async () => {
   // 60 calls a day, batches of 50 refused whole when they do not fit: 50 rows a day.
   const handles = creators(120);
