@@ -274,7 +274,7 @@ export const rowDate = (job: BulkJob): Date => new Date(job.dates ? job.dates[jo
  */
 export function stalled<J extends BulkJob>(job: J, now: number, showTime: (t: number) => string): J {
   const last = job.stepAt ?? Date.parse(job.startedAt);
-  if (job.status !== 'running' || now - last <= PAUSE_GAP_MS) return job;
+  if (job.status !== 'running' || !(now - last > PAUSE_GAP_MS)) return job; // (no time known: not said)
   return {
     ...job,
     message:
