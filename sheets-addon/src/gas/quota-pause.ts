@@ -7,9 +7,8 @@
  * after it was met ("reset 24 hours after the first request"). While it waits, the hourly run touches no property, the
  * sidebar and formulas say which limit and when, and nothing is sent.
  */
-import { isPropertiesQuota } from '../context/store-quota';
 import { QUOTA_WAIT_MS } from '../bulk/job';
-import { PropertiesQuotaError } from '../context/store-quota';
+import { PropertiesQuotaError, isPropertiesQuota } from '../context/store-quota';
 
 const PAUSE_KEY = 'IGDATA_PROPERTIES_PAUSE';
 /** The cache's longest life (6 h); the hourly run puts the pause again each hour it waits, so it never runs out. */
@@ -54,20 +53,14 @@ export const FORMULA_AT_PAUSE =
 
 /**
  * Runs an entry point's work under the pause: while a pause is on, `waiting` answers without touching a property;
- * work that meets the quota keeps the pause and answers as `met` says.
+ * work that meets the quota keeps the pause and `waiting` answers too.
  */
-export function underPause<R>(
-  now: () => number,
-  work: () => R,
-  waiting: (p: PropertiesPause) => R,
-  met: (p: PropertiesPause) => R = waiting,
-): R {
-  const on = propertiesPause(now());
-  if (on) return waiting(keepPause(now()));
+export function underPause<R>(now: () => number, work: () => R, waiting: (p: PropertiesPause) => R): R {
+  if (propertiesPause(now())) return waiting(keepPause(now()));
   try {
     return work();
   } catch (e) {
     if (!isPropertiesQuota(e)) throw e;
-    return met(keepPause(now()));
+    return waiting(keepPause(now()));
   }
 }
