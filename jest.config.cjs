@@ -64,6 +64,7 @@ const QUICK = [
   'test/sandbox/moving-world.test.ts',
   'test/sandbox/openapi.test.ts',
   'test/sandbox/paging.test.ts',
+  'test/sandbox/steps.test.ts',
   'test/n8n-node/engine.test.ts',
   'test/n8n-node/engine-stop.test.ts',
   'test/n8n-node/pace.test.ts',
