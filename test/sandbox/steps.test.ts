@@ -4,7 +4,7 @@
  * drift never makes followers fall 5 % within a week, on any account, so a watcher of falls sees
  * only the steps.
  */
-import { createClient, type Client } from '@igdata/core';
+import { createClient, crossingsOf, parseRule, type Client } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
 import { followersAfter, followerRate } from '../../scripts/sandbox/world/moving';
 import { getWorld } from '../../scripts/sandbox/world/build';
@@ -173,4 +173,20 @@ test("the world's drift alone never makes followers fall 5 % within a week (acco
   // on accounts they choose, or "since the previous check" with checks a few days apart at most
   expect(worstRise).toBeGreaterThan(0.07);
   expect(risers).toBeGreaterThan(50);
+});
+
+test('the rules "followers down 5%" (since the previous check, over 7 days) never fire on the drift of an account over 20 followers, checked every 6 hours for four weeks', () => {
+  const world = getWorld(42);
+  const rules = ['followers down 5% since the previous check', 'followers down 5% over 7 days'].map(parseRule);
+  let watched = 0;
+  for (const a of world.accounts) {
+    if (a.followers <= 20) continue;
+    watched++;
+    const series = Array.from({ length: 4 * 28 + 1 }, (_, i) => ({
+      at: T0 + i * 6 * HOUR,
+      value: followersAfter(world, a, i * 6 * HOUR),
+    }));
+    for (const rule of rules) expect(crossingsOf(rule, series, a.username)).toEqual([]);
+  }
+  expect(watched).toBeGreaterThan(250);
 });
