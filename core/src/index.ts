@@ -64,6 +64,19 @@ export { feedOp, readFeed } from './feed';
 export type { FeedBoundary } from './feed-boundary';
 export { newestPosts } from './feed-boundary';
 
+// Watching numbers: a rule of a change or a value, its crossings, its state between checks.
+export type { AccountState, ChangeRule, Comparison, Crossing, Measure, RuleState } from './change-rule';
+export {
+  MEASURES,
+  checkCost,
+  checkRule,
+  checkRuleShape,
+  crossingsOf,
+  describeRule,
+  measureOf,
+  parseRule,
+} from './change-rule';
+
 // Credits.
 export type { CostEstimate } from './cost';
 export { costRange, costSentence, describeCost, estimateCost } from './cost';
