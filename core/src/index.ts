@@ -111,7 +111,7 @@ export type { Cell, FlatRow } from './flatten';
 export { flatten, pick, plainField, toRows } from './flatten';
 export { fieldPaths, mediaFieldPaths } from './shape';
 // Text from strangers as a spreadsheet keeps it as text: the rule and the twins of the registry's `stranger` fields.
-export { SAFE_SUFFIX, safeTwinOf, spreadsheetSafe, strangerTextPaths, withSafeTwins, withTwinColumns } from './stranger-text';
+export { TWIN_SUFFIX, safeTwinOf, spreadsheetSafe, strangerTextPaths, withSafeTwins, withTwinColumns } from './stranger-text';
 export { buildOpenApi } from './openapi';
 
 // A promise-based client over fetch, for Node scripts, tests and benchmarks.

@@ -8,7 +8,7 @@
  * LibreOffice opening a CSV, and any program reading it, show it.
  *
  * Which fields are a stranger's text is the registry's (`stranger` in schemas.ts). Each gets a twin,
- * `<field>_safe`, beside it: the original stays as the API sent it, for everything that is not a
+ * `<field>_for_sheets`, beside it: the original stays as the API sent it, for everything that is not a
  * spreadsheet (a Slack message, a CRM note).
  *
  * The Sheets add-on writes through Apps Script, which parses more than formulas (`0012345`, `TRUE`,
@@ -24,9 +24,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** `text` as a spreadsheet keeps it as text: a leading apostrophe only when it starts like a formula. */
 export const spreadsheetSafe = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
-/** The name of a field's twin: `caption` -> `caption_safe`, `author.full_name` -> `author.full_name_safe`. */
-export const SAFE_SUFFIX = '_safe';
-export const safeTwinOf = (path: string): string => `${path}${SAFE_SUFFIX}`;
+/** The name of a field's twin: `caption` -> `caption_for_sheets`, `author.full_name` -> `author.full_name_for_sheets`. */
+export const TWIN_SUFFIX = '_for_sheets';
+export const safeTwinOf = (path: string): string => `${path}${TWIN_SUFFIX}`;
 
 const isStranger = (f: Field): boolean => typeof f === 'object' && 'stranger' in f && f.stranger === true;
 
@@ -61,14 +61,15 @@ export function withSafeTwins(schema: Shape, value: unknown): unknown {
       continue;
     }
     out[k] = isStranger(f) ? v : withSafeTwins(valueShape(f), v);
-    if (isStranger(f) && (typeof v === 'string' || v === null)) out[safeTwinOf(k)] = v === null ? null : spreadsheetSafe(v);
+    if (isStranger(f) && (typeof v === 'string' || v === null))
+      out[safeTwinOf(k)] = v === null ? null : spreadsheetSafe(v);
   }
   return out;
 }
 
 /**
  * Table columns (dotted paths) with each stranger text column's twin right after it: `caption`,
- * `caption_safe`. A column inside a list is one joined cell (flatten.ts) and gets none.
+ * `caption_for_sheets`. A column inside a list is one joined cell (flatten.ts) and gets none.
  */
 export function withTwinColumns(schema: Shape, columns: readonly string[]): string[] {
   const stranger = new Set(strangerTextPaths(schema));

@@ -33,7 +33,8 @@ function thirdPerson(sentence: string): string {
 
 const article = (noun: string) => (/^[AEIOU]/.test(noun) ? 'an' : 'a');
 /** A label's noun inside a sentence: "Lead Score" -> "lead score", "DM Opener" -> "DM opener". */
-const nounInText = (noun: string) => noun.replace(/\b([A-Z])([a-z]+)/g, (_, a: string, b: string) => a.toLowerCase() + b);
+const nounInText = (noun: string) =>
+  noun.replace(/\b([A-Z])([a-z]+)/g, (_, a: string, b: string) => a.toLowerCase() + b);
 
 /** "Creates a caption with AI. Writes captions in an account's own voice... Cost: ..." */
 export function createDescription(e: DocumentedEndpoint & { makes: string }): string {

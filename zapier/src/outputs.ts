@@ -1,13 +1,13 @@
 /**
  * What a step gives the Zap: the answer's items with the spreadsheet-safe twin of each stranger
- * text field (core's `withSafeTwins`: `caption_safe` beside `caption`), and the output fields that
+ * text field (core's `withSafeTwins`: `caption_for_sheets` beside `caption`), and the output fields that
  * label them in the Zap editor, from the registry's response schema. Zapier shows a nested field
  * as `author__username` and a list's items' fields as `similar[]username` (line items), so those are
  * the keys. A twin is labelled "... (safe for spreadsheets)" so users pick it for Google Sheets,
  * Excel or a CSV file; the plain field stays for everything else.
  */
 import type { DocumentedEndpoint, Field, Shape } from '@igdata/core';
-import { SAFE_SUFFIX, safeTwinOf, strangerTextPaths, withSafeTwins } from '@igdata/core';
+import { TWIN_SUFFIX, safeTwinOf, strangerTextPaths, withSafeTwins } from '@igdata/core';
 
 type Item = Record<string, unknown>;
 
@@ -34,8 +34,8 @@ const words = (part: string): string =>
 /** The label of a field: the words of its path ("Author Full Name"); a twin's says what it is for. */
 export function labelOf(path: string[]): string {
   const last = path[path.length - 1];
-  if (last.endsWith(SAFE_SUFFIX))
-    return `${labelOf([...path.slice(0, -1), last.slice(0, -SAFE_SUFFIX.length)])} (safe for spreadsheets)`;
+  if (last.endsWith(TWIN_SUFFIX))
+    return `${labelOf([...path.slice(0, -1), last.slice(0, -TWIN_SUFFIX.length)])} (safe for spreadsheets)`;
   return path.map(words).join(' ');
 }
 
@@ -89,7 +89,7 @@ export function outputFieldsOf(e: DocumentedEndpoint, sample: Item): OutputField
     } else {
       const o = isItem(value) ? value : {};
       const named = Object.keys(shape.object);
-      const extra = Object.keys(o).filter((k) => !named.includes(k) && !k.endsWith(SAFE_SUFFIX));
+      const extra = Object.keys(o).filter((k) => !named.includes(k) && !k.endsWith(TWIN_SUFFIX));
       for (const k of [...named, ...extra]) {
         const at = [...parts, { name: k, list: false }];
         walk(named.includes(k) ? shapeOf(shape.object[k]) : undefined, o[k], at);

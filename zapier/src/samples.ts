@@ -10,5 +10,4 @@ import { twinned } from './outputs';
 
 const all = samples as Record<string, Record<string, unknown>>;
 
-export const sampleOf = (e: DocumentedEndpoint): Record<string, unknown> =>
-  twinned(e, all[e.id] ?? { id: 'sample' });
+export const sampleOf = (e: DocumentedEndpoint): Record<string, unknown> => twinned(e, all[e.id] ?? { id: 'sample' });

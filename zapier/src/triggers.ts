@@ -10,7 +10,7 @@
  *   in a new one (at most 100 new posts a check, Zapier's limit: feed.ts; a larger burst goes on at
  *   the next checks).
  * Zapier deduplicates by `id` (the post's stable media id). Each post comes with the spreadsheet-safe
- * twins of its stranger text (`caption_safe`...: outputs.ts), and the output fields label them.
+ * twins of its stranger text (`caption_for_sheets`...: outputs.ts), and the output fields label them.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';

@@ -1,7 +1,7 @@
 /**
  * What the action node and the trigger hand to n8n, in one place for both: items (whole or
  * simplified) with the spreadsheet-safe twin of each stranger text field (core's rule:
- * `caption_safe` beside `caption`, what a Google Sheets or CSV node should write), and failures as
+ * `caption_for_sheets` beside `caption`, what a Google Sheets or CSV node should write), and failures as
  * n8n errors (a thrown node error) or as error items (Continue On Fail).
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
@@ -24,13 +24,13 @@ import { KEY_WHERE } from './transport';
 /** What the core's sentences about the action node's runs name: the cap, how to turn it off, how to split a run. */
 const RUN_WORDS = { capWhere: 'Options > Credit Cap', capOff: '0 for no cap', splitWith: 'e.g. with Loop Over Items' };
 
-/** An answer's item as the node outputs it whole: with its twins (`caption_safe`, `author.full_name_safe`). */
+/** An answer's item as the node outputs it whole: with its twins (`caption_for_sheets`, `author.full_name_for_sheets`). */
 export const wholeItem = (endpoint: EndpointDef, item: Record<string, unknown>): IDataObject =>
   withSafeTwins(endpoint.schema, item) as IDataObject;
 
 /**
  * Simplified output: the operation's default columns, flattened (`author.username`), each stranger
- * text column followed by its twin (`caption`, `caption_safe`).
+ * text column followed by its twin (`caption`, `caption_for_sheets`).
  */
 export function simplifyItem(endpoint: EndpointDef, item: Record<string, unknown>): IDataObject {
   const whole = wholeItem(endpoint, item);
