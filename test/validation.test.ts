@@ -6,12 +6,9 @@
 // Sheets functions accept are what the zod walk found.
 import fc from 'fast-check';
 import * as z from 'zod/mini';
-import type { EndpointDef } from '@igdata/core';
+import type { Field, Shape } from '@igdata/core';
 import { buildOpenApi, endpoints, fieldPaths, pathOf } from '@igdata/core';
 import { checkShape } from '../core/src/shape';
-
-type Shape = EndpointDef['schema'];
-type Field = Shape | { optional: Shape; nullable?: true };
 
 function toZod(shape: Shape): z.ZodMiniType {
   if (shape === 'string') return z.string();
