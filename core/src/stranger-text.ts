@@ -24,7 +24,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** `text` as a spreadsheet keeps it as text: a leading apostrophe only when it starts like a formula. */
 export const spreadsheetSafe = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
-/** The name of a field's twin: `caption` -> `caption_for_sheets`, `author.full_name` -> `author.full_name_for_sheets`. */
+/** The name of a field's twin: `caption` -> `caption_for_sheets`, `author.full_name` -> `..._for_sheets`. */
 export const TWIN_SUFFIX = '_for_sheets';
 export const safeTwinOf = (path: string): string => `${path}${TWIN_SUFFIX}`;
 

@@ -26,9 +26,7 @@ export type Shape =
  * (core/src/stranger-text.ts). A required field carries the marker as `{ required, stranger }`.
  */
 export type Field =
-  | Shape
-  | { optional: Shape; nullable?: true; media?: true; stranger?: true }
-  | { required: Shape; stranger: true };
+  Shape | { optional: Shape; nullable?: true; media?: true; stranger?: true } | { required: Shape; stranger: true };
 
 /** A parameter as the runtime reads it: validation, defaults, messages. Its documentation: docs.ts. */
 export interface ParamDef {

@@ -96,7 +96,9 @@ export function answerItems(
   meta?: ItemMeta,
   notice?: string,
 ): Disposition {
-  const items = answers.map((a) => (policy.simplify ? simplifyItem(policy.endpoint, a) : wholeItem(policy.endpoint, a)));
+  const items = answers.map((a) =>
+    policy.simplify ? simplifyItem(policy.endpoint, a) : wholeItem(policy.endpoint, a),
+  );
   const withAnswers: (Record<string, unknown> | undefined)[] = [...answers];
   if (!items.length && notice) {
     items.push({}); // nothing readable came, but it was paid for: the item says so

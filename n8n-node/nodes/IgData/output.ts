@@ -24,7 +24,7 @@ import { KEY_WHERE } from './transport';
 /** What the core's sentences about the action node's runs name: the cap, how to turn it off, how to split a run. */
 const RUN_WORDS = { capWhere: 'Options > Credit Cap', capOff: '0 for no cap', splitWith: 'e.g. with Loop Over Items' };
 
-/** An answer's item as the node outputs it whole: with its twins (`caption_for_sheets`, `author.full_name_for_sheets`). */
+/** An answer's item as the node outputs it whole: with its twins (`caption_for_sheets`...). */
 export const wholeItem = (endpoint: EndpointDef, item: Record<string, unknown>): IDataObject =>
   withSafeTwins(endpoint.schema, item) as IDataObject;
 
