@@ -29,7 +29,15 @@ export type {
 // bundle, importing only the first, leaves out).
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
 export { documented, documentedEndpoints, documentedParam } from './registry/docs';
-export type { DocumentedEndpoint, DocumentedParam, EndpointDef, EndpointDoc, ParamDef } from './registry/types';
+export type {
+  DocumentedEndpoint,
+  DocumentedParam,
+  EndpointDef,
+  EndpointDoc,
+  Field,
+  ParamDef,
+  Shape,
+} from './registry/types';
 export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
@@ -124,6 +132,15 @@ export {
 export type { Cell, FlatRow } from './flatten';
 export { flatten, pick, plainField, toRows } from './flatten';
 export { fieldPaths, mediaFieldPaths } from './shape';
+// Text from strangers as a spreadsheet keeps it as text: the rule and the twins of the registry's `stranger` fields.
+export {
+  TWIN_SUFFIX,
+  safeTwinOf,
+  spreadsheetSafe,
+  strangerTextPaths,
+  withSafeTwins,
+  withTwinColumns,
+} from './stranger-text';
 export { buildOpenApi } from './openapi';
 
 // A promise-based client over fetch, for Node scripts, tests and benchmarks.

@@ -15,7 +15,7 @@ import { DEFAULT_CONCURRENCY } from './options';
 import { maxBytesOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { failureSentence } from './media-response';
-import { simplifyItem, toNodeError } from './output';
+import { simplifyItem, toNodeError, wholeItem } from './output';
 import type { Page } from './feed';
 import type { PollState } from './poll';
 import { pollFeed, markFeed } from './poll';
@@ -91,7 +91,7 @@ export class IgDataTrigger implements INodeType {
     };
     const shape = async (posts: Record<string, unknown>[]): Promise<INodeExecutionData[]> => {
       const items: INodeExecutionData[] = posts.map((p) => ({
-        json: options.simplify ? simplifyPost(call.endpoint, p) : { ...(p as IDataObject) },
+        json: options.simplify ? simplifyPost(call.endpoint, p) : wholeItem(call.endpoint, p),
       }));
       if (!fields.length && !refused) return items;
       // The posts are already paid for and the state moves past them: a medium that cannot be
