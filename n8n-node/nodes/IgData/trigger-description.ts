@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
 import { documentedEndpoints, estimateCost, getEndpoint } from '@igdata/core';
 import { paramField } from './fields';
-import { downloadMediaOption, mediaSizeOption } from './options';
+import { downloadMediaOption, mediaLimitOptions } from './options';
 
 /** Each event watches a feed: a registry list endpoint, read through its target parameter. */
 export const FEEDS = {
@@ -47,6 +47,8 @@ export interface TriggerOptions {
   simplify?: boolean;
   downloadMedia?: string[] | string;
   mediaMaxSize?: number;
+  mediaTimeLimit?: number;
+  mediaAnyHost?: boolean;
 }
 
 export const triggerProperties: INodeProperties[] = [
@@ -86,7 +88,7 @@ export const triggerProperties: INodeProperties[] = [
           'Most pages read in one poll (each page costs credits). When more new ' +
           'posts arrived, the rest is read on the next polls; none is skipped.',
       },
-      mediaSizeOption(),
+      ...mediaLimitOptions(),
       {
         displayName: 'Simplify',
         name: 'simplify',
