@@ -12,12 +12,18 @@ export const BASE_URL_EXPECTED =
   'an https:// address (http:// only to this machine: localhost, 127.0.0.1, [::1]), ' +
   'since over http:// the API key would cross the network unencrypted';
 
-/** Whether a URL's hostname (as `URL.hostname` gives it) is this machine: localhost, 127.0.0.0/8, [::1]. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host === '::1') return true;
-  // The URL parser writes every IPv4 spelling (2130706433, 0x7f.1, 127.1) as four decimal numbers.
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+/**
+ * A base URL as the rule reads it: scheme, host (a name, IPv4, or IPv6 in brackets), port, path; no
+ * user part, query, fragment, backslash or space. Read with a pattern, not `URL`: core runs in Apps
+ * Script too, which has no `URL`. Anything the pattern does not read is refused: where a parser
+ * might see another host than the pattern would (`http://a.example\@127.0.0.1`), nothing is sent.
+ */
+const BASE_URL = /^(https?):\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?(?:\/[^\s?#\\@]*)?$/i;
+
+/** Whether a host as written in a URL is this machine: localhost, 127.0.0.0/8, [::1]. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 /** The value as a message shows it: quoted, at most 60 characters. */
@@ -28,22 +34,23 @@ const shown = (text: string): string => JSON.stringify(text.length > 60 ? `${tex
  * before anything is sent.
  */
 export function baseUrlRefusal(baseUrl: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(baseUrl.trim());
-  } catch {
-    return `Base URL must be ${BASE_URL_EXPECTED}; got ${shown(baseUrl)}, which is not a web address.`;
-  }
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  return `Base URL must be ${BASE_URL_EXPECTED}; got ${shown(baseUrl.trim())}.`;
+  const text = baseUrl.trim();
+  const m = BASE_URL.exec(text);
+  if (!m) return `Base URL must be ${BASE_URL_EXPECTED}, written like https://api.example.com; got ${shown(text)}.`;
+  if (m[1].toLowerCase() === 'https' || isLoopbackHost(m[2])) return undefined;
+  return `Base URL must be ${BASE_URL_EXPECTED}; got ${shown(text)}.`;
 }
 
-/** The origin (scheme, host, port) requests to `baseUrl` go to, or undefined when it is no URL. */
+/**
+ * The origin of an absolute URL (`scheme://host[:port]`, lower case, the scheme's default port left
+ * out), or undefined when it is none (a relative link). For comparing and naming, not fetching.
+ */
 export function originOfUrl(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
+  const m = /^([a-z][a-z0-9+.-]*):\/\/(?:[^/?#\\@]*@)?([^/?#\\:@]+|\[[^\]/?#\\]*\])(?::(\d*))?(?=[/?#\\]|$)/i.exec(
+    url.trim(),
+  );
+  if (!m) return undefined;
+  const scheme = m[1].toLowerCase();
+  const port = m[3] && m[3] !== { http: '80', https: '443' }[scheme] ? `:${m[3]}` : '';
+  return `${scheme}://${m[2].toLowerCase()}${port}`;
 }

@@ -69,7 +69,7 @@ export function toError(
  */
 function redirectRefused(res: RawResponse, attempts: number, apiKey: string | undefined): IgApiError {
   const to = originOfUrl(res.headers.location ?? '');
-  const where = to && to !== 'null' ? ` to ${redact(to, apiKey)}` : '';
+  const where = to ? ` to ${redact(to, apiKey)}` : '';
   return new IgApiError(
     res.status,
     'redirect_refused',

@@ -107,11 +107,13 @@ export function refusedLink(url: URL, border: MediaBorder): string | undefined {
     return `it is not a web link (${url.protocol.replace(/:$/, '')})`;
   if (url.origin === border.baseOrigin || isMediaHost(url)) return undefined;
   const host = hostOf(url);
-  if (!border.anyHost)
+  if (!border.anyHost) {
+    const hosts = MEDIA_HOSTS.map((h) => `https://*.${h}`).join(', ');
     return (
-      `${hostPortOf(url)} is neither a host of the API's media (${MEDIA_HOSTS.map((h) => `https://*.${h}`).join(', ')}) ` +
+      `${hostPortOf(url)} is neither a host of the API's media (${hosts}) ` +
       `nor the Base URL's address (${border.baseOrigin}); Options > Media From Any Host allows other hosts`
     );
+  }
   if (host === 'localhost' || host.endsWith('.localhost')) return `it points at this machine (${host})`;
   if (isPrivateAddress(host)) return `it points at a private address (${host})`;
   return undefined;

@@ -32,13 +32,13 @@ export type Ctx = IExecuteFunctions | IPollFunctions;
 const remoteAddressOf = (body: unknown): string | undefined =>
   (body as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress ?? undefined;
 
-const addressRefused = (why: string, sent: boolean): Fetched => ({
-  ok: false,
-  failure: {
-    code: 'media_address_refused',
-    message: `The media link was not followed (${sent ? 'its answer was dropped unread' : 'nothing was sent to it'}): ${why}.`,
-  },
-});
+const addressRefused = (why: string, sent: boolean): Fetched => {
+  const how = sent ? 'its answer was dropped unread' : 'nothing was sent to it';
+  return {
+    ok: false,
+    failure: { code: 'media_address_refused', message: `The media link was not followed (${how}): ${why}.` },
+  };
+};
 
 /** What one download asks: its link, the field it came from, its limits and where media may come from. */
 export interface MediumRequest {
