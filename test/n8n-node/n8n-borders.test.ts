@@ -132,8 +132,12 @@ beforeEach(() => {
 });
 
 const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
-/** Profile lookups one after the other, each its own node; `options` as the node's Options. */
-function lookups(credential: string, nodes: { name: string; handle: string; options?: Record<string, unknown> }[]) {
+/** Profile lookups one after the other, each its own node; `options` as the node's Options; errors as items with Continue On Fail. */
+function lookups(
+  credential: string,
+  nodes: { name: string; handle: string; options?: Record<string, unknown> }[],
+  continueOnFail = false,
+) {
   const all = [
     { ...manual, parameters: {} },
     ...nodes.map((n, i) => ({
@@ -144,7 +148,7 @@ function lookups(credential: string, nodes: { name: string; handle: string; opti
       position: [200 * (i + 1), 0],
       parameters: { resource: 'profile', operation: 'profile', handle: n.handle, options: n.options ?? {} },
       credentials: { igDataApi: { id: credential, name: credential } },
-      onError: 'continueRegularOutput',
+      ...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
     })),
   ];
   return {
@@ -219,7 +223,7 @@ test('a media host that sends its headers, then a byte a second: dropped at Opti
 });
 
 test('a Base URL that answers 302 to a second local server: that server hears nothing, the key went to the Base URL only, the item says why', async () => {
-  const r = await rt.runWorkflow(world.home, lookups('igBorderRedirect', [{ name: 'Lookup', handle: 'nasa' }]));
+  const r = await rt.runWorkflow(world.home, lookups('igBorderRedirect', [{ name: 'Lookup', handle: 'nasa' }], true));
   const [item] = out(r, 'Lookup');
   expect(item.json.error).toContain(
     `the Base URL redirected the request to ${elsewhere.url}; the API key goes only to the Base URL, so the redirect was not followed. If that address serves the API, set it as the Base URL.`,
@@ -236,7 +240,7 @@ test('a Base URL that answers 302 to a second local server: that server hears no
 });
 
 test('an http:// Base URL naming another host (even one that resolves to this machine): refused before any request, with the reason', async () => {
-  const r = await rt.runWorkflow(world.home, lookups('igBorderPlain', [{ name: 'Lookup', handle: 'nasa' }]));
+  const r = await rt.runWorkflow(world.home, lookups('igBorderPlain', [{ name: 'Lookup', handle: 'nasa' }], true));
   const [item] = out(r, 'Lookup');
   expect(item.json.error).toContain(
     `Base URL must be an https:// address (http:// only to this machine: localhost, 127.0.0.1, [::1]), since over http:// the API key would cross the network unencrypted; got "http://${NAME}:${intranet.port}".`,

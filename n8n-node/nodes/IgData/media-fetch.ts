@@ -12,7 +12,6 @@
  * - Links expire (signed CDN links): a 403 "URL signature expired" says to run the lookup again.
  */
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
-import { sleepWithAbort } from 'n8n-workflow';
 import type { MediaBorder } from './address';
 import { refusedAddress, refusedLink } from './address';
 import type { MediaFailure, StreamBody } from './media-response';
@@ -57,8 +56,9 @@ type Answer = { statusCode: number; headers?: Record<string, unknown>; body: unk
  * being read is destroyed, and the item says how long it was given.
  */
 export async function fetchMedium(ctx: Ctx, want: MediumRequest): Promise<Fetched> {
-  const done = new AbortController();
-  const cut = new AbortController();
+  // AbortSignal.timeout: its timer never holds the process, and n8n-workflow's sleepWithAbort is
+  // gone in 2.41 (community nodes may not call setTimeout).
+  const limit = AbortSignal.timeout(want.deadlineMs);
   let late = false;
   let inHand: StreamBody | undefined;
   const seconds = Math.round(want.deadlineMs / 100) / 10;
@@ -71,24 +71,24 @@ export async function fetchMedium(ctx: Ctx, want: MediumRequest): Promise<Fetche
         `try again later`,
     },
   };
-  const expired = sleepWithAbort(want.deadlineMs, done.signal).then(
-    () => {
+  let onLate = () => {};
+  const expired = new Promise<Fetched>((resolve) => {
+    onLate = () => {
       late = true;
-      cut.abort();
       inHand?.destroy?.(new Error('the time limit was reached'));
-      return tooSlow;
-    },
-    () => tooSlow, // finished first: the timer is cleared
-  );
+      resolve(tooSlow);
+    };
+    limit.addEventListener('abort', onLate, { once: true });
+  });
   const hold = (body: unknown) => {
     inHand = body as StreamBody | undefined;
     if (late) inHand?.destroy?.(new Error('the time limit was reached'));
   };
   try {
-    const got = await Promise.race([download(ctx, want, cut.signal, hold), expired]);
+    const got = await Promise.race([download(ctx, want, limit, hold), expired]);
     return late ? tooSlow : got;
   } finally {
-    done.abort();
+    limit.removeEventListener('abort', onLate);
   }
 }
 
