@@ -54,7 +54,7 @@ let elsewhere: Awaited<ReturnType<typeof listen>>;
 let redirector: Awaited<ReturnType<typeof listen>>;
 /** What a trickling answer's connection did: closed by n8n at the time limit. */
 const trickle = { bytes: 0, closed: false };
-/** Profile answers' picture links, by username, as the front rewrites them. */
+/** Picture links as the front rewrites them: a profile's by username, a post's image by shortcode. */
 let pictures: Record<string, string> = {};
 const NAME = hostname();
 
@@ -85,7 +85,7 @@ beforeAll(async () => {
       return;
     }
     const upstream = http.request(`${world.sb.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
-      if (!req.url?.startsWith('/v1/profile?')) {
+      if (!req.url?.startsWith('/v1/profile?') && !req.url?.startsWith('/v1/post?')) {
         res.writeHead(a.statusCode ?? 502, a.headers);
         return void a.pipe(res);
       }
@@ -95,6 +95,7 @@ beforeAll(async () => {
       a.on('end', () => {
         const body = JSON.parse(text);
         if (pictures[body.data?.username]) body.data.profile_pic_url = pictures[body.data.username];
+        if (pictures[body.data?.shortcode]) body.data.image_url = pictures[body.data.shortcode];
         res.writeHead(a.statusCode ?? 502, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       });
@@ -132,10 +133,10 @@ beforeEach(() => {
 });
 
 const manual = { id: 'm1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
-/** Profile lookups one after the other, each its own node; `options` as the node's Options; errors as items with Continue On Fail. */
+/** Profile (or post) lookups one after the other, each its own node; `options` as the node's Options; errors as items with Continue On Fail. */
 function lookups(
   credential: string,
-  nodes: { name: string; handle: string; options?: Record<string, unknown> }[],
+  nodes: { name: string; handle?: string; post?: string; options?: Record<string, unknown> }[],
   continueOnFail = false,
 ) {
   const all = [
@@ -146,7 +147,9 @@ function lookups(
       type: 'n8n-nodes-igdata.igData',
       typeVersion: 1,
       position: [200 * (i + 1), 0],
-      parameters: { resource: 'profile', operation: 'profile', handle: n.handle, options: n.options ?? {} },
+      parameters: n.post
+        ? { resource: 'post', operation: 'post', post: n.post, options: n.options ?? {} }
+        : { resource: 'profile', operation: 'profile', handle: n.handle, options: n.options ?? {} },
       credentials: { igDataApi: { id: credential, name: credential } },
       ...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
     })),
@@ -163,26 +166,29 @@ type Item = { json: Record<string, any>; binary?: Record<string, unknown> };
 const out = (r: { run: unknown }, node: string) => rt.nodeOutput(r.run, node, { full: true }) as Item[];
 const picture = { downloadMedia: ['profile_pic_url'] };
 
-test("media links to this machine's name, to the Base URL's host on another port, or redirecting there: the internal server hears nothing, each item says why", async () => {
+test("an image_url naming this machine's host name, a picture on the Base URL's host at another port, an allowed link redirecting there: the internal server hears nothing, each item says why", async () => {
   pictures = {
-    nasa: `http://${NAME}:${intranet.port}/p/nasa.png`,
+    CmiJGWA9jpk: `http://${NAME}:${intranet.port}/p/CmiJGWA9jpk.png`,
     natgeo: `http://127.0.0.1:${intranet.port}/p/natgeo.png`,
     bbcnews: `${front.url}/media/redirect.png`,
   };
   const r = await rt.runWorkflow(
     world.home,
     lookups('igBorderFront', [
-      { name: 'Name', handle: 'nasa', options: picture },
+      { name: 'Name', post: 'CmiJGWA9jpk', options: { downloadMedia: ['image_url'] } },
       { name: 'Port', handle: 'natgeo', options: picture },
       { name: 'Redirect', handle: 'bbcnews', options: picture },
     ]),
   );
   expect(r.error).toBeUndefined();
-  const tail = `is neither a host of the API's media (https://*.cdninstagram.com, https://*.fbcdn.net) nor the Base URL's address (${front.url}); Options > Media From Any Host allows other hosts (profile_pic_url; media downloads are free).`;
-  const [nasa] = out(r, 'Name');
-  expect(nasa.binary).toBeUndefined();
-  expect(nasa.json._notice).toBe(
-    `The media link was not followed (nothing was sent to it): ${NAME}:${intranet.port} ${tail}`,
+  const hosts = `is neither a host of the API's media (https://*.cdninstagram.com, https://*.fbcdn.net) nor the Base URL's address (${front.url}); Options > Media From Any Host allows other hosts`;
+  const tail = `${hosts} (profile_pic_url; media downloads are free).`;
+  // An answer whose image_url names this machine's own host name.
+  const [post] = out(r, 'Name');
+  expect(post.json.shortcode).toBe('CmiJGWA9jpk');
+  expect(post.binary).toBeUndefined();
+  expect(post.json._notice).toBe(
+    `The media link was not followed (nothing was sent to it): ${NAME}:${intranet.port} ${hosts} (image_url; media downloads are free).`,
   );
   const [natgeo] = out(r, 'Port');
   expect(natgeo.binary).toBeUndefined();
