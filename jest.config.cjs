@@ -100,6 +100,7 @@ const REAL_N8N = [
   'n8n-rate-limit',
   'trigger-modes',
   'n8n-media',
+  'n8n-borders',
   'n8n-tools',
   'n8n-examples',
   'n8n-agent',

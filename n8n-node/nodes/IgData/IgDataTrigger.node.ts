@@ -12,7 +12,7 @@ import {
   driveAsync,
 } from '@igdata/core';
 import { DEFAULT_CONCURRENCY } from './options';
-import { maxBytesOf, mediaSelection } from './media';
+import { mediaLimitsOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { failureSentence } from './media-response';
 import { simplifyItem, toNodeError, wholeItem } from './output';
@@ -99,7 +99,7 @@ export class IgDataTrigger implements INodeType {
       const media = await downloadMedia(
         this,
         posts,
-        () => ({ fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: DEFAULT_CONCURRENCY }),
+        () => ({ fields, refused, ...mediaLimitsOf(options), concurrency: DEFAULT_CONCURRENCY }),
         baseUrlOf(config),
       );
       media.forEach((m, k) => {

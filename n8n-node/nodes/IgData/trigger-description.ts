@@ -7,7 +7,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
 import { documentedEndpoints, estimateCost, getEndpoint } from '@igdata/core';
 import { paramField } from './fields';
-import { downloadMediaOption, mediaSizeOption } from './options';
+import { downloadMediaOption, mediaLimitOptions } from './options';
 import { CHECK_PRICES, changeProperties } from './change-description';
 
 /** Each event watches a feed: a registry list endpoint, read through its target parameter. */
@@ -50,6 +50,8 @@ export interface TriggerOptions {
   simplify?: boolean;
   downloadMedia?: string[] | string;
   mediaMaxSize?: number;
+  mediaTimeLimit?: number;
+  mediaAnyHost?: boolean;
 }
 
 /** The feeds' events, then "Account Changed" (its price per account and check from the registry). */
@@ -101,7 +103,7 @@ export const triggerProperties: INodeProperties[] = [
           'Most pages read in one poll (each page costs credits). When more new ' +
           'posts arrived, the rest is read on the next polls; none is skipped.',
       },
-      mediaSizeOption(),
+      ...mediaLimitOptions(),
       {
         displayName: 'Simplify',
         name: 'simplify',
