@@ -22,15 +22,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Call, FeedBoundary, FeedGap, FeedState, Item } from '@igdata/core';
 import { requestKey } from '@igdata/core';
 import { readFeedOf } from './client';
-import {
-  POLL_NEW_ITEMS_MAX,
-  STATE_TTL_SECONDS,
-  goneAgain,
-  isDue,
-  keepIfGone,
-  pageSizeOf,
-  ruleOf,
-} from './feed-rule';
+import { POLL_NEW_ITEMS_MAX, STATE_TTL_SECONDS, goneAgain, isDue, keepIfGone, pageSizeOf, ruleOf } from './feed-rule';
 import type { Kept } from './kept';
 import { keptOf } from './kept';
 
@@ -123,7 +115,9 @@ async function read(
   const pages = Math.min(rule.maxPages ?? 1, Math.floor((POLL_NEW_ITEMS_MAX - recent) / pageSizeOf(call)));
   // The last 15 minutes hold Zapier's 100 already: read again when they have aged out.
   if (state && pages < 1) return handedOut(state, now);
-  const from: FeedState | undefined = state ? { head: state.head, ...(state.gap ? { gap: state.gap } : {}) } : undefined;
+  const from: FeedState | undefined = state
+    ? { head: state.head, ...(state.gap ? { gap: state.gap } : {}) }
+    : undefined;
   const reading = await readFeedOf(z, bundle, call, from, { ...rule, maxPages: Math.max(1, pages) }, now, (f) =>
     keepIfGone(z, bundle, call, f, now),
   );

@@ -71,31 +71,35 @@ export function moveTo(at: number, sandboxes: Sandbox[]): void {
 
 /**
  * `minutes` of Zapier from `start`: each minute, `events[minute]` first (a burst), then each Zap
- * whose poll falls on that minute, in order.
+ * whose poll falls on that minute, in order. Then `settle` minutes more of Zapier's polls with the
+ * APIs' worlds stopped at the end: every Zap gets a due check after the last post, so what each
+ * emitted can be compared with every post up to the end.
  */
 export async function simulate(
   zaps: Zap[],
   sandboxes: Sandbox[],
   start: number,
   minutes: number,
-  events: Record<number, () => void> = {},
+  { events = {}, settle = 0 }: { events?: Record<number, () => void>; settle?: number } = {},
 ): Promise<void> {
-  for (let m = 1; m <= minutes; m++) {
-    moveTo(start + m * MINUTE, sandboxes);
+  for (let m = 1; m <= minutes + settle; m++) {
+    moveTo(start + m * MINUTE, m <= minutes ? sandboxes : []);
     events[m]?.();
     for (const zap of zaps) if (zap.dueAt(m)) await zap.poll();
   }
 }
 
-/** Every post of `tag` newer than `since`, straight from the sandbox: the truth to compare with. */
-export async function postsSince(sb: Sandbox, tag: string, since: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let cursor: string | null = null; ; ) {
+/** Every post of `tag` newer than `since`, and when it was taken, straight from the sandbox: the truth to compare with. */
+export async function postsSince(sb: Sandbox, tag: string, since: number): Promise<{ id: string; at: number }[]> {
+  const ids: { id: string; at: number }[] = [];
+  for (let cursor: string | null = null; ;) {
     const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
     const res = await fetch(`${sb.url}/v1/hashtag/recent?tag=${tag}${q}`, { headers: { 'x-api-key': sb.demoKey } });
-    const body = (await res.json()) as { data: { items: { id: string; taken_at: string }[]; next_cursor: string | null } };
+    const body = (await res.json()) as {
+      data: { items: { id: string; taken_at: string }[]; next_cursor: string | null };
+    };
     const newer = body.data.items.filter((p) => Date.parse(p.taken_at) > since);
-    ids.push(...newer.map((p) => p.id));
+    ids.push(...newer.map((p) => ({ id: p.id, at: Date.parse(p.taken_at) })));
     if (newer.length < body.data.items.length || !body.data.next_cursor) return ids;
     cursor = body.data.next_cursor;
   }
