@@ -88,6 +88,9 @@ test.each([
     expect(pages[1]).toBeLessThanOrEqual(periods + 1 + burstPages + 2);
     expect(w.server.logLines.some((l) => l.includes('/v1/hashtag/recent'))).toBe(true);
     for (const key of [keyA, keyB]) expect(leaked(w.server, key)).toEqual([]);
+    // No size limit of z.cache is published; ours: the shared log after the burst stays under 150 KB
+    // (README, "z.cache size and rate").
+    expect(w.server.largestValue()).toBeLessThan(150_000);
     console.log(
       `${_label}: pages A ${pages[0]}, B ${pages[1]}; largest cached value ${w.server.largestValue()} bytes; ` +
         `rpc ${JSON.stringify(w.server.calls)}`,
