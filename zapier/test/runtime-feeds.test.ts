@@ -43,7 +43,7 @@ test.each([
     const zaps = [
       new Zap({ ...spec, id: 'zap-a1', connection: a, interval: 15 }, w.run),
       // A second Zap of connection A on the same hashtag: without meta.zap it cannot be told apart.
-      new Zap({ ...spec, id: 'zap-a2', connection: a, interval: 2, offset: 1 }, w.run),
+      new Zap({ ...spec, id: 'zap-a2', connection: a, interval: 5, offset: 1 }, w.run),
       new Zap({ ...spec, id: 'zap-b1', connection: b, interval: 5, offset: 3 }, w.run),
     ];
     for (const zap of zaps) await zap.turnOn();
