@@ -20,6 +20,7 @@ import type { Call, DocumentedEndpoint } from '@igdata/core';
 import { costRange, costSentence, documentedEndpoints, requestKey } from '@igdata/core';
 import { lookUp, readList } from './client';
 import { callOf, paramField, wholeNumberOf } from './fields';
+import { keptOf } from './kept';
 import { outputFieldsOf, withTwins } from './outputs';
 import { sampleOf } from './samples';
 
@@ -99,14 +100,14 @@ function perform(e: DocumentedEndpoint) {
     const call = callOf(z, e, bundle);
     const ttl = reuseSeconds(e);
     if (ttl === 0) return await answer(e, z, bundle, call);
-    // By Zap and request, never by key: the key is in no cache key.
-    const zap = bundle.meta?.zap?.id ?? 'no-zap';
+    // The connection's (kept.ts: its key and base URL hashed, never the key), the Zap's where given.
+    const store = keptOf(z, bundle);
     const limit = e.shape === 'list' ? limitOf(bundle) : '';
-    const key = `igdata-answer:${zap}:${requestKey(call.endpoint, call.params)}:${limit}`;
-    const kept = (await z.cache.get(key)) as { items: Record<string, unknown>[] } | null;
+    const name = `answer:${requestKey(call.endpoint, call.params)}:${limit}`;
+    const kept = await store.get<{ items: Record<string, unknown>[] }>(name);
     if (kept && Array.isArray(kept.items)) return kept.items;
     const items = await answer(e, z, bundle, call);
-    await z.cache.set(key, { items }, ttl).catch(() => undefined); // too large to keep: the next replay pays
+    await store.set(name, { items }, ttl); // not kept (too large): the next replay pays
     return items;
   };
 }

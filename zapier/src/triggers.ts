@@ -14,7 +14,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';
-import { costRange, documentedEndpoints, requestKey } from '@igdata/core';
+import { costRange, documentedEndpoints } from '@igdata/core';
 import { lookUp } from './client';
 import { checkFeed } from './feed';
 import { callOf, paramField, wholeNumberOf } from './fields';
@@ -74,9 +74,8 @@ function perform(e: DocumentedEndpoint) {
       const { items } = await lookUp(z, bundle, call);
       return meta.limit > 0 ? items.slice(0, meta.limit) : items;
     }
-    // One state per Zap and feed: two Zaps on one hashtag each see every post.
-    const key = `igdata-feed:${meta.zap?.id ?? 'no-zap'}:${requestKey(call.endpoint, call.params)}`;
-    return checkFeed(z, bundle, call, key, everyOf(bundle));
+    // Kept for the connection, per Zap where Zapier says which (feed.ts): every Zap sees every post.
+    return checkFeed(z, bundle, call, everyOf(bundle));
   };
 }
 

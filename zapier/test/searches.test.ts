@@ -162,25 +162,6 @@ test('a Retry-After given as an HTTP date is a ThrottledError delay in whole sec
   }
 });
 
-test('a replayed step (same Zap, same input, within the hour) is not paid again; the balance is never kept', async () => {
-  const key = await sb.createKey(100);
-  const zapT = tester();
-  const step = (k: string, inputData: object) =>
-    zapT(app.searches[k].operation.perform, {
-      authData: { ...authData, apiKey: key },
-      inputData,
-      meta: { zap: { id: 'replayed' } },
-    } as any);
-  const first = await step('insights_profile_engagement', { handle: 'nasa' });
-  const again = await step('insights_profile_engagement', { handle: '@nasa' });
-  expect(again).toEqual(first);
-  expect(await sb.balance(key)).toBe(98); // 2 credits once
-  await step('credits', {});
-  await step('credits', {});
-  expect((await step('credits', {}))[0].credits_remaining).toBe(98);
-  expect((await sb.stats()).byRequest['credits?']).toBeGreaterThanOrEqual(3);
-});
-
 test('the connection: tested with the free credits call, labelled by the key and its balance', async () => {
   const key = await sb.createKey(4210);
   const auth = { ...authData, apiKey: key };
