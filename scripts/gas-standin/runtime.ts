@@ -254,7 +254,7 @@ export class GasRuntime {
 
   /**
    * Where `secret` shows up where it should not: logs, cache keys and values, request URLs and
-   * bodies, responses' error texts, sheet cells, chart options (titles, labels), UI text,
+   * bodies, responses' error texts, sheet cells, chart options (titles, labels), UI text, emails sent,
    * execution errors. (Request headers and property stores are where a key legitimately lives, so
    * they are not searched.)
    */

@@ -18,7 +18,12 @@ function custom() { MailApp.sendEmail('a@example.com', 's', 'b'); }
 
 const runtimes: GasRuntime[] = [];
 function rt(opts: Partial<Parameters<typeof createGasRuntime>[0]> = {}): GasRuntime {
-  const r = createGasRuntime({ files: [{ name: 'Code.js', code: CODE }], startAt: TEST_START, manifest: null, ...opts });
+  const r = createGasRuntime({
+    files: [{ name: 'Code.js', code: CODE }],
+    startAt: TEST_START,
+    manifest: null,
+    ...opts,
+  });
   runtimes.push(r);
   return r;
 }
@@ -30,9 +35,9 @@ test("recipients a day: 100 by default (a consumer account), each address of a m
   const r = rt();
   expect(r.call('left')).toBe(100);
   expect(r.call('plain', 'a@example.com, b@example.com', 'Subject', 'Body\n<b>text</b>')).toBe(98);
-  expect(r.call('message', { to: 'c@example.com', cc: 'a@example.com', bcc: 'a@example.com', subject: 's', body: 'b' })).toBe(
-    96,
-  );
+  expect(
+    r.call('message', { to: 'c@example.com', cc: 'a@example.com', bcc: 'a@example.com', subject: 's', body: 'b' }),
+  ).toBe(96);
   expect(r.mail.sent).toHaveLength(2);
   expect(r.mail.sent[0]).toMatchObject({
     to: ['a@example.com', 'b@example.com'],
