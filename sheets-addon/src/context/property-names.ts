@@ -34,7 +34,7 @@ export const PROP = {
   trackers: 'IGDATA_TRACKERS',
   /** The vet in progress (vet/vet.ts): its scorecard sheet, its checks and which one the bulk run is. */
   vet: 'IGDATA_VET',
-  /** A tracker's alert rules and its last check: `IGDATA_ALERTS:<tracker id>`, one per tracker (tracker/alert-rules.ts). */
+  /** A tracker's alert rules and its last check: `IGDATA_ALERTS:<tracker id>`, (tracker/alert-check.ts). */
   alerts: 'IGDATA_ALERTS',
   /** Watches (watch/watches.ts): each one's tags, timing, cap, sheet and where its reading stopped. */
   watches: 'IGDATA_WATCHES',

@@ -75,7 +75,10 @@ const inWords = ({ rule, c }: Firing): string =>
     : `${show(rule, c.before)} → ${show(rule, c.after)}` +
       (c.changePct === null ? '' : ` (${Math.round(c.changePct * 10) / 10}%)`));
 
-/** The rules' firings at the runs after `checkedTo` (every account of the column: one without a value keeps its state). */
+/**
+ * The rules' firings at the runs after `checkedTo`; each run is checked for every account of the
+ * column (one without a value there keeps its state).
+ */
 function firings(ctx: Context, t: AlertedTracker, rules: AlertRule[], accounts: string[], checkedTo: number) {
   const fired: Firing[] = [];
   let newest = checkedTo;
@@ -136,7 +139,9 @@ function send(ctx: Context, to: string[], subject: string, body: string): Pick<A
   if (left < to.length)
     return {
       sent: false,
-      mail: `Not sent: Google's daily email quota (100 recipients for a Google account, 1,500 for Workspace) has ${left} left; it needed ${to.length}.`,
+      mail:
+        "Not sent: Google's daily email quota (100 recipients for a Google account, 1,500 for Workspace) " +
+        `has ${left} left; it needed ${to.length}.`,
     };
   try {
     ctx.mail!.send(to, subject, body);
