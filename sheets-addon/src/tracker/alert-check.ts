@@ -125,7 +125,7 @@ function mark(ctx: Context, t: AlertedTracker, fired: Firing[]): void {
     names.map((r, i) => [
       i
         ? fired
-            .filter((f) => f.c.account === r[0])
+            .filter((f) => f.c.account === String(r[0]))
             .map(inWords)
             .join('; ')
         : 'alerts',
