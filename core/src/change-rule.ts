@@ -107,14 +107,17 @@ export function checkRuleShape(rule: ChangeRule): ChangeRule {
   return rule;
 }
 
-/** The rule in words: "followers down 5% since the previous check", "engagement rate under 1%". */
-export function describeRule(rule: ChangeRule): string {
+/**
+ * The rule in words: "followers down 5% since the previous check", "engagement rate under 1%".
+ * `check`: what the product calls one check ("run" for a Sheets tracker: "since the previous run").
+ */
+export function describeRule(rule: ChangeRule, check: 'check' | 'run' = 'check'): string {
   const m = MEASURES[rule.measure];
   const pct = m.percent ? '%' : '';
   if (rule.comparison === 'under' || rule.comparison === 'over')
     return `${m.words} ${rule.comparison} ${num(rule.threshold)}${pct}`;
   const b = rule.baseline;
-  const since = b === 'previous' ? 'since the previous check' : `over ${num(b as number)} day${b === 1 ? '' : 's'}`;
+  const since = b === 'previous' ? `since the previous ${check}` : `over ${num(b as number)} day${b === 1 ? '' : 's'}`;
   return `${m.words} ${rule.comparison} ${num(rule.threshold)}% ${since}`;
 }
 

@@ -36,6 +36,13 @@ describe('in words', () => {
     expect(describeRule(rule as ChangeRule)).toBe(text);
   });
 
+  it('says "since the previous run" where a check is a run (a Sheets tracker), and reads it back', () => {
+    const rule = parseRule('followers down 5% since the previous check');
+    expect(describeRule(rule, 'run')).toBe('followers down 5% since the previous run');
+    expect(parseRule(describeRule(rule, 'run'))).toEqual(rule);
+    expect(describeRule(parseRule('followers down 5% over 7 days'), 'run')).toBe('followers down 5% over 7 days');
+  });
+
   it('reads close forms', () => {
     expect(parseRule('  Followers fell by 10 %  in 3 days')).toEqual(parseRule('followers down 10% over 3 days'));
     expect(parseRule('ER below 2,5%')).toEqual(parseRule('engagement rate under 2.5%'));

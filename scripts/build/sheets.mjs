@@ -49,11 +49,13 @@ async function importTs(entry) {
  * "The bundle's size is a budget"). Issue 24's two jobs (vet a list, watch a hashtag) need room the
  * 80 KB limit no longer had (163 bytes): together 14 KB, so it is 100 KB. Issue 30 (waiting at Google's
  * daily quotas; answers served again saying they are free) and issue 33 (the feed rule, one module in
- * core shared with n8n and Zapier) brought it to 101.1 KB (103,543 bytes), so it is 110 KB. A change
- * that needs more says so. What the limit guards is load time, and that is checked by npm run
+ * core shared with n8n and Zapier) brought it to 101.1 KB (103,543 bytes), so it is 110 KB. Issue 40's
+ * alerts on a tracker (core's change rule, 3.5 KB of it without its words parser, and the check, the
+ * marks and the email) took 105.0 KB to 112.0 KB (114,642 bytes), so it is 115 KB. A change that
+ * needs more says so. What the limit guards is load time, and that is checked by npm run
  * bench:sheets (evaluation <= 1.5 ms in a fresh context).
  */
-export const BUNDLE_LIMIT_KB = 110;
+export const BUNDLE_LIMIT_KB = 115;
 
 /** Core's documentation modules, which the bundle must not contain (see the metafile check in build()). */
 const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;

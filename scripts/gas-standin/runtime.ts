@@ -46,6 +46,7 @@ import type { GasRuntimeOptions } from './options';
 import { CacheStores, createCacheService } from './services/cache';
 import { createHtmlService } from './services/html';
 import { LockRegistry, createLockService } from './services/lock';
+import { Outbox, createMailApp } from './services/mail';
 import { PropertyStores, createPropertiesService } from './services/properties';
 import { AuthMode, createScriptApp, createSession } from './services/session';
 import { TriggerRegistry, createTriggerBuilders } from './services/triggers';
@@ -87,12 +88,13 @@ export class GasRuntime {
   readonly limits: GasLimits;
   /**
    * Google's daily quotas for the one user of this runtime, over a rolling 24 hours of `clock`: URL Fetch calls
-   * (`limits.urlFetchDailyCalls`), Properties reads and writes, installable triggers' runtime.
+   * (`limits.urlFetchDailyCalls`), Properties reads and writes, installable triggers' runtime, email recipients.
    */
   readonly quotas: DailyQuotas = {
     urlfetch: new DailyQuota(() => this.limits.urlFetchDailyCalls),
     properties: new DailyQuota(() => this.limits.propertiesDailyOps),
     triggerRuntimeMs: new DailyQuota(() => this.limits.triggerDailyRuntimeMs),
+    mailRecipients: new DailyQuota(() => this.limits.mailDailyRecipients),
   };
   readonly manifest: AppsScriptManifest | null;
   readonly timeZone: string;
@@ -116,6 +118,8 @@ export class GasRuntime {
   /** Installable time-driven triggers; they fire in `advance`. */
   readonly triggers = new TriggerRegistry();
   readonly locks: LockRegistry;
+  /** Every email sent through MailApp (`mail.sent`), counted against `quotas.mailRecipients`. */
+  readonly mail = new Outbox();
   /** Every HTTP request made through UrlFetchApp, in order. */
   readonly requests: RequestRecord[];
 
@@ -250,7 +254,7 @@ export class GasRuntime {
 
   /**
    * Where `secret` shows up where it should not: logs, cache keys and values, request URLs and
-   * bodies, responses' error texts, sheet cells, chart options (titles, labels), UI text,
+   * bodies, responses' error texts, sheet cells, chart options (titles, labels), UI text, emails sent,
    * execution errors. (Request headers and property stores are where a key legitimately lives, so
    * they are not searched.)
    */
@@ -374,6 +378,7 @@ export class GasRuntime {
     g.HtmlService = createHtmlService(realm, this.dir);
     g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
     g.Charts = createCharts();
+    g.MailApp = createMailApp(host, realm, this.mail);
     g.Session = createSession(host, realm);
     g.ScriptApp = {
       ...createScriptApp(this.opts.installationSource ?? 'NONE'),

@@ -5,6 +5,7 @@
 import type { ExecutionRecord } from './execution';
 import type { LogEntry, RequestRecord } from './internal/types';
 import type { CacheStores } from './services/cache';
+import type { Outbox } from './services/mail';
 import type { SpreadsheetModel } from './services/spreadsheetModel';
 import type { UiRecorder } from './services/ui';
 
@@ -16,6 +17,7 @@ interface SecretPlaces {
   readonly spreadsheet: SpreadsheetModel;
   readonly ui: UiRecorder;
   readonly executions: ExecutionRecord[];
+  readonly mail: Outbox;
 }
 
 /** See GasRuntime.findSecret. */
@@ -42,6 +44,10 @@ export function findSecret(rt: SecretPlaces, secret: string): string[] {
   }
   rt.ui.alerts.forEach((a, i) => (has(a.prompt) || has(a.title)) && hits.push(`alert[${i}]`));
   rt.ui.toasts.forEach((t, i) => (has(t.message) || has(t.title)) && hits.push(`toast[${i}]`));
+  rt.mail.sent.forEach(
+    (m, i) =>
+      [m.subject, m.body, m.htmlBody, ...m.to].some(has) && hits.push(`email[${i}] (${m.subject.slice(0, 40)})`),
+  );
   rt.executions.forEach((e) => has(e.error) && hits.push(`execution ${e.id} (${e.fnName}) error`));
   return hits;
 }

@@ -46,6 +46,7 @@ import {
   trackerViews,
 } from './tracker/trackers';
 import { createWatch, deleteWatch, previewWatch, watchViews } from './watch/watches';
+import { addAlert, alertViews, deleteAlert } from './tracker/alerts';
 
 function settingsView() {
   const s = readSettings();
@@ -185,6 +186,13 @@ export const SIDEBAR_API = {
   igTrackerStep: inContext(stepTracker),
   igTrackers: inContext(trackerViews),
   igTrackerDelete: thenShow(deleteTracker, trackerViews),
+  /**
+   * Alerts on a tracker: its rules (with what the last run's check found and whether its email went), add one in
+   * words with its addresses, delete one.
+   */
+  igAlerts: inContext(alertViews),
+  igAlertAdd: inContext(addAlert),
+  igAlertDelete: inContext(deleteAlert),
   /**
    * Vet these accounts: the checks offered with their prices, the cost preview, start (its checks
    * are then stepped as the bulk run).

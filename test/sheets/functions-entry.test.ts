@@ -25,13 +25,14 @@ describe('the built entry file', () => {
     },
   );
 
-  test('the manifest: V8, four minimal scopes (script.scriptapp for the hourly keep trigger), urlFetchWhitelist of the API host', () => {
+  test("the manifest: V8, five minimal scopes (script.scriptapp for the hourly keep trigger, script.send_mail for a tracker's alert emails), urlFetchWhitelist of the API host", () => {
     const m = JSON.parse(fs.readFileSync(path.join(DIST, 'appsscript.json'), 'utf8'));
     expect(m.runtimeVersion).toBe('V8');
     expect(m.oauthScopes.sort()).toEqual([
       'https://www.googleapis.com/auth/script.container.ui',
       'https://www.googleapis.com/auth/script.external_request',
       'https://www.googleapis.com/auth/script.scriptapp',
+      'https://www.googleapis.com/auth/script.send_mail',
       'https://www.googleapis.com/auth/spreadsheets.currentonly',
     ]);
     expect(m.urlFetchWhitelist).toEqual(['https://api.igdata.dev/']);

@@ -8,8 +8,16 @@ import type { Realm } from './realm';
 /** What each kind of execution may not do (Apps Script's rules, simplified). */
 const DENIED: Record<string, ReadonlySet<Capability>> = {
   script: new Set(),
-  custom: new Set<Capability>(['ui.menu', 'ui.show', 'properties.write', 'sheet.write', 'session.email', 'triggers']),
-  'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch', 'triggers']),
+  custom: new Set<Capability>([
+    'ui.menu',
+    'ui.show',
+    'properties.write',
+    'sheet.write',
+    'session.email',
+    'triggers',
+    'mail',
+  ]),
+  'trigger:LIMITED': new Set<Capability>(['ui.show', 'urlfetch', 'triggers', 'mail']),
   'trigger:NONE': new Set<Capability>([
     'ui.show',
     'urlfetch',
@@ -21,6 +29,7 @@ const DENIED: Record<string, ReadonlySet<Capability>> = {
     'session.email',
     'lock',
     'triggers',
+    'mail',
   ]),
   'trigger:FULL': new Set(),
 };
@@ -34,6 +43,7 @@ const SCOPES: Partial<Record<Capability, string[]>> = {
   'ui.show': [`${SCOPE}script.container.ui`],
   'session.email': [`${SCOPE}userinfo.email`],
   triggers: [`${SCOPE}script.scriptapp`],
+  mail: [`${SCOPE}script.send_mail`],
 };
 
 /** Throws the script-realm exception Apps Script would when `exec` may not use `cap`; `scopes` null = not enforced. */

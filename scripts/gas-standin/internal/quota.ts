@@ -42,6 +42,8 @@ export interface DailyQuotas {
   urlfetch: DailyQuota;
   properties: DailyQuota;
   triggerRuntimeMs: DailyQuota;
+  /** Email recipients (MailApp), each address of each message. */
+  mailRecipients: DailyQuota;
 }
 
 /** Google's sentences at a quota (the quotas page's "Service invoked too many times for one day: email."). */
@@ -49,4 +51,5 @@ export const QUOTA_MESSAGES = {
   urlfetch: 'Service invoked too many times for one day: urlfetch.',
   properties: 'Service invoked too many times for one day: properties.',
   triggerRuntimeMs: 'Service using too much computer time for one day',
+  mailRecipients: 'Service invoked too many times for one day: email.',
 } as const;

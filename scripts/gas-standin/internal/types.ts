@@ -21,7 +21,8 @@ export type Capability =
   | 'sheet.write'
   | 'session.email'
   | 'lock'
-  | 'triggers'; // ScriptApp.newTrigger, getProjectTriggers, deleteTrigger
+  | 'triggers' // ScriptApp.newTrigger, getProjectTriggers, deleteTrigger
+  | 'mail'; // MailApp.sendEmail
 
 export interface Execution {
   id: number;
@@ -58,6 +59,7 @@ export interface GasLimits {
   urlFetchDailyCalls: number; // 20,000 (consumer), each request of a fetchAll counting
   propertiesDailyOps: number; // 50,000 reads and writes (consumer)
   triggerDailyRuntimeMs: number; // 90 min of installable triggers' runtime (consumer)
+  mailDailyRecipients: number; // 100 email recipients a day (consumer; 1,500 Workspace)
   sleepMaxMs: number; // 5 min
 }
 
@@ -77,6 +79,7 @@ export const DEFAULT_LIMITS: GasLimits = {
   urlFetchDailyCalls: 20_000,
   propertiesDailyOps: 50_000,
   triggerDailyRuntimeMs: 90 * 60_000,
+  mailDailyRecipients: 100,
   sleepMaxMs: 300_000,
 };
 

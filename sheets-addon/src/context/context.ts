@@ -102,6 +102,13 @@ export interface AnswerPlaces {
   sha256Base64(text: string): string;
 }
 
+/** Sending email (Apps Script's MailApp): plain text only; the day's quota counts recipients. */
+export interface Mailer {
+  /** Recipients left today. */
+  remaining(): number;
+  send(to: string[], subject: string, body: string): void;
+}
+
 /** Everything one entry point's run needs, built once by the entry point and passed down. */
 export interface Context {
   now(): number;
@@ -113,4 +120,6 @@ export interface Context {
   places: AnswerPlaces;
   newId(): string;
   userEmail(): string;
+  /** Absent where nothing is emailed (in-memory tests). */
+  mail?: Mailer;
 }

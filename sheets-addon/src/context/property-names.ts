@@ -34,6 +34,8 @@ export const PROP = {
   trackers: 'IGDATA_TRACKERS',
   /** The vet in progress (vet/vet.ts): its scorecard sheet, its checks and which one the bulk run is. */
   vet: 'IGDATA_VET',
+  /** A tracker's alert rules and its last check: `IGDATA_ALERTS:<tracker id>`, (tracker/alert-check.ts). */
+  alerts: 'IGDATA_ALERTS',
   /** Watches (watch/watches.ts): each one's tags, timing, cap, sheet and where its reading stopped. */
   watches: 'IGDATA_WATCHES',
   /** "off" turns claims off (engine/claim-store.ts), for the benchmark and to see the tests fail. */

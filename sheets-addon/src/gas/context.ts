@@ -60,6 +60,11 @@ export function gasContext(personal = true): Context {
     places: { cache: documentKeyValues, kept: keptGrid, sha256Base64 },
     newId: () => Utilities.getUuid(),
     userEmail: currentUserEmail,
+    mail: {
+      remaining: () => MailApp.getRemainingDailyQuota(),
+      // A plain-text body: names and captions from the API stay text in every mail client.
+      send: (to, subject, body) => MailApp.sendEmail(to.join(','), subject, body),
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 // Track these accounts: a column of accounts, fields, how often and a cap; the cost first, then one
 // confirmation makes the schedule, runs it now (stepped from here) and writes the tracker sheet.
+import { alertsSection } from './alerts';
 import { call, type Answer } from './api';
 import { $, deleteButton, fail, fillWhen, fmt, listItem, say } from './base';
 import { loadHistory } from './history';
@@ -58,6 +59,7 @@ function showTrackers(list: Answer<'igTrackers'>): void {
       ['span', t.when + ', at most ' + fmt(t.cap) + ' credits a run. Next: ' + t.nextLabel + '.'],
       ['span', 'Sheet: \u201c' + t.view + '\u201d.'],
     ]);
+    div.appendChild(alertsSection(t.id));
     div.appendChild(
       deleteButton('Delete this tracker? Its schedule stops; the history and tracker sheets stay.', () =>
         call('igTrackerDelete', t.id).then((l) => {

@@ -28,6 +28,8 @@ import { stepScheduled } from '../schedule/step';
 import type { Repeat } from '../schedule/when';
 import { describeRepeat, readRepeat, reuseLimitMs } from '../schedule/when';
 import { trackerView } from './view';
+import { checkAlerts } from './alert-check';
+import { alertsKey } from './alert-check';
 
 /**
  * The endpoints a tracker takes fields from (the registry's `tracker` fact), in registry order: a profile's followers
@@ -137,7 +139,7 @@ const saveTrackers = (ctx: Pick<Context, 'props'>, list: Tracker[]) =>
   ctx.props.set(PROP.trackers, JSON.stringify(list));
 
 /** The column's distinct accounts now, as the service reads them (from the first row down to the last filled cell). */
-function accountsIn(ctx: Context, source: Tracker['source']): string[] {
+export function accountsIn(ctx: Context, source: Tracker['source']): string[] {
   const sheet = ctx.book.sheet(source.sheet);
   if (!sheet) return [];
   const n = Math.max(0, sheet.lastRow() - source.row + 1);
@@ -285,12 +287,14 @@ const runsOf = (ctx: Context, t: Tracker): (BulkJob | null)[] =>
 const running = (ctx: Context, t: Tracker): BulkJob[] =>
   runsOf(ctx, t).filter((job): job is BulkJob => job?.status === 'running');
 
-/** Rebuilds the tracker's view if its runs are over. */
+/** Rebuilds the tracker's view if its runs are over, then checks its alert rules on the run (alert-check.ts). */
 function refreshWhenDone(ctx: Context, t: Tracker): void {
-  if (!running(ctx, t).length) ctx.lock.withLock(() => refreshView(ctx, t));
+  if (running(ctx, t).length) return;
+  ctx.lock.withLock(() => refreshView(ctx, t));
+  checkAlerts(ctx, t, accountsIn(ctx, t.source));
 }
 
-/** A tracker as its schedules' owner: its view is rebuilt once all its runs are over. */
+/** A tracker as its schedules' owner: its view is rebuilt and its alerts checked once all its runs are over. */
 export const TRACKER_OWNER: RunOwner = {
   afterRun(ctx, trackerId) {
     const t = findTracker(ctx, trackerId);
@@ -341,6 +345,7 @@ export function deleteTracker(ctx: Context, id: string): void {
       loadSchedules(ctx.props).filter((s) => !mine.has(s.id)),
     );
     for (const sid of mine) jobStore(ctx.props).delete(sid);
+    ctx.props.delete(alertsKey(id));
     saveTrackers(
       ctx,
       trackers.filter((x) => x !== t),
