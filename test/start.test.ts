@@ -33,7 +33,7 @@ function descendants(pid: number): number[] {
     .split('\n')
     .map((l) => l.trim().split(/\s+/).map(Number));
   const out: number[] = [];
-  for (let queue = [pid]; queue.length; ) {
+  for (let queue = [pid]; queue.length;) {
     const parent = queue.shift();
     const kids = rows.filter(([, ppid]) => ppid === parent).map(([p]) => p);
     out.push(...kids);

@@ -60,6 +60,7 @@ if (isMain(import.meta.url)) {
     usage: 'usage: npm run release:sheets [-- --out <dir>]',
   });
   const written = releaseSheets(resolve(values.out ?? join(root, 'release')));
-  for (const f of written) console.log(`release:sheets: ${f} (${readFileSync(f).length.toLocaleString('en-US')} bytes)`);
+  for (const f of written)
+    console.log(`release:sheets: ${f} (${readFileSync(f).length.toLocaleString('en-US')} bytes)`);
   console.log('release:sheets: how to paste them into a sheet: docs/install-sheets.md');
 }

@@ -30,10 +30,7 @@ export async function canvasScene(page, editor) {
   // n8n greets a first visit with panels and notices: out of the picture.
   await page.keyboard.press('Escape');
   await execute.click();
-  await page
-    .locator('[data-test-id="canvas-node-status-success"]')
-    .nth(2)
-    .waitFor({ timeout: 120_000 });
+  await page.locator('[data-test-id="canvas-node-status-success"]').nth(2).waitFor({ timeout: 120_000 });
   // Fit the workflow to the canvas (n8n's shortcut "1": zoom to fit), away from any hovered node.
   await page.mouse.move(5, 300);
   await page.keyboard.press('1');

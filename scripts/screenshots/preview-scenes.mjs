@@ -11,7 +11,7 @@ const cell = (page, a1) => page.locator(`td[data-a1="${a1}"]`);
 
 /** Waits until `check()` (in Node) holds, polling the page's state. */
 async function until(check, what, timeoutMs = 120_000) {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
     if (await check()) return;
     if (Date.now() > deadline) throw new Error(`screenshots: ${what} did not happen in ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
@@ -25,7 +25,11 @@ const grid = (page) => page.evaluate(() => fetch('/grid').then((r) => r.json()))
 async function run(page, fn, ...args) {
   const r = await page.evaluate(
     ([f, a]) =>
-      fetch('/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fn: f, args: a }) }).then((x) => x.json()),
+      fetch('/run', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ fn: f, args: a }),
+      }).then((x) => x.json()),
     [fn, args],
   );
   if (!r.ok) throw new Error(`${fn}: ${r.error.message}`);
@@ -74,11 +78,15 @@ export async function trackerScene(page, url) {
   await openPreview(page, url);
   await page.evaluate(
     (a1) =>
-      fetch('/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a1 }) }),
+      fetch('/select', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ a1 }),
+      }),
     PREVIEW_RANGE,
   );
   const { tracker } = await run(page, 'igTrackerCreate', { name: 'Creators', cap: 500 });
-  for (let done = false; !done; ) ({ done } = await run(page, 'igTrackerStep', tracker.id));
+  for (let done = false; !done;) ({ done } = await run(page, 'igTrackerStep', tracker.id));
   for (let week = 0; week < 2; week++) {
     await page.click('#clockbar button:text("+1 week")');
     await until(async () => /^Moved 1 week/.test((await page.textContent('#advanced')) ?? ''), 'a week');

@@ -14,7 +14,7 @@ export function descendants(pid = process.pid) {
     children.set(parent, [...(children.get(parent) ?? []), child]);
   }
   const out = [];
-  for (let queue = [pid]; queue.length; ) {
+  for (let queue = [pid]; queue.length;) {
     const next = children.get(queue.shift()) ?? [];
     out.push(...next);
     queue.push(...next);
@@ -40,7 +40,7 @@ const signal = (pid, sig) => {
 /** SIGTERM to each of `pids`, then SIGKILL to those still there after `graceMs`. */
 export async function endAll(pids, graceMs = 10_000) {
   for (const pid of pids) signal(pid, 'SIGTERM');
-  for (const deadline = Date.now() + graceMs; pids.some(alive) && Date.now() < deadline; )
+  for (const deadline = Date.now() + graceMs; pids.some(alive) && Date.now() < deadline;)
     await new Promise((r) => setTimeout(r, 100));
   for (const pid of pids.filter(alive)) signal(pid, 'SIGKILL');
 }

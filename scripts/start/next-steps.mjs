@@ -39,8 +39,7 @@ const plain = (text) => text.replace(/[`*]/g, '');
 
 /** The lines start.mjs prints, one per surface. */
 export const stepLines = {
-  preview: (url) =>
-    `Sheets preview ${url}  ->  ${plain(NEXT_STEPS.preview.todo)}, ${plain(NEXT_STEPS.preview.more)}`,
+  preview: (url) => `Sheets preview ${url}  ->  ${plain(NEXT_STEPS.preview.todo)}, ${plain(NEXT_STEPS.preview.more)}`,
   n8n: (url, email, password) =>
     `n8n editor     ${url}  ->  sign in as ${email} / ${password}, open "${FIRST_WORKFLOW}" and click Execute workflow`,
   zapier: () => {

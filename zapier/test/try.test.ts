@@ -46,5 +46,6 @@ test('it ends with the next step, in commands Zapier’s CLI has', () => {
   const commands = [...next.matchAll(/^ {2}zapier (\w+)/gm)].map((m) => m[1]);
   expect(commands).toEqual(['login', 'register', 'push']);
   const help = spawnSync(NODE_24, [CLI, 'help'], { encoding: 'utf8' });
-  for (const c of commands) expect([c, help.stdout]).toEqual([c, expect.stringMatching(new RegExp(`^\\s+${c}\\s`, 'm'))]);
+  for (const c of commands)
+    expect([c, help.stdout]).toEqual([c, expect.stringMatching(new RegExp(`^\\s+${c}\\s`, 'm'))]);
 });
