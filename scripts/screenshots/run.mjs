@@ -26,6 +26,8 @@ export const PICTURE_CLOCK = '2026-11-25T10:00:00Z';
 /** The size of a laptop's browser window, and the Marketplace's screenshot size. */
 export const VIEWPORT = { width: 1280, height: 800 };
 export const IMAGES_DIR = join(root, 'docs', 'images');
+/** The pictures this command writes into IMAGES_DIR (the README's first screen shows them all). */
+export const PICTURES = ['sheets-preview.png', 'sheets-tracker.png', 'n8n-canvas.png'];
 
 /** The sandbox, the Sheets preview (one per scene: each starts from the preview's own grid) and Chromium. */
 export async function pictureWorld() {
@@ -92,11 +94,12 @@ async function main() {
     written.push(name);
   };
   try {
-    await shoot('sheets-preview.png', formulasScene);
-    await shoot('sheets-tracker.png', trackerScene);
+    const [preview, tracker, canvas] = PICTURES;
+    await shoot(preview, formulasScene);
+    await shoot(tracker, trackerScene);
     if (!flags['no-n8n']) {
-      await n8nPicture(world, join(IMAGES_DIR, 'n8n-canvas.png'));
-      written.push('n8n-canvas.png');
+      await n8nPicture(world, join(IMAGES_DIR, canvas));
+      written.push(canvas);
     }
   } finally {
     await world.close();
