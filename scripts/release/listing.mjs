@@ -31,7 +31,7 @@ Pricing: you pay per request, in credits. 50 free credits when you sign up (no c
 Only public data: private accounts stay private (a lookup says so). Your API key is kept with the spreadsheet and sent only to the IG Data API.`,
   category: 'Productivity',
   pricing:
-    'Paid: the add-on is free to install; its lookups spend credits of an IG Data account (50 free on signup, then from 8.00 per 1,000).',
+    'Free of charge with paid features: the add-on is free to install; its lookups spend credits of an IG Data account (50 free on signup, then from 8.00 per 1,000).',
 };
 
 /** Why the add-on needs each scope of its manifest, in words for the OAuth consent review. */
