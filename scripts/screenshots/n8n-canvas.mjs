@@ -13,10 +13,17 @@ async function signIn(page, editor) {
   await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 60_000 });
 }
 
-/** The id of the workflow named `name`, from the editor's REST API with the page's session. */
+/**
+ * The id of the workflow named `name`, from the editor's REST API with the page's session (n8n ties
+ * it to the browser id its page keeps in localStorage and sends as a header).
+ */
 async function workflowId(page, name) {
-  const list = await page.evaluate(() => fetch('/rest/workflows').then((r) => r.json()));
-  const wf = (list.data ?? list).find((w) => w.name === name);
+  const list = await page.evaluate(() =>
+    fetch('/rest/workflows', { headers: { 'browser-id': localStorage.getItem('n8n-browserId') ?? '' } }).then((r) =>
+      r.json(),
+    ),
+  );
+  const wf = (list.data ?? []).find((w) => w.name === name);
   if (!wf) throw new Error(`screenshots: no workflow named "${name}" in the editor`);
   return wf.id;
 }
