@@ -23,18 +23,21 @@ const { startSandbox } = await import(pathToFileURL(join(root, 'dist/sandbox-lib
 
 const stops = [];
 let stopping = false;
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => {
-    if (stopping) return;
-    stopping = true;
-    // Who is running now, before the orderly stops: a child that goes first leaves its own children
-    // (n8n's task runner) to init, where only this list still finds them.
-    const started = descendants();
-    for (const stop of stops) await Promise.resolve(stop()).catch(() => {});
-    await endAll(started);
-    process.exit(0);
-  });
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  // Who is running now, before the orderly stops: a child that goes first leaves its own children
+  // (n8n's task runner) to init, where only this list still finds them.
+  const started = descendants();
+  for (const stop of stops) await Promise.resolve(stop()).catch(() => {});
+  await endAll(started);
+  process.exit(0);
 }
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, shutdown);
+// `npm start` runs this under npm and a shell, and a SIGTERM to npm ends them without passing it on:
+// when the parent is gone, stop as for a signal rather than run on with no one to stop it.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && shutdown(), 1000).unref();
 
 const port = Number(process.env.PORT ?? 4010);
 const sandbox = await startSandbox({ port, host: '127.0.0.1', quiet: true });

@@ -117,3 +117,25 @@ it('SIGTERM stops every process it started', async () => {
   expect(await new Promise((r) => child.on('exit', r))).toBe(0);
   expect(started.filter(alive)).toEqual([]);
 });
+
+it('stops everything when its parent is gone (npm, killed, does not pass SIGTERM on through its shell)', async () => {
+  // As `npm start` runs it: a shell that stays its parent, here killed as npm's would be.
+  const shell = spawn('sh', ['-c', `"${process.execPath}" scripts/start.mjs --no-n8n; true`], {
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, PORT: '0', SHEETS_PREVIEW_PORT: '0', IGDATA_CLOCK_START: TEST_START },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  shell.stdout.on('data', (d) => (out += d));
+  shell.stderr.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    shell.stdout.on('data', () => out.includes('Ctrl+C') && resolve());
+    shell.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  shell.removeAllListeners('exit');
+  const started = descendants(shell.pid!);
+  expect(started.length).toBeGreaterThanOrEqual(2); // start.mjs and the preview's server
+  shell.kill('SIGKILL');
+  while (started.some(alive)) await new Promise((r) => setTimeout(r, 200));
+  expect(started.filter(alive)).toEqual([]);
+});

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR } from '../cache-install.mjs';
+import { descendants } from '../start/children.mjs';
 import { zapierCli } from '../zapier-cli/where.mjs';
 import { load1, saveRecords } from './records.mjs';
 
@@ -31,6 +32,15 @@ function diskMb(...paths) {
   const total = Number(/^(\d+)\s+total$/m.exec(r.stdout)[1]);
   return Math.round((total * 1024) / 1e6);
 }
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const seconds = (ms) => Number((ms / 1000).toFixed(0));
 
@@ -56,9 +66,11 @@ async function startTimes(dir) {
   });
   if (!times.n8n) throw new Error(`npm start printed no n8n line:\n${out}`);
   child.removeAllListeners('exit');
-  const exited = new Promise((r) => child.on('exit', r));
+  // npm, its shell, start.mjs and what it started: all gone before the clone is removed (start.mjs
+  // stops everything when npm, its parent's parent, is gone).
+  const all = [child.pid, ...descendants(child.pid)];
   child.kill('SIGTERM');
-  await exited;
+  while (all.some(alive)) await new Promise((r) => setTimeout(r, 200));
   return times;
 }
 
