@@ -76,6 +76,7 @@ export {
   IgApiError,
   IgConnectionError,
   IgCreditCapError,
+  IgQuotaError,
   IgSchemaError,
   IgValidationError,
   errorCode,

@@ -4,7 +4,8 @@
  */
 import type * as http from 'node:http';
 import { parseFaults } from './faults';
-import { readBody, send } from './http';
+import { send } from './http';
+import { readBody } from '../lib/gate';
 import { fixtures } from './fixtures';
 import type { Runtime } from './runtime';
 

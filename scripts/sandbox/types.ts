@@ -5,7 +5,11 @@ import type { FaultConfig } from './faults';
 export interface SandboxOptions {
   /** 0 (default) = a random free port. */
   port?: number;
-  host?: string;
+  /**
+   * Where to listen and the host names to answer to, as IGDATA_LISTEN (scripts/lib/listen.ts:
+   * `<address>[,<name>...]`). Default: env IGDATA_LISTEN, else 127.0.0.1. Never HOST.
+   */
+  listen?: string;
   seed?: number;
   latencyMs?: number;
   faultRate?: number;
@@ -59,6 +63,8 @@ export interface PublishedPost {
 
 export interface Sandbox {
   url: string;
+  /** The address the server is bound to: 127.0.0.1 unless IGDATA_LISTEN names another (0.0.0.0: every interface). */
+  address: string;
   /** The MCP server (Streamable HTTP): `${url}/mcp`. */
   mcpUrl: string;
   port: number;

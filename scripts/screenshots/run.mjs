@@ -32,7 +32,7 @@ export const PICTURES = ['sheets-preview.png', 'sheets-tracker.png', 'n8n-canvas
 /** The sandbox, the Sheets preview (one per scene: each starts from the preview's own grid) and Chromium. */
 export async function pictureWorld() {
   const { startSandbox } = await import(pathToFileURL(join(root, 'dist', 'sandbox-lib.mjs')).href);
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, seed: 42, startAt: PICTURE_CLOCK });
+  const sandbox = await startSandbox({ port: 0, quiet: true, seed: 42, startAt: PICTURE_CLOCK });
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],

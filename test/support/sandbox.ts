@@ -33,7 +33,6 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
   const server = await spawnServer(process.execPath, [cli], {
     env: {
       PORT: '0',
-      HOST: '127.0.0.1',
       SANDBOX_DEMO_KEY: DEMO_KEY,
       SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0),
       SANDBOX_FAULT_RATE: '0',
