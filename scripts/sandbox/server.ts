@@ -225,6 +225,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     addPosts: (tag: string, n: number, caption?: string) => rt.overlay.addPosts(tag, n, caption),
     deletePost: (ref: string) => rt.overlay.deletePost(ref),
     pinPosts: (handle: string, count: number) => rt.overlay.pinPosts(handle, count),
+    step: ({ handle, measure, change, at }) =>
+      moving.step(handle, measure, change, at === undefined ? undefined : typeof at === 'number' ? at : Date.parse(at)),
     faults: () => ({ ...rt.faults }),
     setFaults: (partial: Partial<FaultConfig>) =>
       (rt.faults = parseFaults(partial as Record<string, unknown>, rt.faults)),

@@ -1,4 +1,5 @@
 /** The public types of the sandbox library (re-exported by server.ts). */
+import type { Step, StepMeasure } from './world/steps';
 import type { World } from './world/records';
 import type { FaultConfig } from './faults';
 
@@ -91,6 +92,12 @@ export interface Sandbox {
   deletePost(idOrShortcode: string): boolean;
   /** Pin the account's `count` (0-3) oldest posts: shown first on profile/posts' first page (0 unpins). */
   pinPosts(handle: string, count: number): PublishedPost[];
+  /**
+   * A step in a seeded account's followers or engagement (its posts' likes and comments): from world
+   * time `at` (ms or ISO 8601; default the world's now, never before it) the measure is × (1 + change),
+   * over the drift (world/steps.ts; also POST /_sandbox/profile/<handle>/step). Returns the account's steps.
+   */
+  step(s: { handle: string; measure: StepMeasure; change: number; at?: number | string }): Step[];
   faults(): FaultConfig;
   setFaults(partial: Partial<FaultConfig>): FaultConfig;
   /** The (shared, read-only) synthetic world. */

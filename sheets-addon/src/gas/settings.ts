@@ -7,7 +7,7 @@
  * there would spend one person's credits on everyone's work). Those use the sheet's shared key alone. Every property
  * name the add-on uses is here; the README lists them.
  */
-import { DEFAULT_BASE_URL } from '@igdata/core';
+import { DEFAULT_BASE_URL, baseUrlRefusal } from '@igdata/core';
 import { freshHours } from '../engine/keep';
 import type { PropertyStore, Settings } from '../context/context';
 import { PROP } from '../context/property-names';
@@ -136,6 +136,8 @@ function normalizeBaseUrl(input: unknown): string {
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(text)) {
     throw new Error(`The base URL must look like https://api.example.com; got ${JSON.stringify(text.slice(0, 80))}.`);
   }
+  const refused = baseUrlRefusal(text); // the key's rule, the same in every product
+  if (refused) throw new Error(refused);
   return text;
 }
 
