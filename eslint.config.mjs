@@ -11,7 +11,8 @@ import tseslint from 'typescript-eslint';
 const WIDTH = 120; // .prettierrc.json printWidth
 
 export default tseslint.config(
-  { ignores: ['**/dist/', '**/coverage/', '.cache/', '**/node_modules/'] },
+  // .n8n-data/: the n8n home `npm start` keeps (n8n's own editor bundle in its cache), git-ignored as .cache/ is
+  { ignores: ['**/dist/', '**/coverage/', '.cache/', '.n8n-data/', '**/node_modules/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

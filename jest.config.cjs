@@ -80,6 +80,7 @@ const QUICK = [
   'test/sheets/preview-chart.test.ts',
   'test/layers.test.ts',
   'test/file-size.test.ts',
+  'test/marketplace.test.ts',
   'test/clocks.test.ts',
   'test/figures.test.ts',
   'test/cli.test.ts',

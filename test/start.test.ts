@@ -1,26 +1,59 @@
-// `npm start` as a user runs it (n8n left out here: test/n8n-node/editor.test.ts covers the editor):
-// the sandbox comes up, prints its URL, demo key, example requests and an MCP client config that
-// work, the Sheets preview answers, and Ctrl+C stops it all.
-import { spawn } from 'node:child_process';
+// `npm start` as a user runs it (n8n left out here: test/n8n-node/editor.test.ts covers the editor,
+// and that its n8n stays in the group of the command that started it): the sandbox comes up, prints
+// its URL, demo key, example requests and an MCP client config that work, then one next step per
+// surface (the preview's as soon as it is up, then Zapier's), and Ctrl+C stops it all; SIGTERM
+// leaves no process it started behind.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TEST_START } from './support/clock';
 
-it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
+/** `npm start -- --no-n8n` on free ports, resolved with what it printed once it says Ctrl+C. */
+async function start(): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
   const child = spawn(process.execPath, [join(__dirname, '..', 'scripts', 'start.mjs'), '--no-n8n'], {
     env: { ...process.env, PORT: '0', SHEETS_PREVIEW_PORT: '0', IGDATA_CLOCK_START: TEST_START },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => out.includes('Ctrl+C') && resolve());
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  return { child, output: () => out };
+}
+
+/** The processes below `pid`, at any depth (ps: pid and parent pid of every process). */
+function descendants(pid: number): number[] {
+  const rows = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  const out: number[] = [];
+  for (let queue = [pid]; queue.length;) {
+    const parent = queue.shift();
+    const kids = rows.filter(([, ppid]) => ppid === parent).map(([p]) => p);
+    out.push(...kids);
+    queue.push(...kids);
+  }
+  return out;
+}
+const alive = (pid: number) => {
   try {
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no banner in 20 s:\n${out}`)), 20000);
-      child.stdout.on('data', () => out.includes('Ctrl+C') && (clearTimeout(t), resolve()));
-      child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-    });
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+it('starts the sandbox, prints working examples and the next steps, stops on SIGINT', async () => {
+  const { child, output } = await start();
+  const out = output();
+  try {
     const url = /API base URL\s+(\S+)/.exec(out)?.[1];
     const key = /Demo API key\s+(\S+)/.exec(out)?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -62,9 +95,48 @@ it('starts the sandbox, prints working examples, stops on SIGINT', async () => {
     const page = await fetch(preview as string);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('not Google Sheets');
+    // The next steps: one line per surface, the preview's first (it is up), each saying what to do.
+    const steps = out.slice(out.indexOf('Next steps'));
+    const previewLine = steps.split('\n').find((l) => l.startsWith('Sheets preview'));
+    expect(previewLine).toContain('type =IGPROFILE(A2:A8,"followers") in B2');
+    const zapierLine = steps.split('\n').find((l) => l.startsWith('Zapier'));
+    // what it downloads, as measured (bench/records/setup.json)
+    expect(zapierLine).toMatch(/npm run try:zapier .*downloads Zapier's CLI and Node 24 into \.cache\/, [\d,]+ MB\)/);
+    expect(steps.indexOf(previewLine!)).toBeLessThan(steps.indexOf(zapierLine!));
   } finally {
     child.kill('SIGINT');
   }
   const code = await new Promise((r) => child.on('exit', r));
   expect(code).toBe(0);
+});
+
+it('SIGTERM stops every process it started', async () => {
+  const { child } = await start();
+  const started = descendants(child.pid!);
+  expect(started.length).toBeGreaterThanOrEqual(1); // the Sheets preview's server
+  child.kill('SIGTERM');
+  expect(await new Promise((r) => child.on('exit', r))).toBe(0);
+  expect(started.filter(alive)).toEqual([]);
+});
+
+it('stops everything when its parent is gone (npm, killed, does not pass SIGTERM on through its shell)', async () => {
+  // As `npm start` runs it: a shell that stays its parent, here killed as npm's would be.
+  const shell = spawn('sh', ['-c', `"${process.execPath}" scripts/start.mjs --no-n8n; true`], {
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, PORT: '0', SHEETS_PREVIEW_PORT: '0', IGDATA_CLOCK_START: TEST_START },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  shell.stdout.on('data', (d) => (out += d));
+  shell.stderr.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    shell.stdout.on('data', () => out.includes('Ctrl+C') && resolve());
+    shell.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+  shell.removeAllListeners('exit');
+  const started = descendants(shell.pid!);
+  expect(started.length).toBeGreaterThanOrEqual(2); // start.mjs and the preview's server
+  shell.kill('SIGKILL');
+  while (started.some(alive)) await new Promise((r) => setTimeout(r, 200));
+  expect(started.filter(alive)).toEqual([]);
 });

@@ -45,9 +45,12 @@ function fileOutput(file, from = 0) {
  * activated, REST API mounted, /healthz/readiness 200).
  * `logFile`: n8n writes its output there instead of to a pipe, so the server can outlive this
  * process and another can read what it logs (a test run's shared server, live.cjs).
+ * `detached` (default true): n8n and its task runner in a process group of their own, which stop()
+ * ends at once and which may outlive this process (a test run's shared server). `npm start`'s editor
+ * is not detached: it stays in the group of the terminal's command, so nothing outlives that.
  * Returns { url, port, pid, child, output(), alive(), stop() }.
  */
-async function startN8n(home, { port, env = {}, timeoutMs = 90_000, logFile } = {}) {
+async function startN8n(home, { port, env = {}, timeoutMs = 90_000, logFile, detached = true } = {}) {
   const h = unwrapHome(home);
   const bin = await ensureN8n();
   port ??= await freePort();
@@ -69,7 +72,7 @@ async function startN8n(home, { port, env = {}, timeoutMs = 90_000, logFile } = 
   const child = spawn(runtime().nodeBin, [bin, 'start'], {
     env: fullEnv,
     cwd: h.home,
-    detached: true,
+    detached,
     stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
   });
   if (logFd !== undefined) fs.closeSync(logFd);
@@ -166,8 +169,8 @@ async function setupOwner(url, owner) {
  * the first screen is the login, not the owner-setup form.
  * Returns { url, port, owner, stop(), output() }.
  */
-async function startEditor({ home, port, env, owner = {}, timeoutMs } = {}) {
-  const srv = await startN8n(home, { port, env, timeoutMs });
+async function startEditor({ home, port, env, owner = {}, timeoutMs, detached } = {}) {
+  const srv = await startN8n(home, { port, env, timeoutMs, detached });
   let ownerInfo = null;
   if (owner) {
     ownerInfo = { ...DEFAULT_OWNER, ...owner };

@@ -59,7 +59,9 @@ export async function startN8nEditor({ sandboxUrl, apiKey, port = 5678, dir = jo
   // The owner account is set up here, not by startEditor: right after /healthz/readiness turns
   // 200, n8n 2.8.4 may not have mounted its REST routes yet (POST /rest/owner/setup answers
   // 404 "Cannot POST"), so this retries for a while.
-  const editor = await startEditor({ home, port, owner: null });
+  // Not detached: in the process group of `npm start`, so a signal to that group (Ctrl+C, a kill of
+  // the group) reaches n8n and its task runner too, and none is left running on its own.
+  const editor = await startEditor({ home, port, owner: null, detached: false });
   let owner;
   try {
     owner = await setupOwner(`http://127.0.0.1:${editor.port}`);
@@ -73,6 +75,7 @@ export async function startN8nEditor({ sandboxUrl, apiKey, port = 5678, dir = jo
     password: owner.password,
     workflows,
     home: home.home,
+    pid: editor.pid,
     stop: () => editor.stop(),
   };
 }

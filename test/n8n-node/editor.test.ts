@@ -3,10 +3,12 @@
  * package, the sandbox credential and the examples; then, over n8n's REST API as the editor uses
  * it: sign in, the examples are there, and the credential's own test request (GET /v1/credits)
  * passes against the sandbox and fails with a wrong key, and with a Base URL that redirects (whose
- * target never hears the key).
+ * target never hears the key). And n8n runs in the process group of the command that started it
+ * (not a group of its own): a signal to `npm start`'s group, Ctrl+C or a kill of the group, reaches
+ * it and its task runner.
  */
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,7 +48,7 @@ function startEditorProcess(args: Record<string, unknown>): Promise<{ child: Chi
 }
 
 let sb: Sandbox;
-let editor: { url: string; email: string; password: string; workflows: string[] };
+let editor: { url: string; email: string; password: string; workflows: string[]; pid: number };
 let child: ChildProcess | undefined;
 let dir: string;
 beforeAll(async () => {
@@ -153,4 +155,19 @@ test('sign in, see the examples, and the credential test passes (and fails with 
     await new Promise((r) => elsewhere.close(r));
     await new Promise((r) => redirector.close(r));
   }
+});
+
+test("n8n is in the starting command's process group, with its task runner: none in a group of its own", () => {
+  const pgid = (pid: number) =>
+    Number(spawnSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
+  const group = pgid(child!.pid!);
+  expect(editor.pid).toBeGreaterThan(0);
+  expect(pgid(editor.pid)).toBe(group);
+  // n8n's own children (the task runner) stay in it too
+  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(editor.pid)], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+  for (const c of children) expect([c, pgid(c)]).toEqual([c, group]);
 });
