@@ -5,7 +5,8 @@
 
 import type { KnownErrorCode } from './types';
 import type { FirstCharge, MessageContext } from './words';
-import { NOT_CHARGED, plural } from './words';
+import { plural } from './plural';
+import { NOT_CHARGED } from './words';
 
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
 export type ApiErrorCode = KnownErrorCode | 'http_error';

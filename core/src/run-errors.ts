@@ -10,7 +10,7 @@ import type { ERROR_CODES } from './error-codes';
 import type { IgApiError } from './errors';
 import type { KnownErrorCode } from './types';
 import type { MessageContext } from './words';
-import { counted, thousands } from './words';
+import { counted, thousands } from './plural';
 
 /** What the part of a run whose cost is known before it starts would cost. */
 export interface WorkEstimate {

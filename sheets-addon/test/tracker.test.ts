@@ -191,7 +191,7 @@ describe('a tracker keeps its identity (issue 22)', () => {
     // Before: "Tracker 2" again (trackers + 1), refused as taken.
     const three = track(w, { fields: 'followers', ...weekly, cap: 10 });
     expect(three.name).toBe('Tracker 3');
-    expect(three.view).toBe('IG Data tracker Tracker 3');
+    expect(three.view).toBe('IG Data tracker 3');
     expect(loadTrackers(w.execution()).map((t) => t.name)).toEqual(['Tracker 2', 'Tracker 3']);
   });
 

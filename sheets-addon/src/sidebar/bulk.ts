@@ -1,7 +1,7 @@
 // Bulk lookup: the lookup's form, the cost preview, and the run the sidebar steps (or the hourly trigger, once it
 // closes).
 import { call, type Args } from './api';
-import { $, busyRunQuestion, colName, errText, fail, fmt, say, state, type Job } from './base';
+import { $, busyRunQuestion, colName, count, errText, fail, fmt, say, selectionLabel, state, type Job } from './base';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';
 
@@ -90,15 +90,15 @@ export function showJob(job: Job | null): void {
   let text =
     job.next +
     ' of ' +
-    job.rows +
-    ' rows (' +
+    count(job.rows, 'row') +
+    ' (' +
     pct +
     '%), ' +
-    (job.kind === 'list' ? fmt(job.items) + ' row' + (job.items === 1 ? '' : 's') + ' written, ' : '') +
-    fmt(job.credits) +
-    ' credits spent, ' +
-    job.requests +
-    ' requests, ' +
+    (job.kind === 'list' ? count(job.items, 'row') + ' written, ' : '') +
+    count(job.credits, 'credit') +
+    ' spent, ' +
+    count(job.requests, 'request') +
+    ', ' +
     job.cached +
     ' from cache';
   if (job.skipped) text += ', ' + job.skipped + ' already written';
@@ -196,9 +196,7 @@ function loop(): Promise<void> | undefined {
 
 export function refreshSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('selection').textContent = s
-      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
-      : 'none';
+    $('selection').textContent = selectionLabel(s);
     invalidatePreview();
   }, fail('bulk-message'));
 }
@@ -217,10 +215,10 @@ export function wireBulk(): void {
     say('preview-text', 'Counting…');
     call('igBulkPreview', request()).then(
       (p) => {
-        const parts = [p.unique + ' unique target' + (p.unique === 1 ? '' : 's') + ' in ' + p.rows + ' rows'];
+        const parts = [count(p.unique, 'unique target') + ' in ' + count(p.rows, 'row')];
         if (p.cached) parts.push(p.cached + ' cached (free)');
         if (p.invalid) parts.push(p.invalid + ' invalid');
-        let cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
+        let cost = (p.exact ? '' : '~') + count(p.credits, 'credit') + ' (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
         if (p.list) {
           // Pages, not targets: the page count is known only after fetching, so this is an upper bound.
           const l = p.list;
@@ -231,9 +229,7 @@ export function wireBulk(): void {
               : l.limit === null
                 ? 'the first page of each target'
                 : 'up to ' +
-                  l.pagesEach +
-                  ' page' +
-                  (l.pagesEach === 1 ? '' : 's') +
+                  count(l.pagesEach, 'page') +
                   ' of ' +
                   l.pageSize +
                   ' per target for ' +
@@ -241,11 +237,9 @@ export function wireBulk(): void {
                   ' items';
           cost =
             '~' +
-            fmt(p.credits) +
-            ' credits at most (' +
-            fmt(l.pages) +
-            ' page' +
-            (l.pages === 1 ? '' : 's') +
+            count(p.credits, 'credit') +
+            ' at most (' +
+            count(l.pages, 'page') +
             ' \u00d7 ' +
             p.creditsEach +
             '; ' +

@@ -1,7 +1,7 @@
 // Watch a hashtag: tags (or a location), how often and a cap; the cost from the tags' newest pages
 // first, then one confirmation makes the watch and runs it once now (the hourly trigger does the rest).
 import { call, type Answer } from './api';
-import { $, deleteButton, fail, fmt, listItem, say } from './base';
+import { $, count, deleteButton, fail, fmt, listItem, say } from './base';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 
@@ -17,7 +17,7 @@ function request() {
 }
 
 const invalidate = (): void => void ($('watch-create').disabled = true);
-const credits = (n: number): string => fmt(n) + (n === 1 ? ' credit' : ' credits');
+const credits = (n: number): string => count(n, 'credit');
 
 function showWatches(list: Answer<'igWatches'>): void {
   const box = $('watch-list');
@@ -27,15 +27,15 @@ function showWatches(list: Answer<'igWatches'>): void {
       ? 'Last run ' +
         w.lastLabel +
         ': ' +
-        fmt(w.last.rows) +
-        (w.last.rows === 1 ? ' new post, ' : ' new posts, ') +
+        count(w.last.rows, 'new post') +
+        ', ' +
         credits(w.last.credits) +
         '.' +
         (w.last.message ? ' ' + w.last.message : '')
       : '';
     const div = listItem('schedule watch', [
       ['strong', w.name + ': ' + w.what],
-      ['span', w.when + ', at most ' + fmt(w.cap) + ' credits a run. Next: ' + w.nextLabel + '.'],
+      ['span', w.when + ', at most ' + credits(w.cap) + ' a run. Next: ' + w.nextLabel + '.'],
       ['span', last],
       ['span', 'Sheet: \u201c' + w.sheet + '\u201d.'],
     ]);
@@ -73,11 +73,9 @@ export function wireWatch(): void {
             (t) =>
               t.label +
               ': ' +
-              t.perHour +
-              ' posts an hour lately (' +
-              t.pages +
-              ' page' +
-              (t.pages === 1 ? '' : 's') +
+              count(t.perHour, 'post') +
+              ' an hour lately (' +
+              count(t.pages, 'page') +
               ' a run)',
           )
           .join(', ');
@@ -115,8 +113,8 @@ export function wireWatch(): void {
       say(
         'watch-text',
         'Watching. First run: ' +
-          fmt(w.last ? w.last.rows : 0) +
-          ' posts in the sheet \u201c' +
+          count(w.last ? w.last.rows : 0, 'post') +
+          ' in the sheet \u201c' +
           w.sheet +
           '\u201d; next ' +
           w.nextLabel +

@@ -7,7 +7,7 @@
 owns no schedule: it has no column of targets for a bulk run.
  */
 import type { EndpointDef } from '@igdata/core';
-import { estimateCost, getEndpoint, isIgError, isQuotaError, prepare, driveSync, send } from '@igdata/core';
+import { estimateCost, getEndpoint, isIgError, isQuotaError, joinName, prepare, driveSync, send } from '@igdata/core';
 import { freeSheetName, writeBlock } from '../bulk/grid';
 import { QUOTA_WAIT_MS } from '../bulk/job';
 import { readBalance } from '../engine/balance';
@@ -244,7 +244,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
     ...(message ? { message } : {}),
     ...(resumeAt ? { resumeAt } : {}),
   };
-  if (credits) recordUsage(ctx, `Watch ${w.name}`, credits);
+  if (credits) recordUsage(ctx, joinName('Watch', w.name), credits);
   return w;
 }
 
@@ -264,7 +264,7 @@ export function createWatch(ctx: Context, req: WatchRequest): Watch {
       targets: r.targets,
       repeat: r.repeat,
       cap: r.cap,
-      sheet: freeSheetName(ctx.book, `IG Data watch ${name}`),
+      sheet: freeSheetName(ctx.book, joinName('IG Data watch', name)),
       nextAt: nextRun(ctx.book, r.repeat, ctx.now()),
       createdAt: new Date(ctx.now()).toISOString(),
       state: {},
