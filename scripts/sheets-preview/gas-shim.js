@@ -39,12 +39,27 @@
     if (s.failure) s.failure(e, s.userObject);
     else console.error('Uncaught ' + e.name + ': ' + e.message);
   };
+  // The calls in flight, on <html data-calls>: a call counts until the page around the sidebar has
+  // seen its notice (and counts its grid refresh as busy: index.html), for tests to wait on.
+  var inFlight = 0;
+  var seq = 0;
+  var count = function (d) {
+    inFlight += d;
+    document.documentElement.setAttribute('data-calls', String(inFlight));
+  };
+  window.addEventListener('message', function (e) {
+    if (e.data && typeof e.data.gasSeen === 'number') count(-1);
+  });
   var notify = function (fn) {
     try {
-      if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*');
+      if (window.parent !== window) {
+        window.parent.postMessage({ gasRan: fn, gasCall: ++seq }, '*');
+        return;
+      }
     } catch {
       /* no parent */
     }
+    count(-1);
   };
   var runner = function (s) {
     var r = {
@@ -72,6 +87,7 @@
           }, 0);
           return;
         }
+        count(1);
         fetch('/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
           .then(function (res) {
             return res.json();
@@ -83,6 +99,7 @@
             },
             function (err) {
               deliver(s, { ok: false, error: { name: 'NetworkError', message: String((err && err.message) || err) } });
+              count(-1);
             },
           );
       };

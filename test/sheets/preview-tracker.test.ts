@@ -11,7 +11,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { getWorld } from '../../scripts/sandbox/world/build';
 import { followerRate } from '../../scripts/sandbox/world/moving';
 import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
-import { poll } from './sidebar-page';
+import { go, poll } from './sidebar-page';
 
 /**
  * Wednesday 2026-11-25 10:00 UTC. The tracker's weekly run is Monday 07:00, and a scheduled run
@@ -56,6 +56,7 @@ test('from an empty column to a tracker that has run three times, in a few steps
   await poll(() => page.textContent('#status')).toBe('Pasted 13 rows at D1.');
   // 2. Select them; 3. "use selection" in Track these accounts.
   await dragSelect(page, 'D2', 'D13');
+  await go(sidebar, 'tracker');
   await sidebar.locator('#tracker-use-selection').click();
   await poll(() => sidebar.locator('#tracker-selection').textContent()).toBe('Sheet1!D2:D13 (12 rows)');
   // The defaults: followers, posts, engagement rate (a profile and an engagement insight).

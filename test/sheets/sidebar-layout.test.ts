@@ -106,14 +106,13 @@ test("the tracker's field picker is grouped by function and filters as one types
   const groups = await picker.locator('.pick-title').allTextContents();
   expect(groups.length).toBeGreaterThan(1);
   for (const g of groups) expect(g).toMatch(/ · IG[A-Z]+ · \d+ credits? an account$/);
-  const visible = () => picker.locator('label.pick:visible').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-field')));
+  const visible = () =>
+    picker.locator('label.pick:visible').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-field')));
   const all = await visible();
   // The defaults are ticked, from the comma list.
-  expect(await picker.locator('input:checked').evaluateAll((bs) => bs.map((b) => (b as HTMLInputElement).value))).toEqual([
-    'followers',
-    'posts',
-    'engagement_rate_pct',
-  ]);
+  expect(
+    await picker.locator('input:checked').evaluateAll((bs) => bs.map((b) => (b as HTMLInputElement).value)),
+  ).toEqual(['followers', 'posts', 'engagement_rate_pct']);
   await page.fill('#tracker-field-search', 'engagement');
   const hits = await visible();
   expect(hits.length).toBeGreaterThan(0);
