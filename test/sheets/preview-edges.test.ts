@@ -56,7 +56,7 @@ test('after a sidebar button, clicking a cell and typing goes into the cell', as
 
 test('a long message is cut in the cell but readable whole (hover and the line under the formula bar)', async () => {
   await type('D2', '=IGPROFILE("locked_acc","followers")');
-  const message = '@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)';
+  const message = '@locked_acc is private: no public data. (Charged 1 credit.)';
   await poll(() => cell('D2')).toBe(message);
   // the cell is narrower than the message: it is cut on screen
   // polled: the grid re-renders after each answer, and the first read can meet a cell mid-layout

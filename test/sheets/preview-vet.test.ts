@@ -95,7 +95,7 @@ test('from an empty column to a scorecard with verdicts and colours; a threshold
   expect(await background(`B${FIRST}`)).toBe('rgb(244, 199, 195)');
   expect(await background(`B${FIRST + 8}`)).toBe('rgb(217, 217, 217)');
   expect(await cellText(page, `C${FIRST + 8}`)).toMatch(
-    /^@locked_acc has no public data: private, deleted or nonexistent\. \(Charged 14 credits for 4 checks\.\)$/,
+    /^@locked_acc is private: no public data\. \(Charged 14 credits for 4 checks\.\)$/,
   );
 
   // 7. A threshold typed at the top: at least 1,000 followers. Verdicts follow; nothing is sent.

@@ -94,7 +94,7 @@ test('cost preview, then a bulk run to completion writing plain values beside th
   expect(values[1]).toEqual(['nasa', 'nasa', 97400000]);
   expect(values[2]).toEqual(['@NASA', 'nasa', 97400000]);
   expect(values[4]).toEqual(['', '', '']);
-  expect(values[6][1]).toBe('@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)');
+  expect(values[6][1]).toBe('@locked_acc is private: no public data. (Charged 1 credit.)');
   expect(values[7][1]).toMatch(/^handle must be a username/);
   expect(values[8][1]).toBe('natgeo');
   const s = await sb.stats();

@@ -275,6 +275,7 @@ export function refreshView(ctx: Context, t: Tracker): void {
   if (view.rows.length) {
     for (const trend of view.trends) sheet.writeFormulas(2, trend.col, trend.formulas);
     for (const c of view.percentCols) sheet.setNumberFormat(2, c, view.rows.length, 1, '0.0%');
+    for (const c of view.countCols) sheet.setNumberFormat(2, c, view.rows.length, 1, '#,##0');
   }
 }
 
