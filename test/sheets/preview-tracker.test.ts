@@ -103,6 +103,16 @@ test('from an empty column to a tracker that has run three times, in a few steps
     'followers change %',
     'followers trend',
   ]);
+  // Drawn as Sheets draws the formats the add-on set: counts with thousands separators ("#,##0"),
+  // changes in % with one decimal ("0.0%"); the values themselves stay numbers.
+  for (let r = 2; r <= 13; r++) {
+    const followers = g.values[r - 1][2] as number;
+    const pct = g.values[r - 1][4] as number;
+    expect(await cellText(page, `C${r}`)).toBe(followers.toLocaleString('en-US', { maximumFractionDigits: 0 }));
+    expect(await cellText(page, `E${r}`)).toBe(`${(pct * 100).toFixed(1)}%`.replace(/^-(0\.0%)$/, '$1'));
+    expect(await cellText(page, `E${r}`)).toMatch(/^-?\d+\.\d%$/);
+  }
+  expect(Math.max(...g.values.slice(1, 13).map((r) => r[2] as number))).toBeGreaterThan(999);
   const accounts = g.values
     .slice(1)
     .map((r) => r[0])
