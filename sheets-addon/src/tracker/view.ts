@@ -130,7 +130,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     }
     // A line with no value at all says why in view, in its first value cell (the note column is far
     // right, past the screen's edge with three fields).
-    if (note && cells.every((c) => c === '')) cells[0] = note;
+    if (note && !cells.some((c) => c !== '')) cells[0] = note;
     return { sortValue, row: [account, fetched ? new Date(fetched) : '', ...cells, note] as SheetValue[], trends };
   });
   lines.sort((a, b) => (b.sortValue === a.sortValue ? 0 : b.sortValue > a.sortValue ? 1 : -1));
