@@ -123,7 +123,7 @@ export class IgCreditCapError extends IgError {
     /** Estimated cost of the request that was not sent. */
     readonly cost: number,
   ) {
-    super(`Credit cap of ${cap} reached: ${spent} credit${spent === 1 ? '' : 's'} spent, this request costs ~${cost}.`);
+    super(`Credit cap of ${cap} reached: ${plural(spent, 'credit')} spent, this request costs ~${cost}.`);
   }
 
   /**

@@ -218,7 +218,8 @@ export function wireBulk(): void {
         const parts = [count(p.unique, 'unique target') + ' in ' + count(p.rows, 'row')];
         if (p.cached) parts.push(p.cached + ' cached (free)');
         if (p.invalid) parts.push(p.invalid + ' invalid');
-        let cost = (p.exact ? '' : '~') + count(p.credits, 'credit') + ' (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
+        let cost =
+          (p.exact ? '' : '~') + count(p.credits, 'credit') + ' (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
         if (p.list) {
           // Pages, not targets: the page count is known only after fetching, so this is an upper bound.
           const l = p.list;
@@ -228,13 +229,7 @@ export function wireBulk(): void {
               ? 'one page per target'
               : l.limit === null
                 ? 'the first page of each target'
-                : 'up to ' +
-                  count(l.pagesEach, 'page') +
-                  ' of ' +
-                  l.pageSize +
-                  ' per target for ' +
-                  l.limit +
-                  ' items';
+                : 'up to ' + count(l.pagesEach, 'page') + ' of ' + l.pageSize + ' per target for ' + l.limit + ' items';
           cost =
             '~' +
             count(p.credits, 'credit') +

@@ -48,14 +48,18 @@ export function fillPicker(choices: Choice[], toggle: (field: string, on: boolea
 
 /** Shows the fields matching every word of `query` (in the field's name or its group's title); all when empty. */
 export function filterPicker(query: string): void {
-  const words = query.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   $('tracker-picker')
     .querySelectorAll<HTMLDivElement>('.pick-group')
     .forEach((group) => {
       const topic = group.getAttribute('data-topic') || '';
       let shown = 0;
       group.querySelectorAll<HTMLLabelElement>('label.pick').forEach((label) => {
-        const name = String(label.getAttribute('data-field')).replace(/_/g, ' ') + ' ' + label.getAttribute('data-field');
+        const name =
+          String(label.getAttribute('data-field')).replace(/_/g, ' ') + ' ' + label.getAttribute('data-field');
         const hit = words.every((w) => name.includes(w) || topic.includes(w));
         label.hidden = !hit;
         if (hit) shown++;

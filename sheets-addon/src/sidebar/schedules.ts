@@ -14,7 +14,8 @@ const repeatValue = () => ({
 // Times come from the server in the spreadsheet's zone, the zone a schedule's hour is in.
 function lastRun(job: Job | null, at: string | null | undefined): string {
   if (!job) return 'No run yet.';
-  const counts = count(job.written, 'row') + ', ' + count(job.credits, 'credit') + ', ' + count(job.errors || 0, 'error');
+  const counts =
+    count(job.written, 'row') + ', ' + count(job.credits, 'credit') + ', ' + count(job.errors || 0, 'error');
   if (job.status === 'running')
     return 'Running since ' + at + ': ' + job.next + ' of ' + count(job.rows, 'row') + ' so far (' + counts + ').';
   return (
@@ -33,7 +34,8 @@ function showSchedules(list: Answer<'igSchedules'>): void {
   const box = $('schedule-list');
   box.innerHTML = '';
   if (!list.length) {
-    box.innerHTML = '<p class="muted">None yet: set up a Bulk lookup, then \u201cSchedule this lookup\u201d; trackers and watches list theirs here too.</p>';
+    box.innerHTML =
+      '<p class="muted">None yet: set up a Bulk lookup, then \u201cSchedule this lookup\u201d; trackers and watches list theirs here too.</p>';
     return;
   }
   list.forEach((s) => {

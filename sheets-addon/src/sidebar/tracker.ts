@@ -89,7 +89,10 @@ function stepFirstRun(id: string, view: string): Promise<void> {
     const all = r.jobs.reduce((n, j) => n + (j ? j.rows : 0), 0);
     const credits = r.jobs.reduce((n, j) => n + (j ? j.credits : 0), 0);
     if (!r.done) {
-      say('tracker-text', 'First run: ' + done + ' of ' + count(all, 'row') + ', ' + count(credits, 'credit') + '\u2026');
+      say(
+        'tracker-text',
+        'First run: ' + done + ' of ' + count(all, 'row') + ', ' + count(credits, 'credit') + '\u2026',
+      );
       return stepFirstRun(id, view);
     }
     const stopped = r.jobs.find((j) => j && j.status === 'paused');

@@ -136,15 +136,7 @@ export function wireVet(): void {
       label.appendChild(box);
       label.appendChild(
         document.createTextNode(
-          ' ' +
-            c.id +
-            ': ' +
-            c.fields.join(', ') +
-            ' (' +
-            c.fn +
-            ', ' +
-            count(c.credits, 'credit') +
-            ')',
+          ' ' + c.id + ': ' + c.fields.join(', ') + ' (' + c.fn + ', ' + count(c.credits, 'credit') + ')',
         ),
       );
       $('vet-checks').appendChild(label);

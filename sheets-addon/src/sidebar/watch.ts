@@ -70,13 +70,7 @@ export function wireWatch(): void {
       (p) => {
         const rates = p.targets
           .map(
-            (t) =>
-              t.label +
-              ': ' +
-              count(t.perHour, 'post') +
-              ' an hour lately (' +
-              count(t.pages, 'page') +
-              ' a run)',
+            (t) => t.label + ': ' + count(t.perHour, 'post') + ' an hour lately (' + count(t.pages, 'page') + ' a run)',
           )
           .join(', ');
         say(

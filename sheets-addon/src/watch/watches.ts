@@ -7,7 +7,17 @@
 owns no schedule: it has no column of targets for a bulk run.
  */
 import type { EndpointDef } from '@igdata/core';
-import { estimateCost, getEndpoint, isIgError, isQuotaError, joinName, prepare, driveSync, send } from '@igdata/core';
+import {
+  counted,
+  estimateCost,
+  getEndpoint,
+  isIgError,
+  isQuotaError,
+  joinName,
+  prepare,
+  driveSync,
+  send,
+} from '@igdata/core';
 import { freeSheetName, writeBlock } from '../bulk/grid';
 import { QUOTA_WAIT_MS } from '../bulk/job';
 import { readBalance } from '../engine/balance';
@@ -191,7 +201,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
   for (const target of [...w.targets.slice(from), ...w.targets.slice(0, from)]) {
     if (credits >= w.cap) {
       unfinished ??= target;
-      message = `Stopped at this run's cap of ${w.cap} credits: the next run goes on.`;
+      message = `Stopped at this run's cap of ${counted(w.cap, 'credit')}: the next run goes on.`;
       break;
     }
     const r = readTarget(ctx.client, e, { [e.params[0].name]: target }, w.state[target] ?? {}, w.cap - credits);
@@ -218,7 +228,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
     if (r.short)
       message = r.error
         ? `${prefix}${target}: ${messageOf(r.error)}`
-        : `Stopped at this run's cap of ${w.cap} credits: the next run goes on where it stopped.`;
+        : `Stopped at this run's cap of ${counted(w.cap, 'credit')}: the next run goes on where it stopped.`;
     if (r.error && isQuotaError(r.error)) {
       // Its place is kept (from, the gaps): it waits out the day instead of meeting the quota every hour.
       resumeAt = ctx.now() + QUOTA_WAIT_MS;
