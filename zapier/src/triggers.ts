@@ -13,7 +13,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';
-import { costRange, documentedEndpoints, plural, requestKey } from '@igdata/core';
+import { costRange, counted, documentedEndpoints, plural, requestKey } from '@igdata/core';
 import { lookUp } from './client';
 import { checkFeed } from './feed';
 import { callOf, paramField, wholeNumberOf } from './fields';
@@ -41,7 +41,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function costTable(e: DocumentedEndpoint): string {
   const [page] = costRange(e);
   const at = (minutes: number) =>
-    `${n((DAY_MINUTES / minutes) * page)} credits a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
+    `${counted((DAY_MINUTES / minutes) * page, 'credit')} a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
   const plans = ZAPIER_INTERVALS.map((i) => `every ${i} min: ${at(i)}`).join('; ');
   return (
     `Each check reads the newest page (${plural(page, 'credit')}), and further pages only while ` +

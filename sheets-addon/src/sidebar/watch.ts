@@ -1,6 +1,7 @@
 // Watch a hashtag: tags (or a location), how often and a cap; the cost from the tags' newest pages
 // first, then one confirmation makes the watch and runs it once now (the hourly trigger does the rest).
 import { call, type Answer } from './api';
+import { noun } from '@igdata/core';
 import { $, count, deleteButton, fail, fmt, listItem, say } from './base';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
@@ -84,8 +85,8 @@ export function wireWatch(): void {
             fmt(p.perMonth) +
             ' a month (' +
             p.when +
-            '). This preview read the newest page' +
-            (p.targets.length === 1 ? '' : 's') +
+            '). This preview read the newest ' +
+            noun(p.targets.length, 'page') +
             ': ' +
             credits(p.previewCredits) +
             '.' +
