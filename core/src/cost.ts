@@ -42,7 +42,6 @@ export function describeCost(endpoint: EndpointDef): string {
   return endpoint.cost.type === 'flat' && !endpoint.cost.exact ? `~${text}${per} (not documented)` : `${text}${per}`;
 }
 
-
 /** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
 const WINDOW_WORDS: Record<string, string> = {
   posts: 'how many posts are analyzed',

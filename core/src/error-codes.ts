@@ -73,7 +73,8 @@ export const ERROR_CODES = {
   },
   not_found: {
     status: 404,
-    sentence: (e, ctx) => `${targetLabel(ctx.call)} ${notFoundWhy(e.details.reason)}. ${chargedNote(e, ctx.zoneOffset)}`,
+    sentence: (e, ctx) =>
+      `${targetLabel(ctx.call)} ${notFoundWhy(e.details.reason)}. ${chargedNote(e, ctx.zoneOffset)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.

@@ -161,30 +161,18 @@ export function describeStop(r: PagingResult, cap: PagingCap): string {
     case 'end':
       return `Read all ${items} in ${pages}, ${credits}.`;
     case 'items':
-      return (
-        `Stopped at the limit of ${plural(cap.maxItems ?? 0, 'item')} (${pages}, ${credits}); more are available.`
-      );
+      return `Stopped at the limit of ${plural(cap.maxItems ?? 0, 'item')} (${pages}, ${credits}); more are available.`;
     case 'pages':
-      return (
-        `Stopped at the limit of ${plural(cap.maxPages ?? 0, 'page')} (${items}, ${credits}); more are available.`
-      );
+      return `Stopped at the limit of ${plural(cap.maxPages ?? 0, 'page')} (${items}, ${credits}); more are available.`;
     case 'credits':
       return (
-        `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${items}); ` +
-        'more are available.'
+        `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${items}); ` + 'more are available.'
       );
     case 'until':
-      return (
-        `Read up to the items already seen: ${plural(r.items.length, 'new item')} in ${pages}, ${credits}.`
-      );
+      return `Read up to the items already seen: ${plural(r.items.length, 'new item')} in ${pages}, ${credits}.`;
     case 'time':
-      return (
-        `Stopped for lack of time after ${pages} (${items}, ${credits}); ` +
-        'more are available.'
-      );
+      return `Stopped for lack of time after ${pages} (${items}, ${credits}); ` + 'more are available.';
     case 'error':
-      return (
-        `Stopped after ${pages} (${items} kept, ${credits}): ${r.error?.message ?? 'a page failed'}`
-      );
+      return `Stopped after ${pages} (${items} kept, ${credits}): ${r.error?.message ?? 'a page failed'}`;
   }
 }

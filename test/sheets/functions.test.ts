@@ -170,9 +170,7 @@ describe('cache', () => {
     expect(rt.custom('IGPROFILE', input, 'followers')).toEqual([
       (first as unknown[][])[0],
       (first as unknown[][])[1],
-      [
-        '@locked_acc is private: no public data. (Charged 1 credit when first looked up on 25 Nov; free now.)',
-      ],
+      ['@locked_acc is private: no public data. (Charged 1 credit when first looked up on 25 Nov; free now.)'],
     ]);
     rt.custom('IGPROFILE', input, 'username,is_verified');
     await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });

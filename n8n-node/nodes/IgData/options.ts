@@ -103,8 +103,8 @@ export const optionsProperty: INodeProperties = {
         `Over Items, each AI agent tool call), items and pages. Without this option the cap is ` +
         `${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up ` +
         `what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over ` +
-        `the cap or, above ${counted(BALANCE_CHECK_ABOVE, 'credit')}, over your balance, stops at once without spending ` +
-        `anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
+        `the cap or, above ${counted(BALANCE_CHECK_ABOVE, 'credit')}, over your balance, stops at once without ` +
+        `spending anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
     },
     // One Download Media per set of media fields, offering only the fields of the operation shown.
     ...mediaGroups.map((list) => downloadMediaOption(list, { '/operation': list.map((e) => e.id) })),

@@ -245,7 +245,8 @@ export function refuseReplacing(props: PropertyStore, replace: boolean): void {
   if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
     throw new Error(
       `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ` +
-        `${current.next} of ${counted(current.rows, 'row')} (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+        `${current.next} of ${counted(current.rows, 'row')} ` +
+        `(${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
         'resume or cancel it first, or confirm to start this one in its place ' +
         `(its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
     );

@@ -28,8 +28,7 @@ const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM]
  * is counted on a line of its own that says so.
  */
 const lostLabel = (label: string, lost: Lost): string =>
-  `${label}: ${plural(lost.lookups, 'lookup')} ` +
-  `sent again after a lost answer (may have been charged)`;
+  `${label}: ${plural(lost.lookups, 'lookup')} ` + `sent again after a lost answer (may have been charged)`;
 
 /**
  * A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount).

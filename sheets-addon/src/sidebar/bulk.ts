@@ -102,8 +102,7 @@ export function showJob(job: Job | null): void {
     job.cached +
     ' from cache';
   if (job.skipped) text += ', ' + job.skipped + ' already written';
-  if (job.kind !== 'rows' && job.duplicates)
-    text += ', ' + count(job.duplicates, 'repeated target') + ' skipped';
+  if (job.kind !== 'rows' && job.duplicates) text += ', ' + count(job.duplicates, 'repeated target') + ' skipped';
   if (job.status === 'done') text = 'Done: ' + text + '.';
   else if (job.status === 'cancelled') text = 'Cancelled at ' + text + '.';
   else if (job.status === 'paused') text = 'Paused at ' + text + '.';

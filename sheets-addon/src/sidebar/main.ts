@@ -1,5 +1,6 @@
 // The sidebar's entry (scripts/build/sheets.mjs bundles it into Sidebar.html): wires the views
-// (nav.ts: the home list of jobs and settings, one section at a time), loads what the server knows, and reads again what time changed around it.
+// (nav.ts: the home list of jobs and settings, one section at a time), loads what the server
+// knows, and reads again what time changed around it.
 import { call } from './api';
 import { fail, state, type Endpoint } from './base';
 import { refreshSelection, showEndpoints, showJob, wireBulk } from './bulk';

@@ -35,7 +35,8 @@ function showSchedules(list: Answer<'igSchedules'>): void {
   box.innerHTML = '';
   if (!list.length) {
     box.innerHTML =
-      '<p class="muted">None yet: set up a Bulk lookup, then \u201cSchedule this lookup\u201d; trackers and watches list theirs here too.</p>';
+      '<p class="muted">None yet: set up a Bulk lookup, then \u201cSchedule this lookup\u201d; ' +
+      'trackers and watches list theirs here too.</p>';
     return;
   }
   list.forEach((s) => {
