@@ -34,7 +34,7 @@ import {
   type MessageContext,
 } from '@igdata/core';
 import { allTools } from '../scripts/sandbox/mcp/tools';
-import { busyRunQuestion, count, selectionLabel } from '../sheets-addon/src/sidebar/base';
+import { busyRunQuestion, count, selectionLabel } from '../sheets-addon/src/sidebar/counts';
 
 const COUNTS = [0, 1, 2] as const;
 const WORDS = ['credit', 'row', 'account', 'post'];

@@ -1,7 +1,6 @@
 // Shared helpers and the sidebar's state. The sidebar talks to the server functions of Code.js
 // through call() (api.ts); small and dependency-free on purpose. The API key never comes back from
 // the server: only a mask.
-import { counted, noun } from '@igdata/core';
 import type { Answer } from './api';
 import type { ELEMENTS } from './elements';
 import type { sidebarEndpoints } from '../sidebar-endpoints';
@@ -42,16 +41,7 @@ export function say(id: Id, text: string, kind?: string): void {
   el.className = 'msg' + (kind ? ' ' + kind : '');
 }
 export const fmt = (n: unknown): string => (typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–');
-/**
- * A count and its word, through core's one plural helper: "1 credit", "1,500 credits", "0 rows";
- * "– credits" for what is not a number. Every count the sidebar writes goes through it.
- */
-export const count = (n: unknown, word: string, many?: string): string =>
-  typeof n === 'number' && isFinite(n) ? counted(n, word, many) : '– ' + noun(2, word, many);
 
-/** The selection as the jobs show it: "Sheet1!A2:A8 (7 rows)", or a hint to pick one column. */
-export const selectionLabel = (s: { a1: string; rows: number; columns: number } | null): string =>
-  s ? s.a1 + ' (' + count(s.rows, 'row') + (s.columns > 1 ? ', select one column' : '') + ')' : 'none';
 export const errText = (e: unknown): string =>
   String((e && (e as Error).message) || e).replace(/^(Exception|Error): /, '');
 
@@ -102,14 +92,4 @@ export function deleteButton(question: string, onConfirm: () => void): HTMLButto
     onConfirm();
   };
   return del;
-}
-
-/** The question asked when another bulk run is going or paused: where it is, and what replacing it leaves undone. */
-export function busyRunQuestion(current: Job, place: string, instead: string): string {
-  const left = current.rows - current.next;
-  return (
-    `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ` +
-    `${count(current.rows, 'row')} (${place}). ${instead}? What it wrote stays; its other ${count(left, 'row')} ` +
-    `would not be looked up.`
-  );
 }

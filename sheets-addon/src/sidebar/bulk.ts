@@ -1,7 +1,8 @@
 // Bulk lookup: the lookup's form, the cost preview, and the run the sidebar steps (or the hourly trigger, once it
 // closes).
 import { call, type Args } from './api';
-import { $, busyRunQuestion, colName, count, errText, fail, fmt, say, selectionLabel, state, type Job } from './base';
+import { $, colName, errText, fail, fmt, say, state, type Job } from './base';
+import { busyRunQuestion, count, selectionLabel } from './counts';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';
 

@@ -1,6 +1,7 @@
 // History: the growth view of a history sheet (a sheet with Sheets' own line chart).
 import { call, type Answer } from './api';
-import { $, count, fail, say } from './base';
+import { $, fail, say } from './base';
+import { count } from './counts';
 
 let histories: Answer<'igHistoryChoices'> = [];
 

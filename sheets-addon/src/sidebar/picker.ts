@@ -1,7 +1,8 @@
 // The tracker's field picker: the fields grouped by the function that returns them (what an account
 // costs is per function), each group titled by what it looks up, and a search box that keeps the
 // fields (and groups) whose name, function or topic holds every word typed.
-import { $, count, state } from './base';
+import { $, state } from './base';
+import { count } from './counts';
 
 interface Choice {
   field: string;

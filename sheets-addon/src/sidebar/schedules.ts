@@ -1,6 +1,7 @@
 // Schedules: a bulk lookup the hourly trigger runs daily or weekly, with a cap per run.
 import { call, type Answer } from './api';
-import { $, count, deleteButton, fail, fillWhen, fmt, listItem, say, type Job } from './base';
+import { $, deleteButton, fail, fillWhen, fmt, listItem, say, type Job } from './base';
+import { count } from './counts';
 import { invalidatePreview, request } from './bulk';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';

@@ -1,6 +1,7 @@
 // The key, the balance, the freshness setting and the base URL.
 import { call, type Answer } from './api';
-import { $, count, fail, say, state, type Settings } from './base';
+import { $, fail, say, state, type Settings } from './base';
+import { count } from './counts';
 import { showUsage } from './usage';
 
 /** While the sidebar is open, formulas spend credits: the balance is read again this often (free). */

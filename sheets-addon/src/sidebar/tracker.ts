@@ -1,7 +1,8 @@
 // Track these accounts: a column of accounts, fields, how often and a cap; the cost first, then one
 // confirmation makes the schedule, runs it now (stepped from here) and writes the tracker sheet.
 import { call, type Answer } from './api';
-import { $, count, deleteButton, fail, fillWhen, fmt, listItem, say, selectionLabel } from './base';
+import { $, deleteButton, fail, fillWhen, fmt, listItem, say } from './base';
+import { count, selectionLabel } from './counts';
 import { loadHistory } from './history';
 import { fillPicker, filterPicker } from './picker';
 import { loadSchedules } from './schedules';

@@ -1,7 +1,8 @@
 // Usage: credits by day (UTC) and by what spent them (a formula: function and cell; a bulk run),
 // the last 7 days in detail, this month's total against the balance.
 import { call } from './api';
-import { $, count, fail, fmt, say, state, type Usage } from './base';
+import { $, fail, fmt, say, state, type Usage } from './base';
+import { count } from './counts';
 
 /** [day, what, credits], the newest day first. */
 function usageRows(u: Usage): [string, string, number][] {

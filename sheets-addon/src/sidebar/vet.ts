@@ -3,7 +3,8 @@
 // the scorecard sheet. Its checks are the document's bulk run, stepped from here (the hourly trigger
 // goes on with it once the sidebar closes).
 import { call, type Args } from './api';
-import { $, busyRunQuestion, count, errText, fail, fmt, say, selectionLabel, state, type Job } from './base';
+import { $, errText, fail, fmt, say, state, type Job } from './base';
+import { busyRunQuestion, count, selectionLabel } from './counts';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 

@@ -2,7 +2,8 @@
 // first, then one confirmation makes the watch and runs it once now (the hourly trigger does the rest).
 import { call, type Answer } from './api';
 import { noun } from '@igdata/core';
-import { $, count, deleteButton, fail, fmt, listItem, say } from './base';
+import { $, deleteButton, fail, fmt, listItem, say } from './base';
+import { count } from './counts';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 
