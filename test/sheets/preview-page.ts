@@ -42,7 +42,9 @@ export function previewSuite(startAt: string) {
     await env.page.waitForFunction(() => Number(document.body.getAttribute('data-draws')) > 0);
     await env.sidebar.locator('body[data-view]').waitFor({ state: 'attached' });
     await settled(env.page);
-  });
+    // A sandbox, the preview server (its own process) and Chromium start here: on a machine loaded
+    // by other suites that is more than jest's 60 s for a hook (seen once beside preview-edges).
+  }, 180_000);
   afterAll(async () => {
     await env.browser?.close();
     await env.preview?.close();
