@@ -64,6 +64,7 @@ const QUICK = [
   'test/sandbox/moving-world.test.ts',
   'test/sandbox/openapi.test.ts',
   'test/sandbox/paging.test.ts',
+  'test/sandbox/steps.test.ts',
   'test/n8n-node/engine.test.ts',
   'test/n8n-node/engine-stop.test.ts',
   'test/n8n-node/pace.test.ts',
@@ -74,6 +75,7 @@ const QUICK = [
   'test/n8n-node/media-addresses.test.ts',
   'test/n8n-node/parameters.test.ts',
   'test/n8n-node/poll.test.ts',
+  'test/n8n-node/change-trigger.test.ts',
   'test/fuzz/n8n-fields.test.ts',
   'test/sheets/preview-chart.test.ts',
   'test/layers.test.ts',
@@ -99,10 +101,12 @@ const REAL_N8N = [
   'n8n-rate-limit',
   'trigger-modes',
   'n8n-media',
+  'n8n-borders',
   'n8n-tools',
   'n8n-examples',
   'n8n-agent',
   'n8n-rules',
+  'n8n-account-changed',
 ].map((name) => `<rootDir>/test/n8n-node/${name}.test.ts`);
 // Queue mode (Redis, Postgres, main + workers) runs on the newest version, the one users scale.
 const NEWEST_ONLY = [

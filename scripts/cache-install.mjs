@@ -47,18 +47,47 @@ export function npmIn(dir, args, { env = {}, what = `npm ${args[0]}` } = {}) {
     throw new Error(`${what} failed (exit ${r.status ?? r.error?.message}) in ${dir}; see npm output above`);
 }
 
+/** The pid that holds `lock`, or undefined when it wrote none (an older checkout's lock). */
+function holderOf(lock) {
+  try {
+    return Number(readFileSync(join(lock, 'pid'), 'utf8')) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/**
+ * A lock is stale when its holder is gone, never because it is old: an install of n8n took 29 min
+ * on a loaded machine, and a waiter that broke its 20-minute-old lock compiled sqlite3 into the same
+ * folder at the same time (both builds failed). A lock without a pid falls back to its age.
+ */
+function isStale(lock) {
+  const pid = holderOf(lock);
+  if (pid !== undefined) return !isAlive(pid);
+  return Date.now() - statSync(lock).mtimeMs > 60 * 60_000;
+}
+
 function withLock(dir, fn, log) {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, '.install.lock');
-  const deadline = Date.now() + 20 * 60_000;
+  const deadline = Date.now() + 60 * 60_000;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      if (Date.now() - statSync(lock).mtimeMs > 20 * 60_000)
-        rmSync(lock, { recursive: true, force: true }); // stale
+      if (isStale(lock)) rmSync(lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
       else {
         log('another install is running; waiting...');

@@ -19,7 +19,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { startSandbox } = await import(pathToFileURL(join(root, 'dist/sandbox-lib.mjs')).href);
 
 const port = Number(process.env.PORT ?? 4010);
-const sandbox = await startSandbox({ port, host: '127.0.0.1', quiet: true });
+// Where it listens: 127.0.0.1 unless IGDATA_LISTEN names another address (read by startSandbox and the
+// Sheets preview alike; never HOST). startSandbox prints a warning if it does.
+const sandbox = await startSandbox({ port, quiet: true });
 const stops = [() => sandbox.close()];
 const line = '-'.repeat(72);
 console.log(`${line}\nIG Data sandbox: the whole API, offline, with synthetic data\n${line}`);

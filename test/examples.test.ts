@@ -8,11 +8,15 @@
  * - every n8n field placeholder ("e.g. nasa, @nasa or https://...") of the built node, sent through
  *   the core for each operation that shows the field.
  * - every `curl` line of the READMEs, with the sandbox's address and key put in.
+ * - every n8n example that writes to a sheet or a CSV takes the spreadsheet-safe twin of each
+ *   stranger text field (`caption_for_sheets`), never the field itself (the examples run in real
+ *   n8n, hostile captions included: test/n8n-node/n8n-examples.test.ts; the Zapier recipes:
+ *   zapier/test/recipes.test.ts).
  * Real HTTP against the sandbox in a child process; nothing is stubbed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createClient, documentedParam, endpoints } from '@igdata/core';
+import { createClient, documentedParam, endpoints, safeTwinOf, strangerTextPaths } from '@igdata/core';
 import type { EndpointDef } from '@igdata/core';
 import { argLayout } from '../sheets-addon/src/engine/layout';
 import type { GasRuntime } from '../scripts/gas-standin/runtime';
@@ -197,5 +201,34 @@ describe('every curl line of the READMEs works against the sandbox', () => {
       headers[m[1]] = m[2].replace(/\$IGDATA_KEY|\$KEY|<demo key>/g, sb.demoKey);
     const res = await fetch(url, { method, headers });
     expect([url, res.status]).toEqual([url, 200]);
+  });
+});
+
+describe('every n8n example that writes to a sheet or a CSV takes the spreadsheet-safe twins', () => {
+  const dir = path.join(ROOT, 'n8n-node', 'examples');
+  /** Nodes that put items into a spreadsheet or a CSV file. */
+  const writes = (n: { type: string; parameters?: Record<string, unknown> }) =>
+    ['n8n-nodes-base.googleSheets', 'n8n-nodes-base.spreadsheetFile', 'n8n-nodes-base.microsoftExcel'].includes(
+      n.type,
+    ) ||
+    (n.type === 'n8n-nodes-base.convertToFile' && ['csv', 'xlsx', 'ods'].includes(String(n.parameters?.operation)));
+  /** Stranger text as items name it: whole (`author.full_name`) and simplified the same (flattened). */
+  const stranger = new Set(endpoints.flatMap((e) => strangerTextPaths(e.schema)));
+  const examples = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ file: f, wf: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) }))
+    .filter(({ wf }) => wf.nodes.some(writes));
+
+  test('the examples that write a sheet or a CSV are found', () => {
+    expect(examples.map((e) => e.file)).toContain('hashtag-watch-to-csv.json');
+  });
+
+  test.each(examples.map((e) => [e.file, e.wf] as const))('%s', (_file, wf) => {
+    const text = JSON.stringify(wf.nodes);
+    const refs = [...text.matchAll(/\$json(?:\.([\w.]+)|\[\\?['"]([^'"\\]+)\\?['"]\])/g)].map((m) => m[1] ?? m[2]);
+    expect(refs.filter((r) => stranger.has(r))).toEqual([]);
+    // and the caption it writes is the twin
+    if (refs.some((r) => r.startsWith('caption'))) expect(refs).toContain(safeTwinOf('caption'));
   });
 });

@@ -6,12 +6,9 @@
 // Sheets functions accept are what the zod walk found.
 import fc from 'fast-check';
 import * as z from 'zod/mini';
-import type { EndpointDef } from '@igdata/core';
+import type { Field, Shape } from '@igdata/core';
 import { buildOpenApi, endpoints, fieldPaths, pathOf } from '@igdata/core';
 import { checkShape } from '../core/src/shape';
-
-type Shape = EndpointDef['schema'];
-type Field = Shape | { optional: Shape; nullable?: true };
 
 function toZod(shape: Shape): z.ZodMiniType {
   if (shape === 'string') return z.string();
@@ -24,6 +21,7 @@ function toZod(shape: Shape): z.ZodMiniType {
 function fieldToZod(f: Field): z.ZodMiniType {
   if (typeof f === 'object' && 'optional' in f)
     return z.optional(f.nullable ? z.nullable(toZod(f.optional)) : toZod(f.optional));
+  if (typeof f === 'object' && 'required' in f) return toZod(f.required);
   return toZod(f);
 }
 
@@ -49,7 +47,7 @@ function near(shape: Shape, depth = 0): fc.Arbitrary<unknown> {
     if ('record' in shape)
       return fc.dictionary(fc.string({ maxLength: 3 }), near(shape.record, depth + 1), { maxKeys: 3 });
     const fields = Object.entries(shape.object).map(([k, f]) => {
-      const inner = typeof f === 'object' && 'optional' in f ? f.optional : f;
+      const inner = typeof f !== 'object' ? f : 'optional' in f ? f.optional : 'required' in f ? f.required : f;
       // present and near, absent, or null
       return fc.oneof(
         { weight: 6, arbitrary: near(inner, depth + 1).map((v) => [[k, v]]) },

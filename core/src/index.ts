@@ -29,12 +29,21 @@ export type {
 // bundle, importing only the first, leaves out).
 export { endpoints, findEndpoint, getEndpoint, pathOf } from './registry/endpoints';
 export { documented, documentedEndpoints, documentedParam } from './registry/docs';
-export type { DocumentedEndpoint, DocumentedParam, EndpointDef, EndpointDoc, ParamDef } from './registry/types';
+export type {
+  DocumentedEndpoint,
+  DocumentedParam,
+  EndpointDef,
+  EndpointDoc,
+  Field,
+  ParamDef,
+  Shape,
+} from './registry/types';
 export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 
 // Input: resolving what users type, validating a call, building its request.
 export { expectedFor, isBlank, resolveParam } from './resolve';
 export { baseUrlOf, normalizeParams, requestKey } from './request';
+export { baseUrlRefusal, isLoopbackHost, originOfUrl } from './base-url';
 export { closest } from './suggest';
 
 // Effects and their two drivers.
@@ -64,6 +73,19 @@ export { feedOp, readFeed } from './feed';
 export type { FeedBoundary } from './feed-boundary';
 export { newestPosts } from './feed-boundary';
 
+// Watching numbers: a rule of a change or a value, its crossings, its state between checks.
+export type { AccountState, ChangeRule, Comparison, Crossing, Measure, RuleState } from './change-rule';
+export {
+  MEASURES,
+  checkCost,
+  checkRule,
+  checkRuleShape,
+  crossingsOf,
+  describeRule,
+  measureOf,
+  parseRule,
+} from './change-rule';
+
 // Credits.
 export type { CostEstimate } from './cost';
 export { costRange, costSentence, describeCost, estimateCost } from './cost';
@@ -76,6 +98,7 @@ export {
   IgApiError,
   IgConnectionError,
   IgCreditCapError,
+  IgQuotaError,
   IgSchemaError,
   IgValidationError,
   errorCode,
@@ -112,6 +135,15 @@ export {
 export type { Cell, FlatRow } from './flatten';
 export { flatten, pick, plainField, toRows } from './flatten';
 export { fieldPaths, mediaFieldPaths } from './shape';
+// Text from strangers as a spreadsheet keeps it as text: the rule and the twins of the registry's `stranger` fields.
+export {
+  TWIN_SUFFIX,
+  safeTwinOf,
+  spreadsheetSafe,
+  strangerTextPaths,
+  withSafeTwins,
+  withTwinColumns,
+} from './stranger-text';
 export { buildOpenApi } from './openapi';
 
 // A promise-based client over fetch, for Node scripts, tests and benchmarks.

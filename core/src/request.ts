@@ -7,6 +7,7 @@ import type { EndpointDef } from './registry/types';
 import type { ClientConfig, HttpRequest, Params, RetryPolicy } from './types';
 
 import { DEFAULT_BASE_URL } from './constants';
+import { BASE_URL_EXPECTED, baseUrlRefusal } from './base-url';
 
 /** The retried statuses come from the error table; network failures are retried as well. */
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -75,9 +76,12 @@ function authHeaders(config: ClientConfig): Record<string, string> {
 
 export function buildRequest(endpoint: EndpointDef, params: Params, config: ClientConfig): HttpRequest {
   const qs = queryString(params);
+  const base = baseUrlOf(config);
+  // Before any request, key or no key (n8n and Zapier add it on the way out): base-url.ts.
+  if (baseUrlRefusal(base)) throw new IgValidationError('Base URL', BASE_URL_EXPECTED, showValue(base));
   return {
     method: 'GET',
-    url: `${baseUrlOf(config)}${pathOf(endpoint)}${qs ? `?${qs}` : ''}`,
+    url: `${base}${pathOf(endpoint)}${qs ? `?${qs}` : ''}`,
     headers: { accept: 'application/json', ...authHeaders(config) },
   };
 }

@@ -1,4 +1,5 @@
 /** Reading a raw HTTP outcome: envelope unwrapping, schema validation, error mapping. */
+import { originOfUrl } from './base-url';
 import { codeForStatus } from './error-codes';
 import { IgApiError, IgConnectionError, IgQuotaError, IgSchemaError } from './errors';
 import type { EndpointDef } from './registry/types';
@@ -47,6 +48,7 @@ export function toError(
   if (res.status === 0) {
     return new IgConnectionError(redact(res.error || 'The service could not be reached.', apiKey), attempts, res.cause);
   }
+  if (res.status >= 300 && res.status < 400) return redirectRefused(res, attempts, apiKey);
   const body = parseJson(res.body) as { error?: Record<string, unknown>; meta?: unknown } | undefined;
   const err = body && typeof body.error === 'object' && body.error ? body.error : {};
   const meta = metaOf(body);
@@ -58,6 +60,23 @@ export function toError(
     reason: typeof err.reason === 'string' ? err.reason : undefined,
     attempts,
   });
+}
+
+/**
+ * A redirect from the base URL. Every product asks its HTTP client not to follow one (the key would
+ * go along to whatever address it names), so it comes here as an answer: an error, never retried,
+ * that names where it pointed (its origin only: the rest is the stranger's text).
+ */
+function redirectRefused(res: RawResponse, attempts: number, apiKey: string | undefined): IgApiError {
+  const to = originOfUrl(res.headers.location ?? '');
+  const where = to ? ` to ${redact(to, apiKey)}` : '';
+  return new IgApiError(
+    res.status,
+    'redirect_refused',
+    `the Base URL redirected the request${where}; the API key goes only to the Base URL, so the redirect was ` +
+      `not followed. If that address serves the API, set it as the Base URL`,
+    { ...requestFacts({}, res), attempts },
+  );
 }
 
 function issuesOf(issues: ShapeIssue[], prefix: string): string[] {

@@ -18,13 +18,14 @@ export interface ShapeIssue {
 const INVALID = 'Invalid input';
 
 /** The shape of a field's value, whether the field is optional or not. */
-const valueShape = (f: Field): Shape => (typeof f === 'object' && 'optional' in f ? f.optional : f);
+export const valueShape = (f: Field): Shape =>
+  typeof f !== 'object' ? f : 'optional' in f ? f.optional : 'required' in f ? f.required : f;
 
 /** The field's shape and whether it may be absent (and null), for objects' fields (openapi.ts). */
 export const fieldShape = (f: Field): { shape: Shape; optional: boolean; nullable: boolean } =>
   typeof f === 'object' && 'optional' in f
     ? { shape: f.optional, optional: true, nullable: f.nullable === true }
-    : { shape: f, optional: false, nullable: false };
+    : { shape: valueShape(f), optional: false, nullable: false };
 
 /** The issues of `value` against `shape`, in order; none when it has the shape. */
 export function checkShape(

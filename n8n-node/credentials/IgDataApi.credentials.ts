@@ -42,7 +42,9 @@ export class IgDataApi implements ICredentialType {
       default: DEFAULT_BASE_URL,
       required: true,
       description:
-        'Address of the API without /v1. Keep the default for production; point it at a local sandbox for testing.',
+        'Address of the API without /v1. Keep the default for production; point it at a local sandbox for testing. ' +
+        'https:// only (http:// only to this machine, for a sandbox): the key goes to this address alone, ' +
+        'never along a redirect.',
     },
   ];
 
@@ -58,6 +60,9 @@ export class IgDataApi implements ICredentialType {
       baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
       url: '/v1/credits',
       method: 'GET',
+      // A redirect fails the test: n8n would follow it with the key (issue 38).
+      disableFollowRedirect: true,
+      sendCredentialsOnCrossOriginRedirect: false,
     },
   };
 }

@@ -9,7 +9,6 @@ export async function startSandboxChild(root, { key, latencyMs = 0 }) {
     env: {
       ...process.env,
       PORT: '0',
-      HOST: '127.0.0.1',
       SANDBOX_DEMO_KEY: key,
       SANDBOX_LATENCY_MS: String(latencyMs),
       SANDBOX_FAULT_RATE: '0',

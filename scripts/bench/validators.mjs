@@ -69,7 +69,8 @@ function schemaSource(lib) {
     if (typeof f === 'object' && 'optional' in f) {
       uses.set(JSON.stringify(f), (uses.get(JSON.stringify(f)) ?? 0) + 1);
       count(f.optional);
-    } else count(f);
+    } else if (typeof f === 'object' && 'required' in f) count(f.required);
+    else count(f);
   };
   for (const s of Object.values(schemas)) count(s);
   const named = (key, expr) => {
@@ -90,6 +91,7 @@ function schemaSource(lib) {
     return named(key, lib.object(`{ ${fields.join(', ')} }`));
   };
   const field = (f) => {
+    if (typeof f === 'object' && 'required' in f) return expr(f.required);
     if (!(typeof f === 'object' && 'optional' in f)) return expr(f);
     const inner = expr(f.optional);
     return named(JSON.stringify(f), lib.optional(f.nullable ? lib.nullable(inner) : inner));

@@ -11,6 +11,8 @@ export async function build() {
     entryPoints: {
       sandbox: join(root, 'scripts/sandbox/cli.ts'),
       'sandbox-lib': join(root, 'scripts/sandbox/server.ts'),
+      // The gate and IGDATA_LISTEN for the Sheets preview (plain JS), the same code the sandbox runs.
+      border: join(root, 'scripts/lib/border.ts'),
       // The workspace package's own entry, as products import it.
       core: createRequire(import.meta.url).resolve('@igdata/core'),
     },

@@ -40,6 +40,11 @@ export interface GasRuntimeOptions {
   enforceScopes?: boolean;
   /** Cache put with a TTL over 21600 s: 'throw' (default) or 'clamp'. */
   cacheTtlOverMax?: TtlOverMax;
+  /**
+   * How the script came to run, as `ScriptApp.getInstallationSource()` says it: `NONE` (default), a script bound to the
+   * spreadsheet (every editor can open it in Extensions > Apps Script), or an add-on installed from the Marketplace.
+   */
+  installationSource?: 'NONE' | 'WEB_STORE_ADD_ON' | 'APPS_MARKETPLACE_DOMAIN_ADD_ON';
   /** Caption of createAddonMenu() (default 'Add-on'). */
   addonName?: string;
   /** Also print the script's console output to the real console (default false). */

@@ -375,7 +375,10 @@ export class GasRuntime {
     g.SpreadsheetApp = createSpreadsheetApp(host, realm, this.spreadsheet, this.ui, addonName);
     g.Charts = createCharts();
     g.Session = createSession(host, realm);
-    g.ScriptApp = { ...createScriptApp(), ...createTriggerBuilders(this.host, realm, this.triggers) };
+    g.ScriptApp = {
+      ...createScriptApp(this.opts.installationSource ?? 'NONE'),
+      ...createTriggerBuilders(this.host, realm, this.triggers),
+    };
     g.console = createConsole(host);
     g.Logger = createLogger(host, this.logs, () => this.exec?.id);
     if (this.opts.virtualDate ?? true)

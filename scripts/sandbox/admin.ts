@@ -1,12 +1,14 @@
 /**
  * The `/_sandbox/...` routes: what the Sandbox handle does in-process (keys, stats, faults,
- * publishing and deleting posts, adding accounts), for clients in another process. Never counted or billed.
+ * publishing and deleting posts, adding accounts, stepping an account's numbers), for clients in another process. Never counted or billed.
  */
 import type * as http from 'node:http';
 import { parseFaults } from './faults';
-import { readBody, send } from './http';
+import { send } from './http';
+import { readBody } from '../lib/gate';
 import { fixtures } from './fixtures';
 import type { Runtime } from './runtime';
+import type { StepMeasure } from './world/steps';
 
 export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
   const { billing } = rt;
@@ -63,6 +65,18 @@ export async function serveAdmin(rt: Runtime, req: http.IncomingMessage, res: ht
     if (k && m === 'POST') {
       const handle = decodeURIComponent(k[1]);
       return json(200, { handle, pinned: rt.overlay.pinPosts(handle, Number(url.searchParams.get('count') ?? '1')) });
+    }
+    k = /^\/_sandbox\/profile\/([^/]+)\/step$/.exec(path);
+    if (k && m === 'POST') {
+      const handle = decodeURIComponent(k[1]);
+      const q = (name: string) => url.searchParams.get(name);
+      const change = Number(q('change') ?? NaN);
+      const to = q('at');
+      const at = to === null ? undefined : Date.parse(to);
+      if (at !== undefined && !Number.isFinite(at))
+        return bad(`at must be an ISO 8601 instant, like 2026-11-25T10:00:00Z; got "${to}"`);
+      const steps = rt.moving.step(handle, (q('measure') ?? '') as StepMeasure, change, at);
+      return json(200, { handle, steps: steps.map((st) => ({ ...st, at: new Date(st.at).toISOString() })) });
     }
     k = /^\/_sandbox\/post\/([^/]+)\/delete$/.exec(path);
     if (k && m === 'POST') {

@@ -1,17 +1,24 @@
 /**
  * `npm run sandbox`: start the sandbox on PORT (default 4010) and print how to use it.
- * Environment: PORT, HOST, SANDBOX_SEED, SANDBOX_DEMO_KEY, SANDBOX_LATENCY_MS, SANDBOX_FAULT_RATE,
- * SANDBOX_FAULT_STATUS, SANDBOX_SLOW_MS, SANDBOX_MEDIA_TTL_SECONDS. This file starts a server when
+ * Environment: PORT, IGDATA_LISTEN (where to listen and the names to answer to: scripts/lib/listen.ts;
+ * never HOST, which some dev containers set to 0.0.0.0 for their own tools), SANDBOX_SEED,
+ * SANDBOX_DEMO_KEY, SANDBOX_LATENCY_MS, SANDBOX_FAULT_RATE, SANDBOX_FAULT_STATUS, SANDBOX_SLOW_MS, SANDBOX_MEDIA_TTL_SECONDS. This file starts a server when
  * loaded; import server.ts for the library.
  */
+import { isWildcard, LISTEN_ENV } from '../lib/listen';
 import { startSandbox } from './server';
 
 export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
   const port = env.PORT ? Number(env.PORT) : 4010;
-  const sandbox = await startSandbox({ port, host: env.HOST || '127.0.0.1', quiet: true, env });
+  const sandbox = await startSandbox({ port, quiet: true, env });
   const { url, demoKey } = sandbox;
   const lines = [
-    `IG Data sandbox (seed ${sandbox.seed}) listening on ${url}`,
+    `IG Data sandbox (seed ${sandbox.seed}) listening on ${url}${isWildcard(sandbox.address) ? ` and every other address of this machine (${LISTEN_ENV})` : ''}`,
+    ...(env.HOST && !env[LISTEN_ENV]
+      ? [
+          `(HOST=${env.HOST} is not read: the sandbox listens on this machine only; ${LISTEN_ENV} names another address)`,
+        ]
+      : []),
     `Demo API key (1,000,000 credits): ${demoKey}`,
     `OpenAPI document: ${url}/openapi.json    Stats: ${url}/_sandbox/stats    Test targets: ${url}/_sandbox/fixtures`,
     `MCP server (Streamable HTTP, the same key as a bearer token): ${sandbox.mcpUrl}`,

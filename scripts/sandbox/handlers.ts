@@ -254,7 +254,7 @@ export function createHandlers({
     },
     'hashtag/top': (ctx) => {
       const { h, name, recent } = hashtag(ctx);
-      const top = (h?.top ?? []).filter(overlay.alive);
+      const top = moving.engagedAll((h?.top ?? []).filter(overlay.alive));
       const ranked = top.length ? top : recent.slice(0, 9);
       const { page, next } = pager.offset(ctx, name, ranked, PAGE_SIZE.hashtag);
       return listOf(page, next, postJson);

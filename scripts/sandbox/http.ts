@@ -3,7 +3,8 @@ import type * as http from 'node:http';
 import { hash32 } from './world/random';
 
 export function send(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
-  if (res.writableEnded || res.destroyed) return;
+  // headersSent: already answered (the gate refused a body while the route read it).
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
@@ -34,19 +35,6 @@ const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 export function originOf(req: http.IncomingMessage, fallback: string): string {
   const host = req.headers.host;
   return typeof host === 'string' && HOST.test(host) ? `http://${host}` : fallback;
-}
-
-export function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-      if (body.length > 100_000) reject(new Error('body too large'));
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
 }
 
 /** Request ids unique to one sandbox run: a counter, salted with the seed and start time. */

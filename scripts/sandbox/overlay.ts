@@ -53,11 +53,11 @@ export class Overlay {
   }
 
   feedOf(a: Account): Post[] {
-    return this.merge(a.posts, this.newer(this.byAuthor.get(a.id), this.moving.feedOf(a)));
+    return this.moving.engagedAll(this.merge(a.posts, this.newer(this.byAuthor.get(a.id), this.moving.feedOf(a))));
   }
 
   locationPosts(id: string): Post[] {
-    return this.merge(this.world.locationPosts.get(id) ?? [], this.moving.located(id));
+    return this.moving.engagedAll(this.merge(this.world.locationPosts.get(id) ?? [], this.moving.located(id)));
   }
 
   /** The account's pinned posts still alive, shown first on the first page of profile/posts. */
@@ -96,19 +96,19 @@ export class Overlay {
   }
 
   recentOf(tag: string, seeded: Post[]): Post[] {
-    return this.merge(seeded, this.newer(this.byTag.get(tag), this.moving.tagged(tag)));
+    return this.moving.engagedAll(this.merge(seeded, this.newer(this.byTag.get(tag), this.moving.tagged(tag))));
   }
 
-  /** A post by id or shortcode, seeded or published, deleted or not. */
+  /** A post by id or shortcode, seeded or published, deleted or not (with its author's engagement steps). */
   findPost(ref: string): Post | undefined {
     const { world } = this;
-    return (
+    const p =
       world.postsById.get(ref) ??
       this.byId.get(ref) ??
       world.postsByShortcode.get(ref) ??
       this.byShortcode.get(ref) ??
-      this.moving.find(ref)
-    );
+      this.moving.find(ref);
+    return p && this.moving.engaged(p);
   }
 
   addPosts(tagInput: string, n: number, caption?: string): PublishedPost[] {

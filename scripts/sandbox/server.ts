@@ -29,6 +29,9 @@ import { serveAdmin } from './admin';
 import { MediaLinks, MEDIA_PREFIX } from './media/links';
 import { serveMedia } from './media/serve';
 import { createMcpHandler, MCP_PATH } from './mcp/serve';
+import { guard } from '../lib/gate';
+import { LISTEN_ENV, listenOf, listenWarning } from '../lib/listen';
+import { sandboxRules } from './border';
 import type { Runtime } from './runtime';
 import type { Sandbox, SandboxOptions } from './types';
 
@@ -84,7 +87,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let openapiJson: string | null = null;
   const serveMcp = createMcpHandler(rt, routes, () => baseUrl);
 
-  const server = http.createServer((req, res) => {
+  const listen = listenOf(opts.listen ?? env[LISTEN_ENV]);
+  const server = http.createServer();
+  // Every request crosses the gate first (Host, Origin, body limits: scripts/lib/gate.ts).
+  guard(server, listen, sandboxRules, (req, res) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://sandbox');
@@ -190,7 +196,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   server.keepAliveTimeout = 5000;
 
-  const host = opts.host ?? '127.0.0.1';
+  const host = listen.address;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -199,11 +205,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
   });
   const port = (server.address() as AddressInfo).port;
-  baseUrl = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const reachedAt = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  baseUrl = `http://${reachedAt.includes(':') ? `[${reachedAt}]` : reachedAt}:${port}`;
   if (!quiet) console.log(`sandbox listening on ${baseUrl} (seed ${seed})`);
+  // Printed however quiet: the sandbox is then reachable from other machines.
+  const warning = listenWarning(listen, 'the sandbox');
+  if (warning) console.error(warning);
 
   return {
     url: baseUrl,
+    address: host,
     mcpUrl: `${baseUrl}${MCP_PATH}`,
     port,
     demoKey: billing.demoKey,
@@ -226,6 +237,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     addPosts: (tag: string, n: number, caption?: string) => rt.overlay.addPosts(tag, n, caption),
     deletePost: (ref: string) => rt.overlay.deletePost(ref),
     pinPosts: (handle: string, count: number) => rt.overlay.pinPosts(handle, count),
+    step: ({ handle, measure, change, at }) =>
+      moving.step(handle, measure, change, at === undefined ? undefined : typeof at === 'number' ? at : Date.parse(at)),
     faults: () => ({ ...rt.faults }),
     setFaults: (partial: Partial<FaultConfig>) =>
       (rt.faults = parseFaults(partial as Record<string, unknown>, rt.faults)),

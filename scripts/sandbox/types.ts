@@ -1,11 +1,16 @@
 /** The public types of the sandbox library (re-exported by server.ts). */
+import type { Step, StepMeasure } from './world/steps';
 import type { World } from './world/records';
 import type { FaultConfig } from './faults';
 
 export interface SandboxOptions {
   /** 0 (default) = a random free port. */
   port?: number;
-  host?: string;
+  /**
+   * Where to listen and the host names to answer to, as IGDATA_LISTEN (scripts/lib/listen.ts:
+   * `<address>[,<name>...]`). Default: env IGDATA_LISTEN, else 127.0.0.1. Never HOST.
+   */
+  listen?: string;
   seed?: number;
   latencyMs?: number;
   faultRate?: number;
@@ -59,6 +64,8 @@ export interface PublishedPost {
 
 export interface Sandbox {
   url: string;
+  /** The address the server is bound to: 127.0.0.1 unless IGDATA_LISTEN names another (0.0.0.0: every interface). */
+  address: string;
   /** The MCP server (Streamable HTTP): `${url}/mcp`. */
   mcpUrl: string;
   port: number;
@@ -85,6 +92,12 @@ export interface Sandbox {
   deletePost(idOrShortcode: string): boolean;
   /** Pin the account's `count` (0-3) oldest posts: shown first on profile/posts' first page (0 unpins). */
   pinPosts(handle: string, count: number): PublishedPost[];
+  /**
+   * A step in a seeded account's followers or engagement (its posts' likes and comments): from world
+   * time `at` (ms or ISO 8601; default the world's now, never before it) the measure is × (1 + change),
+   * over the drift (world/steps.ts; also POST /_sandbox/profile/<handle>/step). Returns the account's steps.
+   */
+  step(s: { handle: string; measure: StepMeasure; change: number; at?: number | string }): Step[];
   faults(): FaultConfig;
   setFaults(partial: Partial<FaultConfig>): FaultConfig;
   /** The (shared, read-only) synthetic world. */

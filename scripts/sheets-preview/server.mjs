@@ -4,7 +4,8 @@
 // Not Google Sheets. Run it in its own process: the stand-in's UrlFetchApp blocks this thread.
 //
 //   SANDBOX_URL=http://127.0.0.1:4010 IGDATA_API_KEY=<demo key> node scripts/sheets-preview/server.mjs
-//   SHEETS_PREVIEW_PORT (default 4020, 0 = any), SHEETS_PREVIEW_HOST (default 127.0.0.1),
+//   SHEETS_PREVIEW_PORT (default 4020, 0 = any), IGDATA_LISTEN (where to listen and the names to answer
+//   to, as the sandbox reads it: scripts/lib/listen.ts; default 127.0.0.1),
 //   IGDATA_CLOCK_START (the instant the stand-in's clock starts at, ISO 8601; default the real time)
 //
 // HTTP: GET / (the page), GET /formula.js (its formula parser), GET /chart.js (its line charts),
@@ -26,6 +27,10 @@
 // (scorecard.js, those shapes alone) with the sheet's conditional colours. =IMAGE(url or cell) shows the picture in its cell
 // (the sandbox's media links point at the sandbox: a profile_pic_url or image_url fetched by a formula). The page
 // shows the stand-in's clock, not the browser's; the sidebar's Date follows it too (gas-shim.js).
+//
+// Every request crosses the gate the sandbox has (scripts/lib/gate.ts, built to dist/border.mjs):
+// Host must name this machine, a page of another site may not POST, and a body past 1 MB is
+// refused with the connection closed.
 import { loadGasRuntime } from '../gas-standin/load.mjs';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
@@ -39,6 +44,12 @@ const root = join(here, '..', '..');
 const dist = join(root, 'sheets-addon', 'dist');
 // The production address, from core (built by npm run build): the stand-in's requests to it go to the sandbox.
 const { DEFAULT_BASE_URL: PROD } = await import(pathToFileURL(join(root, 'dist', 'core.mjs')).href);
+const { guard, readBody, LISTEN_ENV, listenOf, listenWarning, isWildcard } = await import(
+  pathToFileURL(join(root, 'dist', 'border.mjs')).href
+);
+/** The routes the page POSTs JSON to, and the most each takes (a paste of many rows is the largest). */
+const POSTS = new Set(['/run', '/cell', '/paste', '/select', '/sheet', '/advance']);
+const BODY_LIMIT = 1_000_000;
 const HOUR = 3600_000;
 /** Time travel goes forward, by at most a month at a time (each hour runs the trigger once). */
 const MAX_ADVANCE_MS = 31 * 24 * HOUR;
@@ -161,16 +172,29 @@ function sidebarHtml() {
 }
 
 async function body(req) {
-  let s = '';
-  for await (const chunk of req) {
-    s += chunk;
-    if (s.length > 1_000_000) throw new Error('body too large');
-  }
+  const s = await readBody(req);
   return s ? JSON.parse(s) : {};
 }
 
-const server = createServer(async (req, res) => {
+let listen;
+try {
+  listen = listenOf(process.env[LISTEN_ENV]);
+} catch (e) {
+  console.error(`sheets-preview: ${e.message}`);
+  process.exit(2);
+}
+const server = createServer();
+const rules = {
+  bodyLimit: (method, path) => (method === 'POST' && POSTS.has(path) ? BODY_LIMIT : 0),
+  refusal: (_path, _status, _code, message) => ({
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify({ ok: false, error: { name: 'Error', message } }),
+  }),
+};
+guard(server, listen, rules, async (req, res) => {
   const send = (status, type, text) => {
+    // A body refused at its limit was answered by the gate.
+    if (res.headersSent) return;
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
     res.end(text);
   };
@@ -238,13 +262,17 @@ const server = createServer(async (req, res) => {
 });
 
 const port = Number(process.env.SHEETS_PREVIEW_PORT ?? 4020);
-const host = process.env.SHEETS_PREVIEW_HOST ?? '127.0.0.1';
+const host = listen.address;
 server.on('error', (e) => {
   console.error(`sheets-preview: ${e.message}`);
   process.exit(1);
 });
 server.listen(port, host, () => {
-  console.log(`sheets-preview listening on http://${host}:${server.address().port}`);
+  const at = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const everywhere = isWildcard(host) ? ` and every other address of this machine (${LISTEN_ENV})` : '';
+  console.log(`sheets-preview listening on http://${at}:${server.address().port}${everywhere}`);
+  const warning = listenWarning(listen, 'the Sheets preview');
+  if (warning) console.error(warning);
 });
 const stop = () => {
   server.close();

@@ -8,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 const server = join(dirname(fileURLToPath(import.meta.url)), 'server.mjs');
 
-export function startSheetsPreview({ sandboxUrl, apiKey, port = 4020, host = '127.0.0.1', timeoutMs = 60_000 }) {
+// Where it listens: IGDATA_LISTEN, inherited with the environment (scripts/lib/listen.ts; default 127.0.0.1).
+export function startSheetsPreview({ sandboxUrl, apiKey, port = 4020, timeoutMs = 60_000 }) {
   const child = spawn(process.execPath, [server], {
     env: {
       ...process.env,
       SANDBOX_URL: sandboxUrl,
       IGDATA_API_KEY: apiKey ?? '',
       SHEETS_PREVIEW_PORT: String(port),
-      SHEETS_PREVIEW_HOST: host,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,7 +6,7 @@
  */
 import { DASHBOARD_URL, DEFAULT_BASE_URL, counted } from '@igdata/core';
 import { cancel, resume, start } from './bulk/control';
-import { jobStore } from './bulk/job';
+import { jobStore, stalled } from './bulk/job';
 import { preview } from './bulk/plan';
 import { readBalance } from './engine/balance';
 import { keyRefused } from './engine/error-facts';
@@ -18,6 +18,8 @@ import { ensureKeepTrigger } from './gas/keep-trigger';
 import { refreshSelection } from './gas/refresh';
 import {
   currentUserEmail,
+  currentUserKey,
+  installedAs,
   maskKey,
   readSettings,
   removeKey,
@@ -48,14 +50,22 @@ import { createWatch, deleteWatch, previewWatch, watchViews } from './watch/watc
 function settingsView() {
   const s = readSettings();
   const you = currentUserEmail();
+  const yourKey = currentUserKey();
   return {
     hasKey: !!s.apiKey,
     masked: maskKey(s.apiKey),
+    /** Whose key this user's runs use: their own ("only for me"), the sheet's, or none. */
+    scope: s.keyScope ?? (s.apiKey ? 'everyone' : ''),
+    /** Whether the sheet has a shared key: formulas use that one alone (they cannot read a personal key). */
+    sharedKey: !!s.sharedKey,
+    /** The name typed by whoever saved the shared key (theirs to choose: Apps Script does not confirm it). */
     setBy: s.keySetBy,
     setAt: s.keySetAt,
+    /** Whether Apps Script knows the shared key was saved by this user (its temporary user key, 30 days). */
+    setByYou: !!s.keySetByUser && !!yourKey && s.keySetByUser === yourKey,
     you,
-    /** True when someone else's key (and credits) is used by this sheet. */
-    othersKey: !!s.apiKey && !!s.keySetBy && !!you && s.keySetBy !== you,
+    /** `bound`: every editor can open the script and read its properties; `addon`: installed from the Marketplace. */
+    installedAs: installedAs(),
     baseUrl: s.baseUrl,
     defaultBaseUrl: DEFAULT_BASE_URL,
     /** Where keys are created (the sidebar links to it when there is no key or a key is refused). */
@@ -96,8 +106,12 @@ const thenSettings =
     return settingsView();
   };
 
-/** The document's bulk run, if any. */
-const currentJob = () => jobStore(gasContext().props).load();
+/** The document's bulk run, if any (one the hourly runs stopped moving says so: job.ts stalled). */
+const currentJob = () => {
+  const ctx = gasContext();
+  const job = jobStore(ctx.props).load();
+  return job && stalled(job, ctx.now(), (t) => ctx.book.formatTime(t));
+};
 
 /** Server functions by their global name in Code.js (what google.script.run calls). */
 export const SIDEBAR_API = {
@@ -119,7 +133,7 @@ export const SIDEBAR_API = {
   /** The answer carries the service's error code: the sidebar words key problems by it. */
   igTestKey: testKey,
   /** Saves the key after testing it; a key the service refuses is not stored. */
-  igSetKey: (key: string, label?: string) => {
+  igSetKey: (key: string, label?: string, scope?: string) => {
     const clean = String(key ?? '').trim();
     const test = testKey(clean || '\u0000');
     const saved = test.ok || !keyRefused(test.code);
@@ -129,6 +143,7 @@ export const SIDEBAR_API = {
         String(label ?? '')
           .trim()
           .slice(0, 120) || currentUserEmail(),
+        scope === 'mine' ? 'mine' : 'everyone',
       );
     return { ...test, saved, settings: settingsView() };
   },

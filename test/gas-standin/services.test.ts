@@ -191,13 +191,31 @@ describe('PropertiesService', () => {
     expect(r.call('propGet', 'user', 'API_KEY')).toBeNull();
     r.call('propSet', 'user', 'API_KEY', 'editor-key');
     expect(r.properties.user('editor@x.com').get('API_KEY')).toBe('editor-key');
-    // custom function executed while the editor is at the keyboard: reads the owner's store
+    // custom function executed while the editor is at the keyboard: reads the owner's store (Google documents none:
+    // custom functions run as an anonymous user), and such reads are counted for the product's tests
+    expect(r.stats.customUserPropertyReads).toBe(0);
     expect(r.run('propGet', ['user', 'API_KEY'], { kind: 'custom' })).toBe('owner-key');
+    expect(r.stats.customUserPropertyReads).toBe(1);
+    // document properties are one store for everyone, custom functions included (read-only there)
+    r.call('propSet', 'doc', 'SHARED', 'for-all');
+    expect(r.run('propGet', ['doc', 'SHARED'], { kind: 'custom' })).toBe('for-all');
+    expect(r.run('propGet', ['doc', 'SHARED'], { kind: 'script', user: 'owner@x.com' })).toBe('for-all');
+    expect(r.stats.customUserPropertyReads).toBe(1);
     expect(r.custom('trySetProp')).toBe('Exception: You do not have permission to call setProperty');
     expect(r.custom('tryUi')).toBe('Exception: You do not have permission to call SpreadsheetApp.getUi');
     expect(r.custom('whoAmI')).toBe('');
     expect(r.call('whoAmI')).toBe('editor@x.com');
   });
+});
+
+test('ScriptApp.getInstallationSource: NONE for a script bound to the sheet (default), the add-on source otherwise; the temporary user key is per user', () => {
+  expect(rt().call('installedFrom')).toEqual(['NONE', true]);
+  expect(rt({ installationSource: 'WEB_STORE_ADD_ON' }).call('installedFrom')).toEqual(['WEB_STORE_ADD_ON', false]);
+  const r = rt({ owner: 'owner@x.com' });
+  const owners = r.call('userKey');
+  expect(owners).toMatch(/^[\w-]{20,}$/);
+  expect(r.run('userKey', [], { kind: 'script', user: 'owner@x.com' })).toBe(owners);
+  expect(r.run('userKey', [], { kind: 'script', user: 'editor@x.com' })).not.toBe(owners);
 });
 
 describe('spreadsheet, UI, HTML, utilities', () => {

@@ -2,11 +2,14 @@
  * `npm start`'s n8n part (scripts/n8n-harness/start-editor.mjs) for real: n8n start on localhost with the
  * package, the sandbox credential and the examples; then, over n8n's REST API as the editor uses
  * it: sign in, the examples are there, and the credential's own test request (GET /v1/credits)
- * passes against the sandbox and fails with a wrong key.
+ * passes against the sandbox and fails with a wrong key, and with a Base URL that redirects (whose
+ * target never hears the key).
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,7 +73,7 @@ afterAll(async () => {
 // n8n ties its session to a browser id header on requests that change things, as the editor sends it.
 const BROWSER = 'igdata-editor-test';
 
-test('sign in, see the examples, and the credential test passes (and fails with a bad key)', async () => {
+test('sign in, see the examples, and the credential test passes (and fails with a bad key, and with a Base URL that redirects, whose target hears nothing)', async () => {
   expect(editor.url).toMatch(/^http:\/\/localhost:\d+$/);
   const login = await fetch(`${editor.url}/rest/login`, {
     method: 'POST',
@@ -126,4 +129,28 @@ test('sign in, see the examples, and the credential test passes (and fails with 
   const bad = await testCredential({ apiKey: 'sk_wrong_1234567890', baseUrl: sb.url });
   expect(bad.result.status).toBe('Error');
   expect(bad.requests).toBeGreaterThanOrEqual(1); // the sandbox answered 401 (n8n may ask twice)
+
+  // A Base URL answering 302 to a second server: the test fails, and that server never hears the key (issue 38).
+  const heard: string[] = [];
+  const elsewhere = http.createServer((req, res) => {
+    heard.push(String(req.headers.authorization));
+    res.end('{"data":{},"meta":{}}');
+  });
+  await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+  const redirector = http.createServer((req, res) => {
+    res.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}${req.url}` });
+    res.end();
+  });
+  await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+  try {
+    const redirected = await testCredential({
+      apiKey: sb.demoKey,
+      baseUrl: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`,
+    });
+    expect(heard).toEqual([]);
+    expect(redirected.result.status).toBe('Error');
+  } finally {
+    await new Promise((r) => elsewhere.close(r));
+    await new Promise((r) => redirector.close(r));
+  }
 });

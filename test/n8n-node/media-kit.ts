@@ -74,6 +74,11 @@ interface Run {
   inputs: string[];
   continueOnFail?: boolean;
   key?: string;
+  /**
+   * The credential's Base URL, when a test's own server is to be the Base URL's address (its media
+   * links then allowed): the API's answers still come from the sandbox, as from a gateway there.
+   */
+  baseUrl?: string;
   /** Runs after each API answer, before the node goes on (e.g. wait for links to expire). */
   afterAnswer?: () => Promise<void>;
   /** Edits each API answer on its way to the node (e.g. to link to another host). */
@@ -94,7 +99,7 @@ export async function execute(run: Run) {
     getInputData: () => run.inputs.map(() => ({ json: {} })),
     getNodeParameter: (name: string, i: number, dflt?: unknown) =>
       (({ ...run.parameters, [field]: run.inputs[i] }) as Record<string, unknown>)[name] ?? dflt,
-    getCredentials: async () => ({ apiKey: key, baseUrl: sb.url }),
+    getCredentials: async () => ({ apiKey: key, baseUrl: run.baseUrl ?? sb.url }),
     getNode: () => ({ name: 'IG Data', type: 'n8n-nodes-igdata.igData' }),
     continueOnFail: () => run.continueOnFail ?? false,
     // n8n's per-execution context store (the credit cap of the execution lives there): one execution per call here.
@@ -106,7 +111,8 @@ export async function execute(run: Run) {
         _credential: string,
         o: { url: string; method: string; headers: Record<string, string> },
       ) => {
-        const res = await fetch(o.url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${key}` } });
+        const url = run.baseUrl ? `${sb.url}${o.url.slice(run.baseUrl.length)}` : o.url;
+        const res = await fetch(url, { method: o.method, headers: { ...o.headers, authorization: `Bearer ${key}` } });
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
         let body = await res.text();

@@ -164,6 +164,7 @@ describe('the size limit when the body is large', () => {
         options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 1 },
       },
       inputs: ['nasa'],
+      baseUrl: new URL(url).origin, // the Base URL's address: allowed
       rewrite: (answer) => (answer.data.profile_pic_url = url),
     });
     expect(out[0].json.username).toBe('nasa');
@@ -191,6 +192,7 @@ describe('the size limit when the body is large', () => {
           options: { downloadMedia: ['profile_pic_url'], mediaMaxSize: 2 },
         },
         inputs: ['nasa'],
+        baseUrl: new URL(url).origin,
         rewrite: (answer) => (answer.data.profile_pic_url = url),
       });
       expect(out[0].binary).toBeUndefined();

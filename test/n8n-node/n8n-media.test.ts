@@ -201,7 +201,7 @@ describe('Options > Download Media in a real run', () => {
     expect(r.stdout + r.stderr).not.toContain(apiKey);
   });
 
-  test("Download Media ={{ 'external_url,profile_pic_url' }}: external_url never requested, the profile picture a binary without the key; links to a private address (and on 2.8.4, to a name resolving to one) refused", async () => {
+  test("Download Media ={{ 'external_url,profile_pic_url' }}: external_url never requested, the profile picture a binary without the key; links to a private address or to a name resolving to one refused, nothing sent", async () => {
     // A host on this machine recording what reaches it: the intranet a stranger's link may name.
     const hits: string[] = [];
     const intranet = http.createServer((req, res) => {
@@ -245,27 +245,21 @@ describe('Options > Download Media in a real run', () => {
       expect(nasa.json._notice).toBe(
         'Download Media: "external_url" is not a media link of Profile › Get (profile), so it was not downloaded (only media links are). Its media fields: profile_pic_url.',
       );
+      // Neither link is the API's media host nor the Base URL's address: refused before anything is sent, on both versions.
+      const tail = `is neither a host of the API's media (https://*.cdninstagram.com, https://*.fbcdn.net) nor the Base URL's address (${proxyUrl}); Options > Media From Any Host allows other hosts (profile_pic_url; media downloads are free).`;
       const [natgeo] = out(r, 'Private');
       expect(natgeo.json.username).toBe('natgeo');
       expect(natgeo.binary).toBeUndefined();
-      expect(natgeo.json._notice).toMatch(
-        /^The media link was not followed: it points at a private address \(127\.0\.0\.2\)\./,
+      expect(natgeo.json._notice).toBe(
+        `The media link was not followed (nothing was sent to it): 127.0.0.2:${port} ${tail}`,
       );
       const [bbc] = out(r, 'Resolved');
-      if (rt.runtime().version === '2.8.4') {
-        // n8n 2.8.4 hands the connection over with the answer: the address it reached is checked.
-        expect(bbc.binary).toBeUndefined();
-        expect(bbc.json._notice).toMatch(
-          new RegExp(
-            `^The media link was not followed: ${name.replace(/\./g, '\\.')} resolved to a private address \\(`,
-          ),
-        );
-      } else {
-        // n8n 2.41.1 does not (its stream has no socket): the node cannot tell, and says so in its README.
-        expect(bbc.binary?.profile_pic).toBeDefined();
-      }
-      // Nothing reached the intranet host but the request to the name.
-      expect(hits).toEqual([`${name}:${port}/p/bbcnews.png`]);
+      expect(bbc.binary).toBeUndefined();
+      expect(bbc.json._notice).toBe(
+        `The media link was not followed (nothing was sent to it): ${name}:${port} ${tail}`,
+      );
+      // Nothing reached the intranet host (on main, n8n 2.8.4 sent the request to the name and 2.41.1 downloaded it).
+      expect(hits).toEqual([]);
       const mediaSeen = seen.filter((s) => s.path.startsWith('/media/'));
       expect(mediaSeen).toHaveLength(1); // nasa's picture
       expect(JSON.stringify(mediaSeen)).not.toContain(apiKey);

@@ -81,6 +81,7 @@ test('a single lookup, Return All across pages and the credit cap, in one real r
     'like_count',
     'comment_count',
     'caption',
+    'caption_for_sheets',
     'url',
   ]);
   expect(capped.at(-1)!.json._notice).toMatch(/Stopped at the credit cap of 5 .*more are available/);

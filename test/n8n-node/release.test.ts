@@ -21,32 +21,89 @@ interface Step {
   if?: string;
   'working-directory'?: string;
 }
-const job = workflow.jobs.release;
-const steps: Step[] = job.steps;
-const index = (pred: (s: Step) => boolean) => steps.findIndex(pred);
+const text = readFileSync(join(root, '.github/workflows/n8n-node-release.yml'), 'utf8');
+const { test: testJob, publish: publishJob } = workflow.jobs;
+const steps: Step[] = testJob.steps;
+const publishSteps: Step[] = publishJob.steps;
+const index = (pred: (s: Step) => boolean, list = steps) => list.findIndex(pred);
+/** Every command a job's steps run, one a line, comments and blank lines left out. */
+const commands = (list: Step[]) =>
+  list
+    .flatMap((s) => (s.run ?? '').split('\n'))
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 
-test('runs on a pushed n8n-node-v* tag, with the OIDC token provenance needs and nothing more', () => {
+test('runs on a pushed n8n-node-v* tag; two jobs: the tests, then publishing, which needs them', () => {
   expect(workflow.on.push.tags).toEqual(['n8n-node-v*']);
   expect(workflow.permissions).toEqual({ contents: 'read' });
-  expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+  expect(Object.keys(workflow.jobs).sort()).toEqual(['publish', 'test']);
+  expect([publishJob.needs].flat()).toEqual(['test']);
 });
 
-test('checks out, installs from the lockfile, builds, tests, then publishes with provenance from n8n-node/', () => {
+test('the job that runs the tests holds no OIDC token and no npm token', () => {
+  expect(testJob.permissions).toEqual({ contents: 'read' });
+  expect(JSON.stringify(testJob)).not.toMatch(/id-token|NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./);
+});
+
+test('the publish job holds the OIDC token npm trusted publishing needs, no long-lived token, and runs no test suite, build or install', () => {
+  expect(publishJob.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+  // No token anywhere in the workflow (its comments aside): publishing is trusted publishing (OIDC) only.
+  expect(JSON.stringify(workflow)).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./);
+  expect(publishJob.container).toBeUndefined(); // a GitHub-hosted runner, as trusted publishing requires
+  const runs = commands(publishSteps);
+  for (const line of runs) {
+    expect([line, /\b(npm (test|t|ci|install|i|run|exec|rebuild)\b|npx|jest|yarn|pnpm|scripts\/)/.test(line)]).toEqual([
+      line,
+      false,
+    ]);
+  }
+  // npm itself only packs, publishes and says its version.
+  const npmVerbs = runs.flatMap((l) => [...l.matchAll(/(?:^|[\s;(|&])npm ([a-z-]+)/g)].map((m) => m[1]));
+  expect(new Set(npmVerbs)).toEqual(new Set(['--version', 'pack', 'publish']));
+  // Actions: checkout, setup-node, and the tested build from the test job; nothing else.
+  expect(publishSteps.filter((s) => s.uses).map((s) => s.uses!.replace(/@.*/, ''))).toEqual([
+    'actions/checkout',
+    'actions/setup-node',
+    'actions/download-artifact',
+  ]);
+});
+
+test('the test job checks out, installs from the lockfile, builds, tests, then keeps the build it tested', () => {
   const checkout = index((s) => !!s.uses?.startsWith('actions/checkout@'));
   const setup = index((s) => !!s.uses?.startsWith('actions/setup-node@'));
   const install = index((s) => s.run === 'npm ci');
   const build = index((s) => s.run === 'npm run build');
   const test = index((s) => s.run === 'npm test');
-  const publish = index((s) => /^npm publish --provenance\b/.test(s.run ?? ''));
-  expect([checkout, setup, install, build, test, publish].every((i) => i >= 0)).toBe(true);
-  expect(checkout < setup && setup < install && install < build && build < test && test < publish).toBe(true);
-  expect(steps[setup].with?.['registry-url']).toBe('https://registry.npmjs.org');
-  expect(steps[publish]['working-directory']).toBe('n8n-node');
-  expect(steps[publish].run).toContain('--access public');
-  expect(steps[publish].env?.NODE_AUTH_TOKEN).toBe('${{ secrets.NPM_TOKEN }}');
+  const keep = index((s) => !!s.uses?.startsWith('actions/upload-artifact@'));
+  expect([checkout, setup, install, build, test, keep].every((i) => i >= 0)).toBe(true);
+  expect(checkout < setup && setup < install && install < build && build < test && test < keep).toBe(true);
+  expect(steps[keep].with).toMatchObject({ name: 'n8n-node-dist', path: 'n8n-node/dist' });
+  const fetched = publishSteps[index((s) => !!s.uses?.startsWith('actions/download-artifact@'), publishSteps)];
+  expect(fetched.with).toEqual({ name: 'n8n-node-dist', path: 'n8n-node/dist' });
+});
+
+test("publishes with provenance through npm's trusted publishing: Node 22.14+ with npm 11.5.1+, the npm registry, packed from n8n-node/ without scripts", () => {
+  const setup = publishSteps[index((s) => !!s.uses?.startsWith('actions/setup-node@'), publishSteps)];
+  expect(setup.with?.['registry-url']).toBe('https://registry.npmjs.org');
+  expect(Number(String(setup.with?.['node-version']).split('.')[0])).toBeGreaterThanOrEqual(24);
+  const check = index((s) => !!s.run?.includes('npm --version'), publishSteps);
+  const fetched = index((s) => !!s.uses?.startsWith('actions/download-artifact@'), publishSteps);
+  const pack = index((s) => /^npm pack\b/.test(s.run ?? ''), publishSteps);
+  const publish = index((s) => /^npm publish\b/.test(s.run ?? ''), publishSteps);
+  expect([check, fetched, pack, publish].every((i) => i >= 0)).toBe(true);
+  expect(check < pack && fetched < pack && pack < publish).toBe(true);
+  expect(publishSteps[check].run).toContain('11.5.1');
+  expect(publishSteps[pack]['working-directory']).toBe('n8n-node');
+  expect(publishSteps[pack].run).toContain('--ignore-scripts');
+  const run = publishSteps[publish].run!;
+  expect(run).toMatch(/^npm publish \.\/n8n-nodes-igdata-\*\.tgz --provenance --access public --ignore-scripts /);
+  expect(publishSteps[publish].env).toBeUndefined();
   // A manual run is a dry run: only a pushed tag publishes.
-  expect(steps[publish].run).toContain("github.event_name == 'push'");
-  expect(steps[publish].run).toContain('--dry-run');
+  expect(run).toContain("github.event_name == 'push'");
+  expect(run).toContain('--dry-run');
+  // The requirements are cited where they are met.
+  expect(text).toContain('https://docs.npmjs.com/trusted-publishers');
+  expect(text).toContain('11.5.1 or later and Node version 22.14.0 or higher');
 });
 
 test('refuses a tag that is not the package version or has no CHANGELOG entry', () => {

@@ -199,6 +199,7 @@ describe('account mode ("New Account Post", profile/posts) and the manual run, i
         comment_count: expect.any(Number),
         view_count: null,
         caption: expect.stringMatching(/\S/),
+        caption_for_sheets: items[0].caption, // a plain caption: its spreadsheet twin is the same text
         url: one[0].url,
       },
     ]);

@@ -16,7 +16,8 @@ import { TEST_START } from '../support/clock';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ startAt: TEST_START, seed: 42 });
+  // sandbox.test: a name a container network could give the sandbox, allowed as IGDATA_LISTEN allows one.
+  sb = await startSandbox({ startAt: TEST_START, seed: 42, listen: '127.0.0.1,sandbox.test' });
 });
 afterAll(() => sb.close());
 
@@ -194,22 +195,27 @@ test('the same bytes from another sandbox started with the same seed', async () 
   }
 });
 
-test('links follow the address the client used (Host); a forged Host is not echoed', async () => {
+test('links follow the address the client used (Host, a name the sandbox answers to); other names and a forged Host are refused', async () => {
   const viaHost = (host: string) =>
-    new Promise<string>((resolve, reject) => {
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = http.get(
         `${sb.url}/v1/profile?handle=nasa`,
         { headers: { host, 'x-api-key': sb.demoKey } },
         (res) => {
           let body = '';
           res.on('data', (c) => (body += c));
-          res.on('end', () => resolve(JSON.parse(body).data.profile_pic_url));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(body) }));
         },
       );
       req.on('error', reject);
     });
-  expect(await viaHost('sandbox.test:4010')).toMatch(/^http:\/\/sandbox\.test:4010\/media\/avatars\//);
-  expect(await viaHost('evil"host/<x>')).toMatch(new RegExp(`^${sb.url}/media/avatars/`));
+  const named = await viaHost('sandbox.test:4010');
+  expect(named.body.data.profile_pic_url).toMatch(/^http:\/\/sandbox\.test:4010\/media\/avatars\//);
+  expect((await viaHost('localhost:4010')).body.data.profile_pic_url).toMatch(/^http:\/\/localhost:4010\/media\//);
+  for (const host of ['evil"host/<x>', 'other.test:4010']) {
+    const refused = await viaHost(host);
+    expect([host, refused.status, refused.body.error.code]).toEqual([host, 403, 'host_not_allowed']);
+  }
 });
 
 test('an expired link answers 403 "URL signature expired"; an edited one "URL signature mismatch"', async () => {

@@ -22,6 +22,16 @@ const open = () => openLoaded(rt, pages);
 test('key entry: a refused key is not stored; a good one is stored and shown masked only', async () => {
   const page = await open();
   expect(await text(page, '#key-status')).toMatch(/No API key is set/);
+  // Before saving, the sidebar says where the chosen key goes and who can see and use it: this copy is a script bound
+  // to the sheet (the stand-in's default), which every editor can open.
+  expect(await text(page, '#key-scope-note')).toMatch(
+    /^For everyone who edits this sheet: stored in the document properties of this sheet’s script\. Every editor’s formulas, runs and schedules spend its credits, any editor can replace or remove it, and any editor can read the key itself by running code in Extensions > Apps Script/,
+  );
+  await page.check('#key-scope-mine');
+  expect(await text(page, '#key-scope-note')).toMatch(
+    /^Only for me: stored in your own user properties of this sheet’s script, which other people’s executions cannot read\. Editors can still change that script .* Formulas \(Sheets runs them as an anonymous user\) and the hourly background runs .* cannot use it: they need the key for everyone\.$/,
+  );
+  await page.check('#key-scope-everyone');
   await page.fill('#key', 'sk_bad_key_0000');
   await page.click('#save-key');
   // In Settings the message says the key was not saved and what to do (not "Set it in ... Settings").
@@ -36,10 +46,13 @@ test('key entry: a refused key is not stored; a good one is stored and shown mas
   await poll(() => text(page, '#key-message')).toMatch(/^Saved\. The key works: [\d,]+ credits left\.$/);
   expect(rt.properties.document.get(PROP.apiKey)).toBe(DEMO_KEY);
   expect(rt.properties.document.get(PROP.keySetBy)).toBe('maya@example.com');
+  // "By you": Apps Script knows the user who saved it (its temporary user key), whatever name was typed.
   expect(await text(page, '#key-status')).toBe(
-    `Key ••••••••${DEMO_KEY.slice(-4)} is set by maya@example.com on ${new Date(rt.now()).toISOString().slice(0, 10)}.`,
+    `Key ••••••••${DEMO_KEY.slice(-4)} is set for everyone who edits this sheet by you on ${new Date(rt.now()).toISOString().slice(0, 10)}.`,
   );
-  expect(await text(page, '#key-owner')).toContain('maya@example.com');
+  expect(await text(page, '#key-owner')).toBe(
+    'Everyone who edits this sheet uses this key: its formulas spend your credits.',
+  );
   expect(await page.inputValue('#key')).toBe('');
   expect(await page.content()).not.toContain(DEMO_KEY);
   expect(await text(page, '#balance')).toMatch(/credits$/);
@@ -48,10 +61,15 @@ test('key entry: a refused key is not stored; a good one is stored and shown mas
   expect(rt.findSecret(DEMO_KEY)).toEqual([]);
 });
 
-test('an editor is told whose credits the sheet spends', async () => {
+test('an editor is told whose credits the sheet spends, the name typed said to be unconfirmed', async () => {
   const page = await openSidebar(rt, 'Sidebar', { user: 'editor@example.com' });
   pages.push(page);
-  await poll(() => text(page, '#key-owner')).toMatch(/credits of maya@example\.com|maya@example\.com\u2019s credits/);
+  await poll(() => text(page, '#key-owner')).toBe(
+    'This sheet spends the credits of whoever set this key (signed “maya@example.com”). Replacing it for everyone makes the sheet use yours.',
+  );
+  expect(await text(page, '#key-status')).toMatch(
+    /is set for everyone who edits this sheet on \d{4}-\d\d-\d\d by someone who signed “maya@example\.com” \(a name they typed: Apps Script does not confirm it\)\.$/,
+  );
   await page.context().close();
 });
 

@@ -23,6 +23,8 @@ export interface SandboxProcess {
   setFaults(f: Record<string, unknown>): Promise<void>;
   /** Adds a public account with the fields given (scripts/sandbox/overlay.ts addAccount); until the sandbox stops. */
   addAccount(spec: Record<string, unknown>): Promise<{ id: string; username: string }>;
+  /** A step in a seeded account's followers or engagement at a world instant (POST /_sandbox/profile/<handle>/step). */
+  step(s: { handle: string; measure: 'followers' | 'engagement'; change: number; at?: string }): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,6 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
   const server = await spawnServer(process.execPath, [cli], {
     env: {
       PORT: '0',
-      HOST: '127.0.0.1',
       SANDBOX_DEMO_KEY: DEMO_KEY,
       SANDBOX_LATENCY_MS: String(opts.latencyMs ?? 0),
       SANDBOX_FAULT_RATE: '0',
@@ -72,6 +73,11 @@ export async function startSandbox(opts: { latencyMs?: number; startAt?: string 
     balance: async (key: string) => (await admin(`/_sandbox/keys/${encodeURIComponent(key)}`)).balance,
     setFaults: async (f) => void (await admin('/_sandbox/faults', 'POST', f)),
     addAccount: (spec) => admin('/_sandbox/accounts', 'POST', spec),
+    step: ({ handle, measure, change, at }) =>
+      admin(
+        `/_sandbox/profile/${encodeURIComponent(handle)}/step?measure=${measure}&change=${change}${at ? `&at=${encodeURIComponent(at)}` : ''}`,
+        'POST',
+      ),
     close: () => server.close(),
   };
 }

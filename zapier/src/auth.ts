@@ -5,15 +5,25 @@
  * other code reads it, and Zapier's log scrubber hides it since it is a `password` field.
  */
 import type { Bundle, HttpRequestOptions, ZObject } from 'zapier-platform-core';
-import { DASHBOARD_URL, DEFAULT_BASE_URL, counted, prepare } from '@igdata/core';
-import { lookUp } from './client';
+import { DASHBOARD_URL, DEFAULT_BASE_URL, baseUrlOf, baseUrlRefusal, counted, originOfUrl, prepare } from '@igdata/core';
+import { clientConfig, lookUp } from './client';
 
 const KEY_HEADER = 'x-api-key';
 
-/** The header of the spec's §5, on every request the integration makes. */
+/**
+ * The header of the spec's §5, on the requests to the connection's base URL (core's rule: https, or
+ * http only to this machine; its origin only), never followed to a redirect. Core refuses such a
+ * base URL before it builds a request; this is the last word where the key is put on.
+ */
 export function addKey(request: HttpRequestOptions, _z: ZObject, bundle: Bundle): HttpRequestOptions {
   const key = typeof bundle.authData?.apiKey === 'string' ? bundle.authData.apiKey.trim() : '';
-  if (key) request.headers = { ...(request.headers ?? {}), [KEY_HEADER]: key };
+  if (!key) return request;
+  const base = baseUrlOf(clientConfig(bundle));
+  const refused = baseUrlRefusal(base);
+  if (refused) throw new Error(refused);
+  if (originOfUrl(String(request.url ?? '')) !== originOfUrl(base)) return request;
+  request.headers = { ...(request.headers ?? {}), [KEY_HEADER]: key };
+  request.redirect = 'manual';
   return request;
 }
 
@@ -41,7 +51,8 @@ export const authentication = {
       required: false,
       helpText:
         `Leave empty for ${DEFAULT_BASE_URL}. To try the integration without a key or credits, ` +
-        'the address of a sandbox (`npm start` prints it).',
+        'the address of a sandbox (`npm start` prints it). https:// only (http:// only to this machine, ' +
+        'for a sandbox): the key goes to this address alone, never along a redirect.',
     },
   ],
   test,

@@ -48,6 +48,9 @@ function zapierIO(z: ZObject): ZapierIO {
         skipThrowForStatus: true,
         // Our own ThrottledError (with our sentence) replaces Zapier's early one.
         throwForThrottlingEarly: false,
+        // A redirect comes back as an answer, which core refuses: Zapier's client (node-fetch) would
+        // follow it with the key (it drops only authorization and cookie, and only on some hops).
+        redirect: 'manual',
       } as Parameters<ZObject['request']>[0]);
       const headers: Record<string, string> = {};
       res.headers.forEach((value: string, name: string) => (headers[name.toLowerCase()] = value));

@@ -1,10 +1,12 @@
 /**
  * The Zapier integration's definition: the connection, the key added to every request, every
- * registry endpoint as a search, and new posts as polling triggers. Built into zapier/dist by
+ * registry endpoint as a search (or, when the service's AI makes its answer, a create), and new
+ * posts as polling triggers. Built into zapier/dist by
  * scripts/build/zapier.mjs (core bundled in; zapier-platform-core is the one runtime dependency).
  */
 import { version as platformVersion } from 'zapier-platform-core';
 import { addKey, authentication } from './auth';
+import { creates } from './creates';
 import { searches } from './searches';
 import { triggers } from './triggers';
 
@@ -20,4 +22,5 @@ export default {
   flags: { skipHttpPatch: true },
   triggers,
   searches,
+  creates,
 };

@@ -1,10 +1,13 @@
 /**
  * Each endpoint's sample output: its answer in the sandbox (seed 42, at the tests' start instant),
- * written to ../samples.json by `node scripts/zapier-samples.mjs`; test/zapier/samples.test.ts
- * fails when the file and the sandbox disagree.
+ * written to ../samples.json by `node scripts/zapier-samples.mjs` (test/zapier/samples.test.ts
+ * fails when the file and the sandbox disagree), with the twins the step adds (outputs.ts): the
+ * sample is one item exactly as the step returns it.
  */
+import type { DocumentedEndpoint } from '@igdata/core';
 import samples from '../samples.json';
+import { twinned } from './outputs';
 
 const all = samples as Record<string, Record<string, unknown>>;
 
-export const sampleOf = (endpointId: string): Record<string, unknown> => all[endpointId] ?? { id: 'sample' };
+export const sampleOf = (e: DocumentedEndpoint): Record<string, unknown> => twinned(e, all[e.id] ?? { id: 'sample' });

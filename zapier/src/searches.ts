@@ -1,9 +1,14 @@
 /**
- * Every endpoint of the registry as a Zapier search, generated: its fields are the endpoint's
- * parameters (labels and help text from the registry's docs, the price in the help), input is
- * resolved as everywhere (`@nasa`, profile and post URLs, numeric ids: core's `prepare`), and the
- * sample is the endpoint's answer in the sandbox (samples.json). Adding an endpoint to the registry
- * adds a search here.
+ * Every endpoint of the registry that reads data as a Zapier search, generated: its fields are the
+ * endpoint's parameters (labels and help text from the registry's docs, the price in the help),
+ * input is resolved as everywhere (`@nasa`, profile and post URLs, numeric ids: core's `prepare`),
+ * the sample is the endpoint's answer in the sandbox (samples.json) and the output fields are
+ * labelled from its response schema, with the spreadsheet-safe twins (outputs.ts). Adding an
+ * endpoint to the registry adds a search here; one whose answer the service's AI makes for the
+ * request (the registry's `makes`) is a create instead (creates.ts).
+ *
+ * Zapier's style (README, "Zapier's published limits and rules"): a search is labelled "Find ..."
+ * and its description starts "Finds ...".
  *
  * A target with no public data (private, deleted or nonexistent) is Zapier's "nothing found" ([]),
  * so the Zap's own setting decides what follows; the service bills that lookup all the same, and
@@ -15,6 +20,7 @@ import type { Call, DocumentedEndpoint } from '@igdata/core';
 import { costRange, costSentence, documentedEndpoints, plural, requestKey } from '@igdata/core';
 import { lookUp, readList } from './client';
 import { callOf, paramField, wholeNumberOf } from './fields';
+import { outputFieldsOf, withTwins } from './outputs';
 import { sampleOf } from './samples';
 
 /** `insights/profile/best-time` -> `insights_profile_best_time`: a Zapier key. */
@@ -34,12 +40,32 @@ function missingNote(e: DocumentedEndpoint): string {
   );
 }
 
-const LABELS: Record<string, string> = { Get: 'Find' };
+/** Labels the registry's names would not give in Zapier's style ("Find" and what is found). */
+const LABELS: Record<string, string> = {
+  'profile/about': 'Find Profile Age and Country',
+  'insights/profile/audit': 'Find Fake-Follower Audit',
+  'insights/profile/similar': 'Find Similar Profiles',
+  'insights/hashtag': 'Find Hashtag Insights',
+  credits: 'Find Credit Balance',
+};
+/** Whose data a resource's operations find, in a label ("Find Profile Engagement", "Find Users"). */
+const OWNERS: Record<string, string> = { 'Profile Insight': 'Profile', Search: '' };
 
-/** "Find Profile", "Get Engagement (Profile Insight)", "Find Post". */
+/** "Find Profile", "Find Profile Engagement", "Find Hashtag Recent Posts", "Find Users". */
 export function searchLabel(e: DocumentedEndpoint): string {
-  if (LABELS[e.operation]) return `${LABELS[e.operation]} ${e.resource}`;
-  return `${e.operation} (${e.resource})`;
+  if (LABELS[e.id]) return LABELS[e.id];
+  const what = e.operation.replace(/^(Get|Analyze)\b ?/, '');
+  return ['Find', OWNERS[e.resource] ?? e.resource, what].filter(Boolean).join(' ');
+}
+
+/** The registry's summary as Zapier's search description: "Finds the public profile of an account." */
+export function searchDescription(e: DocumentedEndpoint): string {
+  const summary = e.summary.replace(/\.$/, '');
+  // "AI summary" keeps its capitals; "Public profile" and "A single post" do not.
+  const lower = (t: string) => (/^[A-Z][^A-Z]/.test(t) ? t[0].toLowerCase() + t.slice(1) : t);
+  if (/^Search /.test(summary)) return `Finds ${summary.slice('Search '.length)}.`;
+  if (/^(A|An) /.test(summary)) return `Finds ${lower(summary)}.`;
+  return `Finds the ${lower(summary)}.`;
 }
 
 function limitField(e: DocumentedEndpoint) {
@@ -102,15 +128,23 @@ async function answer(
 function search(e: DocumentedEndpoint) {
   const fields = e.params.filter((p) => p.kind !== 'cursor').map(paramField);
   if (e.shape === 'list') fields.push(limitField(e));
+  const sample = sampleOf(e);
   return {
     key: keyOf(e.id),
     noun: e.resource,
     display: {
       label: searchLabel(e),
-      description: `${e.summary.replace(/\.$/, '')}. ${costSentence(e)}${missingNote(e)}`.slice(0, 1000),
+      description: `${searchDescription(e)} ${costSentence(e)}${missingNote(e)}`.slice(0, 1000),
     },
-    operation: { inputFields: fields, perform: perform(e), sample: sampleOf(e.id) },
+    operation: {
+      inputFields: fields,
+      perform: withTwins(e, perform(e)),
+      sample,
+      outputFields: outputFieldsOf(e, sample),
+    },
   };
 }
 
-export const searches = Object.fromEntries(documentedEndpoints.map((e) => [keyOf(e.id), search(e)]));
+export const searches = Object.fromEntries(
+  documentedEndpoints.filter((e) => !e.makes).map((e) => [keyOf(e.id), search(e)]),
+);

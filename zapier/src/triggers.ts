@@ -9,7 +9,8 @@
  * - otherwise: the new posts since the last check, newest first, page after page while a page ends
  *   in a new one (at most 100 new posts a check, Zapier's limit: feed.ts; a larger burst goes on at
  *   the next checks).
- * Zapier deduplicates by `id` (the post's stable media id).
+ * Zapier deduplicates by `id` (the post's stable media id). Each post comes with the spreadsheet-safe
+ * twins of its stranger text (`caption_for_sheets`...: outputs.ts), and the output fields label them.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';
@@ -17,6 +18,7 @@ import { costRange, counted, documentedEndpoints, plural, requestKey } from '@ig
 import { lookUp } from './client';
 import { checkFeed } from './feed';
 import { callOf, paramField, wholeNumberOf } from './fields';
+import { outputFieldsOf, withTwins } from './outputs';
 import { sampleOf } from './samples';
 
 /** The feeds offered as triggers: registry endpoints whose items are posts, newest first. */
@@ -80,6 +82,7 @@ function perform(e: DocumentedEndpoint) {
 
 function trigger(e: DocumentedEndpoint) {
   const feed = FEEDS[e.id];
+  const sample = sampleOf(e);
   return {
     key: feed.key,
     noun: 'Post',
@@ -90,8 +93,9 @@ function trigger(e: DocumentedEndpoint) {
     operation: {
       type: 'polling' as const,
       inputFields: [...e.params.filter((p) => p.kind !== 'cursor').map(paramField), everyField],
-      perform: perform(e),
-      sample: sampleOf(e.id),
+      perform: withTwins(e, perform(e)),
+      sample,
+      outputFields: outputFieldsOf(e, sample),
     },
   };
 }

@@ -19,21 +19,41 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const keyOf = (id: string) => id.replace(/[^a-zA-Z0-9]+/g, '_');
-/** A search as one step of a Zap of its own (a fresh tester: no answer kept from another test). */
-const run = (key: string, inputData: Record<string, unknown>, auth = authData) =>
-  tester()(app.searches[key].operation.perform, { authData: auth, inputData, meta: {} } as any) as Promise<any[]>;
+/** A search, or a create (an endpoint whose answer the service's AI makes: src/creates.ts). */
+const step = (key: string) => app.searches[key] ?? app.creates[key];
+/** A step of a Zap of its own (a fresh tester: no answer kept from another test); a create's one object as a list of one. */
+const run = async (key: string, inputData: Record<string, unknown>, auth = authData): Promise<any[]> => {
+  const got = await tester()(step(key).operation.perform, { authData: auth, inputData, meta: {} } as any);
+  return Array.isArray(got) ? got : [got];
+};
 
-test('every registry endpoint is a search with its parameters as fields and its price in the help', () => {
-  expect(Object.keys(app.searches).sort()).toEqual(documentedEndpoints.map((e) => keyOf(e.id)).sort());
+test('every registry endpoint is a search (a create when the AI makes its answer) with its parameters as fields and its price in the help', () => {
+  expect(Object.keys(app.searches).sort()).toEqual(
+    documentedEndpoints
+      .filter((e) => !e.makes)
+      .map((e) => keyOf(e.id))
+      .sort(),
+  );
+  expect(Object.keys(app.creates).sort()).toEqual(
+    documentedEndpoints
+      .filter((e) => e.makes)
+      .map((e) => keyOf(e.id))
+      .sort(),
+  );
   for (const e of documentedEndpoints) {
-    const s = app.searches[keyOf(e.id)];
+    const s = step(keyOf(e.id));
     const fields = s.operation.inputFields.map((f: any) => f.key);
     expect(fields).toEqual([
       ...e.params.filter((p) => p.kind !== 'cursor').map((p) => p.name),
       ...(e.shape === 'list' ? ['limit'] : []),
     ]);
     expect(s.display.description).toMatch(/Cost: /);
-    if (e.id !== 'credits') expect(s.display.description).toMatch(/nothing found, and the API still charges it/);
+    if (e.id !== 'credits')
+      expect(s.display.description).toMatch(
+        e.makes
+          ? /stops the step with an error, and the API still charges it/
+          : /nothing found, and the API still charges it/,
+      );
     for (const f of s.operation.inputFields) expect(f.helpText.length).toBeGreaterThan(10);
     if (e.shape === 'list' && e.paginated)
       expect(s.operation.inputFields.at(-1).helpText).toMatch(/each costs \d+ credits?/);
@@ -48,7 +68,7 @@ test("every search answers its registry example in the sandbox, and the answer h
     const got = await run(keyOf(e.id), { ...input, ...(e.shape === 'list' ? { limit: 3 } : {}) });
     expect(got.length).toBeGreaterThan(0);
     if (e.shape === 'list') expect(got.length).toBeLessThanOrEqual(3);
-    expect(Object.keys(got[0]).sort()).toEqual(Object.keys(app.searches[keyOf(e.id)].operation.sample).sort());
+    expect(Object.keys(got[0]).sort()).toEqual(Object.keys(step(keyOf(e.id)).operation.sample).sort());
   }
 });
 

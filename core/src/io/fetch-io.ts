@@ -20,6 +20,8 @@ export function fetchIO(options: FetchIOOptions = {}): AsyncIO {
         const res = await doFetch(request.url, {
           method: request.method,
           headers: request.headers,
+          // A redirect comes back as an answer (core refuses it): followed, it would carry the key elsewhere.
+          redirect: 'manual',
           signal: controller.signal,
         });
         const headers: Record<string, string> = {};

@@ -150,6 +150,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Profile Insight',
     operation: 'Qualify',
+    makes: 'Lead Score',
     summary: 'Score an account against your ideal-lead criteria',
     description:
       'Score (0-100) how well an account fits a plain-language description of ' +
@@ -159,6 +160,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Profile Insight',
     operation: 'Get Summary',
+    makes: 'Account Summary',
     summary: 'AI summary of who an account is',
     description:
       'Summarize an account in plain words: one-liner, who they are, niche, audience, tone and recent focus.',
@@ -167,6 +169,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Profile Insight',
     operation: 'Get Niche',
+    makes: 'Niche Analysis',
     summary: 'Niche, brand voice and content pillars',
     description: "Classify an account's niche and sub-niche, brand voice, target audience and content pillars.",
   },
@@ -210,6 +213,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Post',
     operation: 'Analyze Image',
+    makes: 'Image Analysis',
     exampleField: 'analysis.scene',
     summary: "AI vision tags of a post's image",
     description:
@@ -220,6 +224,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Post',
     operation: 'Analyze Comments',
+    makes: 'Comment Analysis',
     documented: false,
     summary: "AI sentiment and themes over a post's comments",
     description: "Summarize the sentiment and recurring themes of a post's comments with AI.",
@@ -299,6 +304,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Profile Insight',
     operation: 'Write Caption',
+    makes: 'Caption',
     documented: false,
     summary: "Captions written in an account's own voice",
     description: "Write captions in an account's own voice, optionally about a topic.",
@@ -307,6 +313,7 @@ export const endpointDocs: Readonly<Record<string, EndpointDoc>> = {
     group: 'Insights',
     resource: 'Profile Insight',
     operation: 'Write DM Opener',
+    makes: 'DM Opener',
     documented: false,
     summary: 'Personalized cold-outreach opener for an account',
     description: 'Write a personalized first direct message to an account, optionally with context about your offer.',

@@ -19,6 +19,11 @@ const optBool = nullable('boolean');
 /** A link to a picture or video on the CDN (may be absent or null): what products may download. */
 const mediaLink: Field = { optional: 'string', nullable: true, media: true };
 const optStrList = optList('string');
+/**
+ * Text other people wrote (may be absent or null): a spreadsheet would run it as a formula when it
+ * starts like one, so products give it a twin that stays text (Field's `stranger`).
+ */
+const strangerText: Field = { optional: 'string', nullable: true, stranger: true };
 /** A loose object: these fields, with their types; any other field passes. */
 const object = (fields: Record<string, Field>): Shape => ({ object: fields });
 
@@ -27,36 +32,37 @@ export const anyObject = object({});
 export const userSummary = object({
   id: str,
   username: str,
-  full_name: optStr,
+  full_name: strangerText,
   is_verified: optBool,
   is_private: optBool,
   profile_pic_url: mediaLink,
 });
 
+// A place is named and described by whoever added it.
 const location = object({
   id: str,
-  name: str,
+  name: { required: str, stranger: true },
   category: optStr,
-  address: optStr,
-  city: optStr,
+  address: strangerText,
+  city: strangerText,
   zip: optStr,
   lat: optNum,
   lng: optNum,
-  phone: optStr,
-  website: optStr,
+  phone: strangerText,
+  website: strangerText,
   external_id: optStr,
 });
 
 const profileFields = {
-  full_name: optStr,
-  biography: optStr,
+  full_name: strangerText,
+  biography: strangerText,
   is_private: optBool,
   is_business: optBool,
   category: optStr,
   followers: optNum,
   following: optNum,
   posts: optNum,
-  external_url: optStr,
+  external_url: strangerText,
   profile_pic_url: mediaLink,
 };
 
@@ -64,8 +70,8 @@ export const profile = object({
   id: str,
   username: str,
   is_verified: optBool,
-  public_email: optStr,
-  public_phone_number: optStr,
+  public_email: strangerText,
+  public_phone_number: strangerText,
   ...profileFields,
 });
 
@@ -88,7 +94,7 @@ export const post = object({
   type: str,
   product_type: optStr,
   url: optStr,
-  caption: optStr,
+  caption: strangerText,
   taken_at: str,
   like_count: optNum,
   comment_count: optNum,
@@ -112,7 +118,7 @@ export const story = object({
 
 export const highlight = object({
   id: str,
-  title: optStr,
+  title: strangerText,
   media_count: optNum,
   created_at: optStr,
   cover_image_url: mediaLink,
@@ -120,7 +126,7 @@ export const highlight = object({
 
 export const comment = object({
   id: str,
-  text: { optional: str },
+  text: { optional: str, stranger: true },
   like_count: optNum,
   created_at: optStr,
   author: nullable(userSummary),
@@ -209,19 +215,20 @@ export const niche = object({
 export const similar = object({
   seed: { optional: object({ username: optStr, category: optStr }) },
   search_query: optStr,
-  similar: optList(object({ username: str, full_name: optStr, similarity: optNum, why: optStr })),
+  similar: optList(object({ username: str, full_name: strangerText, similarity: optNum, why: optStr })),
 });
 
 export const postImage = object({
   post: optStr,
-  caption: optStr,
+  caption: strangerText,
   analysis: {
     optional: object({
       subjects: optStrList,
       scene: optStr,
       objects: optStrList,
       dominant_colors: optStrList,
-      text_in_image: optStr,
+      // The text seen in the picture, as written there.
+      text_in_image: strangerText,
       mood: optStr,
       aesthetic_score: optNum,
       brand_safe: optBool,

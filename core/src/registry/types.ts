@@ -20,8 +20,13 @@ export type Shape =
  * `media`: the field is a link to a picture or video on the service's CDN, the only links a
  * product may download (n8n's Download Media); any other link in an answer (an account's
  * `external_url`) is a stranger's and is never fetched.
+ * `stranger`: the field is text that other people wrote (a caption, a biography, a name, a
+ * comment, a place's name): a spreadsheet would run it as a formula when it starts like one, so
+ * products that hand items to spreadsheets and CSV files give it a twin that stays text
+ * (core/src/stranger-text.ts). A required field carries the marker as `{ required, stranger }`.
  */
-export type Field = Shape | { optional: Shape; nullable?: true; media?: true };
+export type Field =
+  Shape | { optional: Shape; nullable?: true; media?: true; stranger?: true } | { required: Shape; stranger: true };
 
 /** A parameter as the runtime reads it: validation, defaults, messages. Its documentation: docs.ts. */
 export interface ParamDef {
@@ -112,6 +117,13 @@ export interface EndpointDoc {
    * is not an identity field.
    */
   exampleField?: string;
+  /**
+   * What the service's AI models make for the request, as a noun ("Caption", "Lead Score"): the
+   * answer is written for this call (spec §1: insights "use AI models for scoring, classification,
+   * summaries and vision tags"; §4.3's writing endpoints), not data that existed before it was
+   * asked. Zapier offers such an endpoint as a create action, not a search (zapier/src/creates.ts).
+   */
+  makes?: string;
 }
 
 /** A parameter's documentation (docs.ts, by parameter name). */

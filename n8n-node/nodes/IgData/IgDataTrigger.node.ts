@@ -12,15 +12,16 @@ import {
   driveAsync,
 } from '@igdata/core';
 import { DEFAULT_CONCURRENCY } from './options';
-import { maxBytesOf, mediaSelection } from './media';
+import { mediaLimitsOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { failureSentence } from './media-response';
-import { simplifyItem, toNodeError } from './output';
+import { simplifyItem, toNodeError, wholeItem } from './output';
 import type { Page } from './feed';
 import type { PollState } from './poll';
 import { pollFeed, markFeed } from './poll';
 import { n8nClient } from './transport';
-import type { Event, TriggerOptions } from './trigger-description';
+import type { Event, TriggerEvent, TriggerOptions } from './trigger-description';
+import { pollChange } from './change-poll';
 import { FEEDS, targetOf, triggerProperties } from './trigger-description';
 
 const SAMPLE_SIZE = 5;
@@ -42,8 +43,12 @@ export class IgDataTrigger implements INodeType {
     icon: { light: 'file:igdata.svg', dark: 'file:igdata.dark.svg' },
     group: ['trigger'],
     version: 1,
-    subtitle: '={{$parameter["event"] === "hashtag" ? "#" + $parameter["tag"] : "@" + $parameter["handle"]}}',
-    description: 'Starts the workflow when new posts appear for a hashtag or an account',
+    subtitle:
+      '={{$parameter["event"] === "hashtag" ? "#" + $parameter["tag"] : $parameter["event"] === "change" ? ' +
+      '"Account Changed: " + $parameter["accounts"] : "@" + $parameter["handle"]}}',
+    description:
+      "Starts the workflow when new posts appear for a hashtag or an account, or when an account's number " +
+      'crosses a rule',
     defaults: {
       name: 'IG Data Trigger',
     },
@@ -60,8 +65,9 @@ export class IgDataTrigger implements INodeType {
   };
 
   async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-    const event = this.getNodeParameter('event') as Event;
-    const feed = FEEDS[event] ?? FEEDS.hashtag;
+    const event = this.getNodeParameter('event') as TriggerEvent;
+    if (event === 'change') return await pollChange(this);
+    const feed = FEEDS[event as Event] ?? FEEDS.hashtag;
     const target = targetOf(feed.endpoint).name;
     const options = this.getNodeParameter('options', {}) as TriggerOptions;
     const maxPages = Math.max(1, Math.floor(options.maxPages ?? 5));
@@ -85,7 +91,7 @@ export class IgDataTrigger implements INodeType {
     };
     const shape = async (posts: Record<string, unknown>[]): Promise<INodeExecutionData[]> => {
       const items: INodeExecutionData[] = posts.map((p) => ({
-        json: options.simplify ? simplifyPost(call.endpoint, p) : { ...(p as IDataObject) },
+        json: options.simplify ? simplifyPost(call.endpoint, p) : wholeItem(call.endpoint, p),
       }));
       if (!fields.length && !refused) return items;
       // The posts are already paid for and the state moves past them: a medium that cannot be
@@ -93,7 +99,7 @@ export class IgDataTrigger implements INodeType {
       const media = await downloadMedia(
         this,
         posts,
-        () => ({ fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: DEFAULT_CONCURRENCY }),
+        () => ({ fields, refused, ...mediaLimitsOf(options), concurrency: DEFAULT_CONCURRENCY }),
         baseUrlOf(config),
       );
       media.forEach((m, k) => {

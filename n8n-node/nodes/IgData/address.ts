@@ -1,14 +1,14 @@
 /**
  * Which hosts a media download may reach. A media link comes from an answer, so it is a
  * stranger's text: it must not make the n8n host fetch its own network (an intranet page, a cloud
- * metadata address). Addresses that are private, loopback, link-local or otherwise not public are
- * refused, except on the host of the credential's Base URL (the sandbox serves its media there).
- * The rule is checked on the link's literal host before anything is sent, and again on the
- * address the connection actually reached (a public-looking name may resolve to a private one).
- * Community nodes cannot import Node's `dns` or `net` (n8n's rules for verified packages), hence
- * the parsing here.
+ * metadata address, this machine's own name). Community nodes cannot import Node's `dns` or `net`
+ * (n8n's rules for verified packages), so the node cannot learn where a name resolves before it
+ * connects: it decides on the link alone, before anything is sent, at every redirect hop. Allowed:
+ * the hosts the API's media links name (its CDN, over https) and the credential's Base URL's exact
+ * origin (scheme, host and port: the sandbox serves its media there). Anything else is refused
+ * unless an admin turns on Options > Media From Any Host, which still refuses written private
+ * addresses and `localhost`, and leaves names to n8n's own SSRF protection (README.md).
  */
-
 /** The four numbers of a dotted IPv4 address, or undefined. */
 function ipv4(text: string): number[] | undefined {
   const parts = text.split('.');
@@ -82,30 +82,51 @@ export const hostOf = (url: URL): string =>
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
 
-/**
- * Why a link may not be fetched before anything is sent, or undefined when it may (for a name,
- * the address it resolves to is checked once connected: `refusedAddress`).
- */
-export function refusedLink(url: URL, trustedHost: string): string | undefined {
+/** The hosts of the API's media links: Instagram's CDN, whose signed links answers carry. */
+export const MEDIA_HOSTS = ['cdninstagram.com', 'fbcdn.net'];
+
+/** Where media may come from in one run. */
+export interface MediaBorder {
+  /** The credential's Base URL's origin (`URL.origin`): the sandbox serves its media there. */
+  baseOrigin: string;
+  /** Options > Media From Any Host: any host but written private addresses and `localhost`. */
+  anyHost: boolean;
+}
+
+const isMediaHost = (url: URL): boolean => {
+  const host = hostOf(url);
+  return url.protocol === 'https:' && url.port === '' && MEDIA_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
+};
+
+/** A link's host and port as a message shows them. */
+const hostPortOf = (url: URL): string => (url.port ? `${url.hostname}:${url.port}` : url.hostname);
+
+/** Why a link may not be fetched, decided before anything is sent to it; undefined when it may. */
+export function refusedLink(url: URL, border: MediaBorder): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return `it is not a web link (${url.protocol.replace(/:$/, '')})`;
+  if (url.origin === border.baseOrigin || isMediaHost(url)) return undefined;
   const host = hostOf(url);
-  if (host === trustedHost) return undefined;
+  if (!border.anyHost) {
+    const hosts = MEDIA_HOSTS.map((h) => `https://*.${h}`).join(', ');
+    return (
+      `${hostPortOf(url)} is neither a host of the API's media (${hosts}) ` +
+      `nor the Base URL's address (${border.baseOrigin}); Options > Media From Any Host allows other hosts`
+    );
+  }
   if (host === 'localhost' || host.endsWith('.localhost')) return `it points at this machine (${host})`;
   if (isPrivateAddress(host)) return `it points at a private address (${host})`;
   return undefined;
 }
 
 /**
- * Why the address a connection to `url` reached is refused, or undefined. Undefined too when n8n
- * does not expose the connection (`remoteAddress` unknown: n8n 2.41.1 hands over a stream without
- * its socket; 2.8.4 exposes it): refusing then would refuse every CDN, so there the literal check
- * is all the node can do (README.md, "Media as files", says what to enable in n8n).
+ * Why the address a connection reached is refused, or undefined: a second look, after connecting,
+ * where n8n exposes the connection (2.8.4 does; 2.41.1 hands over a stream without its socket, and
+ * `remoteAddress` is then unknown). The Base URL's origin is exempt (the sandbox is private).
  */
-export function refusedAddress(url: URL, trustedHost: string, remoteAddress: string | undefined): string | undefined {
-  const host = hostOf(url);
-  if (host === trustedHost || remoteAddress === undefined) return undefined;
+export function refusedAddress(url: URL, border: MediaBorder, remoteAddress: string | undefined): string | undefined {
+  if (url.origin === border.baseOrigin || remoteAddress === undefined) return undefined;
   if (isPrivateAddress(remoteAddress) !== false)
-    return `${host} resolved to a private address (${remoteAddress.replace(/^::ffff:/, '')})`;
+    return `${hostOf(url)} resolved to a private address (${remoteAddress.replace(/^::ffff:/, '')})`;
   return undefined;
 }

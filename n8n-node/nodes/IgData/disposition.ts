@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { AnyIgError, Call, EndpointDef, RunError } from '@igdata/core';
 import { isIgError } from '@igdata/core';
 import type { ItemMeta } from './engine-types';
-import { errorJson, failureMessage, simplifyItem } from './output';
+import { errorJson, failureMessage, simplifyItem, wholeItem } from './output';
 
 /** Options > On Not Found. */
 export type OnNotFound = 'item' | 'skip' | 'error';
@@ -96,7 +96,9 @@ export function answerItems(
   meta?: ItemMeta,
   notice?: string,
 ): Disposition {
-  const items = answers.map((a) => (policy.simplify ? simplifyItem(policy.endpoint, a) : { ...(a as IDataObject) }));
+  const items = answers.map((a) =>
+    policy.simplify ? simplifyItem(policy.endpoint, a) : wholeItem(policy.endpoint, a),
+  );
   const withAnswers: (Record<string, unknown> | undefined)[] = [...answers];
   if (!items.length && notice) {
     items.push({}); // nothing readable came, but it was paid for: the item says so

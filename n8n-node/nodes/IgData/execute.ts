@@ -11,7 +11,7 @@ import type { ItemResult } from './engine-types';
 import { runItemCalls } from './engine';
 import { readInput } from './input';
 import type { MediaOptions } from './media';
-import { maxBytesOf, mediaSelection } from './media';
+import { mediaLimitsOf, mediaSelection } from './media';
 import { downloadMedia } from './media-download';
 import { DEFAULT_ON_NOT_FOUND, outputOf } from './disposition';
 import { decide, failuresAsItems, mediaFailure, runFailure } from './outcome';
@@ -91,7 +91,7 @@ export async function executeIgData(this: IExecuteFunctions): Promise<INodeExecu
       // owner chose) is never fetched, and the item says so.
       const { fields, refused } = mediaSelection(options.downloadMedia, documented(endpoint));
       return fields.length || refused
-        ? { fields, refused, maxBytes: maxBytesOf(options.mediaMaxSize), concurrency: input.concurrency }
+        ? { fields, refused, ...mediaLimitsOf(options), concurrency: input.concurrency }
         : undefined;
     },
   );

@@ -23,6 +23,8 @@ export interface Options {
   extraParameters?: { parameter?: { name?: string; value?: string }[] };
   downloadMedia?: string[] | string;
   mediaMaxSize?: number;
+  mediaTimeLimit?: number;
+  mediaAnyHost?: boolean;
 }
 
 export interface RunInput {

@@ -6,7 +6,6 @@
  * (README.md, "Media as files").
  */
 import type { IBinaryData } from 'n8n-workflow';
-import { hostOf } from './address';
 import type { MediaOptions } from './media';
 import { binaryName } from './media';
 import type { Ctx, Fetched } from './media-fetch';
@@ -39,7 +38,8 @@ function valueAt(item: Record<string, unknown>, path: string): unknown {
  * Downloads the chosen media of each item. Items are the answers as the API gave them (before
  * Simplify drops fields); an item without a given medium (a photo's `video_url` is null) simply
  * has no such property. Never throws for a failed download: each item gets its own ItemMedia.
- * `baseUrl`: the credential's; its host is the one private host media may come from (the sandbox).
+ * `baseUrl`: the credential's; its origin is the one address besides the API's media hosts that media
+ * may come from (the sandbox).
  */
 export async function downloadMedia(
   ctx: Ctx,
@@ -50,14 +50,21 @@ export async function downloadMedia(
   const first = items.map((_, i) => options(i)).find((o) => o !== undefined);
   if (!first) return items.map(() => undefined);
   const semaphore = new Semaphore(first.concurrency);
-  const trustedHost = hostOf(new URL(baseUrl));
-  // One download per link and size limit: items that share an answer share its media.
+  const baseOrigin = new URL(baseUrl).origin;
+  // One download per link and limits: items that share an answer share its media.
   const started = new Map<string, Promise<Fetched>>();
-  const fetchOnce = (url: string, field: string, maxBytes: number): Promise<Fetched> => {
-    const key = `${maxBytes}|${url}`;
+  const fetchOnce = (link: string, field: string, o: MediaOptions): Promise<Fetched> => {
+    const key = `${o.maxBytes}|${o.deadlineMs}|${o.anyHost}|${link}`;
     let p = started.get(key);
     if (!p) {
-      p = semaphore.run(async () => await fetchMedium(ctx, url, field, maxBytes, trustedHost));
+      const want = {
+        link,
+        field,
+        maxBytes: o.maxBytes,
+        deadlineMs: o.deadlineMs,
+        border: { baseOrigin, anyHost: o.anyHost },
+      };
+      p = semaphore.run(async () => await fetchMedium(ctx, want));
       started.set(key, p);
     }
     return p;
@@ -71,7 +78,7 @@ export async function downloadMedia(
         .map((field) => ({ field, url: valueAt(item, field) }))
         .filter((m): m is { field: string; url: string } => typeof m.url === 'string' && /^https?:\/\//i.test(m.url));
       const got = await Promise.all(
-        wanted.map(async ({ field, url }) => ({ field, fetched: await fetchOnce(url, field, opts.maxBytes) })),
+        wanted.map(async ({ field, url }) => ({ field, fetched: await fetchOnce(url, field, opts) })),
       );
       for (const { field, fetched } of got) {
         if (fetched.ok) media.binary[binaryName(field)] = { ...fetched.binary };

@@ -11,7 +11,7 @@ export interface MediaFailure {
   field: string;
   /**
    * `media_link_expired`, `media_link_refused`, `media_not_found`, `media_download_failed`, `media_host_unreachable`,
-   * `media_address_refused`.
+   * `media_address_refused`, `media_too_slow`.
    */
   code: string;
   message: string;
@@ -47,7 +47,7 @@ export function fileNameOf(url: string, field: string, mimeType: string | undefi
 }
 
 export interface StreamBody extends AsyncIterable<Uint8Array | string> {
-  destroy?: () => void;
+  destroy?: (error?: Error) => void;
 }
 
 /** The body as chunks: a stream as n8n gives it for `encoding: 'stream'`, or whole (text or bytes). */

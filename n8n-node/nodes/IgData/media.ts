@@ -25,6 +25,7 @@ const MEDIA_NAMES: Record<string, string> = {
 };
 
 export const DEFAULT_MEDIA_MAX_MB = 25;
+export const DEFAULT_MEDIA_SECONDS = 60;
 
 /** The fields of an endpoint's answers that link to media, as dotted paths (`author.profile_pic_url`). */
 export function mediaPaths(endpoint: EndpointDef): string[] {
@@ -92,6 +93,10 @@ export interface MediaOptions {
   refused?: string;
   /** Largest medium downloaded, in bytes. */
   maxBytes: number;
+  /** The longest one download may take, redirects and body included, in milliseconds. */
+  deadlineMs: number;
+  /** Options > Media From Any Host (address.ts). */
+  anyHost: boolean;
   /** Downloads in flight at once. */
   concurrency: number;
 }
@@ -108,4 +113,18 @@ export function mediaFields(value: unknown): string[] {
 export function maxBytesOf(megabytes: unknown): number {
   const n = Number(megabytes);
   return Math.floor((Number.isFinite(n) && n > 0 ? n : DEFAULT_MEDIA_MAX_MB) * 1048576);
+}
+
+/** The limits of the options (Media Size Limit, Media Time Limit, Media From Any Host) as MediaOptions has them. */
+export function mediaLimitsOf(options: {
+  mediaMaxSize?: unknown;
+  mediaTimeLimit?: unknown;
+  mediaAnyHost?: unknown;
+}): Pick<MediaOptions, 'maxBytes' | 'deadlineMs' | 'anyHost'> {
+  const seconds = Number(options.mediaTimeLimit);
+  return {
+    maxBytes: maxBytesOf(options.mediaMaxSize),
+    deadlineMs: Math.round((Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_MEDIA_SECONDS) * 1000),
+    anyHost: options.mediaAnyHost === true,
+  };
 }

@@ -6,7 +6,8 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import type { DocumentedEndpoint } from '@igdata/core';
 import { counted, documentedEndpoints as endpoints } from '@igdata/core';
 import { BALANCE_CHECK_ABOVE } from './ledger';
-import { DEFAULT_MEDIA_MAX_MB, mediaChoices, mediaPaths } from './media';
+import { MEDIA_HOSTS } from './address';
+import { DEFAULT_MEDIA_MAX_MB, DEFAULT_MEDIA_SECONDS, mediaChoices, mediaPaths } from './media';
 
 export const DEFAULT_CONCURRENCY = 50;
 export const MAX_CONCURRENCY = 200;
@@ -53,19 +54,48 @@ export function downloadMediaOption(
   };
 }
 
-/** Options > Media Size Limit (MB), placed in the options' alphabetical order. */
-export function mediaSizeOption(show?: NonNullable<IDisplayOptions['show']>): INodeProperties {
-  return {
-    displayName: 'Media Size Limit (MB)',
-    name: 'mediaMaxSize',
-    type: 'number',
-    typeOptions: { minValue: 1, numberPrecision: 0 },
-    default: DEFAULT_MEDIA_MAX_MB,
-    description:
-      'Largest medium downloaded, in megabytes. A larger one is not ' +
-      'downloaded: the item is output without it and says so in _notice.',
-    ...(show ? { displayOptions: { show } } : {}),
-  };
+/**
+ * Options > Media From Any Host, Media Size Limit (MB) and Media Time Limit (Seconds), in the
+ * options' alphabetical order (n8n's lint).
+ */
+export function mediaLimitOptions(show?: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+  const shown = show ? { displayOptions: { show } } : {};
+  return [
+    {
+      displayName: 'Media From Any Host',
+      name: 'mediaAnyHost',
+      type: 'boolean',
+      default: false,
+      description:
+        "Whether to download media links that name a host other than the API's media hosts (https://*." +
+        `${MEDIA_HOSTS.join(', https://*.')}) and the Base URL's address. The node refuses written private ` +
+        'addresses and localhost, but cannot see where a name resolves (one may lead into your network): turn ' +
+        "this on only with n8n's SSRF protection on (N8N_SSRF_PROTECTION_ENABLED=true, n8n 2.12 and later).",
+      ...shown,
+    },
+    {
+      displayName: 'Media Size Limit (MB)',
+      name: 'mediaMaxSize',
+      type: 'number',
+      typeOptions: { minValue: 1, numberPrecision: 0 },
+      default: DEFAULT_MEDIA_MAX_MB,
+      description:
+        'Largest medium downloaded, in megabytes. A larger one is not ' +
+        'downloaded: the item is output without it and says so in _notice.',
+      ...shown,
+    },
+    {
+      displayName: 'Media Time Limit (Seconds)',
+      name: 'mediaTimeLimit',
+      type: 'number',
+      typeOptions: { minValue: 1, numberPrecision: 0 },
+      default: DEFAULT_MEDIA_SECONDS,
+      description:
+        'Longest time one medium may take to download, from its request to its last byte. A slower one is ' +
+        'dropped: the item is output without it and says so in _notice.',
+      ...shown,
+    },
+  ];
 }
 
 /** Operations about one account, post, hashtag or place: the API answers 404 when it has no public data. */
@@ -134,7 +164,7 @@ export const optionsProperty: INodeProperties = {
       default: false,
       description: 'Whether to add a meta field to each item: credits charged and remaining, request ID, pages read',
     },
-    mediaSizeOption({ '/operation': mediaIds }),
+    ...mediaLimitOptions({ '/operation': mediaIds }),
     {
       displayName: 'On Not Found',
       name: 'onNotFound',

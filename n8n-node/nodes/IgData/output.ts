@@ -1,6 +1,8 @@
 /**
- * What the action node and the trigger hand to n8n, in one place for both: simplified items, and
- * failures as n8n errors (a thrown node error) or as error items (Continue On Fail).
+ * What the action node and the trigger hand to n8n, in one place for both: items (whole or
+ * simplified) with the spreadsheet-safe twin of each stranger text field (core's rule:
+ * `caption_for_sheets` beside `caption`, what a Google Sheets or CSV node should write), and failures as
+ * n8n errors (a thrown node error) or as error items (Continue On Fail).
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -14,18 +16,28 @@ import {
   runErrorMessage,
   runStopSentence,
   userMessage,
+  withSafeTwins,
+  withTwinColumns,
 } from '@igdata/core';
 import { KEY_WHERE } from './transport';
 
 /** What the core's sentences about the action node's runs name: the cap, how to turn it off, how to split a run. */
 const RUN_WORDS = { capWhere: 'Options > Credit Cap', capOff: '0 for no cap', splitWith: 'e.g. with Loop Over Items' };
 
-/** Simplified output: the operation's default columns, flattened (`author.username`). */
+/** An answer's item as the node outputs it whole: with its twins (`caption_for_sheets`...). */
+export const wholeItem = (endpoint: EndpointDef, item: Record<string, unknown>): IDataObject =>
+  withSafeTwins(endpoint.schema, item) as IDataObject;
+
+/**
+ * Simplified output: the operation's default columns, flattened (`author.username`), each stranger
+ * text column followed by its twin (`caption`, `caption_for_sheets`).
+ */
 export function simplifyItem(endpoint: EndpointDef, item: Record<string, unknown>): IDataObject {
-  const flat = flatten(item);
+  const whole = wholeItem(endpoint, item);
+  const flat = flatten(whole);
   if (!endpoint.columns.length) return flat as IDataObject;
   const out: IDataObject = {};
-  for (const column of endpoint.columns) out[column] = pick(item, flat, column);
+  for (const column of withTwinColumns(endpoint.schema, endpoint.columns)) out[column] = pick(whole, flat, column);
   return out;
 }
 

@@ -6,7 +6,8 @@
  * The API key is the credential's business: requests go out through
  * `httpRequestWithAuthentication`, where n8n adds the one auth header the credential's
  * `authenticate` makes. The core builds them with no key (`callerAuthenticates`), and this file
- * never reads one.
+ * never reads one. The key goes to the Base URL's origin only: core refuses an http:// Base URL to
+ * another machine before any request, and a redirect is never followed (below).
  *
  * The credential is decrypted once per execution (per client) and handed to every request as
  * `credentialsDecrypted`. Without it n8n reads it again for each request (a database query, a
@@ -78,6 +79,10 @@ export function n8nClient(ctx: Ctx): N8nClient {
           json: false,
           encoding: 'text',
           timeout: REQUEST_TIMEOUT_MS,
+          // A redirect comes back as an answer, which core refuses: n8n's helper would follow it with
+          // the credential's header (sendCredentialsOnCrossOriginRedirect defaults to true).
+          disableFollowRedirect: true,
+          sendCredentialsOnCrossOriginRedirect: false,
         };
         const res = (await ctx.helpers.httpRequestWithAuthentication.call(
           ctx,

@@ -3,11 +3,12 @@
  * its target parameter), with the target fields and options generated from the registry as the
  * action node's are.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
 import { documentedEndpoints, estimateCost, getEndpoint, plural } from '@igdata/core';
 import { paramField } from './fields';
-import { downloadMediaOption, mediaSizeOption } from './options';
+import { downloadMediaOption, mediaLimitOptions } from './options';
+import { CHECK_PRICES, changeProperties } from './change-description';
 
 /** Each event watches a feed: a registry list endpoint, read through its target parameter. */
 export const FEEDS = {
@@ -23,6 +24,8 @@ export const FEEDS = {
   },
 } as const;
 export type Event = keyof typeof FEEDS;
+/** The events: a feed's new posts, or "Account Changed" (change-description.ts). */
+export type TriggerEvent = Event | 'change';
 
 /** The parameter a feed is read for (`tag`, `handle`): its endpoint's one required parameter. */
 export const targetOf = (endpoint: EndpointDef): ParamDef => endpoint.params.find((p) => p.required) as ParamDef;
@@ -46,7 +49,28 @@ export interface TriggerOptions {
   simplify?: boolean;
   downloadMedia?: string[] | string;
   mediaMaxSize?: number;
+  mediaTimeLimit?: number;
+  mediaAnyHost?: boolean;
 }
+
+/** The feeds' events, then "Account Changed" (its price per account and check from the registry). */
+const eventOptions: INodePropertyOptions[] = [
+  ...(Object.keys(FEEDS) as Event[]).map((event) => {
+    const feed = FEEDS[event];
+    return {
+      name: feed.name,
+      value: event,
+      description: `${feed.what} (${feed.endpoint.id}, ${perPage(feed.endpoint)})`,
+    };
+  }),
+  {
+    name: 'Account Changed',
+    value: 'change',
+    description:
+      "A watched account's number crosses a rule, e.g. followers down 5% over 7 days " +
+      `(a check costs, per account: ${CHECK_PRICES})`,
+  },
+];
 
 export const triggerProperties: INodeProperties[] = [
   {
@@ -54,25 +78,18 @@ export const triggerProperties: INodeProperties[] = [
     name: 'event',
     type: 'options',
     noDataExpression: true,
-    options: [
-      ...(Object.keys(FEEDS) as Event[]).map((event) => {
-        const feed = FEEDS[event];
-        return {
-          name: feed.name,
-          value: event,
-          description: `${feed.what} (${feed.endpoint.id}, ${perPage(feed.endpoint)})`,
-        };
-      }),
-    ],
+    options: eventOptions,
     default: 'hashtag',
   },
   ...targetFields,
+  ...changeProperties,
   {
     displayName: 'Options',
     name: 'options',
     type: 'collection',
     placeholder: 'Add Option',
     default: {},
+    displayOptions: { show: { event: Object.keys(FEEDS) } },
     options: [
       downloadMediaOption(feedEndpoints),
       {
@@ -85,7 +102,7 @@ export const triggerProperties: INodeProperties[] = [
           'Most pages read in one poll (each page costs credits). When more new ' +
           'posts arrived, the rest is read on the next polls; none is skipped.',
       },
-      mediaSizeOption(),
+      ...mediaLimitOptions(),
       {
         displayName: 'Simplify',
         name: 'simplify',

@@ -103,6 +103,11 @@ export interface GasStats {
   cacheEvictions: number;
   propertyReads: number;
   propertyWrites: number;
+  /**
+   * Reads of user properties by custom functions: Google runs those as an anonymous user and documents no user store
+   * for them, so a product that relies on one relies on the undocumented.
+   */
+  customUserPropertyReads: number;
 }
 
 export function emptyStats(): GasStats {
@@ -125,6 +130,7 @@ export function emptyStats(): GasStats {
     cacheEvictions: 0,
     propertyReads: 0,
     propertyWrites: 0,
+    customUserPropertyReads: 0,
   };
 }
 

@@ -10,6 +10,12 @@ export const AuthMode = Object.freeze({
   FULL: 'FULL',
 });
 export const AuthorizationStatus = Object.freeze({ REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' });
+/** How the script came to be installed for the user (NONE: it is not running as an add-on, e.g. a bound script). */
+export const InstallationSource = Object.freeze({
+  APPS_MARKETPLACE_DOMAIN_ADD_ON: 'APPS_MARKETPLACE_DOMAIN_ADD_ON',
+  NONE: 'NONE',
+  WEB_STORE_ADD_ON: 'WEB_STORE_ADD_ON',
+});
 
 function user(email: string) {
   return { getEmail: () => email, getUserLoginId: () => email, toString: () => email };
@@ -44,10 +50,12 @@ export function createSession(host: Host, realm: Realm) {
   };
 }
 
-export function createScriptApp() {
+export function createScriptApp(installationSource: keyof typeof InstallationSource) {
   return {
     AuthMode,
     AuthorizationStatus,
+    InstallationSource,
+    getInstallationSource: () => InstallationSource[installationSource],
     getScriptId: () => 'stand-in-script-id',
     getOAuthToken: () => 'ya29.stand-in-oauth-token',
     getAuthorizationInfo: () => ({

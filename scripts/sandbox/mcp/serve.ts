@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { callApi } from '../pipeline';
 import { keyOf, originOf } from '../http';
+import { readBody } from '../../lib/gate';
 import type { Route } from '../routes';
 import type { Runtime } from '../runtime';
 import type { AbortSignalLike } from '../timers';
@@ -32,18 +33,32 @@ const INSTRUCTIONS =
   'result is the API envelope {data, meta} with meta.credits_remaining. Lists page with cursor = the ' +
   'previous data.next_cursor. An error result carries the API error code in structuredContent.error.code.';
 
+// No `Access-Control-Allow-Origin: *`: the gate (scripts/sandbox/border.ts) refuses pages of other
+// sites on this route, and a page of this machine that gets past it is named back (corsOf).
 const CORS = {
-  'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers':
     'authorization, x-api-key, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
   'access-control-expose-headers': 'mcp-protocol-version, mcp-session-id',
 };
 
-function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message }, id: null });
+/** CORS for a request the gate let through: its Origin, if it sent one, is one of this machine's pages. */
+function corsOf(req: http.IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return origin ? { ...CORS, 'access-control-allow-origin': origin, vary: 'origin' } : { ...CORS, vary: 'origin' };
+}
+
+function refuse(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code: number = ErrorCode.ConnectionClosed,
+) {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, {
-    ...CORS,
+    ...corsOf(req),
     ...headers,
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
@@ -103,14 +118,23 @@ export function createMcpHandler(rt: Runtime, routes: Map<string, Route>, baseUr
 
   return async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, CORS);
+      res.writeHead(204, corsOf(req));
       return void res.end();
     }
     // Stateless: no session to resume or end, and no server-initiated messages to stream.
     if (req.method !== 'POST')
-      return refuse(res, 405, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.', {
+      return refuse(req, res, 405, 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.', {
         allow: 'POST, OPTIONS',
       });
+    // The body is read here, within the route's limit (the gate's readBody), and handed to the SDK parsed.
+    const text = await readBody(req).catch(() => undefined);
+    if (text === undefined) return; // refused at the limit: answered and closed by the gate
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return refuse(req, res, 400, 'Parse error: Invalid JSON', {}, ErrorCode.ParseError);
+    }
     const aborted: AbortSignalLike = { aborted: false, onAbort: undefined };
     const server = new Server(
       { name: 'igdata-sandbox', title: 'IG Data sandbox', version: '1.0.0' },
@@ -127,8 +151,8 @@ export function createMcpHandler(rt: Runtime, routes: Map<string, Route>, baseUr
       void transport.close();
       void server.close();
     });
-    for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(corsOf(req))) res.setHeader(name, value);
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, message);
   };
 }

@@ -17,6 +17,7 @@ import { byTimeDesc, gapDaysOf, iso, toShortcode } from './build';
 import { imageRef, videoRef } from './media';
 import type { StoryRec } from './derived';
 import type { Account, Post, World } from './records';
+import { Steps, type Step, type StepMeasure } from './steps';
 
 /** The rates the world moves at (README: scripts/sandbox/FORMULAS.md, "The world moves"). */
 export const MOTION = {
@@ -128,6 +129,10 @@ export class MovingWorld {
   private scene: Scene;
   /** The accounts that post or post stories: their chances per hour and their keys for the draws. */
   private readonly movers: { a: Account; perHour: number; pk: number; storiesPerHour: number; sk: number }[];
+  /** The steps tests place (steps.ts), over the drift. */
+  private readonly steps = new Steps();
+  /** A stepped post's copy with its likes and comments scaled, per post, kept while its factor holds (one object per post and factor). */
+  private readonly scaled = new WeakMap<Post, { k: number; p: Post }>();
 
   constructor(
     private readonly world: World,
@@ -207,9 +212,9 @@ export class MovingWorld {
     return this.worldNow() > this.startedAt;
   }
 
-  /** A seeded account as it is now (its followers drifted); added accounts do not move. */
+  /** A seeded account as it is now (its followers drifted, and stepped); added accounts do not move. */
   account(a: Account): Account {
-    if (!this.moved() || this.world.byId.get(a.id) !== a) return a;
+    if (this.world.byId.get(a.id) !== a || (!this.moved() && !this.steps.touches(a.id))) return a;
     const s = this.current();
     let v = s.accounts.get(a.id);
     if (!v) {
@@ -220,7 +225,37 @@ export class MovingWorld {
   }
 
   followers(a: Account): number {
-    return followersAfter(this.world, a, this.worldNow() - this.startedAt);
+    const drifted = followersAfter(this.world, a, this.worldNow() - this.startedAt);
+    const k = this.steps.factor(a.id, 'followers', this.worldNow());
+    return k === 1 ? drifted : Math.max(0, Math.round(drifted * k));
+  }
+
+  /**
+   * A step in a seeded account's followers or engagement (steps.ts) at world time `at` (default:
+   * now), never before the world's time. Returns the account's steps.
+   */
+  step(handle: string, measure: StepMeasure, change: number, at = this.worldNow()): Step[] {
+    const a = this.world.byUsername.get(handle.replace(/^@/, '').toLowerCase());
+    if (!a) throw new Error(`No seeded account "${handle}" (steps move the seeded world's accounts)`);
+    const list = this.steps.add(a.id, { username: a.username, measure, change, at }, this.worldNow());
+    this.scene.accounts.clear(); // a step at the world's time holds from this answer on
+    return list;
+  }
+
+  /** Post `p` as its author's engagement steps make it now: likes and comments × the factor. */
+  engaged(p: Post): Post {
+    const k = this.steps.factor(p.author.id, 'engagement', this.worldNow());
+    if (k === 1) return p;
+    const hit = this.scaled.get(p);
+    if (hit?.k === k) return hit.p;
+    const q = { ...p, like_count: Math.round(p.like_count * k), comment_count: Math.round(p.comment_count * k) };
+    this.scaled.set(p, { k, p: q });
+    return q;
+  }
+
+  /** A list of posts with engagement steps applied (the list itself when there are none). */
+  engagedAll(posts: Post[]): Post[] {
+    return this.steps.anyEngagement() ? posts.map((p) => this.engaged(p)) : posts;
   }
 
   /** The account's posts since the start, newest first. */
@@ -245,7 +280,8 @@ export class MovingWorld {
 
   /** Whether `p` is a post of the moving world (one posted since the start). */
   isNew(p: Post): boolean {
-    return this.moved() && this.current().byRef.get(p.id) === p;
+    // by id: a stepped post is a copy (engaged); ids of new posts (38...) are their own
+    return this.moved() && this.current().byRef.has(p.id);
   }
 
   /** Stories posted since the start (up to the world's time), oldest first. */

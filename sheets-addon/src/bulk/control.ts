@@ -7,7 +7,7 @@
 import type { Context } from '../context/context';
 import { selection } from './grid';
 import type { BulkJob } from './job';
-import { jobStore, refuseReplacing, unpause } from './job';
+import { jobStore, refuseReplacing, resumeRefused, unpause } from './job';
 import type { BulkRequest } from './plan';
 import { plan } from './plan';
 import { newJob, placeOutput } from './runs';
@@ -42,12 +42,14 @@ export function cancel(ctx: Context, jobId: string): BulkJob | null {
   });
 }
 
-/** Continues a paused or cancelled job where it stopped. */
+/** Continues a paused or cancelled job where it stopped (one waiting out a daily quota: it says what it would meet). */
 export function resume(ctx: Context, jobId: string): BulkJob {
   return ctx.lock.withLock(() => {
     const jobs = jobStore(ctx.props);
     const job = jobs.load();
     if (!job || job.id !== jobId) throw new Error('There is no such bulk run to resume.');
+    const refused = resumeRefused(job, ctx.now(), (t) => ctx.book.formatTime(t));
+    if (refused) throw new Error(refused);
     if (job.status !== 'done') {
       unpause(job);
       jobs.save(job);

@@ -1,12 +1,14 @@
 /**
  * One step of a history run: each distinct target of the column gets one dated row (the run's
- * start, the target, the fields) appended to a history sheet, so every run adds one snapshot per
- * target and a growth view can compare them. Units of work as in row-step (unit.ts); rows are
- * appended as append.ts says (never twice), after the unit's answers are in.
+ * start or, after a pause, when it went on; the target, the fields) appended to a history sheet,
+ * so every run adds one snapshot per target and a growth view can compare them. Units of work as
+ * in row-step (unit.ts); rows are appended as append.ts says (never twice), after the unit's
+ * answers are in.
  */
 import type { SheetValue } from '../engine/values';
 import { appendRows, appendWindow } from './append';
 import type { HistoryJob } from './job';
+import { rowDate } from './job';
 import type { Step } from './step';
 import { endStep, writesCells } from './step';
 import { cellsFor, failed, fetchUnits } from './unit';
@@ -19,8 +21,9 @@ export function stepHistory(s: Step<HistoryJob>): HistoryJob {
   const rows = appendWindow(s, WINDOW_ROWS);
   if (!rows) return endStep(s);
   const base = job.next;
-  // One date for the whole run: a snapshot is "the accounts as of this run".
-  const date = new Date(job.startedAt);
+  // One date for the run (a snapshot is "the accounts as of this run"), or for each part of a run that crossed a pause:
+  // a row is dated when its values were fetched (job.ts markStep).
+  const date = rowDate(job);
 
   fetchUnits(s, rows, (_, outcomes, stopAt) => {
     const values: SheetValue[][] = [];

@@ -70,6 +70,14 @@ interface JobBase extends JobPlace {
   quota?: string;
   resumeAt?: number;
   startedAt: string;
+  /** When its last step started (epoch ms): a gap of hours is a pause the run crossed (`dates`, `stalled`). */
+  stepAt?: number;
+  /**
+   * A run that crossed a pause (a quota, hourly runs Google did not run): the date each part of it was fetched on, the
+   * start first (ISO). A history row carries its part's date, so a chart never moves a value in time. Absent: one date,
+   * the start.
+   */
+  dates?: string[];
   /**
    * What its credits are recorded under in Usage (a tracker's name); absent: "Run" or "Scheduled run" + start +
    * function.
@@ -235,6 +243,61 @@ export function waitForQuota(job: BulkJob, now: number, showTime: (t: number) =>
 
 /** Whether a job waits for a daily quota to free up (the hourly trigger resumes it; a schedule does not start anew). */
 export const waitsForQuota = (job: BulkJob | null): boolean => job?.status === 'paused' && job.resumeAt !== undefined;
+
+/**
+ * A step this long after the run's last one crossed a pause (hourly runs come about every hour; a run the sidebar
+ * steps, every few seconds): what it fetches from here on is dated now.
+ */
+const PAUSE_GAP_MS = 2 * 3600 * 1000;
+
+/**
+ * Records a step starting at `now` (saving the job is the step's): after a pause, a new date for the rows it fetches
+ * from here on (a run whose first step came hours after its start: that date alone).
+ */
+export function markStep(job: BulkJob, now: number): void {
+  const last = job.stepAt ?? Date.parse(job.startedAt);
+  if (now - last > PAUSE_GAP_MS) {
+    const at = new Date(now).toISOString();
+    job.dates = job.stepAt === undefined ? [at] : [...(job.dates ?? [job.startedAt]), at];
+  }
+  job.stepAt = now;
+}
+
+/** The date a step's history rows carry: the run's start, or where it went on after its last pause. */
+export const rowDate = (job: BulkJob): Date => new Date(job.dates ? job.dates[job.dates.length - 1] : job.startedAt);
+
+/**
+ * A running job no step has moved for hours, though the hourly trigger steps a background run every hour: Google did
+ * not run the trigger. The likely cause is its daily limit of trigger runtime (90 minutes a day, 6 hours with Google
+ * Workspace, shared with the user's other scripts; once used, Google runs no trigger until it frees up): the job as the
+ * sidebar shows it, saying so. The run is not changed: it goes on at the next hourly run Google allows.
+ */
+export function stalled<J extends BulkJob>(job: J, now: number, showTime: (t: number) => string): J {
+  const last = job.stepAt ?? Date.parse(job.startedAt);
+  if (job.status !== 'running' || !(now - last > PAUSE_GAP_MS)) return job; // (no time known: not said)
+  return {
+    ...job,
+    message:
+      `The hourly run has not come since ${showTime(last)}: Google's daily limit of trigger runtime for this ` +
+      'account (90 minutes, 6 hours with Google Workspace, shared with your other scripts) is probably used up. ' +
+      `${waitingRows(job)} wait, not sent and not charged. The run goes on by itself at the first hourly run Google ` +
+      `allows again: the limit frees up 24 hours after the time was spent, by ${showTime(last + QUOTA_WAIT_MS)} ` +
+      'unless other scripts spend it again. Keeping this sidebar open goes on now.',
+  };
+}
+
+/**
+ * Why a Resume is refused while the job waits out a daily quota: it would meet the quota again and wait another day.
+ * Null when it may go on.
+ */
+export function resumeRefused(job: BulkJob, now: number, showTime: (t: number) => string): string | null {
+  if (!waitsForQuota(job) || (job.resumeAt as number) <= now) return null;
+  return (
+    `Not resumed: ${job.quota ?? "Google's daily limit for this account is reached"}, until ` +
+    `${showTime(job.resumeAt as number)}. Resuming now would meet it again, send nothing and wait another day. The ` +
+    'run goes on by itself at the first hourly run after then. (Not charged.)'
+  );
+}
 
 /**
  * Refuses to replace the document's bulk run while it is running or paused, unless `replace` says

@@ -13,7 +13,7 @@ import { settingRule } from '../context/reuse';
 import { recordUsage } from '../context/usage-log';
 import { historySheet, newOutputSheet, outputLabel } from './grid';
 import type { BulkJob, JobPlace } from './job';
-import { jobStore, pauseJob, unpause, waitForQuota, waitsForQuota } from './job';
+import { jobStore, markStep, pauseJob, unpause, waitForQuota, waitsForQuota } from './job';
 import { stepHistory } from './history-step';
 import { stepList } from './list-step';
 import type { BulkPlan, BulkRequest } from './plan';
@@ -99,6 +99,19 @@ function pause(ctx: Context, job: BulkJob, message: string): BulkJob {
   return job;
 }
 
+/**
+ * A finished history run that crossed a pause says so: its snapshot's rows carry the dates they were fetched on.
+ * Whether it set that message.
+ */
+function datesSaid(ctx: Context, job: BulkJob): boolean {
+  const dates = job.dates ?? [];
+  if (job.kind !== 'history' || job.status !== 'done' || dates.length < 2 || job.message) return false;
+  job.message =
+    `Its rows are dated when their values were fetched: the run waited on the way, so this snapshot has ` +
+    `${dates.length} dates (${dates.map((d) => ctx.book.formatTime(Date.parse(d))).join(', ')}).`;
+  return true;
+}
+
 /** The reuse rule of a job's steps: the setting, and a scheduled run's own limit. */
 const jobRule = (ctx: Context, job: BulkJob): ReuseRule =>
   job.maxAgeMs === undefined ? settingRule(ctx.settings) : { ...settingRule(ctx.settings), runLimitMs: job.maxAgeMs };
@@ -111,6 +124,7 @@ export function step(ctx: Context, jobId: string, budgetMs = STEP_BUDGET_MS, slo
     if (!job || job.id !== jobId) throw new Error('This bulk run was replaced by another one.');
     if (job.status !== 'running') return job;
     const started = ctx.now();
+    markStep(job, started);
     const endpoint = getEndpoint(job.endpoint);
     const src = ctx.book.sheet(job.sheet);
     const out = ctx.book.sheet(job.outSheet);
@@ -140,7 +154,7 @@ export function step(ctx: Context, jobId: string, budgetMs = STEP_BUDGET_MS, slo
         budgetMs,
       }),
     );
-    if (waitForQuota(after, ctx.now(), (t) => ctx.book.formatTime(t))) jobs.save(after);
+    if (waitForQuota(after, ctx.now(), (t) => ctx.book.formatTime(t)) || datesSaid(ctx, after)) jobs.save(after);
     const lost = after.lost ?? before.lost;
     recordUsage(
       ctx,

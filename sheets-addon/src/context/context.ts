@@ -15,6 +15,12 @@ export interface Settings {
   baseUrl: string;
   keySetBy: string;
   keySetAt: string;
+  /** Whose key `apiKey` is: the user's own (not the formulas'), the sheet's, or none. Absent: the sheet's. */
+  keyScope?: 'mine' | 'everyone' | '';
+  /** Whether the sheet has a shared key (what formulas use), whatever this user's runs use. */
+  sharedKey?: boolean;
+  /** Apps Script's temporary key of the user who saved the shared key (Session.getTemporaryActiveUserKey). */
+  keySetByUser?: string;
   /** Hours an answer is reused (1-720). */
   freshHours: number;
   /** Cells marked by "Refresh selected cells" (JSON, gas/refresh.ts). */

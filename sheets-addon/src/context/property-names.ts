@@ -4,11 +4,19 @@
  * and all of them can read the document's properties (user properties would be per person).
  */
 export const PROP = {
-  /** The API key (secret). Never shown back: the sidebar gets only its masked form. */
+  /**
+   * The API key (secret). Never shown back: the sidebar gets only its masked form. A key saved "only for me" is in the
+   * user's own properties as `IGDATA_API_KEY:<spreadsheet id>` (gas/settings.ts).
+   */
   apiKey: 'IGDATA_API_KEY',
   /** Email (or label) of who set the key: an editor is told whose credits the sheet spends. */
   keySetBy: 'IGDATA_KEY_SET_BY',
-  /** ISO time when the key was set. */
+  /**
+   * Apps Script's temporary key of the user who saved the shared key (no scope needed, reveals no identity, changes
+   * every 30 days): the sidebar tells "set by you" from "set by someone else" by it, where the typed name is unproven.
+   */
+  keySetByUser: 'IGDATA_KEY_SET_BY_USER',
+  /** ISO time when the key was set (a personal key's: `<name>:<spreadsheet id>` in the user's own properties). */
   keySetAt: 'IGDATA_KEY_SET_AT',
   /** Base URL override; absent = the production address. */
   baseUrl: 'IGDATA_BASE_URL',

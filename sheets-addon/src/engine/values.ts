@@ -133,7 +133,9 @@ function toCell(field: string, v: unknown): SheetValue {
  * spreadsheet's locale. Every non-empty string therefore gets Sheets' quote prefix: the cell holds
  * exactly the string (getValues reads it without the apostrophe). A plain-text cell ('@') parses
  * nothing and takes the string as it is. Numbers, booleans and dates pass as themselves.
- * CONTRIBUTING.md, "Values written to a sheet", says why a prefix and not the '@' format.
+ * CONTRIBUTING.md, "Values written to a sheet", says why a prefix and not the '@' format. Stricter
+ * than core's spreadsheetSafe (formula starts only), the twins Zapier and n8n offer for cells they
+ * do not write themselves.
  */
 export const entered = (v: SheetValue, plainText: boolean): SheetValue =>
   typeof v === 'string' && v !== '' && !plainText ? `'${v}` : v;

@@ -36,11 +36,15 @@ export const documentKeyValues = {
   removeAll: (keys: string[]) => documentCache().removeAll(keys),
 };
 
-export function gasContext(): Context {
+/**
+ * `personal`: an execution of the user at the keyboard (sidebar, menu), which uses their own key if they saved one; a
+ * custom function's or the hourly trigger's uses the sheet's shared key only (gas/settings.ts).
+ */
+export function gasContext(personal = true): Context {
   // Read on first use: a formula with a bad argument fails before reading anything.
   let settings: Settings | undefined;
   let client: SheetsClient | undefined;
-  const read = () => (settings ??= readSettings());
+  const read = () => (settings ??= readSettings(personal));
   const lock = documentLock();
   return {
     now: Date.now,
@@ -79,7 +83,7 @@ export function formulaContext(): {
   deps: () => EngineDeps;
   spent: (fn: string, credits: number, lost: Lost) => void;
 } {
-  const ctx = gasContext();
+  const ctx = gasContext(false);
   let answers: Answers | undefined;
   const get = () => (answers ??= answersFor(ctx, formulaRule(ctx), false));
   return {

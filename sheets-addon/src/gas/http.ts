@@ -16,7 +16,8 @@ const options = (r: HttpRequest): FetchParams => ({
   method: r.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
   headers: r.headers,
   muteHttpExceptions: true, // error statuses come back as responses, the core maps them
-  followRedirects: true,
+  // A redirect comes back as an answer (core refuses it): followed, it would carry the key elsewhere.
+  followRedirects: false,
 });
 
 /**

@@ -8,6 +8,7 @@
  */
 import { resumeAfterQuota } from '../bulk/runs';
 import type { Context } from '../context/context';
+import { isPropertiesQuota } from '../context/store-quota';
 import type { RunOwners } from './owner';
 import { loadSchedules } from './schedules';
 import { startDue } from './start';
@@ -40,6 +41,7 @@ function continueJobs(ctx: Context, owners: RunOwners, budgetMs: number): void {
         job = slot ? stepScheduled(ctx, owners, slot, job.id, budget) : stepSidebarRun(ctx, owners, job.id, budget);
       }
     } catch (e) {
+      if (isPropertiesQuota(e)) throw e; // no job can be read or saved now: the hour's work waits (gas/quota-pause.ts)
       console.warn(e); // a job replaced meanwhile, a busy lock: the others go on; this one at the next hour
     }
   }

@@ -7,7 +7,7 @@
 import { estimateCost, getEndpoint } from '@igdata/core';
 import { colName, selection } from '../bulk/grid';
 import type { BulkJob, JobPlace } from '../bulk/job';
-import { jobStore } from '../bulk/job';
+import { jobStore, stalled } from '../bulk/job';
 import type { BulkPlan, BulkRequest } from '../bulk/plan';
 import { plan, preview } from '../bulk/plan';
 import type { OutputPlace } from '../bulk/runs';
@@ -217,7 +217,9 @@ export function scheduleViews(ctx: Context): ScheduleView[] {
   const jobs = jobStore(ctx.props);
   const timeLabel = (iso: string | undefined) => iso && ctx.book.formatTime(Date.parse(iso));
   return loadSchedules(ctx.props).map((s) => {
-    const run = jobs.load(s.id);
+    const saved = jobs.load(s.id);
+    // A run the hourly runs stopped moving (Google ran no trigger) says so, as the sidebar's own run does.
+    const run = saved && stalled(saved, ctx.now(), (t) => ctx.book.formatTime(t));
     const { sheet, row, col, rows, outSheet } = s.place;
     return {
       id: s.id,

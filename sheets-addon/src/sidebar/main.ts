@@ -5,7 +5,7 @@ import { call } from './api';
 import { fail, state, type Endpoint } from './base';
 import { refreshSelection, showEndpoints, showJob, wireBulk } from './bulk';
 import { loadHistory, wireHistory } from './history';
-import { show, wireNav } from './nav';
+import { hasAKey, show, wireNav } from './nav';
 import { loadSchedules, wireSchedules } from './schedules';
 import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './settings';
 import { loadUsage, wireUsage } from './usage';
@@ -44,7 +44,7 @@ window.addEventListener('message', (e) => {
 call('igSidebarState').then((s) => {
   showSettings(s.settings);
   // With a key the work comes first; without one, the key form (nothing else works before it).
-  show(s.settings.hasKey ? 'menu' : 'settings');
+  show(hasAKey(s.settings) ? 'menu' : 'settings');
   showEndpoints();
   showJob(s.job);
   if (s.settings.hasKey) refreshBalance();

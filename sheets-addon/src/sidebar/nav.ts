@@ -1,7 +1,7 @@
 // One view at a time: the home list (the jobs, then the settings) or one section, so that at the
 // sidebar's 300 px width every job is in sight without scrolling. Any element with data-open="<view>"
 // goes there; with a key set the sidebar opens on the list, without one on the key form.
-import { $ } from './base';
+import { $, type Settings } from './base';
 
 const VIEWS = ['menu', 'settings', 'tracker', 'vet', 'watch', 'bulk', 'schedules', 'history', 'usage'] as const;
 export type View = (typeof VIEWS)[number];
@@ -25,3 +25,6 @@ export function wireNav(): void {
     if (view && (VIEWS as readonly string[]).includes(view)) show(view as View);
   });
 }
+
+/** Whether the user has a key to work with: one for everyone, or their own (only for them). */
+export const hasAKey = (s: Settings): boolean => s.hasKey || s.scope === 'mine';

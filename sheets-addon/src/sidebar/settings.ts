@@ -2,10 +2,54 @@
 import { call, type Answer } from './api';
 import { $, fail, say, state, type Settings } from './base';
 import { count } from './counts';
+import { hasAKey } from './nav';
 import { showUsage } from './usage';
 
 /** While the sidebar is open, formulas spend credits: the balance is read again this often (free). */
 const BALANCE_EVERY_MS = 60000;
+
+/** The scope chosen for the next key saved. */
+const chosenScope = (): 'everyone' | 'mine' => ($('key-scope-mine').checked ? 'mine' : 'everyone');
+
+/**
+ * Before a key is saved: where the chosen scope stores it and who can see and use it, for how this copy of IG Data
+ * was installed (a script bound to the sheet, which every editor can open, or an add-on, which they cannot).
+ */
+function scopeNote(scope: 'everyone' | 'mine', installedAs: string): string {
+  const bound = installedAs === 'bound';
+  if (scope === 'everyone')
+    return bound
+      ? 'For everyone who edits this sheet: stored in the document properties of this sheet\u2019s script. Every ' +
+          'editor\u2019s formulas, runs and schedules spend its credits, any editor can replace or remove it, and ' +
+          'any ' +
+          'editor can read the key itself by running code in Extensions > Apps Script (IG Data is a script bound to ' +
+          'this sheet). The sidebar shows it masked only.'
+      : 'For everyone who edits this sheet: stored in IG Data\u2019s properties of this document. Every ' +
+          'editor\u2019s formulas, runs and schedules spend its credits and any editor can replace or remove it, but ' +
+          'nobody can read the key itself: the sidebar shows it masked only, and the add-on\u2019s code and ' +
+          'properties are out of editors\u2019 reach.';
+  return (
+    (bound
+      ? 'Only for me: stored in your own user properties of this sheet\u2019s script, which other people\u2019s ' +
+        'executions cannot read. Editors can still change that script in Extensions > Apps Script, and code they add ' +
+        'runs as you when you open IG Data: choose this only with editors you trust. '
+      : 'Only for me: stored in your own user properties of IG Data, for this sheet; ' +
+        'nobody else can read or use it. ') +
+    'It is used by what you do in this sidebar (bulk runs while it is open, tests, the balance). Formulas (Sheets ' +
+    'runs them as an anonymous user) and the hourly background runs (schedules, runs after the sidebar closes, ' +
+    'whoever\u2019s trigger runs them) cannot use it: they need the key for everyone.'
+  );
+}
+
+/** "set by you on 2026-12-07" when Apps Script knows it was this user; else the typed name, said to be unconfirmed. */
+function setBy(s: Settings): string {
+  const when = s.setAt ? ' on ' + s.setAt.slice(0, 10) : '';
+  if (s.setByYou) return ' by you' + when;
+  if (!s.setBy) return when;
+  return (
+    when + ' by someone who signed \u201c' + s.setBy + '\u201d (a name they typed: Apps Script does not confirm it)'
+  );
+}
 
 export function showSettings(s: Settings): void {
   state.settings = s;
@@ -13,22 +57,30 @@ export function showSettings(s: Settings): void {
   link.href = s.dashboardUrl || '';
   link.textContent = String(s.dashboardUrl || '').replace(/^https?:\/\//, '');
   $('get-key').hidden = s.hasKey || !s.dashboardUrl;
-  $('menu-key').hidden = s.hasKey;
-  if (s.hasKey) {
-    const when = s.setAt ? ' on ' + s.setAt.slice(0, 10) : '';
-    $('key-status').textContent = 'Key ' + s.masked + ' is set' + (s.setBy ? ' by ' + s.setBy : '') + when + '.';
-    const owner = $('key-owner');
-    owner.hidden = false;
-    owner.textContent = s.othersKey
-      ? 'This sheet spends the credits of ' + s.setBy + ', who set the key. Replacing it makes the sheet use yours.'
-      : 'Everyone who edits this sheet uses this key: its formulas spend ' +
-        (s.setBy ? s.setBy + '\u2019s' : 'the key owner\u2019s') +
-        ' credits.';
-  } else {
+  $('menu-key').hidden = hasAKey(s);
+  const owner = $('key-owner');
+  owner.hidden = !s.hasKey;
+  if (s.scope === 'mine') {
     $('key-status').textContent =
-      'No API key is set. Paste one below; it is stored in this document\u2019s properties and shown only masked.';
-    $('key-owner').hidden = true;
+      'Your own key ' +
+      s.masked +
+      ' is set, only for you' +
+      (s.setAt ? ' (on ' + s.setAt.slice(0, 10) + ')' : '') +
+      '.';
+    owner.textContent = s.sharedKey
+      ? 'Formulas and background runs in this sheet use the key for everyone.'
+      : 'No key is set for everyone: formulas and background runs in this sheet have none.';
+  } else if (s.hasKey) {
+    $('key-status').textContent = 'Key ' + s.masked + ' is set for everyone who edits this sheet' + setBy(s) + '.';
+    owner.textContent = s.setByYou
+      ? 'Everyone who edits this sheet uses this key: its formulas spend your credits.'
+      : 'This sheet spends the credits of whoever set this key' +
+        (s.setBy ? ' (signed \u201c' + s.setBy + '\u201d)' : '') +
+        '. Replacing it for everyone makes the sheet use yours.';
+  } else {
+    $('key-status').textContent = 'No API key is set. Paste one below, choose who uses it, and save.';
   }
+  $('key-scope-note').textContent = scopeNote(chosenScope(), s.installedAs);
   $('remove-key').disabled = !s.hasKey;
   $('fresh').value = String(s.freshHours);
   $('base-url').value = s.baseUrl || '';
@@ -106,9 +158,14 @@ export function wireSettings(): void {
     if (e.data && e.data.igdataRefreshBalance) balanceIfStale(0);
   });
 
+  const rescope = () => {
+    if (state.settings) $('key-scope-note').textContent = scopeNote(chosenScope(), state.settings.installedAs);
+  };
+  $('key-scope-everyone').onchange = rescope;
+  $('key-scope-mine').onchange = rescope;
   $('save-key').onclick = () => {
     say('key-message', 'Testing the key…');
-    call('igSetKey', $('key').value, $('key-label').value).then((r) => {
+    call('igSetKey', $('key').value, $('key-label').value, chosenScope()).then((r) => {
       // a refused key stays in the box, to be corrected; a saved one never stays on screen
       if (r.saved !== false) $('key').value = '';
       showSettings(r.settings);
@@ -137,11 +194,18 @@ export function wireSettings(): void {
   };
   $('remove-yes').onclick = () => {
     $('remove-confirm').hidden = true;
+    const own = state.settings && state.settings.scope === 'mine';
     call('igDeleteKey').then((s) => {
       showSettings(s);
       $('balance').textContent = '–';
       $('balance-at').textContent = '';
-      say('key-message', 'The key was removed from this sheet.', 'ok');
+      say(
+        'key-message',
+        own
+          ? 'Your own key was removed.' + (s.hasKey ? ' What you do here now uses the key for everyone.' : '')
+          : 'The key was removed from this sheet.',
+        'ok',
+      );
     }, fail('key-message'));
   };
 

@@ -26,6 +26,7 @@ import { messageOf } from '../engine/messages';
 import type { Context } from '../context/context';
 import type { RunOwner } from '../schedule/owner';
 import { PROP } from '../context/property-names';
+import { isPropertiesQuota } from '../context/store-quota';
 import { recordUsage } from '../context/usage-log';
 import { nextRun } from '../schedule/schedules';
 import type { Repeat } from '../schedule/when';
@@ -297,6 +298,7 @@ function runDueWatches(ctx: Context): void {
       try {
         runWatch(ctx, w);
       } catch (e) {
+        if (isPropertiesQuota(e)) throw e; // nothing can be saved now: the watch waits (gas/quota-pause.ts)
         w.last = {
           at: new Date(now).toISOString(),
           rows: 0,
