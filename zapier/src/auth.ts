@@ -5,7 +5,15 @@
  * other code reads it, and Zapier's log scrubber hides it since it is a `password` field.
  */
 import type { Bundle, HttpRequestOptions, ZObject } from 'zapier-platform-core';
-import { DASHBOARD_URL, DEFAULT_BASE_URL, baseUrlOf, baseUrlRefusal, counted, originOfUrl, prepare } from '@igdata/core';
+import {
+  DASHBOARD_URL,
+  DEFAULT_BASE_URL,
+  baseUrlOf,
+  baseUrlRefusal,
+  counted,
+  originOfUrl,
+  prepare,
+} from '@igdata/core';
 import { clientConfig, lookUp } from './client';
 
 const KEY_HEADER = 'x-api-key';
