@@ -47,13 +47,26 @@
     inFlight += d;
     document.documentElement.setAttribute('data-calls', String(inFlight));
   };
+  // A notice posted before the page listens would be lost (and its call counted for ever): notices
+  // wait until the page has said it listens, in answer to our hello or when its script starts.
+  var listening = false;
+  var queued = [];
+  var post = function (fn) {
+    window.parent.postMessage({ gasRan: fn, gasCall: ++seq }, '*');
+  };
   window.addEventListener('message', function (e) {
-    if (e.data && typeof e.data.gasSeen === 'number') count(-1);
+    if (!e.data) return;
+    if (typeof e.data.gasSeen === 'number') count(-1);
+    if (e.data.gasListening && !listening) {
+      listening = true;
+      queued.splice(0).forEach(post);
+    }
   });
   var notify = function (fn) {
     try {
       if (window.parent !== window) {
-        window.parent.postMessage({ gasRan: fn, gasCall: ++seq }, '*');
+        if (listening) post(fn);
+        else queued.push(fn);
         return;
       }
     } catch {
@@ -61,6 +74,11 @@
     }
     count(-1);
   };
+  try {
+    if (window.parent !== window) window.parent.postMessage({ gasHello: true }, '*');
+  } catch {
+    /* no parent */
+  }
   var runner = function (s) {
     var r = {
       withSuccessHandler: function (f) {
