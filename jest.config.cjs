@@ -85,6 +85,7 @@ const QUICK = [
   'test/figures.test.ts',
   'test/cli.test.ts',
   'test/ci.test.ts',
+  'test/words.test.ts',
 ];
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A QUICK entry as a regular expression on absolute paths (testPathIgnorePatterns). */

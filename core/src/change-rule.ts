@@ -9,6 +9,7 @@
  * platform keeps state between runs.
  */
 import { estimateCost } from './cost';
+import { noun } from './plural';
 import { getEndpoint } from './registry/endpoints';
 
 /** What a rule can watch: a number of an endpoint's answer, the words users read, its unit. */
@@ -117,7 +118,8 @@ export function describeRule(rule: ChangeRule, check: 'check' | 'run' = 'check')
   if (rule.comparison === 'under' || rule.comparison === 'over')
     return `${m.words} ${rule.comparison} ${num(rule.threshold)}${pct}`;
   const b = rule.baseline;
-  const since = b === 'previous' ? `since the previous ${check}` : `over ${num(b as number)} day${b === 1 ? '' : 's'}`;
+  const since =
+    b === 'previous' ? `since the previous ${check}` : `over ${num(b as number)} ${noun(b as number, 'day')}`;
   return `${m.words} ${rule.comparison} ${num(rule.threshold)}% ${since}`;
 }
 

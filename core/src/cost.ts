@@ -1,4 +1,5 @@
 /** Credit cost of a planned call, from the registry's cost rules. */
+import { plural } from './plural';
 import type { CostRule, EndpointDef } from './registry/types';
 import type { Params } from './types';
 
@@ -41,8 +42,6 @@ export function describeCost(endpoint: EndpointDef): string {
   return endpoint.cost.type === 'flat' && !endpoint.cost.exact ? `~${text}${per} (not documented)` : `${text}${per}`;
 }
 
-const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
-
 /** What the window parameter of a priced-by-window endpoint counts, for the cost sentence. */
 const WINDOW_WORDS: Record<string, string> = {
   posts: 'how many posts are analyzed',
@@ -60,6 +59,6 @@ export function costSentence(e: EndpointDef): string {
   if (e.cost.type === 'window') {
     return `Cost: ${lo}-${hi} credits, depending on ${WINDOW_WORDS[e.cost.param] ?? `the ${e.cost.param} parameter`}.`;
   }
-  if (!e.cost.exact) return `Cost: about ${credits(lo)}${perPage} (the API does not document this price).`;
-  return `Cost: ${credits(lo)}${perPage}.`;
+  if (!e.cost.exact) return `Cost: about ${plural(lo, 'credit')}${perPage} (the API does not document this price).`;
+  return `Cost: ${plural(lo, 'credit')}${perPage}.`;
 }

@@ -38,6 +38,17 @@ const keyProblem = (what: string) => (e: IgApiError, ctx: MessageContext) =>
 const gaveUp = (what: string) => (e: IgApiError, ctx: MessageContext) =>
   `${what} after ${tries(e.details.attempts)}. Try again later. ${chargedNote(e, ctx.zoneOffset)}`;
 
+/**
+ * Why a 404 has no data, as precisely as the service said: its `reason` (NOTES.md: `private_account`
+ * seen), else the spec's three possibilities (§7).
+ */
+const NOT_FOUND_REASONS: Record<string, string> = {
+  private_account: 'is private: no public data',
+};
+const notFoundWhy = (reason?: string): string =>
+  (reason && Object.prototype.hasOwnProperty.call(NOT_FOUND_REASONS, reason) && NOT_FOUND_REASONS[reason]) ||
+  'has no public data: private, deleted or nonexistent';
+
 export const ERROR_CODES = {
   missing_parameter: {
     status: 400,
@@ -63,7 +74,7 @@ export const ERROR_CODES = {
   not_found: {
     status: 404,
     sentence: (e, ctx) =>
-      `${targetLabel(ctx.call)} has no public data: private, deleted or nonexistent. ${chargedNote(e, ctx.zoneOffset)}`,
+      `${targetLabel(ctx.call)} ${notFoundWhy(e.details.reason)}. ${chargedNote(e, ctx.zoneOffset)}`,
   },
   // The spec leaves rate limits and their status unshown (§8); 429 is HTTP's "slow down", so it
   // is retried, honouring Retry-After.

@@ -4,7 +4,7 @@
  * (what the service sends, and the sandbox with it) and its summary (the OpenAPI document's error
  * responses). Nothing at run time reads it: the Sheets bundle leaves it out.
  */
-import { ERROR_CODES } from './error-codes';
+import { ERROR_CODES, type ErrorCodeFacts } from './error-codes';
 import type { KnownErrorCode } from './types';
 
 interface ErrorCodeDoc {
@@ -56,7 +56,7 @@ export const ERROR_DOCS: Readonly<Record<KnownErrorCode, ErrorCodeDoc>> = {
   rate_limited: {
     source: 'client',
     billed: false,
-    docs: '/docs/errors',
+    docs: '/docs/errors#rate_limited',
     summary: 'Too many requests; retried after the time the service asks for.',
   },
   upstream_error: {
@@ -68,7 +68,7 @@ export const ERROR_DOCS: Readonly<Record<KnownErrorCode, ErrorCodeDoc>> = {
   service_unavailable: {
     source: 'client',
     billed: false,
-    docs: '/docs/errors',
+    docs: '/docs/errors#service_unavailable',
     summary: 'The service is temporarily unavailable; retried. Not billed.',
   },
   upstream_timeout: {
@@ -86,6 +86,24 @@ export const SPEC_ERROR_CODES = codes
   .filter((code) => ERROR_DOCS[code].source === 'spec')
   .map((code) => ({ code, status: ERROR_CODES[code].status, summary: ERROR_DOCS[code].summary }));
 
+/**
+ * The error reference, a row per code (the sandbox's /docs/errors page, an anchor each): what the
+ * table says of it, here and in error-codes.ts, so the page cannot disagree with what clients do.
+ */
+export const ERROR_REFERENCE = codes.map((code) => ({
+  code,
+  status: ERROR_CODES[code].status,
+  summary: ERROR_DOCS[code].summary,
+  source: ERROR_DOCS[code].source,
+  billed: ERROR_DOCS[code].billed,
+  retried: (ERROR_CODES[code] as ErrorCodeFacts).retryable === true,
+  stopsBulk: (ERROR_CODES[code] as ErrorCodeFacts).stopsBulk === true,
+  docs: ERROR_DOCS[code].docs,
+}));
+
+/** The page every `error.docs` link points into (its anchors are the codes). */
+export const ERROR_DOCS_PATH = '/docs/errors';
+
 /** The `error.docs` link of a code. */
 export const docsLink = (code: string): string =>
-  Object.prototype.hasOwnProperty.call(ERROR_DOCS, code) ? ERROR_DOCS[code as KnownErrorCode].docs : '/docs/errors';
+  Object.prototype.hasOwnProperty.call(ERROR_DOCS, code) ? ERROR_DOCS[code as KnownErrorCode].docs : ERROR_DOCS_PATH;

@@ -5,7 +5,8 @@
 
 import type { KnownErrorCode } from './types';
 import type { FirstCharge, MessageContext } from './words';
-import { NOT_CHARGED, plural } from './words';
+import { plural } from './plural';
+import { NOT_CHARGED } from './words';
 
 /** A code of the error table (error-codes.ts), or whatever else the service sends. */
 export type ApiErrorCode = KnownErrorCode | 'http_error';
@@ -122,7 +123,7 @@ export class IgCreditCapError extends IgError {
     /** Estimated cost of the request that was not sent. */
     readonly cost: number,
   ) {
-    super(`Credit cap of ${cap} reached: ${spent} credit${spent === 1 ? '' : 's'} spent, this request costs ~${cost}.`);
+    super(`Credit cap of ${cap} reached: ${plural(spent, 'credit')} spent, this request costs ~${cost}.`);
   }
 
   /**

@@ -111,12 +111,14 @@ export {
 } from './errors';
 export type { ErrorCodeFacts } from './error-codes';
 export { ERROR_CODES, errorFacts, stopsBulkRun } from './error-codes';
-export { docsLink } from './error-docs';
+export { ERROR_DOCS_PATH, ERROR_REFERENCE, docsLink } from './error-docs';
 export type { MessageContext } from './messages';
 export { userMessage } from './messages';
 /** The end of every error sentence: what its request cost (a vet's note sums what several cost). */
 export type { FirstCharge, ZoneOffset } from './words';
 export { chargedNote, chargesNote } from './words';
+/** Counts in sentences: "1 credit", "2 credits", "1,500 rows" (the sidebar's bundle takes plural.ts alone). */
+export { counted, joinName, noun, plural, thousands } from './plural';
 // A run of many calls as a whole (an n8n execution): refused before it starts, or stopped part-way.
 export type { EarlierRuns, RunError, RunTally, WorkEstimate } from './run-errors';
 export {

@@ -7,7 +7,7 @@ import { documentedEndpoints as endpoints } from './registry/docs';
 import { pathOf } from './registry/endpoints';
 import type { EndpointDef, ParamDef, Shape } from './registry/types';
 import { fieldShape } from './shape';
-import { describeCost } from './cost';
+import { costSentence } from './cost';
 import { SPEC_ERROR_CODES, docsLink } from './error-docs';
 
 type Json = Record<string, unknown>;
@@ -88,7 +88,7 @@ export function buildOpenApi(baseUrl: string): Json {
         tags: [e.group],
         summary: e.summary,
         description:
-          `${e.description}\n\nCost: ${describeCost(e)} credits.` +
+          `${e.description}\n\n${costSentence(e)}` +
           (e.documented
             ? ''
             : ' Parameters and response shape are not documented by the service; this is our reading.'),

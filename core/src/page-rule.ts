@@ -16,6 +16,7 @@ import type { CreditBudget } from './budget';
 import { estimateCost } from './cost';
 import type { AnyIgError } from './errors';
 import { IgValidationError } from './errors';
+import { plural } from './plural';
 import type { Call } from './types';
 
 export type Item = Record<string, unknown>;
@@ -153,38 +154,25 @@ export interface PagingResult {
 
 /** A sentence for the stop reason, for n8n notices and Sheets notes. */
 export function describeStop(r: PagingResult, cap: PagingCap): string {
+  const pages = plural(r.pages, 'page');
+  const items = plural(r.items.length, 'item');
+  const credits = plural(r.creditsCharged, 'credit');
   switch (r.stoppedBy) {
     case 'end':
-      return `Read all ${r.items.length} items in ${r.pages} page(s), ${r.creditsCharged} credits.`;
+      return `Read all ${items} in ${pages}, ${credits}.`;
     case 'items':
-      return (
-        `Stopped at the limit of ${cap.maxItems} items (${r.pages} ` +
-        `page(s), ${r.creditsCharged} credits); more are available.`
-      );
+      return `Stopped at the limit of ${plural(cap.maxItems ?? 0, 'item')} (${pages}, ${credits}); more are available.`;
     case 'pages':
-      return (
-        `Stopped at the limit of ${cap.maxPages} pages (${r.items.length} ` +
-        `items, ${r.creditsCharged} credits); more are available.`
-      );
+      return `Stopped at the limit of ${plural(cap.maxPages ?? 0, 'page')} (${items}, ${credits}); more are available.`;
     case 'credits':
       return (
-        `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${r.items.length} items); ` +
-        'more are available.'
+        `Stopped at the credit cap of ${cap.maxCredits} (${r.creditsCharged} spent, ${items}); ` + 'more are available.'
       );
     case 'until':
-      return (
-        `Read up to the items already seen: ${r.items.length} new ` +
-        `items in ${r.pages} page(s), ${r.creditsCharged} credits.`
-      );
+      return `Read up to the items already seen: ${plural(r.items.length, 'new item')} in ${pages}, ${credits}.`;
     case 'time':
-      return (
-        `Stopped for lack of time after ${r.pages} page(s) (${r.items.length} items, ${r.creditsCharged} credits); ` +
-        'more are available.'
-      );
+      return `Stopped for lack of time after ${pages} (${items}, ${credits}); ` + 'more are available.';
     case 'error':
-      return (
-        `Stopped after ${r.pages} page(s) (${r.items.length} items kept, ` +
-        `${r.creditsCharged} credits): ${r.error?.message ?? 'a page failed'}`
-      );
+      return `Stopped after ${pages} (${items} kept, ${credits}): ${r.error?.message ?? 'a page failed'}`;
   }
 }

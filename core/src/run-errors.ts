@@ -10,7 +10,7 @@ import type { ERROR_CODES } from './error-codes';
 import type { IgApiError } from './errors';
 import type { KnownErrorCode } from './types';
 import type { MessageContext } from './words';
-import { counted, thousands } from './words';
+import { counted, plural, thousands } from './plural';
 
 /** What the part of a run whose cost is known before it starts would cost. */
 export interface WorkEstimate {
@@ -57,7 +57,7 @@ export class RunRefusedError extends Error {
     readonly earlier: EarlierRuns = { runs: 0, spent: 0 },
   ) {
     super(
-      `Refused: ${work.calls} calls would cost ~${work.credits} credits, over ` +
+      `Refused: ${plural(work.calls, 'call')} would cost ~${plural(work.credits, 'credit')}, over ` +
         `the ${limit === 'cap' ? 'credit cap' : 'balance'} of ${available}.`,
     );
   }

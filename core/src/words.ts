@@ -1,11 +1,8 @@
 /** Small pieces of the sentences users read (messages.ts, error-codes.ts): counts, tries, charges, targets. */
+import { plural } from './plural';
 import type { Call } from './types';
 
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-/** A number in the sentences about a whole run, where numbers reach the thousands: "1,500". */
-export const thousands = (n: number): string => n.toLocaleString('en-US');
-export const counted = (n: number, word: string): string => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`;
-export const tries = (n = 1): string => (n === 1 ? '1 try' : `${n} tries`);
+export const tries = (n = 1): string => plural(n, 'try', 'tries');
 export const NOT_CHARGED = '(Not charged.)';
 const MAYBE_CHARGED = '(May have been charged.)';
 

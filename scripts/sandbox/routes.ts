@@ -4,7 +4,8 @@
  * sandbox from starting.
  */
 import type { EndpointDef, Params } from '@igdata/core';
-import { endpoints } from '@igdata/core';
+import { ERROR_DOCS_PATH, endpoints } from '@igdata/core';
+import { endpointsPage, errorsPage } from './docs-pages';
 
 /** What a handler is given: its endpoint and the request's normalised parameters. */
 export interface Ctx {
@@ -28,4 +29,18 @@ export function routesFor(handlers: Record<string, Handler>): Map<string, Route>
     routes.set(`/v1/${e.id}`, { endpoint: e, handler });
   }
   return routes;
+}
+
+/**
+ * The reference pages (docs-pages.ts) by path: where the `error.docs` links of the sandbox's
+ * answers point, so that every one of them resolves. Built once, on first ask.
+ */
+export function docsRoutes(): Map<string, () => string> {
+  const built = new Map<string, string>();
+  const once = (path: string, make: () => string) => () =>
+    built.get(path) ?? (built.set(path, make()), built.get(path)!);
+  return new Map([
+    [ERROR_DOCS_PATH, once(ERROR_DOCS_PATH, errorsPage)],
+    ['/docs/endpoints', once('/docs/endpoints', endpointsPage)],
+  ]);
 }

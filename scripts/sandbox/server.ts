@@ -11,12 +11,12 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildOpenApi, endpoints } from '@igdata/core';
+import { ERROR_DOCS_PATH, buildOpenApi, endpoints } from '@igdata/core';
 import { getWorld } from './world/build';
 import { Billing } from './billing';
 import { type FaultConfig, FaultDice, faultsFromEnv, parseFaults } from './faults';
 import { createHandlers } from './handlers';
-import { routesFor } from './routes';
+import { docsRoutes, routesFor } from './routes';
 import { Overlay } from './overlay';
 import { SandboxClock } from './clock';
 import { MovingWorld } from './world/moving';
@@ -81,6 +81,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     faults,
   };
   const routes = routesFor(createHandlers(rt));
+  const docs = docsRoutes();
   const { stats } = rt;
   let baseUrl = '';
   let openapiJson: string | null = null;
@@ -120,6 +121,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       });
       return;
     }
+    const docsPage = docs.get(path);
+    if (docsPage && (req.method === 'GET' || req.method === 'HEAD'))
+      return send(res, 200, docsPage(), { 'content-type': 'text/html; charset=utf-8' });
     if (path === '/openapi.json') {
       openapiJson ??= JSON.stringify(buildOpenApi(baseUrl));
       return send(res, 200, openapiJson, { 'access-control-allow-origin': '*' });
@@ -164,7 +168,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         res,
         405,
         JSON.stringify({
-          error: { code: 'method_not_allowed', message: 'Every endpoint is GET.', docs: '/docs/errors' },
+          error: {
+            code: 'method_not_allowed',
+            message: 'Every endpoint is GET.',
+            docs: `${ERROR_DOCS_PATH}#method_not_allowed`,
+          },
           meta: { request_id: rt.nextRequestId() },
         }),
         { allow: 'GET' },
@@ -176,7 +184,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         res,
         500,
         JSON.stringify({
-          error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' },
+          error: {
+            code: 'internal_error',
+            message: String((e as Error)?.message ?? e),
+            docs: `${ERROR_DOCS_PATH}#internal_error`,
+          },
           meta: {},
         }),
       );

@@ -9,6 +9,8 @@ import { a1Of, parseCell, parseRange, quoteName } from './a1.mjs';
 const { sparklinePoints } = createRequire(import.meta.url)('./sparkline.js');
 // The vet scorecard's verdict and link formulas, evaluated, and its conditional colours.
 const { scorecardValue, ruleBackground } = createRequire(import.meta.url)('./scorecard.js');
+// Numbers as the number formats the add-on set draw them ("0.0%", "#,##0").
+const { numberText } = createRequire(import.meta.url)('./number-format.js');
 const ROWS = 30;
 const COLS = 8;
 /** Columns and rows a chart covers from its anchor cell (cells are about 125 x 22 px in the page). */
@@ -208,6 +210,14 @@ export function createCells(rt, customFns) {
           : null;
       if (shown !== null) values[r - 1][c - 1] = shown;
     }
+    // What a number shows under its cell's number format (the value itself stays in `values`, as
+    // the formula bar shows it).
+    const shown = {};
+    for (const [key, format] of sheet.numberFormats) {
+      const [r, c] = key.split(',').map(Number);
+      const text = r <= rows && c <= cols ? numberText(values[r - 1][c - 1], format) : null;
+      if (text !== null) shown[a1Of(r, c)] = text;
+    }
     // Conditional colours: what each cell shows, against the sheet's rules.
     const backgrounds = {};
     if (sheet.colorRules.length) {
@@ -237,6 +247,7 @@ export function createCells(rt, customFns) {
       sparklines,
       backgrounds,
       images,
+      shown,
       clock: { now: new Date(rt.now()).toISOString(), timeZone: rt.timeZone },
     };
   }

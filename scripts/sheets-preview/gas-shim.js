@@ -39,13 +39,46 @@
     if (s.failure) s.failure(e, s.userObject);
     else console.error('Uncaught ' + e.name + ': ' + e.message);
   };
+  // The calls in flight, on <html data-calls>: a call counts until the page around the sidebar has
+  // seen its notice (and counts its grid refresh as busy: index.html), for tests to wait on.
+  var inFlight = 0;
+  var seq = 0;
+  var count = function (d) {
+    inFlight += d;
+    document.documentElement.setAttribute('data-calls', String(inFlight));
+  };
+  // A notice posted before the page listens would be lost (and its call counted for ever): notices
+  // wait until the page has said it listens, in answer to our hello or when its script starts.
+  var listening = false;
+  var queued = [];
+  var post = function (fn) {
+    window.parent.postMessage({ gasRan: fn, gasCall: ++seq }, '*');
+  };
+  window.addEventListener('message', function (e) {
+    if (!e.data) return;
+    if (typeof e.data.gasSeen === 'number') count(-1);
+    if (e.data.gasListening && !listening) {
+      listening = true;
+      queued.splice(0).forEach(post);
+    }
+  });
   var notify = function (fn) {
     try {
-      if (window.parent !== window) window.parent.postMessage({ gasRan: fn }, '*');
+      if (window.parent !== window) {
+        if (listening) post(fn);
+        else queued.push(fn);
+        return;
+      }
     } catch {
       /* no parent */
     }
+    count(-1);
   };
+  try {
+    if (window.parent !== window) window.parent.postMessage({ gasHello: true }, '*');
+  } catch {
+    /* no parent */
+  }
   var runner = function (s) {
     var r = {
       withSuccessHandler: function (f) {
@@ -72,6 +105,7 @@
           }, 0);
           return;
         }
+        count(1);
         fetch('/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
           .then(function (res) {
             return res.json();
@@ -83,6 +117,7 @@
             },
             function (err) {
               deliver(s, { ok: false, error: { name: 'NetworkError', message: String((err && err.message) || err) } });
+              count(-1);
             },
           );
       };

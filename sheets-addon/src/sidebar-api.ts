@@ -4,7 +4,7 @@
  * and the build checks that every name the sidebar's script calls is here. Everything the sidebar receives
  * about the key is its masked form.
  */
-import { DASHBOARD_URL, DEFAULT_BASE_URL } from '@igdata/core';
+import { DASHBOARD_URL, DEFAULT_BASE_URL, counted } from '@igdata/core';
 import { cancel, resume, start } from './bulk/control';
 import { jobStore, stalled } from './bulk/job';
 import { preview } from './bulk/plan';
@@ -81,9 +81,7 @@ function testKey(key?: string): { ok: boolean; balance?: number; message: string
   const s = readSettings();
   const apiKey = String(key ?? '').trim() || s.apiKey;
   const b = readBalance({ config: clientConfig({ apiKey, baseUrl: s.baseUrl }), io: gasIO() });
-  return b.ok
-    ? { ok: true, balance: b.balance, message: `The key works: ${b.balance.toLocaleString('en-US')} credits left.` }
-    : b;
+  return b.ok ? { ok: true, balance: b.balance, message: `The key works: ${counted(b.balance, 'credit')} left.` } : b;
 }
 
 /** A server function that runs `f` in this execution's context. */

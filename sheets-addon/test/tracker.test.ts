@@ -95,9 +95,11 @@ test('the list changes: an added account joins the next run, a removed one stops
   expect(line('acct_22')[3]).not.toBe('');
   expect(line('acct_4')[3]).toBe(''); // no previous snapshot yet
   expect(line('gone_1').at(-1)).toMatch(/no public data/i);
+  // A line with no value says why in view too: in its first value cell; the others blank.
+  expect(line('gone_1')[2]).toBe(line('gone_1').at(-1));
   expect(
     line('gone_1')
-      .slice(2, -1)
+      .slice(3, -1)
       .every((c) => c === ''),
   ).toBe(true);
   // acct_3's history stays in the history sheet.
@@ -191,7 +193,7 @@ describe('a tracker keeps its identity (issue 22)', () => {
     // Before: "Tracker 2" again (trackers + 1), refused as taken.
     const three = track(w, { fields: 'followers', ...weekly, cap: 10 });
     expect(three.name).toBe('Tracker 3');
-    expect(three.view).toBe('IG Data tracker Tracker 3');
+    expect(three.view).toBe('IG Data tracker 3');
     expect(loadTrackers(w.execution()).map((t) => t.name)).toEqual(['Tracker 2', 'Tracker 3']);
   });
 

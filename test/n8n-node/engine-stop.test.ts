@@ -106,6 +106,6 @@ describe('a run that stops part-way keeps what was paid for', () => {
     const l = ok(list);
     expect(l.items).toHaveLength(90);
     expect(l.meta).toMatchObject({ pages: 3, stopped_by: 'error', credits_charged: 3 });
-    expect(l.notice).toMatch(/^Stopped after 3 page\(s\) \(90 items kept, 3 credits\): /);
+    expect(l.notice).toMatch(/^Stopped after 3 pages \(90 items kept, 3 credits\): /);
   });
 });

@@ -46,7 +46,7 @@ describe('one bad item spoils nothing (issue 23)', () => {
     expect(out[17].json).toEqual({
       found: false,
       handle: handles[17],
-      message: `@${handles[17]} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`,
+      message: `@${handles[17]} is private: no public data. (Charged 1 credit.)`,
       code: 'not_found',
       http_status: 404,
       credits_charged: 1,
@@ -60,7 +60,7 @@ describe('one bad item spoils nothing (issue 23)', () => {
     const skip = { ...lookups, options: { onNotFound: 'skip' } };
     const { out, hints } = await execute({ inputs: handles, parameters: skip, key: sb.demoKey, continueOnFail: false });
     expect(out.map((o) => o.json.username)).toEqual(handles.slice(0, 3));
-    const said = `Item 3 skipped (Options > On Not Found): @${handles[3]} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`;
+    const said = `Item 3 skipped (Options > On Not Found): @${handles[3]} is private: no public data. (Charged 1 credit.)`;
     expect(out[2].json._notice).toBe(said);
     expect(hints.map((h) => h.message)).toEqual([said]);
     const error = { ...lookups, options: { onNotFound: 'error' } };
@@ -81,7 +81,7 @@ describe('one bad item spoils nothing (issue 23)', () => {
     expect(out[1].json).toMatchObject({ found: false, deduplicated: true });
     expect(sb.stats().creditsBilled).toBe(2);
     // The item served the first one's answer says it was free, and keeps the first charge under its own name.
-    const what = `@${who} has no public data: private, deleted or nonexistent.`;
+    const what = `@${who} is private: no public data.`;
     expect(out[0].json).toMatchObject({ message: `${what} (Charged 1 credit.)`, credits_charged: 1 });
     expect(out[0].json).not.toHaveProperty('credits_charged_first');
     expect(out[1].json).toMatchObject({

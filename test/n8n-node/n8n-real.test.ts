@@ -212,7 +212,7 @@ test('40 lookups with one private account, no Continue On Fail: the 39 paid answ
   expect(items[20].json).toMatchObject({
     found: false,
     handle: locked,
-    message: `@${locked} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`,
+    message: `@${locked} is private: no public data. (Charged 1 credit.)`,
     code: 'not_found',
     credits_charged: 1,
   });

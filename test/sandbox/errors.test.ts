@@ -9,17 +9,18 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-async function raw(path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${sb.url}${path}`, { headers });
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: (await res.json()) as {
-      error?: Record<string, unknown>;
-      meta: Record<string, unknown>;
-      data?: Record<string, unknown>;
-    },
+/** Every `error.docs` link an answer of this file carried, with the code it came with (the last test follows each). */
+const docsSeen = new Map<string, string>();
+
+async function raw(path: string, headers: Record<string, string> = {}, method = 'GET') {
+  const res = await fetch(`${sb.url}${path}`, { headers, method });
+  const body = (await res.json()) as {
+    error?: Record<string, unknown>;
+    meta: Record<string, unknown>;
+    data?: Record<string, unknown>;
   };
+  if (body.error) docsSeen.set(String(body.error.docs), String(body.error.code));
+  return { status: res.status, headers: res.headers, body };
 }
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -242,4 +243,35 @@ test('the rate limit (off by default): past the requests in flight or per second
   } finally {
     sb.setFaults({ latencyMs: 0, rateLimitInFlight: 0, rateLimitPerSecond: 0, retryAfterSeconds: 1 });
   }
+});
+
+test('every error.docs link the sandbox returned answers 200: a reference page, with an anchor for its code', async () => {
+  // the errors no test above met: a wrong method, and a missing key's own code (observed variant)
+  expect((await raw('/v1/profile?handle=nasa', bearer(sb.demoKey), 'POST')).status).toBe(405);
+  const codes = new Set(docsSeen.values());
+  for (const code of [
+    'invalid_api_key',
+    'missing_parameter',
+    'insufficient_credits',
+    'not_found',
+    'upstream_error',
+    'upstream_timeout',
+    'rate_limited',
+    'method_not_allowed',
+  ])
+    expect([code, codes.has(code)]).toEqual([code, true]);
+  for (const [docs, code] of docsSeen) {
+    expect(docs).toMatch(/^\/docs\/[a-z]+(#[a-z_/-]+)?$/);
+    const res = await fetch(new URL(docs, sb.url));
+    expect([docs, res.status]).toEqual([docs, 200]);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    const anchor = new URL(docs, sb.url).hash.slice(1);
+    if (anchor) expect([code, html.includes(`id="${anchor}"`)]).toEqual([code, true]);
+  }
+  // The page lists every code with the sentence users read for it, from core.
+  const page = await (await fetch(`${sb.url}/docs/errors`)).text();
+  expect(page).toContain('id="not_found"');
+  expect(page).toContain('@nasa has no public data: private, deleted or nonexistent. (Charged 1 credit.)');
+  expect(page).toContain('id="service_unavailable"');
 });

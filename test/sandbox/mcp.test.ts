@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { buildOpenApi, describeCost, endpoints, estimateCost, normalizeParams, pathOf } from '@igdata/core';
+import { buildOpenApi, costSentence, endpoints, estimateCost, normalizeParams, pathOf } from '@igdata/core';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server';
 import { TEST_START } from '../support/clock';
 import { validInput } from '../support/testkit';
@@ -78,7 +78,7 @@ test('tools/list: exactly one tool per registry endpoint, named after its path, 
     const op = operations[pathOf(e)].get;
     expect(tool.title).toBe(op.summary);
     expect(tool.description).toBe(op.description);
-    expect(tool.description).toContain(`Cost: ${describeCost(e)} credits.`);
+    expect(tool.description).toContain(costSentence(e));
     for (const p of op.parameters) expect(props[p.name]).toMatchObject({ ...p.schema, description: p.description });
   }
   const engagement = tools.find((t) => t.name === 'insights_profile_engagement')!;

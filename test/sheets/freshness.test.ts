@@ -39,12 +39,9 @@ describe('reusing answers past the 6-hour cache', () => {
     expect(recalc(rt)).toEqual([
       first[0],
       first[1],
-      [
-        '@locked_acc has no public data: private, deleted or nonexistent. ' +
-          '(Charged 1 credit when first looked up on 25 Nov; free now.)',
-      ],
+      ['@locked_acc is private: no public data. ' + '(Charged 1 credit when first looked up on 25 Nov; free now.)'],
     ]);
-    expect(first[2]).toEqual(['@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)']);
+    expect(first[2]).toEqual(['@locked_acc is private: no public data. (Charged 1 credit.)']);
     await expect(env.sandbox.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
   });
 
@@ -84,8 +81,7 @@ describe('reusing answers past the 6-hour cache', () => {
     const out = rt.spreadsheet.sheet(job.outSheet).getValues();
     expect(out.find((r) => r[0] === 'locked_acc')).toEqual([
       'locked_acc',
-      '@locked_acc has no public data: private, deleted or nonexistent. ' +
-        '(Charged 1 credit when first looked up on 25 Nov; free now.)',
+      '@locked_acc is private: no public data. ' + '(Charged 1 credit when first looked up on 25 Nov; free now.)',
     ]);
     // The usage log: the formula's 3 credits on the first day, the run's 1 (nike) on the day it ran; the 3 answers it
     // reused add nothing.

@@ -170,9 +170,7 @@ describe('cache', () => {
     expect(rt.custom('IGPROFILE', input, 'followers')).toEqual([
       (first as unknown[][])[0],
       (first as unknown[][])[1],
-      [
-        '@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit when first looked up on 25 Nov; free now.)',
-      ],
+      ['@locked_acc is private: no public data. (Charged 1 credit when first looked up on 25 Nov; free now.)'],
     ]);
     rt.custom('IGPROFILE', input, 'username,is_verified');
     await expect(sb.stats()).resolves.toMatchObject({ total: 3, creditsBilled: 3 });
@@ -266,7 +264,7 @@ describe('a clear cell for every failure', () => {
 
   test('not found (404): private, deleted or nonexistent, and billed; cached so never billed twice (and then free, it says)', async () => {
     const rt = runtime();
-    const msg = '@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)';
+    const msg = '@locked_acc is private: no public data. (Charged 1 credit.)';
     expect(rt.custom('IGPROFILE', 'locked_acc', 'followers')).toBe(msg);
     expect(rt.custom('IGPROFILE', '@Locked_Acc', 'followers')).toBe(
       msg.replace('(Charged 1 credit.)', '(Charged 1 credit when first looked up on 25 Nov; free now.)'),
@@ -277,7 +275,7 @@ describe('a clear cell for every failure', () => {
   test('a billed "no public data" recalculated is served again: free now, it says, with the day of its first lookup in the sheet\'s time zone', async () => {
     // 23:30 UTC on 1 Dec is 00:30 on 2 Dec in Berlin: the note follows the sheet's zone, not UTC's day.
     const rt = runtime({ startAt: '2026-12-01T23:30:00Z', timeZone: 'Europe/Berlin' });
-    const what = '@locked_acc has no public data: private, deleted or nonexistent.';
+    const what = '@locked_acc is private: no public data.';
     expect(rt.custom('IGPROFILE', 'locked_acc', 'followers')).toBe(`${what} (Charged 1 credit.)`);
     const requests = rt.stats.requests;
     rt.advance(2 * 3600000);

@@ -9,9 +9,9 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import type { spawnServer } from '../../scripts/gas-standin/testServer';
 import { DEMO_KEY, SandboxProcess } from './harness';
-import { cellText, previewSuite, shot as screenshot } from './preview-page';
+import { cellText, previewSuite, settled, shot as screenshot } from './preview-page';
 import { TEST_START } from '../support/clock';
-import { poll } from './sidebar-page';
+import { go, poll } from './sidebar-page';
 
 let sb: SandboxProcess;
 let preview: Awaited<ReturnType<typeof spawnServer>>;
@@ -38,7 +38,9 @@ beforeAll(async () => {
 });
 
 test('after a sidebar button, clicking a cell and typing goes into the cell', async () => {
+  await go(sidebar, 'settings');
   await sidebar.locator('#refresh-balance').click();
+  await go(sidebar, 'bulk');
   await sidebar.locator('#preview').click();
   await page.click('td[data-a1="E12"]');
   await page.keyboard.type('typed after the sidebar');
@@ -54,7 +56,7 @@ test('after a sidebar button, clicking a cell and typing goes into the cell', as
 
 test('a long message is cut in the cell but readable whole (hover and the line under the formula bar)', async () => {
   await type('D2', '=IGPROFILE("locked_acc","followers")');
-  const message = '@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)';
+  const message = '@locked_acc is private: no public data. (Charged 1 credit.)';
   await poll(() => cell('D2')).toBe(message);
   // the cell is narrower than the message: it is cut on screen
   // polled: the grid re-renders after each answer, and the first read can meet a cell mid-layout
@@ -90,14 +92,15 @@ test('paste a 1,000-row column; a bulk preview over A2:A1001 counts it (the shee
   expect(await cell('A1001')).toBe(rows[999]);
   expect(await cell('A8')).toBe('bbcnews');
   expect(await page.textContent('#name')).toBe('A2:A1001');
+  await settled(page);
   await sidebar.locator('#use-selection').click();
-  await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!A2:A1001 (1000 rows)');
+  await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!A2:A1001 (1,000 rows)');
   await sidebar.locator('#endpoint').selectOption('profile');
   await sidebar.locator('#fields').fill('username,followers');
   await sidebar.locator('#preview').click();
   // natgeo, nike, starbucks, nasa, locked_acc, bbcnews (bbcnews and nasa are cached by now)
   await poll(() => sidebar.locator('#preview-text').textContent()).toMatch(
-    /^6 unique targets in 1000 rows, .*Output: columns B:C of Sheet1\.$/,
+    /^6 unique targets in 1,000 rows, .*Output: columns B:C of Sheet1\.$/,
   );
   expect(await sidebar.locator('#preview-text').textContent()).not.toMatch(/coordinates|outside the dimensions/);
   await shot('paste-1000');
@@ -106,6 +109,7 @@ test('paste a 1,000-row column; a bulk preview over A2:A1001 counts it (the shee
 test('a bulk run to a new sheet names the sheet, and its tab shows it', async () => {
   await page.click('td[data-a1="A2"]');
   await page.click('td[data-a1="A8"]', { modifiers: ['Shift'] });
+  await settled(page);
   await sidebar.locator('#use-selection').click();
   await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!A2:A8 (7 rows)');
   await sidebar.locator('#endpoint').selectOption('profile');
@@ -134,6 +138,7 @@ test('a bulk run to a new sheet names the sheet, and its tab shows it', async ()
 });
 
 test('in Settings, a wrong key says it was not saved and what to do; Remove asks first', async () => {
+  await go(sidebar, 'settings');
   await sidebar.locator('#key').fill('sk_wrong_0000');
   await sidebar.locator('#test-key').click();
   await poll(() => sidebar.locator('#key-message').textContent()).toBe(

@@ -10,6 +10,7 @@ import { launchBrowser } from '../../scripts/gas-standin/browser';
 import { spawnServer } from '../../scripts/gas-standin/testServer';
 import type { SandboxProcess } from './harness';
 import { DEMO_KEY, ROOT, startSandbox } from './harness';
+import { poll } from './sidebar-page';
 
 export const VIEWPORT = { width: 1400, height: 900 };
 
@@ -37,7 +38,13 @@ export function previewSuite(startAt: string) {
     env.page = await (await env.browser.newContext({ viewport: VIEWPORT })).newPage();
     await env.page.goto(env.preview.url);
     env.sidebar = env.page.frameLocator('#sidebar');
-  });
+    // Ready by the page's own state: a grid drawn, the sidebar on its first view, nothing in flight.
+    await env.page.waitForFunction(() => Number(document.body.getAttribute('data-draws')) > 0);
+    await env.sidebar.locator('body[data-view]').waitFor({ state: 'attached' });
+    await settled(env.page);
+    // A sandbox, the preview server (its own process) and Chromium start here: on a machine loaded
+    // by other suites that is more than jest's 60 s for a hook (seen once beside preview-edges).
+  }, 180_000);
   afterAll(async () => {
     await env.browser?.close();
     await env.preview?.close();
@@ -57,10 +64,27 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `preview-${name}.png`) });
 }
 
-/** Selects the grid cells from `a1` to `to` by dragging, as a user does. */
+/** Selects the grid cells from `a1` to `to` by dragging, as a user does; returns once the server has it. */
 export async function dragSelect(page: Page, a1: string, to: string): Promise<void> {
   await page.hover(`td[data-a1="${a1}"]`);
   await page.mouse.down();
   await page.hover(`td[data-a1="${to}"]`);
   await page.mouse.up();
+  await settled(page);
+}
+
+/**
+ * Waits until the preview is idle by its own account: no request of the page in flight (a cell, the
+ * selection, a grid) and no call of the sidebar whose grid refresh is still coming (index.html's
+ * body[data-busy], gas-shim.js's html[data-calls]). The sidebar is read first: a call it counts no
+ * more has had its refresh counted by the page already.
+ */
+export async function settled(page: Page): Promise<void> {
+  const idle = async () => {
+    const frame = page.frames().find((f) => f.url().endsWith('/sidebar'));
+    const calls = frame ? await frame.evaluate(() => document.documentElement.getAttribute('data-calls') ?? '0') : '0';
+    const busy = await page.evaluate(() => document.body.getAttribute('data-busy') ?? '0');
+    return calls === '0' && busy === '0';
+  };
+  await poll(idle, { timeout: 60_000 }).toBe(true);
 }

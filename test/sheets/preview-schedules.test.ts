@@ -8,7 +8,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { SandboxProcess } from './harness';
 import { dragSelect, previewSuite, shot as screenshot } from './preview-page';
-import { poll } from './sidebar-page';
+import { go, poll } from './sidebar-page';
 
 const HISTORY = 'IG Data history IGPROFILE';
 let sb: SandboxProcess;
@@ -59,6 +59,7 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   await poll(() => sidebar.locator('#history-none').textContent()).toMatch(/No history yet/);
   // targets A2:A5 (nasa, @natgeo, nike's URL, nasa again), selected by dragging
   await dragSelect(page, 'A2', 'A5');
+  await go(sidebar, 'bulk');
   await sidebar.locator('#use-selection').click();
   await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!A2:A5 (4 rows)');
   await sidebar.locator('#endpoint').selectOption('profile');
@@ -113,7 +114,9 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
       .allTextContents()
       .then((t) => t.filter((x) => scheduled.test(x)).length),
   ).toBe(2);
+  await go(sidebar, 'history');
   await poll(() => sidebar.locator('#history-form').isVisible()).toBe(true);
+  await go(sidebar, 'schedules');
   await sidebar.locator('#schedule-list').scrollIntoViewIfNeeded();
   await shot('2-after-two-weeks');
 
@@ -121,6 +124,7 @@ test('a weekly history lookup scheduled in the sidebar runs as the clock moves; 
   await poll(() => page.textContent('td[data-a1="A1"]')).toBe('date');
   await shot('3-history');
 
+  await go(sidebar, 'history');
   expect(await sidebar.locator('#history-field').inputValue()).toBe('followers');
   await sidebar.locator('#growth').click();
   await poll(() => sidebar.locator('#history-message').textContent()).toMatch(

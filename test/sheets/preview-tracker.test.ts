@@ -11,7 +11,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { getWorld } from '../../scripts/sandbox/world/build';
 import { followerRate } from '../../scripts/sandbox/world/moving';
 import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
-import { poll } from './sidebar-page';
+import { go, poll } from './sidebar-page';
 
 /**
  * Wednesday 2026-11-25 10:00 UTC. The tracker's weekly run is Monday 07:00, and a scheduled run
@@ -56,6 +56,7 @@ test('from an empty column to a tracker that has run three times, in a few steps
   await poll(() => page.textContent('#status')).toBe('Pasted 13 rows at D1.');
   // 2. Select them; 3. "use selection" in Track these accounts.
   await dragSelect(page, 'D2', 'D13');
+  await go(sidebar, 'tracker');
   await sidebar.locator('#tracker-use-selection').click();
   await poll(() => sidebar.locator('#tracker-selection').textContent()).toBe('Sheet1!D2:D13 (12 rows)');
   // The defaults: followers, posts, engagement rate (a profile and an engagement insight).
@@ -102,6 +103,16 @@ test('from an empty column to a tracker that has run three times, in a few steps
     'followers change %',
     'followers trend',
   ]);
+  // Drawn as Sheets draws the formats the add-on set: counts with thousands separators ("#,##0"),
+  // changes in % with one decimal ("0.0%"); the values themselves stay numbers.
+  for (let r = 2; r <= 13; r++) {
+    const followers = g.values[r - 1][2] as number;
+    const pct = g.values[r - 1][4] as number;
+    expect(await cellText(page, `C${r}`)).toBe(followers.toLocaleString('en-US', { maximumFractionDigits: 0 }));
+    expect(await cellText(page, `E${r}`)).toBe(`${(pct * 100).toFixed(1)}%`.replace(/^-(0\.0%)$/, '$1'));
+    expect(await cellText(page, `E${r}`)).toMatch(/^-?\d+\.\d%$/);
+  }
+  expect(Math.max(...g.values.slice(1, 13).map((r) => r[2] as number))).toBeGreaterThan(999);
   const accounts = g.values
     .slice(1)
     .map((r) => r[0])

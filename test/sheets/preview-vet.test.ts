@@ -8,7 +8,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import { TEST_START } from '../support/clock';
 import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
-import { poll } from './sidebar-page';
+import { go, poll } from './sidebar-page';
 
 const env = previewSuite(TEST_START);
 let page: Page;
@@ -52,6 +52,7 @@ test('from an empty column to a scorecard with verdicts and colours; a threshold
   await poll(() => page.textContent('#status')).toBe('Pasted 11 rows at D1.');
   // 2. Select them; 3. "use selection" in Vet these accounts.
   await dragSelect(page, 'D2', 'D11');
+  await go(sidebar, 'vet');
   await sidebar.locator('#vet-use-selection').click();
   await poll(() => sidebar.locator('#vet-selection').textContent()).toBe('Sheet1!D2:D11 (10 rows)');
   // 4. The criteria for qualify (typing them ticks it); engagement, audit and niche are ticked already.
@@ -94,7 +95,7 @@ test('from an empty column to a scorecard with verdicts and colours; a threshold
   expect(await background(`B${FIRST}`)).toBe('rgb(244, 199, 195)');
   expect(await background(`B${FIRST + 8}`)).toBe('rgb(217, 217, 217)');
   expect(await cellText(page, `C${FIRST + 8}`)).toMatch(
-    /^@locked_acc has no public data: private, deleted or nonexistent\. \(Charged 14 credits for 4 checks\.\)$/,
+    /^@locked_acc is private: no public data\. \(Charged 14 credits for 4 checks\.\)$/,
   );
 
   // 7. A threshold typed at the top: at least 1,000 followers. Verdicts follow; nothing is sent.
@@ -110,6 +111,7 @@ test('from an empty column to a scorecard with verdicts and colours; a threshold
   // 8. Vetting the same column again: everything is kept (free).
   await page.click('#tabs button:text("Sheet1")');
   await dragSelect(page, 'D2', 'D11');
+  await go(sidebar, 'vet');
   await sidebar.locator('#vet-use-selection').click();
   await sidebar.locator('#vet-preview').click();
   await poll(() => sidebar.locator('#vet-text').textContent()).toMatch(

@@ -6,8 +6,8 @@
  * rows, each once, thumbnails drawn. SCREENSHOTS_DIR keeps a screenshot of each step.
  */
 import type { FrameLocator, Page } from 'playwright-core';
-import { previewSuite, shot as screenshot } from './preview-page';
-import { poll } from './sidebar-page';
+import { previewSuite, settled, shot as screenshot } from './preview-page';
+import { go, poll } from './sidebar-page';
 
 const START = '2026-11-25T10:00:00Z';
 const env = previewSuite(START);
@@ -23,6 +23,7 @@ beforeAll(() => {
 
 test('from an empty sheet to a watch whose sheet gains the posts of the next day', async () => {
   // 1. The tag; 2. the cost first (it reads the newest page: 1 credit).
+  await go(sidebar, 'watch');
   await sidebar.locator('#watch-tags').fill('#veganrecipes');
   await sidebar.locator('#watch-cap').fill('5');
   await sidebar.locator('#watch-name').fill('Vegan');
@@ -30,7 +31,7 @@ test('from an empty sheet to a watch whose sheet gains the posts of the next day
   const before = (await env.sb.stats()).creditsBilled;
   await sidebar.locator('#watch-preview').click();
   await poll(() => sidebar.locator('#watch-text').textContent()).toMatch(
-    /^#veganrecipes: [\d.]+ posts an hour lately \(1 page a run\)\. About 1 credit a run, about [\d,]+ a month \(hourly\)\. This preview read the newest page: 1 credit\. You have [\d,]+\.$/,
+    /^#veganrecipes: [\d.,]+ posts? an hour lately \(1 page a run\)\. About 1 credit a run, about [\d,]+ a month \(hourly\)\. This preview read the newest page: 1 credit\. You have [\d,]+\.$/,
   );
   await shot('2-preview');
   // 3. Confirm: the first run writes the newest page now.
@@ -68,6 +69,7 @@ test('from an empty sheet to a watch whose sheet gains the posts of the next day
   await poll(() => sidebar.locator('#watch-list').textContent()).toMatch(/Last run .*: \d+ new posts?, 1 credit\./);
   // Every thumbnail drawn (the sandbox's media links loaded), the last rows in view. The grid may
   // be drawn again meanwhile (the cell is then a new element): scroll to the one that is there.
+  await settled(page);
   const lastRow = page.locator(`td[data-a1="A${ids.length + 1}"]`);
   await poll(() =>
     lastRow.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(

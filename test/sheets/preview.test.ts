@@ -8,7 +8,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { DEMO_KEY, SandboxProcess } from './harness';
 import { cellText, dragSelect, previewSuite } from './preview-page';
 import { TEST_START } from '../support/clock';
-import { poll } from './sidebar-page';
+import { go, poll } from './sidebar-page';
 
 let sb: SandboxProcess;
 let page: Page;
@@ -58,6 +58,7 @@ test('a range formula typed into B2 spills numbers into B2:B4; errors show as te
 test('the sidebar reads the balance and a bulk run writes into the grid', async () => {
   await poll(() => sidebar.locator('#key-status').textContent()).toMatch(/^Key •+6789 is set/);
   await poll(() => sidebar.locator('#balance').textContent()).toMatch(/credits$/);
+  await go(sidebar, 'settings');
   await sidebar.locator('#refresh-balance').click();
   const balance = await sb.balance(DEMO_KEY);
   await poll(() => sidebar.locator('#balance').textContent()).toBe(`${fmt(balance)} credits`);
@@ -66,6 +67,7 @@ test('the sidebar reads the balance and a bulk run writes into the grid', async 
   await type('F2', 'nasa');
   await type('F3', '@natgeo');
   await dragSelect(page, 'F2', 'F3');
+  await go(sidebar, 'bulk');
   await sidebar.locator('#use-selection').click();
   await poll(() => sidebar.locator('#selection').textContent()).toBe('Sheet1!F2:F3 (2 rows)');
   await sidebar.locator('#endpoint').selectOption('profile');
@@ -80,6 +82,7 @@ test('the sidebar reads the balance and a bulk run writes into the grid', async 
 });
 
 test('the sidebar shows the freshness setting (7 days by default) and saves a new one', async () => {
+  await go(sidebar, 'settings');
   await poll(() => sidebar.locator('#fresh').inputValue()).toBe('168');
   await sidebar.locator('#fresh').selectOption('720');
   await poll(() => sidebar.locator('#fresh-message').textContent()).toBe('Saved: answers are reused for 30 days.');
@@ -88,6 +91,7 @@ test('the sidebar shows the freshness setting (7 days by default) and saves a ne
 });
 
 test('the sidebar shows where the credits went this month, against the balance', async () => {
+  await go(sidebar, 'usage');
   await sidebar.locator('#usage-refresh').click();
   await poll(() => sidebar.locator('#usage-month').textContent()).toMatch(
     /^This month: [1-9][\d,]* credits spent; [\d,]+ left\.$/,

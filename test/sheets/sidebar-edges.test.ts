@@ -8,7 +8,7 @@
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, PROP } from './harness';
 import type { SandboxProcess } from './harness';
-import { openLoaded, poll, sidebarSuite, text } from './sidebar-page';
+import { go, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
 const env = sidebarSuite();
 let sb: SandboxProcess;
@@ -23,8 +23,9 @@ test('targets past the last row of the sheet: a clear message, not the raw Apps 
   for (let r = 2; r <= 1000; r++) sheet.set(r, 1, r % 2 ? 'nasa' : 'natgeo');
   rt.spreadsheet.select('Sheet1!A2:A1001'); // chosen before row 1,001 was deleted
   const page = await openLoaded(rt, pages);
+  await go(page, 'bulk');
   await page.click('#use-selection');
-  await poll(() => text(page, '#selection')).toBe('Sheet1!A2:A1001 (1000 rows)');
+  await poll(() => text(page, '#selection')).toBe('Sheet1!A2:A1001 (1,000 rows)');
   await page.selectOption('#endpoint', 'profile');
   await page.click('#preview');
   await poll(() => text(page, '#preview-text')).toBe(
@@ -39,6 +40,7 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
   ['nasa', 'natgeo', 'nasa'].forEach((h, i) => sheet.set(i + 1, 1, h));
   rt.spreadsheet.select('Kinds!A1:A3');
   const page = await openLoaded(rt, pages);
+  await go(page, 'bulk');
   await page.click('#use-selection');
   await poll(() => text(page, '#selection')).toBe('Kinds!A1:A3 (3 rows)');
 
@@ -53,7 +55,9 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
     /^Written to the new sheet \u201cIG Data IGPOSTS[^\u201d]*\u201d \(its tab is at the bottom of the window\)\.$/,
   );
 
+  await go(page, 'history');
   expect(await page.isVisible('#history-none')).toBe(true);
+  await go(page, 'bulk');
   await page.selectOption('#endpoint', 'profile');
   await page.fill('#fields', 'followers');
   await page.check('#output-history');
@@ -63,6 +67,7 @@ test('after a list run and a history run the sidebar names the sheet each wrote,
   await poll(() => text(page, '#bulk-message')).toMatch(
     /^Written to the history sheet \u201cIG Data history IGPROFILE[^\u201d]*\u201d \(a dated row per target\)\.$/,
   );
+  await go(page, 'history');
   await poll(() => page.isHidden('#history-none')).toBe(true);
   expect(await page.locator('#history-sheet option').allTextContents()).toContain(
     rt.spreadsheet.sheets.map((s) => s.name).find((n) => n.startsWith('IG Data history IGPROFILE')),
@@ -90,6 +95,7 @@ test('Run while another run is paused asks first: "Keep that run" starts nothing
   ['nasa', 'nike'].forEach((h, i) => second.set(i + 1, 1, h));
   rt.spreadsheet.select('Second!A1:A2');
   const page = await openLoaded(rt, pages);
+  await go(page, 'bulk');
   await page.click('#use-selection');
   await poll(() => text(page, '#selection')).toBe('Second!A1:A2 (2 rows)');
   await page.selectOption('#endpoint', 'profile');
@@ -122,6 +128,7 @@ test('a sheet whose name reads "not empty": the preview of empty columns beside 
   ['nasa', 'natgeo'].forEach((h, i) => sheet.set(i + 1, 1, h));
   rt.spreadsheet.select("'Leads not empty'!A1:A2");
   const page = await openLoaded(rt, pages);
+  await go(page, 'bulk');
   await page.click('#use-selection');
   await poll(() => text(page, '#selection')).toMatch(/^'?Leads not empty'?!A1:A2 \(2 rows\)$/);
   await page.selectOption('#endpoint', 'profile');
@@ -139,8 +146,9 @@ test('Vet while the bulk run is paused asks first (by the run\u2019s status): no
   accounts.set(1, 1, 'nasa');
   rt.spreadsheet.select('Accounts!A1:A1');
   const page = await openLoaded(rt, pages);
+  await go(page, 'vet');
   await page.click('#vet-use-selection');
-  await poll(() => text(page, '#vet-selection')).toBe('Accounts!A1 (1 rows)');
+  await poll(() => text(page, '#vet-selection')).toBe('Accounts!A1 (1 row)');
   await page.click('#vet-preview');
   await poll(() => page.isEnabled('#vet-run')).toBe(true);
   await page.click('#vet-run');

@@ -1,5 +1,5 @@
 /** Helpers of the sidebar suites: polling assertions and opening the built sidebar for a runtime. */
-import type { Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { closeBrowser, openSidebar } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import type { SandboxProcess } from './harness';
@@ -81,7 +81,20 @@ export async function openLoaded(rt: GasRuntime, pages: Page[]): Promise<Page> {
   const page = await openSidebar(rt, 'Sidebar');
   pages.push(page);
   await poll(() => page.textContent('#key-status')).not.toBe('Loading…');
+  // The page's own state: the view is chosen once the server's answer is in (nav.ts).
+  await page.waitForFunction(() => document.body.hasAttribute('data-view'));
   return page;
+}
+
+/**
+ * Goes to a view of the sidebar as a user does: back to the list if a section is open, then its
+ * entry (`#open-<view>`). A page, or the sidebar's frame in the preview.
+ */
+export async function go(page: Page | FrameLocator, view: string): Promise<void> {
+  const back = page.locator('#back');
+  if (await back.isVisible()) await back.click();
+  await page.locator(`#open-${view}`).click();
+  await page.locator(`#${view}`).waitFor({ state: 'visible' });
 }
 
 /**

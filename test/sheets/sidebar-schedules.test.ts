@@ -7,7 +7,7 @@
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import type { SandboxProcess } from './harness';
-import { openLoaded, poll, sidebarSuite, text } from './sidebar-page';
+import { go, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
 const HOUR = 3600000;
 const env = sidebarSuite();
@@ -24,6 +24,7 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
   rt.spreadsheet.select('Sheet1!A2:A5');
   let page = await openLoaded(rt, pages);
   await poll(() => text(page, '#history-none')).toMatch(/No history yet/);
+  await go(page, 'bulk');
   await page.click('#use-selection');
   await poll(() => text(page, '#selection')).toBe('Sheet1!A2:A5 (4 rows)');
   await page.selectOption('#endpoint', 'profile');
@@ -56,6 +57,7 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
 
   page = await openLoaded(rt, pages);
   await poll(() => text(page, '#schedule-list')).toMatch(/Last run .*: done, 3 rows, 3 credits, 0 errors\./);
+  await go(page, 'history');
   await poll(() => page.isVisible('#history-form')).toBe(true);
   expect(await page.inputValue('#history-sheet')).toBe('IG Data history IGPROFILE');
   expect(await page.inputValue('#history-field')).toBe('followers');
@@ -69,6 +71,7 @@ test('schedule a weekly lookup into a history sheet, see its runs reported, buil
 
   // Run now: a third run, stepped from the sidebar: 3 more snapshots, free (the last run's answers
   // are an hour old, younger than half the period).
+  await go(page, 'schedules');
   await page.click('#schedule-list button.run-now');
   await poll(() => text(page, '#schedules-message'), { timeout: 30000 }).toMatch(
     /^Run now: done, 3 rows, 0 credits, 0 errors\.$/,

@@ -7,7 +7,7 @@
 import { openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
 import { DEMO_KEY, PROP, SandboxProcess } from './harness';
-import { cancelOnFirstProgress, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
+import { cancelOnFirstProgress, go, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
 const env = sidebarSuite({ key: null });
 let sb: SandboxProcess;
@@ -90,6 +90,7 @@ test('cost preview, then a bulk run to completion writing plain values beside th
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   await sb.reset();
   const page = await open();
+  await go(page, 'bulk');
   await page.click('#use-selection');
   await poll(() => text(page, '#selection')).toBe('Sheet1!A2:A10 (9 rows)');
   await page.selectOption('#endpoint', 'profile');
@@ -111,7 +112,7 @@ test('cost preview, then a bulk run to completion writing plain values beside th
   expect(values[1]).toEqual(['nasa', 'nasa', 97400000]);
   expect(values[2]).toEqual(['@NASA', 'nasa', 97400000]);
   expect(values[4]).toEqual(['', '', '']);
-  expect(values[6][1]).toBe('@locked_acc has no public data: private, deleted or nonexistent. (Charged 1 credit.)');
+  expect(values[6][1]).toBe('@locked_acc is private: no public data. (Charged 1 credit.)');
   expect(values[7][1]).toMatch(/^handle must be a username/);
   expect(values[8][1]).toBe('natgeo');
   const s = await sb.stats();
@@ -134,6 +135,7 @@ test('cancel, close the sidebar, resume: every row written once, every target bi
   await sb.setFaults({ latencyMs: 700 });
   try {
     let page = await open();
+    await go(page, 'bulk');
     await page.click('#use-selection');
     await page.selectOption('#endpoint', 'profile');
     await page.fill('#fields', 'followers');
@@ -158,6 +160,7 @@ test('cancel, close the sidebar, resume: every row written once, every target bi
     // Reopen: the job is still there; Resume finishes it.
     await sb.setFaults({ latencyMs: 0 });
     page = await open();
+    await go(page, 'bulk');
     await poll(() => page.isVisible('#resume')).toBe(true);
     await page.click('#resume');
     await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 400 of 400 rows/);
@@ -191,6 +194,7 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
   rt.properties.document.set(PROP.apiKey, poor);
   await sb.reset();
   const page = await open();
+  await go(page, 'bulk');
   await page.click('#use-selection');
   await page.selectOption('#endpoint', 'profile/about');
   await page.fill('#fields', 'account_created_year');
@@ -200,6 +204,8 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
   // Run anyway through the server (as if the balance had been enough at preview time).
   const job = rt.call('igBulkStart', { endpoint: 'profile/about', fields: 'account_created_year', output: 'beside' });
   await page.reload();
+  await page.waitForFunction(() => document.body.hasAttribute('data-view'));
+  await go(page, 'bulk');
   await poll(() => page.isVisible('#resume')).toBe(true);
   await page.click('#resume');
   await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe(
@@ -207,9 +213,11 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
   );
   expect(await text(page, '#progress-text')).toMatch(/^Paused at 2 of 6 rows/);
   expect(sheet.getValues('B1:B6').map((r) => r[0])).toEqual([2012, 2012, '', '', '', '']);
+  await go(page, 'settings');
   await page.fill('#key', DEMO_KEY);
   await page.click('#save-key');
   await poll(() => text(page, '#key-message')).toMatch(/^Saved\./);
+  await go(page, 'bulk');
   await page.click('#resume');
   await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 6 of 6 rows/);
   const s = await sb.stats();

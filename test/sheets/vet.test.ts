@@ -138,11 +138,14 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   expect(typeof nasa[7]).toBe('string');
   expect(typeof nasa[8]).toBe('number');
   expect(nasa[9]).toBe('profile');
-  // A private and a missing account say so once, with what their four checks cost.
-  for (const a of ['locked_acc', 'no_such_creator_xyz']) {
+  // A private and a missing account say so once (private when the service said so), with what their four checks cost.
+  for (const [a, why] of [
+    ['locked_acc', 'is private: no public data'],
+    ['no_such_creator_xyz', 'has no public data'],
+  ]) {
     const line = card.byAccount(a);
     expect(line[1]).toBe('no data');
-    expect(line[2]).toMatch(new RegExp(`^@${a} has no public data.*\\(Charged \\d+ credits? for 4 checks\\.\\)$`));
+    expect(line[2]).toMatch(new RegExp(`^@${a} ${why}.*\\(Charged \\d+ credits? for 4 checks\\.\\)$`));
     expect(line.slice(3, 9)).toEqual(['', '', '', '', '', '']);
   }
   // The verdicts follow the default thresholds (100 followers, 1 %, 80 % real, grades A or B, fit 60).
@@ -189,10 +192,14 @@ test('10 accounts, four checks: a scorecard with the deciding fields, verdicts b
   expect(card2.lines.filter((l) => !noted.includes(l[0] as string))).toEqual(
     card.lines.filter((l) => !noted.includes(l[0] as string)),
   );
+  const why: Record<string, string> = {
+    locked_acc: 'is private: no public data',
+    no_such_creator_xyz: 'has no public data: private, deleted or nonexistent',
+  };
   for (const a of noted) {
     const line = card2.byAccount(a);
     expect(line[2]).toBe(
-      `@${a} has no public data: private, deleted or nonexistent. ` +
+      `@${a} ${why[a]}. ` +
         `(Charged ${firstNote(card.byAccount(a))} credits for 4 checks when first looked up on 25 Nov; free now.)`,
     );
     expect(line.filter((c, i) => i !== 2)).toEqual(card.byAccount(a).filter((c, i) => i !== 2));
@@ -266,7 +273,7 @@ test("an account whose niche label reads like a message is scored, not taken for
   const locked = card.byAccount('locked_acc');
   expect(locked.slice(1, 9)).toEqual([
     'no data',
-    '@locked_acc has no public data: private, deleted or nonexistent. (Charged 5 credits for 2 checks.)',
+    '@locked_acc is private: no public data. (Charged 5 credits for 2 checks.)',
     '',
     '',
     '',

@@ -5,7 +5,15 @@
  * other code reads it, and Zapier's log scrubber hides it since it is a `password` field.
  */
 import type { Bundle, HttpRequestOptions, ZObject } from 'zapier-platform-core';
-import { DASHBOARD_URL, DEFAULT_BASE_URL, baseUrlOf, baseUrlRefusal, originOfUrl, prepare } from '@igdata/core';
+import {
+  DASHBOARD_URL,
+  DEFAULT_BASE_URL,
+  baseUrlOf,
+  baseUrlRefusal,
+  counted,
+  originOfUrl,
+  prepare,
+} from '@igdata/core';
 import { clientConfig, lookUp } from './client';
 
 const KEY_HEADER = 'x-api-key';
@@ -60,7 +68,7 @@ export const authentication = {
   connectionLabel: (_z: ZObject, bundle: Bundle) => {
     const data = (bundle.inputData ?? {}) as Record<string, unknown>;
     const balance = Number(data.credits_remaining);
-    const credits = Number.isFinite(balance) ? `, ${balance.toLocaleString('en-US')} credits` : '';
+    const credits = Number.isFinite(balance) ? `, ${counted(balance, 'credit')}` : '';
     return `Key …${String(data.key_ending ?? '')}${credits}`;
   },
 };

@@ -13,7 +13,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';
-import { costRange, costSentence, documentedEndpoints } from '@igdata/core';
+import { costRange, costSentence, documentedEndpoints, plural } from '@igdata/core';
 import { lookUp } from './client';
 import { callOf, paramField } from './fields';
 import { outputFieldsOf, twinned } from './outputs';
@@ -39,7 +39,7 @@ const nounInText = (noun: string) =>
 /** "Creates a caption with AI. Writes captions in an account's own voice... Cost: ..." */
 export function createDescription(e: DocumentedEndpoint & { makes: string }): string {
   const [lo, hi] = costRange(e);
-  const price = lo === hi ? `${lo} credit${lo === 1 ? '' : 's'}` : `${lo}-${hi} credits`;
+  const price = lo === hi ? plural(lo, 'credit') : `${lo}-${hi} credits`;
   const missing =
     ` A private, deleted or nonexistent target stops the step with an error, and the API still charges it ` +
     `(${price}): it did the work.`;

@@ -17,7 +17,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Call, DocumentedEndpoint } from '@igdata/core';
-import { costRange, costSentence, documentedEndpoints, requestKey } from '@igdata/core';
+import { costRange, costSentence, documentedEndpoints, plural, requestKey } from '@igdata/core';
 import { lookUp, readList } from './client';
 import { callOf, paramField, wholeNumberOf } from './fields';
 import { keptOf } from './kept';
@@ -34,7 +34,7 @@ const LIMIT_DEFAULT = 20;
 function missingNote(e: DocumentedEndpoint): string {
   const [lo, hi] = costRange(e);
   if (hi === 0) return '';
-  const price = lo === hi ? `${lo} credit${lo === 1 ? '' : 's'}` : `${lo}-${hi} credits`;
+  const price = lo === hi ? plural(lo, 'credit') : `${lo}-${hi} credits`;
   return (
     ` A private, deleted or nonexistent target returns nothing found, and the API still charges it (${price}): ` +
     'it did the work.'

@@ -14,7 +14,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { DocumentedEndpoint } from '@igdata/core';
-import { costRange, documentedEndpoints } from '@igdata/core';
+import { costRange, counted, documentedEndpoints, plural } from '@igdata/core';
 import { lookUp } from './client';
 import { checkFeed } from './feed';
 import { callOf, paramField, wholeNumberOf } from './fields';
@@ -43,10 +43,10 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function costTable(e: DocumentedEndpoint): string {
   const [page] = costRange(e);
   const at = (minutes: number) =>
-    `${n((DAY_MINUTES / minutes) * page)} credits a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
+    `${counted((DAY_MINUTES / minutes) * page, 'credit')} a day, ${n((DAY_MINUTES / minutes) * page * 30)} a month`;
   const plans = ZAPIER_INTERVALS.map((i) => `every ${i} min: ${at(i)}`).join('; ');
   return (
-    `Each check reads the newest page (${page} credit${page === 1 ? '' : 's'}), and further pages only while ` +
+    `Each check reads the newest page (${plural(page, 'credit')}), and further pages only while ` +
     `they hold new posts. Zapier checks every 1 to 15 minutes by plan; unlimited, that is ${plans}. ` +
     `With the default "Check at most every ${EVERY_DEFAULT} minutes": ${at(EVERY_DEFAULT)}, on any plan.`
   );

@@ -166,7 +166,7 @@ test("an account gone private: a check pays its 404 once and halts; the checks w
   const before = { requests: await requests(), credits: await billed() };
   const first = await fail(t(perform, bundle({ isPopulatingDedupe: true })));
   expect(first.name).toBe('HaltedError');
-  expect(first.message).toMatch(/has no public data: private, deleted or nonexistent\. \(Charged \d+ credits?\.\)/);
+  expect(first.message).toMatch(/@locked_acc is private: no public data\. \(Charged \d+ credits?\.\)/);
   const cost = (await billed()) - before.credits; // the endpoint's price: the service bills a 404 (spec §7)
   expect(cost).toBeGreaterThan(0);
   expect(await requests()).toBe(before.requests + 1);

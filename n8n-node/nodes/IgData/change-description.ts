@@ -5,11 +5,11 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 import type { ChangeRule, Comparison, Measure } from '@igdata/core';
-import { MEASURES, checkCost } from '@igdata/core';
+import { MEASURES, checkCost, plural } from '@igdata/core';
 
 const show = { event: ['change'] };
 
-const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+const credits = (n: number) => plural(n, 'credit');
 const measureNames = Object.keys(MEASURES) as Measure[];
 /** The endpoints a rule reads, each with its measures and its price per account and check. */
 const lookups = [...new Set(measureNames.map((m) => MEASURES[m].endpoint))].map((id) => ({
@@ -28,8 +28,8 @@ export const CHECK_PRICES = lookups.map((l) => `${l.measures.join(', ')} (${l.id
 export const CHANGE_COST =
   `Each check costs, per account: ${CHECK_PRICES}. At most one check per period of ` +
   '"Check at Most Every": a day costs accounts × that price × checks a day (every hour: 24 checks, ' +
-  `so 3 accounts of followers cost ${3 * 24 * profileCredits} credits a day; every 6 hours: 4 checks, ` +
-  `${3 * 4 * profileCredits} credits).`;
+  `so 3 accounts of followers cost ${credits(3 * 24 * profileCredits)} a day; every 6 hours: 4 checks, ` +
+  `${credits(3 * 4 * profileCredits)}).`;
 
 export interface ChangeParams {
   accounts: string;

@@ -6,7 +6,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
 // Names, descriptions and examples are the registry's docs (core/src/registry/docs.ts), joined to its runtime facts.
-import { documentedEndpoints as endpoints, documentedParam, estimateCost } from '@igdata/core';
+import { documentedEndpoints as endpoints, documentedParam, estimateCost, plural } from '@igdata/core';
 
 const displayName = (p: ParamDef): string =>
   ({
@@ -78,7 +78,7 @@ function windowCost(e: EndpointDef, p: ParamDef): string {
   const lo = p.min ?? 1;
   const hi = p.max ?? lo;
   const def = Number(p.default ?? lo);
-  return ` Cost: ${at(lo)} credits at ${lo}, ${at(def)} at ${def} (the default), ${at(hi)} at ${hi}.`;
+  return ` Cost: ${plural(at(lo), 'credit')} at ${lo}, ${at(def)} at ${def} (the default), ${at(hi)} at ${hi}.`;
 }
 
 /**
@@ -157,7 +157,7 @@ function toolLimitFields(): INodeProperties[] {
     const perPage = estimateCost(e, {}).credits;
     const text =
       `How many results to return, at least 1. Results come in pages of about ${e.pageSize}; ` +
-      `each page costs ${perPage} credit${perPage === 1 ? '' : 's'}.`;
+      `each page costs ${plural(perPage, 'credit')}.`;
     const g = groups.get(text) ?? { text, ops: [] };
     g.ops.push(e.id);
     groups.set(text, g);

@@ -4,7 +4,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import type { DocumentedEndpoint } from '@igdata/core';
-import { documentedEndpoints as endpoints } from '@igdata/core';
+import { counted, documentedEndpoints as endpoints } from '@igdata/core';
 import { BALANCE_CHECK_ABOVE } from './ledger';
 import { MEDIA_HOSTS } from './address';
 import { DEFAULT_MEDIA_MAX_MB, DEFAULT_MEDIA_SECONDS, mediaChoices, mediaPaths } from './media';
@@ -133,8 +133,8 @@ export const optionsProperty: INodeProperties = {
         `Over Items, each AI agent tool call), items and pages. Without this option the cap is ` +
         `${DEFAULT_CREDIT_CAP.toLocaleString('en-US')}; 0 removes it. Before the first request the node adds up ` +
         `what the items will cost (lookups, Limit lists, the first page of a Return All) and, if that is over ` +
-        `the cap or, above ${BALANCE_CHECK_ABOVE} credits, over your balance, stops at once without spending ` +
-        `anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
+        `the cap or, above ${counted(BALANCE_CHECK_ABOVE, 'credit')}, over your balance, stops at once without ` +
+        `spending anything. Return All stops at the cap and keeps the pages it read. Must be the same for every item.`,
     },
     // One Download Media per set of media fields, offering only the fields of the operation shown.
     ...mediaGroups.map((list) => downloadMediaOption(list, { '/operation': list.map((e) => e.id) })),

@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { EndpointDef, ParamDef } from '@igdata/core';
-import { documentedEndpoints, estimateCost, getEndpoint } from '@igdata/core';
+import { documentedEndpoints, estimateCost, getEndpoint, plural } from '@igdata/core';
 import { paramField } from './fields';
 import { downloadMediaOption, mediaLimitOptions } from './options';
 import { CHECK_PRICES, changeProperties } from './change-description';
@@ -31,8 +31,7 @@ export type TriggerEvent = Event | 'change';
 export const targetOf = (endpoint: EndpointDef): ParamDef => endpoint.params.find((p) => p.required) as ParamDef;
 
 const perPage = (e: EndpointDef): string => {
-  const credits = estimateCost(e, {}).credits;
-  return `${credits} credit${credits === 1 ? '' : 's'} per page`;
+  return `${plural(estimateCost(e, {}).credits, 'credit')} per page`;
 };
 
 /** The target fields, from the registry's parameters, each shown for its event. */

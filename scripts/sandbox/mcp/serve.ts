@@ -98,7 +98,11 @@ export function createMcpHandler(rt: Runtime, routes: Map<string, Route>, baseUr
     } catch (e) {
       if (!rt.quiet) console.error(e);
       const body = {
-        error: { code: 'internal_error', message: String((e as Error)?.message ?? e), docs: '/docs/errors' },
+        error: {
+          code: 'internal_error',
+          message: String((e as Error)?.message ?? e),
+          docs: '/docs/errors#internal_error',
+        },
         meta: {},
       };
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };

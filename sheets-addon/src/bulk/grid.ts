@@ -45,12 +45,12 @@ export function outputLabel(
   // The header row above the targets is part of the output (none above row 1).
   const above = r.row > 1 ? 1 : 0;
   if (r.col + width > sheet.maxColumns())
-    throw new Error(`Not enough columns right of ${colName(r.col)}: choose "New sheet".`);
+    throw new Error(`Not enough columns right of ${colName(r.col)}: choose "a new sheet".`);
   const busy = sheet.read(r.row - above, r.col + 1, r.rows + above, width).some((row) => row.some(isFilled));
   const label = `columns ${colName(r.col + 1)}:${colName(r.col + width)} of ${r.sheet}`;
   if (busy && create)
-    throw new Error(`${label} are not empty. Clear them or choose "New sheet": a bulk run never overwrites cells.`);
-  return busy ? { label: `${label} (not empty: choose "New sheet")`, free: false } : { label, free: true };
+    throw new Error(`${label} are not empty. Clear them or choose "a new sheet": a bulk run never overwrites cells.`);
+  return busy ? { label: `${label} (not empty: choose "a new sheet")`, free: false } : { label, free: true };
 }
 
 /** Adds rows and columns at the end so that row `lastRow` and column `lastCol` exist. */

@@ -6,7 +6,7 @@
  * a new sheet), `list` (many rows per target, appended to a new sheet), `history` (one dated row
  * per distinct target, appended to a history sheet).
  */
-import { getEndpoint } from '@igdata/core';
+import { counted, getEndpoint, noun } from '@igdata/core';
 import type { Lost } from '../engine/walk';
 import { readJson } from '../engine/json';
 import type { PropertyStore } from '../context/context';
@@ -191,7 +191,7 @@ export function waitingRows(job: Pick<BulkJob, 'rows' | 'offset' | 'next' | 'row
     parts.push(len === 1 ? `${from}` : `${from}-${from + len - 1}`);
     i += len;
   }
-  return `${job.rows - job.next === 1 ? 'row' : 'rows'} ${parts.join(' and ')}`;
+  return `${noun(job.rows - job.next, 'row')} ${parts.join(' and ')}`;
 }
 
 /**
@@ -308,7 +308,8 @@ export function refuseReplacing(props: PropertyStore, replace: boolean): void {
   if (!replace && current && (current.status === 'running' || current.status === 'paused')) {
     throw new Error(
       `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ` +
-        `${current.next} of ${current.rows} rows (${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
+        `${current.next} of ${counted(current.rows, 'row')} ` +
+        `(${getEndpoint(current.endpoint).fn}, ${current.outSheet}): ` +
         'resume or cancel it first, or confirm to start this one in its place ' +
         `(its ${waitingRows(current)} would not be looked up). Nothing was started. (Not charged.)`,
     );

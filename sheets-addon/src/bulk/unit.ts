@@ -4,7 +4,7 @@
  * and turned into the cells written for each row, stopping a run at its cap before it is passed.
  */
 import type { Call, ZoneOffset } from '@igdata/core';
-import { baseUrlOf, errorCode, estimateCost } from '@igdata/core';
+import { baseUrlOf, counted, errorCode, estimateCost } from '@igdata/core';
 import type { CallOutcome } from '../engine/fetch';
 import { fetchMany } from '../engine/fetch';
 import { messageOf } from '../engine/messages';
@@ -69,9 +69,13 @@ function cutUnit(
 
 /** Pauses the run at its cap: what it spent, which rows wait and where a schedule's next run starts. */
 function stopAtCap(job: BulkJob): void {
-  const waiting = `${job.rows - job.next} rows were not looked up (${waitingRows(job)})`;
+  const left = job.rows - job.next;
+  const waiting = `${counted(left, 'row')} ${left === 1 ? 'was' : 'were'} not looked up (${waitingRows(job)})`;
   const next = job.slot ? `; the next run starts with them, so every row is refreshed in turn` : '';
-  pauseJob(job, `Stopped at this run's cap of ${job.cap} credits (${job.credits} spent): ${waiting}${next}.`);
+  pauseJob(
+    job,
+    `Stopped at this run's cap of ${counted(job.cap ?? 0, 'credit')} (${job.credits} spent): ${waiting}${next}.`,
+  );
 }
 
 /**

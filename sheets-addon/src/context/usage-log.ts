@@ -4,6 +4,7 @@
  * the document lock (the hourly trigger, the sidebar, a bulk step) move it into the property
  * IGDATA_USAGE, with their own credits.
  */
+import { plural } from '@igdata/core';
 import type { AnswerStore } from '../engine/types';
 import type { Lost } from '../engine/walk';
 import type { Usage } from '../engine/usage';
@@ -27,8 +28,7 @@ const pending = (ctx: UsageContext) => parseUsage(ctx.places.cache.getAll([ITEM]
  * is counted on a line of its own that says so.
  */
 const lostLabel = (label: string, lost: Lost): string =>
-  `${label}: ${lost.lookups} lookup${lost.lookups === 1 ? '' : 's'} ` +
-  `sent again after a lost answer (may have been charged)`;
+  `${label}: ${plural(lost.lookups, 'lookup')} ` + `sent again after a lost answer (may have been charged)`;
 
 /**
  * A formula spent credits, added under the store's brief lock (not recorded when it stays busy: a known undercount).

@@ -1,6 +1,16 @@
 /** Reading Sheets argument values and turning API values into cells. */
 import type { EndpointDef, FlatRow } from '@igdata/core';
-import { IgValidationError, closest, fieldPaths, flatten, isBlank, pick, plainField, showValue } from '@igdata/core';
+import {
+  IgValidationError,
+  closest,
+  fieldPaths,
+  flatten,
+  isBlank,
+  pick,
+  plainField,
+  plural,
+  showValue,
+} from '@igdata/core';
 
 export type SheetValue = string | number | boolean | Date | null;
 
@@ -24,7 +34,7 @@ export function targetCells(name: string, v: unknown): unknown[] {
     throw new IgValidationError(
       name,
       'a single cell, one column or one row of cells',
-      `a range of ${rows} rows and ${cols} columns`,
+      `a range of ${plural(rows, 'row')} and ${plural(cols, 'column')}`,
     );
   }
   return v.flat();

@@ -7,7 +7,7 @@
  * recalculations are free again. A large selection shows its cost first.
  */
 import type { EndpointDef, Params } from '@igdata/core';
-import { endpoints, estimateCost, isIgError } from '@igdata/core';
+import { counted, endpoints, estimateCost, isIgError } from '@igdata/core';
 import { pagesFor } from '../bulk/plan';
 import { parseArgs } from '../engine/args';
 import type { ArgText } from '../engine/formula-text';
@@ -124,7 +124,7 @@ export function refreshSelection(): { cells: number; estimate: number } {
       ui.alert(
         REFRESH,
         `${cells.length === 1 ? '1 formula fetches' : `${cells.length} formulas fetch`} ` +
-          `again: up to ${estimate} credits.`,
+          `again: up to ${counted(estimate, 'credit')}.`,
         ui.ButtonSet.YES_NO,
       ) !== ui.Button.YES)
   ) {

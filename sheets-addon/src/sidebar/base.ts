@@ -41,6 +41,7 @@ export function say(id: Id, text: string, kind?: string): void {
   el.className = 'msg' + (kind ? ' ' + kind : '');
 }
 export const fmt = (n: unknown): string => (typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–');
+
 export const errText = (e: unknown): string =>
   String((e && (e as Error).message) || e).replace(/^(Exception|Error): /, '');
 
@@ -91,14 +92,4 @@ export function deleteButton(question: string, onConfirm: () => void): HTMLButto
     onConfirm();
   };
   return del;
-}
-
-/** The question asked when another bulk run is going or paused: where it is, and what replacing it leaves undone. */
-export function busyRunQuestion(current: Job, place: string, instead: string): string {
-  const left = current.rows - current.next;
-  return (
-    `Another bulk run is ${current.status === 'paused' ? 'paused' : 'still running'} at ${current.next} of ` +
-    `${current.rows} rows (${place}). ${instead}? What it wrote stays; its other ${left} ` +
-    `row${left === 1 ? '' : 's'} would not be looked up.`
-  );
 }

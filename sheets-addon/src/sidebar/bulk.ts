@@ -1,7 +1,8 @@
 // Bulk lookup: the lookup's form, the cost preview, and the run the sidebar steps (or the hourly trigger, once it
 // closes).
 import { call, type Args } from './api';
-import { $, busyRunQuestion, colName, errText, fail, fmt, say, state, type Job } from './base';
+import { $, colName, errText, fail, fmt, say, state, type Job } from './base';
+import { busyRunQuestion, count, selectionLabel } from './counts';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';
 
@@ -90,20 +91,19 @@ export function showJob(job: Job | null): void {
   let text =
     job.next +
     ' of ' +
-    job.rows +
-    ' rows (' +
+    count(job.rows, 'row') +
+    ' (' +
     pct +
     '%), ' +
-    (job.kind === 'list' ? fmt(job.items) + ' row' + (job.items === 1 ? '' : 's') + ' written, ' : '') +
-    fmt(job.credits) +
-    ' credits spent, ' +
-    job.requests +
-    ' requests, ' +
+    (job.kind === 'list' ? count(job.items, 'row') + ' written, ' : '') +
+    count(job.credits, 'credit') +
+    ' spent, ' +
+    count(job.requests, 'request') +
+    ', ' +
     job.cached +
     ' from cache';
   if (job.skipped) text += ', ' + job.skipped + ' already written';
-  if (job.kind !== 'rows' && job.duplicates)
-    text += ', ' + job.duplicates + ' repeated target' + (job.duplicates === 1 ? '' : 's') + ' skipped';
+  if (job.kind !== 'rows' && job.duplicates) text += ', ' + count(job.duplicates, 'repeated target') + ' skipped';
   if (job.status === 'done') text = 'Done: ' + text + '.';
   else if (job.status === 'cancelled') text = 'Cancelled at ' + text + '.';
   else if (job.status === 'paused') text = 'Paused at ' + text + '.';
@@ -196,9 +196,7 @@ function loop(): Promise<void> | undefined {
 
 export function refreshSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('selection').textContent = s
-      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
-      : 'none';
+    $('selection').textContent = selectionLabel(s);
     invalidatePreview();
   }, fail('bulk-message'));
 }
@@ -217,10 +215,11 @@ export function wireBulk(): void {
     say('preview-text', 'Counting…');
     call('igBulkPreview', request()).then(
       (p) => {
-        const parts = [p.unique + ' unique target' + (p.unique === 1 ? '' : 's') + ' in ' + p.rows + ' rows'];
+        const parts = [count(p.unique, 'unique target') + ' in ' + count(p.rows, 'row')];
         if (p.cached) parts.push(p.cached + ' cached (free)');
         if (p.invalid) parts.push(p.invalid + ' invalid');
-        let cost = (p.exact ? '' : '~') + fmt(p.credits) + ' credits (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
+        let cost =
+          (p.exact ? '' : '~') + count(p.credits, 'credit') + ' (' + p.toFetch + ' \u00d7 ' + p.creditsEach + ')';
         if (p.list) {
           // Pages, not targets: the page count is known only after fetching, so this is an upper bound.
           const l = p.list;
@@ -230,22 +229,12 @@ export function wireBulk(): void {
               ? 'one page per target'
               : l.limit === null
                 ? 'the first page of each target'
-                : 'up to ' +
-                  l.pagesEach +
-                  ' page' +
-                  (l.pagesEach === 1 ? '' : 's') +
-                  ' of ' +
-                  l.pageSize +
-                  ' per target for ' +
-                  l.limit +
-                  ' items';
+                : 'up to ' + count(l.pagesEach, 'page') + ' of ' + l.pageSize + ' per target for ' + l.limit + ' items';
           cost =
             '~' +
-            fmt(p.credits) +
-            ' credits at most (' +
-            fmt(l.pages) +
-            ' page' +
-            (l.pages === 1 ? '' : 's') +
+            count(p.credits, 'credit') +
+            ' at most (' +
+            count(l.pages, 'page') +
             ' \u00d7 ' +
             p.creditsEach +
             '; ' +

@@ -3,6 +3,12 @@
  * build checks it against sidebar.html (the same id on an element of that tag).
  */
 export const ELEMENTS = {
+  // The header and the home list (nav.ts)
+  back: 'button',
+  title: 'strong',
+  'top-balance': 'button',
+  menu: 'nav',
+  'menu-key': 'p',
   // API key, balance, freshness, base URL
   'key-status': 'p',
   'key-owner': 'p',
@@ -33,6 +39,8 @@ export const ELEMENTS = {
   'tracker-selection': 'strong',
   'tracker-use-selection': 'button',
   'tracker-fields': 'input',
+  'tracker-field-search': 'input',
+  'tracker-picker': 'div',
   'tracker-fields-note': 'p',
   'tracker-repeat': 'select',
   'tracker-weekday': 'select',

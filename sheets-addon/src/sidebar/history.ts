@@ -1,6 +1,7 @@
 // History: the growth view of a history sheet (a sheet with Sheets' own line chart).
 import { call, type Answer } from './api';
 import { $, fail, say } from './base';
+import { count } from './counts';
 
 let histories: Answer<'igHistoryChoices'> = [];
 
@@ -38,10 +39,10 @@ export function wireHistory(): void {
         'Written to \u201c' +
           g.sheet +
           '\u201d: ' +
-          g.accounts +
-          ' accounts, ' +
-          g.snapshots +
-          ' snapshots, a chart of ' +
+          count(g.accounts, 'account') +
+          ', ' +
+          count(g.snapshots, 'snapshot') +
+          ', a chart of ' +
           g.charted +
           '.',
         'ok',

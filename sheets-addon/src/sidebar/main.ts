@@ -1,9 +1,11 @@
-// The sidebar's entry (scripts/build/sheets.mjs bundles it into Sidebar.html): wires the sections
-// in the page's order, loads what the server knows, and reads again what time changed around it.
+// The sidebar's entry (scripts/build/sheets.mjs bundles it into Sidebar.html): wires the views
+// (nav.ts: the home list of jobs and settings, one section at a time), loads what the server
+// knows, and reads again what time changed around it.
 import { call } from './api';
 import { fail, state, type Endpoint } from './base';
 import { refreshSelection, showEndpoints, showJob, wireBulk } from './bulk';
 import { loadHistory, wireHistory } from './history';
+import { hasAKey, show, wireNav } from './nav';
 import { loadSchedules, wireSchedules } from './schedules';
 import { balanceIfStale, refreshBalance, showSettings, wireSettings } from './settings';
 import { loadUsage, wireUsage } from './usage';
@@ -14,6 +16,9 @@ import { loadWatches, wireWatch } from './watch';
 /** The bulk lookup's endpoints: the build writes them in (esbuild `define`, from sidebar-endpoints.ts). */
 declare const IG_ENDPOINTS: Endpoint[];
 
+// Before the wiring: the tracker's picker titles its groups with these endpoints' summaries.
+state.endpoints = IG_ENDPOINTS;
+wireNav();
 wireSettings();
 wireTracker();
 wireVet();
@@ -37,8 +42,9 @@ window.addEventListener('message', (e) => {
 });
 
 call('igSidebarState').then((s) => {
-  state.endpoints = IG_ENDPOINTS;
   showSettings(s.settings);
+  // With a key the work comes first; without one, the key form (nothing else works before it).
+  show(hasAKey(s.settings) ? 'menu' : 'settings');
   showEndpoints();
   showJob(s.job);
   if (s.settings.hasKey) refreshBalance();

@@ -1,6 +1,7 @@
 // Schedules: a bulk lookup the hourly trigger runs daily or weekly, with a cap per run.
 import { call, type Answer } from './api';
 import { $, deleteButton, fail, fillWhen, fmt, listItem, say, type Job } from './base';
+import { count } from './counts';
 import { invalidatePreview, request } from './bulk';
 import { loadHistory } from './history';
 import { refreshBalance } from './settings';
@@ -14,9 +15,10 @@ const repeatValue = () => ({
 // Times come from the server in the spreadsheet's zone, the zone a schedule's hour is in.
 function lastRun(job: Job | null, at: string | null | undefined): string {
   if (!job) return 'No run yet.';
-  const counts = fmt(job.written) + ' rows, ' + fmt(job.credits) + ' credits, ' + fmt(job.errors || 0) + ' errors';
+  const counts =
+    count(job.written, 'row') + ', ' + count(job.credits, 'credit') + ', ' + count(job.errors || 0, 'error');
   if (job.status === 'running')
-    return 'Running since ' + at + ': ' + job.next + ' of ' + job.rows + ' rows so far (' + counts + ').';
+    return 'Running since ' + at + ': ' + job.next + ' of ' + count(job.rows, 'row') + ' so far (' + counts + ').';
   return (
     'Last run ' +
     at +
@@ -33,14 +35,16 @@ function showSchedules(list: Answer<'igSchedules'>): void {
   const box = $('schedule-list');
   box.innerHTML = '';
   if (!list.length) {
-    box.innerHTML = '<p class="muted">None yet: set up a lookup above, then \u201cSchedule this lookup\u201d.</p>';
+    box.innerHTML =
+      '<p class="muted">None yet: set up a Bulk lookup, then \u201cSchedule this lookup\u201d; ' +
+      'trackers and watches list theirs here too.</p>';
     return;
   }
   list.forEach((s) => {
     const div = listItem('schedule', [
       ['strong', s.what],
       ['span', s.where],
-      ['span', s.when + ', at most ' + fmt(s.cap) + ' credits a run. Next: ' + s.nextLabel + '.'],
+      ['span', s.when + ', at most ' + count(s.cap, 'credit') + ' a run. Next: ' + s.nextLabel + '.'],
       [
         'span',
         lastRun(s.run, s.runLabel) +
@@ -112,11 +116,9 @@ export function wireSchedules(): void {
     call('igSchedulePreview', request(), repeatValue(), $('cap').value).then(
       (p) => {
         const per =
-          fmt(p.perRun) +
-          ' credits per run at most (' +
-          p.targets +
-          ' target' +
-          (p.targets === 1 ? '' : 's') +
+          count(p.perRun, 'credit') +
+          ' per run at most (' +
+          count(p.targets, 'target') +
           ' \u00d7 ' +
           p.creditsEach +
           (p.uncapped > p.perRun ? ', cut to the cap; ' + fmt(p.uncapped) + ' uncapped' : '') +

@@ -1,6 +1,8 @@
 // The key, the balance, the freshness setting and the base URL.
 import { call, type Answer } from './api';
-import { $, fail, fmt, say, state, type Settings } from './base';
+import { $, fail, say, state, type Settings } from './base';
+import { count } from './counts';
+import { hasAKey } from './nav';
 import { showUsage } from './usage';
 
 /** While the sidebar is open, formulas spend credits: the balance is read again this often (free). */
@@ -55,6 +57,7 @@ export function showSettings(s: Settings): void {
   link.href = s.dashboardUrl || '';
   link.textContent = String(s.dashboardUrl || '').replace(/^https?:\/\//, '');
   $('get-key').hidden = s.hasKey || !s.dashboardUrl;
+  $('menu-key').hidden = hasAKey(s);
   const owner = $('key-owner');
   owner.hidden = !s.hasKey;
   if (s.scope === 'mine') {
@@ -89,7 +92,8 @@ export function showSettings(s: Settings): void {
 export function showBalance(n: number | null | undefined): void {
   state.balance = n;
   if (state.usage) showUsage(state.usage);
-  $('balance').textContent = fmt(n) + ' credits';
+  $('balance').textContent = count(n, 'credit');
+  $('top-balance').textContent = count(n, 'credit');
   state.balanceAt = Date.now();
   $('balance-at').textContent = 'at ' + new Date().toTimeString().slice(0, 5);
 }

@@ -3,7 +3,9 @@
 import { alertsSection } from './alerts';
 import { call, type Answer } from './api';
 import { $, deleteButton, fail, fillWhen, fmt, listItem, say } from './base';
+import { count, selectionLabel } from './counts';
 import { loadHistory } from './history';
+import { fillPicker, filterPicker } from './picker';
 import { loadSchedules } from './schedules';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
@@ -37,15 +39,21 @@ function showSort(): void {
   fields().forEach((f) => $('tracker-sort').add(new Option(f, f, false, f === chosen)));
 }
 
+/** The picker's boxes follow the fields typed. */
+function showPicked(): void {
+  const chosen = fields();
+  $('tracker-picker')
+    .querySelectorAll('input')
+    .forEach((b) => (b.checked = chosen.includes(b.value)));
+}
+
 function invalidate(): void {
   $('tracker-create').disabled = true;
 }
 
 export function refreshTrackerSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('tracker-selection').textContent = s
-      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
-      : 'none';
+    $('tracker-selection').textContent = selectionLabel(s);
     invalidate();
   }, fail('tracker-text'));
 }
@@ -55,8 +63,8 @@ function showTrackers(list: Answer<'igTrackers'>): void {
   box.innerHTML = '';
   list.forEach((t) => {
     const div = listItem('schedule tracker', [
-      ['strong', t.name + ': ' + t.accounts + ' accounts, ' + t.fields.join(', ')],
-      ['span', t.when + ', at most ' + fmt(t.cap) + ' credits a run. Next: ' + t.nextLabel + '.'],
+      ['strong', t.name + ': ' + count(t.accounts, 'account') + ', ' + t.fields.join(', ')],
+      ['span', t.when + ', at most ' + count(t.cap, 'credit') + ' a run. Next: ' + t.nextLabel + '.'],
       ['span', 'Sheet: \u201c' + t.view + '\u201d.'],
     ]);
     div.appendChild(alertsSection(t.id));
@@ -84,15 +92,18 @@ function stepFirstRun(id: string, view: string): Promise<void> {
     const all = r.jobs.reduce((n, j) => n + (j ? j.rows : 0), 0);
     const credits = r.jobs.reduce((n, j) => n + (j ? j.credits : 0), 0);
     if (!r.done) {
-      say('tracker-text', 'First run: ' + done + ' of ' + all + ' rows, ' + fmt(credits) + ' credits\u2026');
+      say(
+        'tracker-text',
+        'First run: ' + done + ' of ' + count(all, 'row') + ', ' + count(credits, 'credit') + '\u2026',
+      );
       return stepFirstRun(id, view);
     }
     const stopped = r.jobs.find((j) => j && j.status === 'paused');
     say(
       'tracker-text',
       'Tracking. First run done: ' +
-        fmt(credits) +
-        ' credits. The tracker is the sheet \u201c' +
+        count(credits, 'credit') +
+        '. The tracker is the sheet \u201c' +
         view +
         '\u201d.' +
         (stopped && stopped.message ? ' ' + stopped.message : ''),
@@ -117,14 +128,20 @@ export function wireTracker(): void {
   for (const id of ['tracker-cap', 'tracker-name'] as const) $(id).oninput = invalidate;
   $('tracker-fields').oninput = () => {
     showSort();
+    showPicked();
     invalidate();
   };
+  $('tracker-field-search').oninput = () => filterPicker($('tracker-field-search').value);
   call('igTrackerChoices').then((c) => {
     $('tracker-fields').value = c.defaults.join(', ');
-    $('tracker-fields-note').textContent =
-      'Any of: ' +
-      c.fields.map((f) => f.field + ' (' + f.fn + ', ' + f.credits + ')').join(', ') +
-      '. An account costs each function it needs once.';
+    fillPicker(c.fields, (field, on) => {
+      const list = fields().filter((f) => f !== field);
+      $('tracker-fields').value = (on ? [...list, field] : list).join(', ');
+      showSort();
+      invalidate();
+    });
+    showPicked();
+    $('tracker-fields-note').textContent = 'An account costs each function it needs once.';
     showSort();
   }, fail('tracker-text'));
   $('tracker-preview').onclick = () => {
@@ -133,16 +150,14 @@ export function wireTracker(): void {
       (p) => {
         previewed = p.range;
         const per =
-          p.accounts +
-          ' accounts \u00d7 ' +
-          p.creditsEach +
-          ' credit' +
-          (p.creditsEach === 1 ? '' : 's') +
+          count(p.accounts, 'account') +
+          ' \u00d7 ' +
+          count(p.creditsEach, 'credit') +
           ' (' +
           p.functions.join(' + ') +
           ') = ' +
-          fmt(p.uncapped) +
-          ' credits a run' +
+          count(p.uncapped, 'credit') +
+          ' a run' +
           (p.uncapped > p.perRun
             ? ', cut to the cap of ' +
               fmt(p.perRun) +

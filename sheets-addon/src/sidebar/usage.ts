@@ -2,6 +2,7 @@
 // the last 7 days in detail, this month's total against the balance.
 import { call } from './api';
 import { $, fail, fmt, say, state, type Usage } from './base';
+import { count } from './counts';
 
 /** [day, what, credits], the newest day first. */
 function usageRows(u: Usage): [string, string, number][] {
@@ -28,8 +29,8 @@ export function showUsage(u: Usage): void {
   });
   $('usage-month').textContent =
     'This month: ' +
-    fmt(total) +
-    ' credits spent' +
+    count(total, 'credit') +
+    ' spent' +
     (typeof state.balance === 'number' ? '; ' + fmt(state.balance) + ' left.' : '.');
   const table = $('usage-days');
   table.innerHTML = '';

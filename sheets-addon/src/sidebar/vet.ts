@@ -3,7 +3,8 @@
 // the scorecard sheet. Its checks are the document's bulk run, stepped from here (the hourly trigger
 // goes on with it once the sidebar closes).
 import { call, type Args } from './api';
-import { $, busyRunQuestion, errText, fail, fmt, say, state, type Job } from './base';
+import { $, errText, fail, fmt, say, state, type Job } from './base';
+import { busyRunQuestion, count, selectionLabel } from './counts';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 
@@ -35,9 +36,7 @@ function invalidate(): void {
 
 export function refreshVetSelection(): Promise<void> {
   return call('igSelectionInfo').then((s) => {
-    $('vet-selection').textContent = s
-      ? s.a1 + ' (' + s.rows + ' rows' + (s.columns > 1 ? ', select one column' : '') + ')'
-      : 'none';
+    $('vet-selection').textContent = selectionLabel(s);
     invalidate();
   }, fail('vet-text'));
 }
@@ -68,8 +67,8 @@ function loop(job: Job, check: number, checks: number): Promise<void> {
             '): ' +
             next.next +
             ' of ' +
-            next.rows +
-            ' accounts\u2026 You can close this sidebar: it goes on in the background, about once an hour.',
+            count(next.rows, 'account') +
+            '\u2026 You can close this sidebar: it goes on in the background, about once an hour.',
         );
         return new Promise((r) => setTimeout(r, 0)).then(() => loop(next, check, checks));
       }
@@ -138,17 +137,7 @@ export function wireVet(): void {
       label.appendChild(box);
       label.appendChild(
         document.createTextNode(
-          ' ' +
-            c.id +
-            ': ' +
-            c.fields.join(', ') +
-            ' (' +
-            c.fn +
-            ', ' +
-            c.credits +
-            ' credit' +
-            (c.credits === 1 ? '' : 's') +
-            ')',
+          ' ' + c.id + ': ' + c.fields.join(', ') + ' (' + c.fn + ', ' + count(c.credits, 'credit') + ')',
         ),
       );
       $('vet-checks').appendChild(label);
@@ -168,15 +157,14 @@ export function wireVet(): void {
         previewed = p.range;
         const parts = p.checks.map((c) => c.fn + ' ' + c.creditsEach + (c.kept ? ' (' + c.kept + ' kept)' : ''));
         const text =
-          p.accounts +
-          ' accounts \u00d7 ' +
-          p.perAccount +
-          ' credits (' +
+          count(p.accounts, 'account') +
+          ' \u00d7 ' +
+          count(p.perAccount, 'credit') +
+          ' (' +
           parts.join(' + ') +
           ') = ' +
           (p.exact ? '' : '~') +
-          fmt(p.credits) +
-          ' credits' +
+          count(p.credits, 'credit') +
           (p.kept ? ', answers kept from earlier (' + p.kept + ') free' : '') +
           (p.credits > p.cap ? '; the cap of ' + fmt(p.cap) + ' stops it before' : '') +
           '.' +

@@ -1,7 +1,9 @@
 // Watch a hashtag: tags (or a location), how often and a cap; the cost from the tags' newest pages
 // first, then one confirmation makes the watch and runs it once now (the hourly trigger does the rest).
 import { call, type Answer } from './api';
+import { noun } from '@igdata/core';
 import { $, deleteButton, fail, fmt, listItem, say } from './base';
+import { count } from './counts';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
 
@@ -17,7 +19,7 @@ function request() {
 }
 
 const invalidate = (): void => void ($('watch-create').disabled = true);
-const credits = (n: number): string => fmt(n) + (n === 1 ? ' credit' : ' credits');
+const credits = (n: number): string => count(n, 'credit');
 
 function showWatches(list: Answer<'igWatches'>): void {
   const box = $('watch-list');
@@ -27,15 +29,15 @@ function showWatches(list: Answer<'igWatches'>): void {
       ? 'Last run ' +
         w.lastLabel +
         ': ' +
-        fmt(w.last.rows) +
-        (w.last.rows === 1 ? ' new post, ' : ' new posts, ') +
+        count(w.last.rows, 'new post') +
+        ', ' +
         credits(w.last.credits) +
         '.' +
         (w.last.message ? ' ' + w.last.message : '')
       : '';
     const div = listItem('schedule watch', [
       ['strong', w.name + ': ' + w.what],
-      ['span', w.when + ', at most ' + fmt(w.cap) + ' credits a run. Next: ' + w.nextLabel + '.'],
+      ['span', w.when + ', at most ' + credits(w.cap) + ' a run. Next: ' + w.nextLabel + '.'],
       ['span', last],
       ['span', 'Sheet: \u201c' + w.sheet + '\u201d.'],
     ]);
@@ -70,15 +72,7 @@ export function wireWatch(): void {
       (p) => {
         const rates = p.targets
           .map(
-            (t) =>
-              t.label +
-              ': ' +
-              t.perHour +
-              ' posts an hour lately (' +
-              t.pages +
-              ' page' +
-              (t.pages === 1 ? '' : 's') +
-              ' a run)',
+            (t) => t.label + ': ' + count(t.perHour, 'post') + ' an hour lately (' + count(t.pages, 'page') + ' a run)',
           )
           .join(', ');
         say(
@@ -92,8 +86,8 @@ export function wireWatch(): void {
             fmt(p.perMonth) +
             ' a month (' +
             p.when +
-            '). This preview read the newest page' +
-            (p.targets.length === 1 ? '' : 's') +
+            '). This preview read the newest ' +
+            noun(p.targets.length, 'page') +
             ': ' +
             credits(p.previewCredits) +
             '.' +
@@ -115,8 +109,8 @@ export function wireWatch(): void {
       say(
         'watch-text',
         'Watching. First run: ' +
-          fmt(w.last ? w.last.rows : 0) +
-          ' posts in the sheet \u201c' +
+          count(w.last ? w.last.rows : 0, 'post') +
+          ' in the sheet \u201c' +
           w.sheet +
           '\u201d; next ' +
           w.nextLabel +

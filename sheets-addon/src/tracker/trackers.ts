@@ -6,7 +6,7 @@
  * tracker (kind 'tracker': TRACKER_OWNER, listed in owners.ts).
  */
 import type { EndpointDef } from '@igdata/core';
-import { endpoints, estimateCost, getEndpoint } from '@igdata/core';
+import { endpoints, estimateCost, getEndpoint, joinName } from '@igdata/core';
 import { targetParam } from '../engine/layout';
 import { emptiedSheet, freeSheetName, rangeLabel, readColumn, selection } from '../bulk/grid';
 import { jobStore } from '../bulk/job';
@@ -162,7 +162,8 @@ function defaultName(ctx: Context, trackers: Tracker[]): string {
   }
 }
 
-const viewName = (name: string): string => `IG Data tracker ${name}`;
+/** "IG Data tracker Competitors"; a default name's word said once: "IG Data tracker 1". */
+const viewName = (name: string): string => joinName('IG Data tracker', name);
 
 /** The first run is now: the next comes at the schedule's time at least half a period later (not an hour later). */
 const secondRun = (ctx: Context, r: Repeat): number => nextRun(ctx.book, r, ctx.now() + reuseLimitMs(r));
@@ -211,7 +212,7 @@ export function createTracker(
     if (trackers.some((x) => x.name === name))
       throw new Error(`Name: a tracker named "${name}" exists already: choose another name.`);
     const { repeat, cap } = t.settings;
-    const label = `Tracker ${name}`;
+    const label = joinName('Tracker', name);
     const nextAt = secondRun(ctx, repeat);
     const parts: Tracker['parts'] = [];
     const made: Schedule[] = [];
@@ -276,6 +277,7 @@ export function refreshView(ctx: Context, t: Tracker): void {
   if (view.rows.length) {
     for (const trend of view.trends) sheet.writeFormulas(2, trend.col, trend.formulas);
     for (const c of view.percentCols) sheet.setNumberFormat(2, c, view.rows.length, 1, '0.0%');
+    for (const c of view.countCols) sheet.setNumberFormat(2, c, view.rows.length, 1, '#,##0');
   }
 }
 

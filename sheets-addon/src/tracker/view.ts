@@ -27,6 +27,8 @@ export interface TrackerView {
   trends: { col: number; formulas: string[] }[];
   /** Columns (1-based) holding a change in % (formatted 0.0%). */
   percentCols: number[];
+  /** The value and change columns of the fields that count (whole numbers): "#,##0". */
+  countCols: number[];
 }
 
 const quote = (sheet: string) => `'${sheet.replace(/'/g, "''")}'`;
@@ -101,6 +103,9 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     ...fields.flatMap(({ f }) => [f, `${f} change`, `${f} change %`, `${f} trend`]),
     'note',
   ];
+  // A field whose every value is a whole number is a count (followers, posts): its value and change
+  // columns get thousands separators ("#,##0"), as a scorecard's followers do.
+  const counts = fields.map(() => true);
   const lines = accounts.map((account) => {
     const aliases = aliasesOf(account);
     let fetched = 0;
@@ -108,13 +113,14 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
     const cells: SheetValue[] = [];
     const trends: string[] = [];
     let sortValue = -Infinity;
-    for (const { h, f, col } of fields) {
+    for (const [i, { h, f, col }] of fields.entries()) {
       const rows = h.rows.filter((r) => aliases.includes(r.target)).sort((a, b) => a.t - b.t);
       const last = rows[rows.length - 1];
       if (last) fetched = Math.max(fetched, fetchedAt(h, last));
       // A message row (private, deleted...) has its sentence in the first field: said once, in note.
       if (last && !note && isFailedRow(h.fields, last.cells)) note = String(last.cells[0]);
       const points = rows.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
+      if (!points.every((v) => Number.isInteger(v))) counts[i] = false;
       const latest = points[points.length - 1];
       const prev = points[points.length - 2];
       if (f === sortBy && latest !== undefined) sortValue = latest;
@@ -122,11 +128,15 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
       cells.push(latest ?? '', prev === undefined ? '' : latest! - prev, prev ? (latest! - prev) / prev : '', '');
       trends.push(sparklineFormula(h.name, col + 3, aliases));
     }
+    // A line with no value at all says why in view, in its first value cell (the note column is far
+    // right, past the screen's edge with three fields).
+    if (note && !cells.some((c) => c !== '')) cells[0] = note;
     return { sortValue, row: [account, fetched ? new Date(fetched) : '', ...cells, note] as SheetValue[], trends };
   });
   lines.sort((a, b) => (b.sortValue === a.sortValue ? 0 : b.sortValue > a.sortValue ? 1 : -1));
   // A field's four columns from column 3: value, change, change %, trend.
   const percentCols = fields.map((_, i) => 3 + i * 4 + 2);
+  const countCols = fields.flatMap((_, i) => (counts[i] ? [3 + i * 4, 3 + i * 4 + 1] : []));
   const trends = fields.map((_, i) => ({ col: 3 + i * 4 + 3, formulas: lines.map((l) => l.trends[i]) }));
-  return { header, rows: lines.map((l) => l.row), trends, percentCols };
+  return { header, rows: lines.map((l) => l.row), trends, percentCols, countCols };
 }

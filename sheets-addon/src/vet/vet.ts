@@ -5,7 +5,7 @@
  * goes on with it when the sidebar closes, answers still fresh are reused (free), and a cap stops it.
  * The vet in progress lives in one document property.
  */
-import { baseUrlOf, estimateCost, getEndpoint } from '@igdata/core';
+import { baseUrlOf, counted, estimateCost, getEndpoint } from '@igdata/core';
 import { newJob } from '../bulk/runs';
 import { freeSheetName, rangeLabel, readColumn, selection, writeBlock } from '../bulk/grid';
 import type { BulkJob, RowsJob } from '../bulk/job';
@@ -304,9 +304,8 @@ function afterVetStep(ctx: Context, job: BulkJob): BulkJob {
     writeNotes(ctx, v);
     ctx.props.delete(PROP.vet);
     const fns = v.checks.map((c) => c.fn).join(', ');
-    const credits = v.credits.toLocaleString('en-US');
     job.message =
-      `Vetted ${v.rows} account${v.rows === 1 ? '' : 's'} with ${fns}: ${credits} credits in all. ` +
+      `Vetted ${counted(v.rows, 'account')} with ${fns}: ${counted(v.credits, 'credit')} in all. ` +
       `The scorecard is the sheet \u201c${v.sheet}\u201d.`;
     jobStore(ctx.props).save(job);
     return job;

@@ -7,7 +7,17 @@
 owns no schedule: it has no column of targets for a bulk run.
  */
 import type { EndpointDef } from '@igdata/core';
-import { estimateCost, getEndpoint, isIgError, isQuotaError, prepare, driveSync, send } from '@igdata/core';
+import {
+  counted,
+  estimateCost,
+  getEndpoint,
+  isIgError,
+  isQuotaError,
+  joinName,
+  prepare,
+  driveSync,
+  send,
+} from '@igdata/core';
 import { freeSheetName, writeBlock } from '../bulk/grid';
 import { QUOTA_WAIT_MS } from '../bulk/job';
 import { readBalance } from '../engine/balance';
@@ -192,7 +202,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
   for (const target of [...w.targets.slice(from), ...w.targets.slice(0, from)]) {
     if (credits >= w.cap) {
       unfinished ??= target;
-      message = `Stopped at this run's cap of ${w.cap} credits: the next run goes on.`;
+      message = `Stopped at this run's cap of ${counted(w.cap, 'credit')}: the next run goes on.`;
       break;
     }
     const r = readTarget(ctx.client, e, { [e.params[0].name]: target }, w.state[target] ?? {}, w.cap - credits);
@@ -219,7 +229,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
     if (r.short)
       message = r.error
         ? `${prefix}${target}: ${messageOf(r.error)}`
-        : `Stopped at this run's cap of ${w.cap} credits: the next run goes on where it stopped.`;
+        : `Stopped at this run's cap of ${counted(w.cap, 'credit')}: the next run goes on where it stopped.`;
     if (r.error && isQuotaError(r.error)) {
       // Its place is kept (from, the gaps): it waits out the day instead of meeting the quota every hour.
       resumeAt = ctx.now() + QUOTA_WAIT_MS;
@@ -245,7 +255,7 @@ function runWatch(ctx: Context, w: Watch): Watch {
     ...(message ? { message } : {}),
     ...(resumeAt ? { resumeAt } : {}),
   };
-  if (credits) recordUsage(ctx, `Watch ${w.name}`, credits);
+  if (credits) recordUsage(ctx, joinName('Watch', w.name), credits);
   return w;
 }
 
@@ -265,7 +275,7 @@ export function createWatch(ctx: Context, req: WatchRequest): Watch {
       targets: r.targets,
       repeat: r.repeat,
       cap: r.cap,
-      sheet: freeSheetName(ctx.book, `IG Data watch ${name}`),
+      sheet: freeSheetName(ctx.book, joinName('IG Data watch', name)),
       nextAt: nextRun(ctx.book, r.repeat, ctx.now()),
       createdAt: new Date(ctx.now()).toISOString(),
       state: {},
