@@ -44,13 +44,20 @@ export const SCOPE_REASONS = {
     'Shows the add-on’s sidebar (the key, bulk lookups, trackers, schedules, usage) and its menu inside Sheets.',
   'https://www.googleapis.com/auth/script.scriptapp':
     'Installs one hourly trigger that runs scheduled lookups and trackers with the sheet closed and keeps cached answers fresh.',
+  'https://www.googleapis.com/auth/script.send_mail':
+    'Sends the alert email a user sets up on a tracker (one email a run, as the user, to the addresses the rule names); nothing else.',
 };
+
+/** A scope's reason; a scope without one stops the kit (the listing must say why each is asked for). */
+function reasonOf(scope) {
+  if (!SCOPE_REASONS[scope])
+    throw new Error(`no reason for the scope ${scope}: add one to scripts/release/listing.mjs`);
+  return SCOPE_REASONS[scope];
+}
 
 /** listing.md: what the Store Listing page's fields take, and the scopes' reasons. */
 export function listingText(scopes) {
-  const rows = scopes.map(
-    (s) => `| \`${s}\` | ${SCOPE_REASONS[s] ?? '(no reason given: add one to scripts/release/listing.mjs)'} |`,
-  );
+  const rows = scopes.map((s) => `| \`${s}\` | ${reasonOf(s)} |`);
   return `# Google Workspace Marketplace listing: IG Data for Google Sheets
 
 Written by \`npm run release:marketplace\` from \`scripts/release/listing.mjs\` (edit the texts there)
