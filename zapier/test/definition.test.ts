@@ -165,7 +165,9 @@ describe("Zapier's style and publishing rules, offline", () => {
     for (const e of documentedEndpoints)
       expect(fieldPaths(e.schema).filter((p) => p.endsWith(TWIN_SUFFIX))).toEqual([]);
     // The feeds' posts: the caption's twin, the one a Google Sheets row should take.
-    for (const t of triggers)
+    const feeds = triggers.filter((t) => t.noun === 'Post');
+    expect(feeds.length).toBe(3);
+    for (const t of feeds)
       expect(t.operation.outputFields.map((f: any) => f.label)).toContain('Caption (safe for spreadsheets)');
   });
 
