@@ -48,7 +48,9 @@ export const changeInputFields = [
   {
     key: 'accounts',
     label: 'Accounts',
-    helpText: `The accounts to watch: handles (or profile links) separated by commas, at most ${ACCOUNTS_MAX}. Example: nasa, natgeo, @nike.`,
+    helpText:
+      `The accounts to watch: handles (or profile links) separated by commas, at most ${ACCOUNTS_MAX}. ` +
+      'Example: nasa, natgeo, @nike.',
     required: true,
     type: 'string' as const,
   },
@@ -80,7 +82,8 @@ export const changeInputFields = [
     key: 'threshold',
     label: 'Threshold',
     helpText:
-      "Down or Up: the change in % (5 = 5 %). Under or Over: the value, in the measure's unit (engagement rate in %: 1 = 1 %).",
+      'Down or Up: the change in % (5 = 5 %). ' +
+      "Under or Over: the value, in the measure's unit (engagement rate in %: 1 = 1 %).",
     required: true,
     type: 'number' as const,
     default: '5',
@@ -101,7 +104,8 @@ export const changeInputFields = [
     key: 'days',
     label: 'Days',
     helpText:
-      'With the baseline "Over a number of days": compare with the value this many days ago (before the watch is that old: its first check). From 1 to 365.',
+      'With the baseline "Over a number of days": compare with the value this many days ago ' +
+      '(before the watch is that old: its first check). From 1 to 365.',
     required: false,
     type: 'integer' as const,
     default: '7',
@@ -128,7 +132,7 @@ export interface Watch {
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
 
-/** The step's input read and checked (core's rule shape and `prepare`): a bad one is Zapier's HaltedError, nothing sent. */
+/** The step's input, read and checked (core's rule shape, `prepare`): a bad one is a HaltedError, nothing sent. */
 export function watchOf(z: ZObject, bundle: Bundle): Watch {
   const input = bundle.inputData as Record<string, unknown>;
   try {

@@ -106,7 +106,7 @@ const ttlOf = (w: Watch) =>
     (typeof w.rule.baseline === 'number' ? w.rule.baseline * 86_400 : 0) + w.everyMinutes * 60 + 86_400,
   );
 
-/** Each account's value now (undefined where its lookup failed: it keeps its state); all failing is the step's error. */
+/** Each account's value now (undefined where its lookup failed: it keeps its state); all failing: the step's error. */
 async function valuesOf(z: ZObject, bundle: Bundle, w: Watch): Promise<Record<string, number | undefined>> {
   const outcomes = await lookUpEach(z, bundle, w.calls);
   const values: Record<string, number | undefined> = {};
