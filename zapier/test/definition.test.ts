@@ -187,6 +187,12 @@ describe("Zapier's style and publishing rules, offline", () => {
       ],
       [app.searches.profile, { handle: 'not a handle!' }, /handle/],
       [app.triggers.new_post_in_hashtag, { tag: '#' }, /tag/],
+      [
+        app.triggers.new_account_change,
+        { accounts: 'nasa', comparison: 'down', threshold: '5', baseline: 'days', days: '0' },
+        /baseline: "previous" .* or a number of days from 1 to 365 .*; got "0"\. \(Not charged\.\)/,
+      ],
+      [app.triggers.new_account_change, { accounts: ' , ', threshold: '5' }, /Accounts is empty/],
     ];
     for (const [s, inputData, message] of cases) {
       const err = await tester()(s.operation.perform, { authData, inputData, meta: {} }).then(

@@ -45,3 +45,24 @@ test('a rule already true at the first check fires once, at the first poll after
   // Two watches (the Zap's own, the connection's), each checked at turn-on and in each of the 3 hours after.
   expect(1000 - w.sandbox.balance(key)).toBe(2 * 4 * 2 * describedPrice('profile'));
 });
+
+test('Test trigger (isLoadingSample): each account as a first check shows it, cut to the limit; nothing kept', async () => {
+  const key = w.sandbox.createKey(1000);
+  const c: Connection = { id: 'conn-s', user: 'user-s', authData: { apiKey: key, baseUrl: w.sandbox.url } };
+  const inputData = { accounts: 'nasa, natgeo, nike', measure: 'followers', comparison: 'down', threshold: '5' };
+  const items = await w.run(`triggers.${TRIGGER}.operation.perform`, c, {
+    inputData,
+    meta: { isLoadingSample: true, limit: 2 },
+  });
+  expect(items.map((i: { account: string }) => i.account)).toEqual(['nasa', 'natgeo']);
+  for (const i of items)
+    expect([typeof i.after, i.before, i.rule]).toEqual(['number', null, 'followers down 5% since the previous check']);
+  const price = describedPrice('profile');
+  expect(1000 - w.sandbox.balance(key)).toBe(3 * price);
+  // Nothing kept: turning a Zap on then makes the first check.
+  await new Zap(
+    { trigger: TRIGGER, inputData, interval: 15, id: 'z', connection: c, sendsZapId: true },
+    w.run,
+  ).turnOn();
+  expect(1000 - w.sandbox.balance(key)).toBe(2 * 3 * price);
+});
