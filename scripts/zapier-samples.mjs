@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes zapier/samples.json: each registry endpoint's answer in the sandbox (seed 42, at the
 // tests' start instant), the sample output Zapier shows for its search or trigger. A single
-// answer's data, or a list's first item. test/zapier/samples.test.ts fails when the file is stale.
+// answer's data, or a list's first item; and the "New Account Change" trigger's crossing.
+// test/zapier/samples.test.ts fails when the file is stale.
 //
 //   npm run build && node scripts/zapier-samples.mjs            rewrite it
 //   node scripts/zapier-samples.mjs --check                        exit 1 when it is stale
@@ -38,10 +39,39 @@ export async function sandboxSamples() {
       if (!sample) throw new Error(`${e.id}: the sandbox's answer to its example is empty`);
       samples[e.id] = JSON.parse(JSON.stringify(sample).replaceAll(sb.url, SANDBOX_URL));
     }
+    samples.account_change = await changeSample(core, sb);
     return samples;
   } finally {
     await sb.close();
   }
+}
+
+/**
+ * The "New Account Change" trigger's sample: the crossing core's change rule finds for the profile
+ * example's account between two checks an hour apart, with a 10 % fall of its followers placed
+ * between them by the sandbox's step control.
+ */
+async function changeSample(core, sb) {
+  const handle = core.documentedEndpoints
+    .find((e) => e.id === 'profile')
+    .params.find((p) => p.name === 'handle').example;
+  const rule = { measure: 'followers', comparison: 'down', threshold: 5, baseline: 'previous' };
+  const followers = async () => {
+    const res = await fetch(`${sb.url}/v1/profile?handle=${encodeURIComponent(handle)}`, {
+      headers: { 'x-api-key': sb.demoKey },
+    });
+    const body = await res.json();
+    if (!res.ok)
+      throw new Error(`account_change: the profile of ${handle} answered ${res.status}: ${JSON.stringify(body)}`);
+    return core.measureOf('followers', body.data);
+  };
+  const start = Date.parse(START);
+  const first = core.checkRule(rule, undefined, start, { [handle]: await followers() });
+  sb.step({ handle, measure: 'followers', change: -0.1, at: start + 1_800_000 });
+  sb.clock.moveTo(start + 3_600_000);
+  const { crossings } = core.checkRule(rule, first.state, start + 3_600_000, { [handle]: await followers() });
+  if (crossings.length !== 1) throw new Error(`account_change: expected one crossing, got ${crossings.length}`);
+  return crossings[0];
 }
 
 export const samplesText = (samples) => JSON.stringify(samples, null, 2) + '\n';

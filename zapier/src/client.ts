@@ -6,6 +6,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type {
+  AnyIgError,
   ApiResult,
   AsyncIO,
   Call,
@@ -76,6 +77,14 @@ export async function lookUp(z: ZObject, bundle: Bundle, call: Call, missingIsNo
     if (missingIsNothing && isIgError(e) && errorCode(e) === 'not_found') return null;
     throw asZapierError(z, e, call, io.retryAfter());
   }
+}
+
+/**
+ * Several calls at once (core's sendAll), each answered by its result or its error, unthrown: a
+ * check of several accounts goes on past one that failed.
+ */
+export async function lookUpEach(z: ZObject, bundle: Bundle, calls: Call[]): Promise<(ApiResult | AnyIgError)[]> {
+  return driveAsync(sendAll(clientConfig(bundle), calls), zapierIO(z));
 }
 
 /**

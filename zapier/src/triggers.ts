@@ -19,7 +19,9 @@ import { lookUp } from './client';
 import { checkFeed } from './feed';
 import { callOf, paramField, wholeNumberOf } from './fields';
 import { outputFieldsOf, withTwins } from './outputs';
-import { sampleOf } from './samples';
+import { changeSample, sampleOf } from './samples';
+import { CHANGE_OUTPUT_FIELDS, checkChange } from './change';
+import { changeCost, changeInputFields } from './change-fields';
 
 /** The feeds offered as triggers: registry endpoints whose items are posts, newest first. */
 const FEEDS: Record<string, { key: string; label: string; what: string }> = {
@@ -99,6 +101,27 @@ function trigger(e: DocumentedEndpoint) {
   };
 }
 
-export const triggers = Object.fromEntries(
-  documentedEndpoints.filter((e) => FEEDS[e.id]).map((e) => [FEEDS[e.id].key, trigger(e)]),
-);
+/** "New Account Change": a watched account's number crossing a rule (change.ts, change-fields.ts). */
+const accountChange = {
+  key: 'new_account_change',
+  noun: 'Account Change',
+  display: {
+    label: 'New Account Change',
+    description:
+      "Triggers when a watched account's number crosses your rule (followers down 5% over 7 days, engagement " +
+      'rate under 1%...): once when it becomes true, again only after it was false, with before, after and the ' +
+      `change. ${changeCost()}`,
+  },
+  operation: {
+    type: 'polling' as const,
+    inputFields: changeInputFields,
+    perform: checkChange,
+    sample: changeSample(),
+    outputFields: CHANGE_OUTPUT_FIELDS,
+  },
+};
+
+export const triggers = {
+  ...Object.fromEntries(documentedEndpoints.filter((e) => FEEDS[e.id]).map((e) => [FEEDS[e.id].key, trigger(e)])),
+  [accountChange.key]: accountChange,
+};

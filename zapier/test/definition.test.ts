@@ -165,7 +165,9 @@ describe("Zapier's style and publishing rules, offline", () => {
     for (const e of documentedEndpoints)
       expect(fieldPaths(e.schema).filter((p) => p.endsWith(TWIN_SUFFIX))).toEqual([]);
     // The feeds' posts: the caption's twin, the one a Google Sheets row should take.
-    for (const t of triggers)
+    const feeds = triggers.filter((t) => t.noun === 'Post');
+    expect(feeds.length).toBe(3);
+    for (const t of feeds)
       expect(t.operation.outputFields.map((f: any) => f.label)).toContain('Caption (safe for spreadsheets)');
   });
 
@@ -185,6 +187,12 @@ describe("Zapier's style and publishing rules, offline", () => {
       ],
       [app.searches.profile, { handle: 'not a handle!' }, /handle/],
       [app.triggers.new_post_in_hashtag, { tag: '#' }, /tag/],
+      [
+        app.triggers.new_account_change,
+        { accounts: 'nasa', comparison: 'down', threshold: '5', baseline: 'days', days: '0' },
+        /baseline: "previous" .* or a number of days from 1 to 365 .*; got "0"\. \(Not charged\.\)/,
+      ],
+      [app.triggers.new_account_change, { accounts: ' , ', threshold: '5' }, /Accounts is empty/],
     ];
     for (const [s, inputData, message] of cases) {
       const err = await tester()(s.operation.perform, { authData, inputData, meta: {} }).then(

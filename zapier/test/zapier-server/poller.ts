@@ -27,6 +27,8 @@ export interface ZapSpec {
 export class Zap {
   readonly seen = new Set<string>();
   readonly emitted: string[] = [];
+  /** The items emitted, as the step returned them (the ids of `emitted`, in order). */
+  readonly items: Record<string, unknown>[] = [];
   readonly newPerPoll: number[] = [];
   held = 0;
 
@@ -40,7 +42,7 @@ export class Zap {
     return { inputData: { ...this.spec.inputData }, meta: { ...zap, ...meta } };
   }
 
-  private perform(meta: Record<string, unknown>): Promise<{ id: string }[]> {
+  private perform(meta: Record<string, unknown>): Promise<({ id: string } & Record<string, unknown>)[]> {
     return this.run(`triggers.${this.spec.trigger}.operation.perform`, this.spec.connection, this.bundle(meta));
   }
 
@@ -59,6 +61,7 @@ export class Zap {
     for (const p of fresh) {
       this.seen.add(p.id);
       this.emitted.push(p.id);
+      this.items.push(p);
     }
   }
 }
