@@ -6,7 +6,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Call, ChangeRule, Comparison, Measure } from '@igdata/core';
-import { MEASURES, checkCost, checkRuleShape, isIgError, prepare } from '@igdata/core';
+import { MEASURES, checkCost, checkRuleShape, counted, isIgError, plural, prepare } from '@igdata/core';
 import { asZapierError } from './errors';
 import { wholeNumberOf } from './fields';
 
@@ -18,8 +18,7 @@ const EVERY_MAX = 7 * DAY_MINUTES;
 /** Accounts one check may read: their lookups run at once and answer well within Zapier's 30 s a step. */
 export const ACCOUNTS_MAX = 50;
 
-const n = (x: number) => x.toLocaleString('en-US');
-const credits = (c: number) => `${n(c)} credit${c === 1 ? '' : 's'}`;
+const credits = (c: number) => counted(c, 'credit');
 const measureNames = Object.keys(MEASURES) as Measure[];
 const lookups = [...new Set(measureNames.map((m) => MEASURES[m].endpoint))].map((id) => {
   const measures = measureNames.filter((m) => MEASURES[m].endpoint === id);
@@ -157,7 +156,9 @@ export function watchOf(z: ZObject, bundle: Bundle): Watch {
       byHandle.set(String(call.params.handle), call);
     }
     if (byHandle.size > ACCOUNTS_MAX)
-      throw new Error(`Accounts has ${byHandle.size} accounts: at most ${ACCOUNTS_MAX}; split them over two Zaps.`);
+      throw new Error(
+        `Accounts has ${plural(byHandle.size, 'account')}: at most ${ACCOUNTS_MAX}; split them over two Zaps.`,
+      );
     const everyMinutes = wholeNumberOf(bundle, 'every_minutes', CHANGE_EVERY_DEFAULT, EVERY_MAX);
     return { rule, calls: [...byHandle.values()], everyMinutes };
   } catch (e) {

@@ -5,7 +5,7 @@
  * refused with what fetching it would cost a run (alerts make no requests of their own). The check
  * runs after each run of the tracker (alert-check.ts).
  */
-import { MEASURES, checkCost, checkRuleShape, describeRule } from '@igdata/core';
+import { MEASURES, checkCost, checkRuleShape, describeRule, plural } from '@igdata/core';
 import type { ChangeRule } from '@igdata/core';
 import type { Context } from '../context/context';
 import { loadAlerts, saveAlerts } from './alert-check';
@@ -41,7 +41,8 @@ export function addAlert(ctx: Context, trackerId: string, rule: ChangeRule, emai
   if (!t.fields.includes(m.field))
     throw new Error(
       `"${words}": this tracker does not fetch ${m.words} (${m.field}); fetching it would cost ` +
-        `${checkCost([rule.measure], n)} credits a run for its ${n} accounts. Make a tracker with ${m.field} for it.`,
+        `${plural(checkCost([rule.measure], n), 'credit')} a run for its ${plural(n, 'account')}. ` +
+        `Make a tracker with ${m.field} for it.`,
     );
   const emails = [
     ...new Set(
