@@ -234,7 +234,7 @@ describe("n8n's Retry On Fail: the node run again with all its items (end to end
     };
     for (let attempt = 0; attempt < 3; attempt++)
       await expect(execute(setup)).rejects.toMatchObject({
-        message: expect.stringMatching(/locked_acc has no public data/),
+        message: expect.stringMatching(/locked_acc is private: no public data/),
       });
     expect(sb.stats().creditsBilled).toBe(2);
     // A run of other calls in the same execution is looked up (and paid) as ever.

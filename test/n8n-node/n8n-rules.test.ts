@@ -103,7 +103,7 @@ test('Retry On Fail: a run that throws after it was paid (On Not Found: Error) i
     connections: { ...link('Start', 'Two'), ...link('Two', 'Retry') },
   });
   expect(r.ok).toBe(false);
-  expect(String(r.error?.message)).toMatch(/locked_acc has no public data/);
+  expect(String(r.error?.message)).toMatch(/locked_acc is private: no public data/);
   // n8n keeps no output of a failed try: the second try uses the answers the first paid for
   // (n8n-node/nodes/IgData/retry.ts), so 2 credits, not 2 a try.
   expect(billed('retry')).toBe(2);
