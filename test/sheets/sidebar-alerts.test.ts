@@ -4,7 +4,7 @@
  * and says it back in words, refuses a rule on a number the tracker does not fetch with what fetching
  * it would cost, and deletes a rule.
  */
-import { openLoaded, poll, sidebarSuite, text } from './sidebar-page';
+import { go, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
 const env = sidebarSuite();
 
@@ -23,6 +23,7 @@ test("a tracker's Alerts: add a rule (said back in words), a refused one with it
   let r = rt.call('igTrackerStep', tracker.id);
   while (!r.done) r = rt.call('igTrackerStep', tracker.id);
   const page = await openLoaded(rt, env.pages);
+  await go(page, 'tracker');
   const alerts = '#tracker-list details';
   await poll(() => text(page, '#tracker-list')).toMatch(/Pair: 2 accounts, followers/);
   await page.click(`${alerts} summary`);
