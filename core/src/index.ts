@@ -85,6 +85,7 @@ export {
   measureOf,
   parseRule,
 } from './change-rule';
+export { crossingItem, watchCalls } from './change-watch';
 
 // Credits.
 export type { CostEstimate } from './cost';

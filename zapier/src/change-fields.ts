@@ -6,7 +6,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Call, ChangeRule, Comparison, Measure } from '@igdata/core';
-import { MEASURES, checkCost, checkRuleShape, counted, isIgError, plural, prepare } from '@igdata/core';
+import { MEASURES, checkCost, checkRuleShape, counted, isIgError, plural, watchCalls } from '@igdata/core';
 import { asZapierError } from './errors';
 import { wholeNumberOf } from './fields';
 
@@ -145,22 +145,13 @@ export function watchOf(z: ZObject, bundle: Bundle): Watch {
       : { measure, comparison, threshold };
     checkRuleShape(rule);
     const raw = Array.isArray(input.accounts) ? input.accounts.join(',') : text(input.accounts);
-    const handles = raw
-      .split(/[\n,]+/)
-      .map((h) => h.trim())
-      .filter(Boolean);
-    if (!handles.length) throw new Error('Accounts is empty: give the handles to watch, e.g. "nasa, natgeo".');
-    const byHandle = new Map<string, Call>();
-    for (const handle of handles) {
-      const call = prepare(MEASURES[rule.measure].endpoint, { handle });
-      byHandle.set(String(call.params.handle), call);
-    }
-    if (byHandle.size > ACCOUNTS_MAX)
+    const calls = watchCalls(rule, raw);
+    if (calls.length > ACCOUNTS_MAX)
       throw new Error(
-        `Accounts has ${plural(byHandle.size, 'account')}: at most ${ACCOUNTS_MAX}; split them over two Zaps.`,
+        `Accounts has ${plural(calls.length, 'account')}: at most ${ACCOUNTS_MAX}; split them over two Zaps.`,
       );
     const everyMinutes = wholeNumberOf(bundle, 'every_minutes', CHANGE_EVERY_DEFAULT, EVERY_MAX);
-    return { rule, calls: [...byHandle.values()], everyMinutes };
+    return { rule, calls, everyMinutes };
   } catch (e) {
     if (isIgError(e)) throw asZapierError(z, e, undefined);
     throw new z.errors.HaltedError(`${(e as Error).message} (Not charged.)`);

@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ApiResult, Crossing, RuleState } from '@igdata/core';
-import { checkRule, describeRule, isIgError, measureOf, stopsBulkRun } from '@igdata/core';
+import { checkRule, crossingItem, describeRule, isIgError, measureOf, stopsBulkRun } from '@igdata/core';
 import { lookUpEach } from './client';
 import { asZapierError } from './errors';
 import { STATE_TTL_SECONDS, isDue } from './feed-rule';
@@ -47,23 +47,10 @@ const LOG_WINDOW_MS = 2 * 15 * MINUTE;
 /** Longer than a step may run (30 s): a check whose step died frees the watch after this. */
 const CHECKING_LOCK_SECONDS = 60;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const round = (x: number | null, digits: number) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
-
-/** A crossing as the trigger's item (the n8n trigger's fields, with Zapier's `id`). */
+/** A crossing as the trigger's item (core's, as the n8n trigger's), with Zapier's `id`. */
 export function itemOf(c: Crossing): Item {
-  return {
-    id: `${c.account}:${c.rule}:${iso(c.at)}`,
-    account: c.account,
-    rule: c.rule,
-    measure: c.measure,
-    before: c.before,
-    after: c.after,
-    change: round(c.change, 6),
-    change_pct: round(c.changePct, 2),
-    checked_at: iso(c.at),
-    before_at: iso(c.beforeAt),
-  };
+  const item = crossingItem(c);
+  return { id: `${c.account}:${c.rule}:${item.checked_at}`, ...item };
 }
 
 /** The item's fields, labelled for the Zap editor. */

@@ -8,16 +8,16 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, ApiResult, Call, Crossing, RuleState } from '@igdata/core';
 import {
-  MEASURES,
   checkRule,
   checkRuleShape,
+  crossingItem,
   describeRule,
   driveAsync,
   isIgError,
   measureOf,
-  prepare,
   sendAll,
   stopsBulkRun,
+  watchCalls,
 } from '@igdata/core';
 import { toNodeError } from './output';
 import { n8nClient } from './transport';
@@ -31,24 +31,7 @@ interface ChangeState {
   state: RuleState;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const round = (n: number | null, d: number) => (n === null ? null : Math.round(n * 10 ** d) / 10 ** d);
-
-function itemOf(c: Crossing): INodeExecutionData {
-  return {
-    json: {
-      account: c.account,
-      rule: c.rule,
-      measure: c.measure,
-      before: c.before,
-      after: c.after,
-      change: round(c.change, 6),
-      change_pct: round(c.changePct, 2),
-      checked_at: iso(c.at),
-      before_at: iso(c.beforeAt),
-    },
-  };
-}
+const itemOf = (c: Crossing): INodeExecutionData => ({ json: crossingItem(c) });
 
 /** Whether a check is due: at most one in each period of the clock (periods, as n8n's cron fires on them). */
 const isDue = (last: number, now: number, period: number): boolean =>
@@ -72,17 +55,7 @@ export async function pollChange(ctx: IPollFunctions): Promise<INodeExecutionDat
   const rule = ruleOf(p);
   try {
     checkRuleShape(rule);
-    const handles = String(p.accounts)
-      .split(/[\n,]+/)
-      .map((h) => h.trim())
-      .filter(Boolean);
-    if (!handles.length) throw new Error('Accounts is empty: give the handles to watch, e.g. "nasa, natgeo".');
-    const byHandle = new Map<string, Call>();
-    for (const handle of handles) {
-      const call = prepare(MEASURES[rule.measure].endpoint, { handle });
-      byHandle.set(String(call.params.handle), call);
-    }
-    calls = [...byHandle.values()];
+    calls = watchCalls(rule, String(p.accounts));
   } catch (e) {
     if (isIgError(e)) throw toNodeError(node, e);
     throw new NodeOperationError(node, (e as Error).message);
