@@ -80,8 +80,8 @@ export function sandboxedAddon() {
   const runtimes: GasRuntime[] = [];
   const env = {
     sandbox: undefined as unknown as SandboxProcess,
-    runtime(): GasRuntime {
-      const rt = addonRuntime(env.sandbox.url);
+    runtime(opts: Parameters<typeof addonRuntime>[1] = {}): GasRuntime {
+      const rt = addonRuntime(env.sandbox.url, opts);
       runtimes.push(rt);
       return rt;
     },

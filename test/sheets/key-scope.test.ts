@@ -7,29 +7,16 @@
  * Apps Script knows: "you" from the temporary user key, otherwise a typed name said to be unconfirmed.
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { DEMO_KEY, PROP, addonRuntime, startSandbox } from './harness';
-import type { SandboxProcess } from './harness';
+import { DEMO_KEY, PROP, sandboxedAddon } from './harness';
 
 const OWNER = 'owner@example.com';
 const EDITOR = 'editor@example.com';
 const HOUR = 3600000;
 
-let sandbox: SandboxProcess;
-const runtimes: GasRuntime[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  for (const rt of runtimes) await rt.close();
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const env = sandboxedAddon();
 
-function sheet(opts: Parameters<typeof addonRuntime>[1] = {}): GasRuntime {
-  const rt = addonRuntime(sandbox.url, { key: null, owner: OWNER, ...opts });
-  runtimes.push(rt);
+function sheet(opts: Parameters<ReturnType<typeof sandboxedAddon>['runtime']>[0] = {}): GasRuntime {
+  const rt = env.runtime({ key: null, owner: OWNER, ...opts });
   rt.spreadsheet.sheet('Sheet1').setValues('A1', [['handle'], ['nasa'], ['natgeo']]);
   rt.spreadsheet.select('Sheet1!A2:A3');
   return rt;
@@ -55,7 +42,7 @@ test('for everyone: the document holds it; "set by you" only for whoever Apps Sc
 test('only for me: the editor’s sidebar runs use their key; formulas and the hourly trigger use the sheet’s; nobody else sees it', async () => {
   const rt = sheet();
   as(rt, OWNER, 'igSetKey', DEMO_KEY, 'owner', 'everyone');
-  const mine = await sandbox.createKey(1000);
+  const mine = await env.sandbox.createKey(1000);
   expect(as(rt, EDITOR, 'igSetKey', mine, '', 'mine')).toMatchObject({ ok: true, saved: true });
   // Stored in the editor's own properties, for this spreadsheet; the document's key unchanged.
   expect(rt.properties.document.get(PROP.apiKey)).toBe(DEMO_KEY);
@@ -65,17 +52,17 @@ test('only for me: the editor’s sidebar runs use their key; formulas and the h
   expect(settings(rt, OWNER)).toMatchObject({ scope: 'everyone', masked: `••••••••${DEMO_KEY.slice(-4)}` });
 
   // The editor's bulk run from the sidebar spends the editor's credits.
-  const before = { mine: await sandbox.balance(mine), demo: await sandbox.balance(DEMO_KEY) };
+  const before = { mine: await env.sandbox.balance(mine), demo: await env.sandbox.balance(DEMO_KEY) };
   let job = as(rt, EDITOR, 'igBulkStart', { endpoint: 'profile', fields: 'followers', output: 'beside' });
   while (job.status === 'running') job = as(rt, EDITOR, 'igBulkStep', job.id);
   expect(job).toMatchObject({ status: 'done', credits: 2 });
-  expect(await sandbox.balance(mine)).toBe(before.mine - 2);
-  expect(await sandbox.balance(DEMO_KEY)).toBe(before.demo);
+  expect(await env.sandbox.balance(mine)).toBe(before.mine - 2);
+  expect(await env.sandbox.balance(DEMO_KEY)).toBe(before.demo);
 
   // A formula, whoever is at the keyboard, spends the sheet's key, and reads no user property.
   expect(typeof rt.run('IGPROFILE', ['nike', 'followers'], { kind: 'custom', user: EDITOR })).toBe('number');
-  expect(await sandbox.balance(DEMO_KEY)).toBe(before.demo - 1);
-  expect(await sandbox.balance(mine)).toBe(before.mine - 2);
+  expect(await env.sandbox.balance(DEMO_KEY)).toBe(before.demo - 1);
+  expect(await env.sandbox.balance(mine)).toBe(before.mine - 2);
   expect(rt.stats.customUserPropertyReads).toBe(0);
 
   // The editor's hourly trigger finishes a run in the background with the sheet's key, not theirs.
@@ -85,8 +72,8 @@ test('only for me: the editor’s sidebar runs use their key; formulas and the h
   expect(rt.triggers.installed.map((t) => t.user).sort()).toEqual([EDITOR, OWNER]);
   rt.advance(HOUR);
   expect(as(rt, EDITOR, 'igBulkStatus')).toMatchObject({ status: 'done', credits: 1 });
-  expect(await sandbox.balance(mine)).toBe(before.mine - 2);
-  expect(await sandbox.balance(DEMO_KEY)).toBe(before.demo - 2);
+  expect(await env.sandbox.balance(mine)).toBe(before.mine - 2);
+  expect(await env.sandbox.balance(DEMO_KEY)).toBe(before.demo - 2);
 
   // Removing it removes the editor's own key only; the sheet's stays.
   expect(as(rt, EDITOR, 'igDeleteKey')).toMatchObject({ scope: 'everyone', hasKey: true });
@@ -97,10 +84,10 @@ test('only for me: the editor’s sidebar runs use their key; formulas and the h
 
 test('only for me with no key for everyone: formulas say no key is set; installed from the Marketplace, the sidebar says so', async () => {
   const rt = sheet({ installationSource: 'WEB_STORE_ADD_ON' });
-  const mine = await sandbox.createKey(1000);
+  const mine = await env.sandbox.createKey(1000);
   as(rt, OWNER, 'igSetKey', mine, '', 'mine');
   expect(settings(rt, OWNER)).toMatchObject({ scope: 'mine', sharedKey: false, installedAs: 'addon' });
   expect(String(rt.run('IGPROFILE', ['nasa', 'followers'], { kind: 'custom', user: OWNER }))).toMatch(/API key/);
-  expect(await sandbox.balance(mine)).toBe(1000);
+  expect(await env.sandbox.balance(mine)).toBe(1000);
   expect(rt.stats.customUserPropertyReads).toBe(0);
 });

@@ -7,33 +7,20 @@
  * each row when its values were fetched. A manual Resume during a wait says what it would meet.
  */
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { addonRuntime, startSandbox } from './harness';
-import type { SandboxProcess } from './harness';
+import { sandboxedAddon } from './harness';
 
 const HOUR = 3600000;
 const PROPERTIES =
   /^Google's daily limit of Properties reads and writes for this account is reached \(.+\): IG Data cannot read or save its settings and runs until it frees up\. .* go on by themselves at the first hourly run after (.+); try again after that\.$/;
 
-let sandbox: SandboxProcess;
-const runtimes: GasRuntime[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  for (const rt of runtimes) await rt.close();
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const env = sandboxedAddon();
 
 const creators = (n: number) => Array.from({ length: n }, (_, i) => `creator_${i}`);
 const noData = (h: string) => `@${h} has no public data: private, deleted or nonexistent. (Charged 1 credit.)`;
 
 /** Sheet1: a header in A1, the handles from A2, selected; the hourly trigger installed. */
 function sheetWith(handles: string[], limits: GasRuntime['limits'] extends infer L ? Partial<L> : never): GasRuntime {
-  const rt = addonRuntime(sandbox.url, { limits });
-  runtimes.push(rt);
+  const rt = env.runtime({ limits });
   rt.spreadsheet.sheet('Sheet1').setValues('A1', [['handle'], ...handles.map((h) => [h])]);
   rt.spreadsheet.select(`Sheet1!A2:A${handles.length + 1}`);
   rt.call('igSidebarState'); // installs the hourly trigger
@@ -90,7 +77,7 @@ test.each([2, 6, 9, 11])(
     rt.advance(6 * HOUR);
     expect(savedJob(rt)).toMatchObject({ status: 'done', next: handles.length });
     expect(columnB(rt, handles.length)).toEqual(handles.map(noData));
-    await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
+    await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
     expect(rt.triggers.installed[0].runs.every((r) => r.ok)).toBe(true);
   },
   120000,
@@ -112,14 +99,14 @@ test('a background run whose hourly runs Google stops (trigger runtime a day): t
     /^The hourly run has not come since .+: Google's daily limit of trigger runtime for this account \(90 minutes, 6 hours with Google Workspace, shared with your other scripts\) is probably used up\. rows 2-31 wait, not sent and not charged\. The run goes on by itself at the first hourly run Google allows again: the limit frees up 24 hours after the time was spent, by .+ unless other scripts spend it again\./,
   );
   expect(columnB(rt, handles.length).every((v) => v === '')).toBe(true);
-  await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: 0 });
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 0 });
   rt.advance(23 * HOUR);
   const done = rt.call('igBulkStatus');
   expect(done).toMatchObject({ status: 'done', next: handles.length, credits: handles.length });
   expect(done.message).toBeUndefined();
   expect(columnB(rt, handles.length)).toEqual(handles.map(noData));
   expect(runs.slice(-1)[0].ok).toBe(true);
-  await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
 }, 120000);
 
 test("a schedule's run Google stops running hourly says so in the schedules list, then finishes by itself", async () => {
@@ -172,7 +159,7 @@ test('a history run that waits out the URL Fetch quota dates each row when its v
   expect(job.message).toMatch(
     /^Its rows are dated when their values were fetched: the run waited on the way, so this snapshot has 3 dates \(.+, .+, .+\)\.$/,
   );
-  await expect(sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: handles.length });
 }, 120000);
 
 test('a formula that meets the Properties quota first says which limit, keeps the pause for the hourly run, and sends nothing', async () => {
