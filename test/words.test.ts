@@ -192,10 +192,10 @@ test('the products count through the one helper: no hand-made plural in their so
     /=== 1 \? '' : 's'/,
     /=== 1 \? '\w+' : '\w+s'/,
     // a number joined to a count word by hand: fmt(n) + ' credits', x.rows + ' rows'
-    /(?:fmt\([^)]*\)|\b\w+\.\w+|\d)\s*\+\s*'\s(?:credits?|rows?|accounts?|posts?)\b/,
+    /(?:fmt\([^)]*\)|\b\w+\.\w+|\d)\s*\+\s*'\s(?:credits?|rows?|accounts?|posts?|alerts?|pages?|items?|checks?|emails?)\b/,
     // a template's number before a count word: `${n} credits`
     // (a range, "2-6 credits", is plural whatever its numbers)
-    /(?<!-)\$\{(?![^}]*\b(?:plural|counted|noun|count)\()[^}]+\} (?:credits?|rows?|accounts?|posts?)\b/,
+    /(?<!-)\$\{(?![^}]*\b(?:plural|counted|noun|count)\()[^}]+\} (?:credits?|rows?|accounts?|posts?|alerts?|pages?|items?|checks?|emails?)\b/,
   ];
   const found = files.flatMap((f) =>
     fs

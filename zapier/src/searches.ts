@@ -70,8 +70,9 @@ export function searchDescription(e: DocumentedEndpoint): string {
 }
 
 function limitField(e: DocumentedEndpoint) {
+  const perPage = e.pageSize ? plural(e.pageSize, 'item') : 'a few dozen items';
   const pages = e.paginated
-    ? ` Pages are read until Limit is reached (about ${e.pageSize ?? 'a few dozen'} items a page); ` +
+    ? ` Pages are read until Limit is reached (about ${perPage} a page); ` +
       `${costSentence(e)
         .replace(/^Cost: /, 'each costs ')
         .replace(/ per page\.$/, '.')}`

@@ -47,7 +47,7 @@ function showParams(): void {
   $('limit-box').hidden = !list;
   $('limit').disabled = !list || !e.paginated;
   $('limit-note').textContent =
-    (e.paginated ? 'About ' + e.pageSize + ' items a page. ' : 'One page per target. ') +
+    (e.paginated ? 'About ' + count(e.pageSize, 'item') + ' a page. ' : 'One page per target. ') +
     'Lists go to a new sheet: one row per item, the target in column A.';
   if (list) $('output-sheet').checked = true;
   $('output-beside').disabled = list;
@@ -229,7 +229,12 @@ export function wireBulk(): void {
               ? 'one page per target'
               : l.limit === null
                 ? 'the first page of each target'
-                : 'up to ' + count(l.pagesEach, 'page') + ' of ' + l.pageSize + ' per target for ' + l.limit + ' items';
+                : 'up to ' +
+                  count(l.pagesEach, 'page') +
+                  ' of ' +
+                  l.pageSize +
+                  ' per target for ' +
+                  count(l.limit, 'item');
           cost =
             '~' +
             count(p.credits, 'credit') +

@@ -8,7 +8,7 @@
  * the addresses of the rules that fired, within Google's daily email quota; an email that cannot go
  * leaves the marks, and the sidebar says why. Kept in `IGDATA_ALERTS:<tracker id>`.
  */
-import { MEASURES, checkRule } from '@igdata/core';
+import { MEASURES, checkRule, plural } from '@igdata/core';
 import type { ChangeRule, Crossing, RuleState } from '@igdata/core';
 import { historyTime } from '../engine/growth';
 import { readJson } from '../engine/json';
@@ -169,6 +169,6 @@ export function checkAlerts(ctx: Context, t: AlertedTracker, accounts: string[])
       `Marked in the sheet "${t.view}" (its "alerts" column).`,
     ].join('\n');
     const to = [...new Set(fired.flatMap((f) => f.rule.emails))];
-    save(send(ctx, to, `IG Data: ${fired.length} alerts on "${name}"`, body));
+    save(send(ctx, to, `IG Data: ${plural(fired.length, 'alert')} on "${name}"`, body));
   });
 }
