@@ -51,11 +51,13 @@ async function importTs(entry) {
  * daily quotas; answers served again saying they are free) and issue 33 (the feed rule, one module in
  * core shared with n8n and Zapier) brought it to 101.1 KB (103,543 bytes), so it is 110 KB. Issue 40's
  * alerts on a tracker (core's change rule, 3.5 KB of it without its words parser, and the check, the
- * marks and the email) took 105.0 KB to 112.0 KB (114,642 bytes), so it is 115 KB. A change that
+ * marks and the email) took 105.0 KB to 112.0 KB (114,642 bytes), so it is 115 KB. Issue 40's
+ * benchmark (its measures, its report, the leader marks and charts, and the tracker's code shared with it)
+ * took 114.1 KB to 120.1 KB (123,005 bytes), so it is 125 KB. A change that
  * needs more says so. What the limit guards is load time, and that is checked by npm run
  * bench:sheets (evaluation <= 1.5 ms in a fresh context).
  */
-export const BUNDLE_LIMIT_KB = 115;
+export const BUNDLE_LIMIT_KB = 125;
 
 /** Core's documentation modules, which the bundle must not contain (see the metafile check in build()). */
 const DOCS_MODULES = /(^|\/)core\/src\/(registry\/docs|error-docs)\.ts$/;

@@ -84,6 +84,7 @@ const NOT_MEASURED = new Set([
   '100 KB',
   '110 KB',
   '115 KB',
+  '125 KB',
   // an estimate of what the cache can hold, said as one
   '10 MB',
   // the core's retry backoff

@@ -223,7 +223,7 @@ export function createCells(rt, customFns) {
     if (sheet.colorRules.length) {
       values.forEach((line, r) =>
         line.forEach((v, c) => {
-          const bg = ruleBackground(sheet.colorRules, r + 1, c + 1, v);
+          const bg = ruleBackground(sheet.colorRules, r + 1, c + 1, v, (rr, cc) => values[rr - 1]?.[cc - 1]);
           if (bg) backgrounds[a1Of(r + 1, c + 1)] = bg;
         }),
       );

@@ -3,6 +3,7 @@
 //   =IF($A9="","",IF($J9<>"","no data",IF(AND(OR($B$2="",AND(ISNUMBER(C9),C9>=$B$2)),
 //      OR($B$5="",AND(F9<>"",ISNUMBER(SEARCH(F9,$B$5))))),"pass","fail")))   (or ,"review")))
 //   =HYPERLINK("https://www.instagram.com/"&$A9&"/","profile")
+// and the one custom formula of a conditional format the benchmark writes (its leader: formulaHolds).
 // Not a Sheets formula engine: any other formula gives null. One evaluator for the preview page's
 // grid (server.mjs) and for the tests of the scorecard (test/sheets/vet.test.ts).
 (function (root) {
@@ -50,19 +51,47 @@
     return ok ? d[2] : d[3];
   }
 
-  /** The background of a cell showing `shown` at (row, col) under the sheet's rules ({text, background, ranges}), or null. */
-  function ruleBackground(rules, row, col, shown) {
+  // The benchmark's leader (sheets-addon/src/benchmark/report-sheet.ts): =AND(ISNUMBER(B3),B3=MAX($B3:$G3)).
+  var LEADER = /^=AND\(ISNUMBER\(([A-Z]+)(\d+)\),\1\2=(MAX|MIN)\(\$([A-Z]+)\2:\$([A-Z]+)\2\)\)$/;
+  function colNumber(letters) {
+    var n = 0;
+    for (var i = 0; i < letters.length; i++) n = n * 26 + letters.charCodeAt(i) - 64;
+    return n;
+  }
+
+  /**
+   * Whether a custom-formula rule holds at (row, col) of its range `g`, its references relative to the range's
+   * top-left cell as in Sheets; `cell(row, col)`: a value of the sheet. Null for a formula of another shape.
+   */
+  function formulaHolds(formula, g, row, col, cell) {
+    var m = LEADER.exec(formula);
+    if (!m) return null;
+    var r = Number(m[2]) + (row - g.row);
+    var v = cell(r, colNumber(m[1]) + (col - g.col));
+    if (typeof v !== 'number') return false;
+    var nums = [];
+    for (var c = colNumber(m[4]); c <= colNumber(m[5]); c++) if (typeof cell(r, c) === 'number') nums.push(cell(r, c));
+    return v === (m[3] === 'MAX' ? Math.max : Math.min).apply(null, nums);
+  }
+
+  /**
+   * The background of a cell showing `shown` at (row, col) under the sheet's rules ({text, formula, background,
+   * ranges}), or null; `cell(row, col)`: the sheet's values, for a custom formula.
+   */
+  function ruleBackground(rules, row, col, shown, cell) {
     for (var i = 0; i < (rules || []).length; i++) {
       var rule = rules[i];
-      var inside = rule.ranges.some(function (g) {
+      var g = rule.ranges.find(function (g) {
         return row >= g.row && row < g.row + g.numRows && col >= g.col && col < g.col + g.numCols;
       });
-      if (inside && String(shown) === rule.text) return rule.background;
+      if (!g) continue;
+      if (rule.formula ? cell && formulaHolds(rule.formula, g, row, col, cell) : String(shown) === rule.text)
+        return rule.background;
     }
     return null;
   }
 
   if (typeof module === 'object' && module.exports)
-    module.exports = { scorecardValue: scorecardValue, ruleBackground: ruleBackground };
+    module.exports = { scorecardValue: scorecardValue, ruleBackground: ruleBackground, formulaHolds: formulaHolds };
   else root.scorecardValue = scorecardValue;
 })(this);

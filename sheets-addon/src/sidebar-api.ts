@@ -36,17 +36,18 @@ import { runNow } from './schedule/start';
 import { deleteSchedule, previewSchedule, saveSchedule, scheduleViews } from './schedule/schedules';
 import { stepScheduled, stepSidebarRun } from './schedule/step';
 import { previewVet, startVet, vetChoices } from './vet/vet';
-import {
-  DEFAULT_FIELDS,
-  createTracker,
-  deleteTracker,
-  previewTracker,
-  stepTracker,
-  trackableFields,
-  trackerViews,
-} from './tracker/trackers';
+import { createTracker, deleteTracker, previewTracker, stepTracker, trackerViews } from './tracker/trackers';
+import { DEFAULT_FIELDS, trackableFields } from './tracker/read';
 import { createWatch, deleteWatch, previewWatch, watchViews } from './watch/watches';
 import { addAlert, alertViews, deleteAlert } from './tracker/alerts';
+import {
+  benchmarkChoices,
+  benchmarkViews,
+  createBenchmark,
+  deleteBenchmark,
+  previewBenchmark,
+  stepBenchmark,
+} from './benchmark/benchmarks';
 
 function settingsView() {
   const s = readSettings();
@@ -191,6 +192,16 @@ export const SIDEBAR_API = {
   igAlerts: inContext(alertViews),
   igAlertAdd: inContext(addAlert),
   igAlertDelete: inContext(deleteAlert),
+  /**
+   * Benchmark these accounts: the measures offered, the cost preview (what is kept is free), create (its first run
+   * stepped by the sidebar), step, list, delete (its report and history sheets stay).
+   */
+  igBenchmarkChoices: benchmarkChoices,
+  igBenchmarkPreview: inContext(previewBenchmark),
+  igBenchmarkCreate: inContext(createBenchmark),
+  igBenchmarkStep: inContext(stepBenchmark),
+  igBenchmarks: inContext(benchmarkViews),
+  igBenchmarkDelete: thenShow(deleteBenchmark, benchmarkViews),
   /**
    * Vet these accounts: the checks offered with their prices, the cost preview, start (its checks
    * are then stepped as the bulk run).

@@ -64,6 +64,15 @@ class MemoryGrid implements Grid {
     this.cells = [];
     this.formulas.clear();
   }
+  /** Conditional formats and charts as set (replaced whole, as the view writers do). */
+  marks: Parameters<Grid['setMarks']>[0] = [];
+  charts: Parameters<Grid['setCharts']>[0] = [];
+  setMarks(marks: Parameters<Grid['setMarks']>[0]): void {
+    this.marks = marks;
+  }
+  setCharts(charts: Parameters<Grid['setCharts']>[0]): void {
+    this.charts = charts;
+  }
   /** Sheets refuses a range outside the sheet. */
   private inside(lastRow: number, lastCol: number): void {
     if (lastRow > this.rows || lastCol > this.cols)
@@ -132,6 +141,8 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
             setNumberFormat: (row, col, rows, cols, format) => g.setNumberFormat(row, col, rows, cols, format),
             colorWhen: (row, col, rows, cols, rules) => g.colorWhen(row, col, rows, cols, rules),
             clear: () => (guard('grid.write'), g.clear()),
+            setMarks: (marks) => g.setMarks(marks),
+            setCharts: (charts) => g.setCharts(charts),
           });
         }
         return grids.get(g.name)!;

@@ -33,6 +33,8 @@ export interface ChartView {
   ranges: string[];
   sheets: string[];
   numHeaders: number;
+  /** setTransposeRowsAndColumns(true): the ranges' rows are the series (their first column the names). */
+  transpose: boolean;
   position: ChartPosition;
   options: Record<string, unknown>;
   values: CellValue[][][];
@@ -102,6 +104,7 @@ export class ChartModel<R extends ChartRange = ChartRange> {
       ranges: this.a1(),
       sheets: this.ranges.map((g) => g.sheet.name),
       numHeaders: this.numHeaders,
+      transpose: this.transpose,
       position: { ...this.position },
       options: structuredClone(this.options),
       values: this.values(),

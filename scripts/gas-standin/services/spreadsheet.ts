@@ -61,11 +61,15 @@ export function createSpreadsheetApp(
     colorRules.set(self, rule);
     return self;
   }
-  /** SpreadsheetApp.newConditionalFormatRule(): the text-equals condition and a background, the parts the add-on uses. */
+  /**
+   * SpreadsheetApp.newConditionalFormatRule(): the text-equals and custom-formula conditions and a background, the parts
+   * the add-on uses.
+   */
   function ruleBuilder(): Record<string, unknown> {
     const rule: ColorRule = { text: '', background: '', ranges: [] };
     const self: Record<string, unknown> = {
       whenTextEqualTo: (t: unknown) => ((rule.text = String(t)), self),
+      whenFormulaSatisfied: (f: unknown) => ((rule.formula = String(f)), self),
       setBackground: (c: unknown) => ((rule.background = String(c)), self),
       setRanges(rs: unknown) {
         // (not fromRealm: it would copy the Range objects this map knows)

@@ -29,9 +29,14 @@ function normalize(v: unknown): CellValue {
 /** Sheets' limit on the characters of one cell. */
 const CELL_MAX_CHARS = 50000;
 
-/** A conditional format rule the stand-in models: cells of its ranges whose text equals `text` get `background`. */
+/**
+ * A conditional format rule the stand-in models: cells of its ranges whose text equals `text` (whenTextEqualTo), or
+ * for which `formula` holds (whenFormulaSatisfied: its references relative to the ranges' top-left cell), get
+ * `background`. The stand-in evaluates no formula: the preview and the tests do (sheets-preview/scorecard.js).
+ */
 export interface ColorRule {
   text: string;
+  formula?: string;
   background: string;
   ranges: { row: number; col: number; numRows: number; numCols: number }[];
 }

@@ -51,6 +51,33 @@ export interface Grid {
   colorWhen(row: number, col: number, rows: number, cols: number, rules: { text: string; color: string }[]): void;
   /** Empties the sheet's values and formulas (a view rewritten whole). */
   clear(): void;
+  /**
+   * Replaces the sheet's conditional formats (a view rewritten whole): a cell of a mark's rectangle where its custom
+   * formula holds (references relative to the rectangle's top-left cell) gets its colour.
+   */
+  setMarks(marks: (Place & { formula: string; color: string })[]): void;
+  /** Replaces the sheet's embedded charts (a view rewritten whole). */
+  setCharts(charts: RowChart[]): void;
+}
+
+/** A rectangle of a sheet (1-based). */
+export interface Place {
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+/**
+ * A column chart of some rows of a sheet, across columns `col` to `col + cols - 1`: the first row names the
+ * categories, each other row is a series whose name is its first cell. Placed with its top-left corner at `at`.
+ */
+export interface RowChart {
+  title: string;
+  rows: number[];
+  col: number;
+  cols: number;
+  at: { row: number; col: number };
 }
 
 /** Where a selection is (not its values): a sheet and a rectangle. */

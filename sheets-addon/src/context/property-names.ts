@@ -30,7 +30,7 @@ export const PROP = {
   usage: 'IGDATA_USAGE',
   /** Scheduled lookups (schedule/schedules.ts); each one's run is in IGDATA_BULK_JOB:<its id>. */
   schedules: 'IGDATA_SCHEDULES',
-  /** Trackers (tracker/trackers.ts): each one's schedules, fields and view sheet. */
+  /** Trackers (tracker/trackers.ts) and benchmarks (benchmark/, `report: 'benchmark'`): schedules, fields, view. */
   trackers: 'IGDATA_TRACKERS',
   /** The vet in progress (vet/vet.ts): its scorecard sheet, its checks and which one the bulk run is. */
   vet: 'IGDATA_VET',

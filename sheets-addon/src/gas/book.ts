@@ -59,6 +59,27 @@ const gridOf = (sheet: Sheet): Grid => ({
   clear: () => {
     sheet.clearContents();
   },
+  setMarks: (marks) => {
+    const rules = marks.map((m) =>
+      SpreadsheetApp.newConditionalFormatRule()
+        .whenFormulaSatisfied(m.formula)
+        .setBackground(m.color)
+        .setRanges([sheet.getRange(m.row, m.col, m.rows, m.cols)])
+        .build(),
+    );
+    sheet.setConditionalFormatRules(rules);
+  },
+  setCharts: (charts) => {
+    for (const c of sheet.getCharts()) sheet.removeChart(c);
+    for (const c of charts) {
+      const b = sheet.newChart().asColumnChart().setTitle(c.title).setLegendPosition(Charts.Position.NONE);
+      for (const row of c.rows) b.addRange(sheet.getRange(row, c.col, 1, c.cols));
+      // The rows are the series: the accounts, across the columns, are the categories.
+      sheet.insertChart(
+        b.setTransposeRowsAndColumns(true).setNumHeaders(1).setPosition(c.at.row, c.at.col, 0, 0).build(),
+      );
+    }
+  },
 });
 
 export function gasBook(): Book {

@@ -48,14 +48,14 @@ export function sparklineFormula(history: string, fieldCol: number, aliases: str
  * tells by its `_fetched_at` cell instead, filled on every answer and blank on a failure; one with
  * neither cannot tell, and shows no note.
  */
-function isFailedRow(fields: string[], cells: unknown[]): boolean {
+export function isFailedRow(fields: string[], cells: unknown[]): boolean {
   const code = fields.indexOf(ERROR_CODE);
   if (code >= 0) return isFilled(cells[code] ?? '');
   const fetched = fields.indexOf(FETCHED_AT);
   return fetched >= 0 && !isFilled(cells[fetched] ?? '') && isFilled(cells[0] ?? '');
 }
 
-interface Row {
+export interface Row {
   t: number;
   target: string;
   cells: unknown[];
@@ -65,7 +65,7 @@ interface Row {
  * When a snapshot's answer was fetched: its `_fetched_at` cell (a run may reuse an answer fetched
  * before it started), else the run's date (a message row, or a history sheet made before the column).
  */
-function fetchedAt(h: Pick<TrackedHistory, 'fields'>, row: Row): number {
+export function fetchedAt(h: Pick<TrackedHistory, 'fields'>, row: Row): number {
   const t = historyTime(row.cells[h.fields.indexOf(FETCHED_AT)]);
   return Number.isNaN(t) ? row.t : t;
 }

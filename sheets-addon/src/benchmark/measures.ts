@@ -1,0 +1,92 @@
+/**
+ * What "Benchmark these accounts" compares, a row of its report each: the field of an insight's answer it shows
+ * (or its change since the previous run: growth), which value leads (none for text), and how Sheets formats it.
+ * The insights, their prices and fields are the registry's; this says only which rows a benchmark offers.
+ */
+const ENGAGEMENT = 'insights/profile/engagement';
+const STATS = 'insights/profile/stats';
+const BEST_TIME = 'insights/profile/best-time';
+
+export interface Measure {
+  id: string;
+  /** The report's row label (what the sidebar offers). */
+  label: string;
+  endpoint: string;
+  field: string;
+  /** The leader: the account with the largest value, or the smallest (days between posts); none for text. */
+  leader?: 'max' | 'min';
+  /** Sheets' number format of its row. */
+  format?: string;
+  /** The change in % of `field` since the benchmark's previous run, not its value (blank before a second run). */
+  change?: boolean;
+  /** Offered ticked. */
+  ticked?: boolean;
+}
+
+export const MEASURES: Measure[] = [
+  {
+    id: 'followers',
+    label: 'Followers',
+    endpoint: ENGAGEMENT,
+    field: 'followers',
+    leader: 'max',
+    format: '#,##0',
+    ticked: true,
+  },
+  {
+    id: 'growth',
+    label: 'Follower growth since the previous run',
+    endpoint: ENGAGEMENT,
+    field: 'followers',
+    leader: 'max',
+    format: '0.0%',
+    change: true,
+    ticked: true,
+  },
+  {
+    id: 'engagement',
+    label: 'Engagement rate %',
+    endpoint: ENGAGEMENT,
+    field: 'engagement_rate_pct',
+    leader: 'max',
+    format: '0.00',
+    ticked: true,
+  },
+  { id: 'likes', label: 'Average likes', endpoint: ENGAGEMENT, field: 'avg_likes', leader: 'max', format: '#,##0' },
+  {
+    id: 'comments',
+    label: 'Average comments',
+    endpoint: ENGAGEMENT,
+    field: 'avg_comments',
+    leader: 'max',
+    format: '#,##0',
+  },
+  {
+    id: 'cadence',
+    label: 'Posts per week',
+    endpoint: STATS,
+    field: 'posts_per_week',
+    leader: 'max',
+    format: '0.0',
+    ticked: true,
+  },
+  {
+    id: 'gap',
+    label: 'Days between posts',
+    endpoint: STATS,
+    field: 'avg_days_between_posts',
+    leader: 'min',
+    format: '0.0',
+  },
+  { id: 'best_format', label: 'Best format', endpoint: STATS, field: 'best_format', ticked: true },
+  { id: 'formats', label: 'Formats posted', endpoint: STATS, field: 'format_mix', ticked: true },
+  { id: 'best_time', label: 'Best time to post', endpoint: BEST_TIME, field: 'recommendation', ticked: true },
+];
+
+export const DEFAULT_MEASURES = MEASURES.filter((m) => m.ticked).map((m) => m.id);
+
+/** The measures charted under the report, by id: engagement and growth. */
+export const CHARTED = ['engagement', 'growth'];
+
+/** The best-time insight's hours are in the spreadsheet's zone: its offset then, in whole hours the API takes. */
+export const BEST_TIME_ENDPOINT = BEST_TIME;

@@ -1,0 +1,68 @@
+/**
+ * The benchmark's report sheet, rewritten whole when its runs end: the report (report.ts), each measure's number
+ * format, the leader of each numeric row marked by a conditional format (Sheets decides it from the cells, so a value
+ * corrected by hand moves the mark), and Sheets' own column charts of engagement and growth below it.
+ */
+import { colName, emptiedSheet } from '../bulk/grid';
+import type { Context } from '../context/context';
+import type { TrackedHistory } from '../tracker/view';
+import type { Tracker } from '../tracker/trackers';
+import type { Measure } from './measures';
+import { CHARTED, MEASURES } from './measures';
+import { benchmarkReport } from './report';
+
+/** Sheets' light green, as the vet's pass. */
+const LEADER_COLOR = '#b7e1cd';
+/** A chart's height in rows (Sheets' default chart is about 18 rows of 21 px). */
+const CHART_ROWS = 20;
+
+/** The benchmark's measures, in its order. */
+export const measuresOf = (t: Pick<Tracker, 'measures'>): Measure[] =>
+  (t.measures ?? []).flatMap((id) => MEASURES.filter((m) => m.id === id));
+
+/**
+ * A cell of row `row` leads when it is a number and the row's largest (smallest) number: the custom formula of a
+ * conditional format over columns B to `last`, relative to its first cell.
+ */
+const leaderFormula = (row: number, last: string, leader: 'max' | 'min'): string =>
+  `=AND(ISNUMBER(B${row}),B${row}=${leader.toUpperCase()}($B${row}:$${last}${row}))`;
+
+export function writeBenchmark(ctx: Context, t: Tracker, histories: TrackedHistory[], accounts: string[]): void {
+  const measures = measuresOf(t);
+  const byEndpoint = new Map(t.parts.map((p, i) => [p.endpoint, histories[i]]));
+  const report = benchmarkReport(accounts, t.ours, byEndpoint, measures);
+  const width = report.rows[0].length;
+  const charted = CHARTED.map((id) => measures.findIndex((m) => m.id === id)).filter((i) => i >= 0);
+  const chartsAt = report.rows.length + 2;
+  const sheet = emptiedSheet(ctx.book, t.view, chartsAt + CHART_ROWS, Math.max(width, 2 * 6));
+  sheet.write(1, 1, report.rows);
+  const n = report.accounts.length;
+  if (!n) {
+    sheet.setMarks([]);
+    sheet.setCharts([]);
+    return;
+  }
+  const last = colName(width);
+  measures.forEach((m, i) => {
+    if (m.format) sheet.setNumberFormat(report.measureRows[i], 2, 1, n, m.format);
+  });
+  sheet.setNumberFormat(report.rows.length - 1, 2, 1, n, 'yyyy-mm-dd hh:mm');
+  sheet.setMarks(
+    measures.flatMap((m, i) => {
+      const row = report.measureRows[i];
+      return m.leader
+        ? [{ row, col: 2, rows: 1, cols: n, formula: leaderFormula(row, last, m.leader), color: LEADER_COLOR }]
+        : [];
+    }),
+  );
+  // Side by side under the report, each about six columns wide.
+  sheet.setCharts(
+    charted.map((i, k) => ({
+      title: measures[i].label,
+      rows: [1, report.measureRows[i]],
+      col: 1,
+      cols: width,
+      at: { row: chartsAt, col: 1 + k * 6 },
+    })),
+  );
+}
