@@ -184,7 +184,7 @@ test('one Slack message: every account, the leader of each measure and our rank 
   expect(posts[0].body).not.toContain(world.apiKey);
 });
 
-test("a display name holding Slack's control characters arrives escaped, never as a mention or a link", async () => {
+test("a display name holding Slack's control characters arrives escaped; accounts with no public data are named at the end, for 1 credit each", async () => {
   // A stranger names their account; Slack would read <!channel> as a mention of everyone and
   // <https://...|win> as a link, and an &amp; already written as one.
   const name = '<!channel> Tom &amp; Jerry & <https://evil.example|win>';
@@ -194,23 +194,53 @@ test("a display name holding Slack's control characters arrives escaped, never a
   });
   expect(res.status).toBe(200);
   const wf = example();
-  const accounts = node(wf, 'Accounts');
-  accounts.parameters.jsCode = accounts.parameters.jsCode.replace("'instagram'", "'instagram', 'odd.rival'");
-  expect(handlesOf(wf)).toContain('odd.rival');
+  const list = node(wf, 'Accounts');
+  // Besides it, a private account and one that does not exist (the sandbox's fixtures).
+  list.parameters.jsCode = list.parameters.jsCode.replace(
+    "'instagram'",
+    "'instagram', 'odd.rival', 'locked_acc', 'no_such_account'",
+  );
+  expect(handlesOf(wf)).toHaveLength(9);
 
   const { posts, stats } = await run(wf);
   expect(posts).toHaveLength(1);
   const { text } = JSON.parse(posts[0].body) as { text: string };
   const escaped = '&lt;!channel&gt; Tom &amp;amp; Jerry &amp; &lt;https://evil.example|win&gt; (@odd.rival)';
   const { sections } = sectionsOf(text);
-  for (const s of Object.values(sections)) {
-    expect(s.head).toMatch(/of 7\)$|^\*(Best format|Format mix)\*/);
-    expect(s.lines.filter((l) => l.startsWith(`• ${escaped}: `))).toHaveLength(1);
+  for (const m of MEASURES) {
+    expect(sections[m.title].head).toMatch(/\(our rank: \d of 7\)$/);
+    expect(sections[m.title].lines.filter((l) => l.startsWith(`• ${escaped}: `))).toHaveLength(1);
   }
   // The message's own markup uses none of them: any < or > would be the stranger's.
   expect(text).not.toMatch(/[<>]/);
   // An account with no posts yet: zeros, and no format.
   expect(sections['Best format'].lines).toContain(`• ${escaped}: no posts`);
   expect(sections['Format mix'].lines).toContain(`• ${escaped}: no posts`);
-  expect(stats.creditsBilled).toBe(7 * 8);
+  // The two without public data: one line each with the node's message (what it cost), after the measures.
+  expect(Object.keys(sections).at(-1)).toBe('Could not be read');
+  expect(sections['Could not be read'].lines).toEqual([
+    '• locked_acc: @locked_acc is private: no public data. (Charged 1 credit.)',
+    '• no_such_account: @no_such_account has no public data: private, deleted or nonexistent. (Charged 1 credit.)',
+  ]);
+  // 7 public accounts at 8 credits, and a profile lookup (1 credit) for each of the other two.
+  expect(stats.byEndpoint).toEqual({ profile: 9, 'insights/profile/engagement': 7, 'insights/profile/stats': 7 });
+  expect(stats.creditsBilled).toBe(7 * 8 + 2);
+});
+
+test('our account unreadable: the competitors still compared, without a rank, and ours named as not read', async () => {
+  const wf = example();
+  const list = node(wf, 'Accounts');
+  list.parameters.jsCode = list.parameters.jsCode.replace("const ours = 'nasa'", "const ours = 'locked_acc'");
+  expect(handlesOf(wf)[0]).toBe('locked_acc');
+  const { posts } = await run(wf);
+  expect(posts).toHaveLength(1);
+  const { title, sections } = sectionsOf((JSON.parse(posts[0].body) as { text: string }).text);
+  expect(title).toBe('*Weekly Instagram benchmark:* 5 competitors (our account could not be read)');
+  for (const m of MEASURES) {
+    expect(sections[m.title].head).toBe(`*${m.title}*`);
+    expect(sections[m.title].lines).toHaveLength(5);
+  }
+  expect(sections['Could not be read'].lines).toEqual([
+    '• locked_acc: @locked_acc is private: no public data. (Charged 1 credit.)',
+  ]);
 });
