@@ -105,6 +105,7 @@ const REAL_N8N = [
   'n8n-borders',
   'n8n-tools',
   'n8n-examples',
+  'n8n-example-benchmark',
   'n8n-agent',
   'n8n-rules',
   'n8n-account-changed',

@@ -57,11 +57,18 @@ async function importWorkflow(home, workflow, { env } = {}) {
   return Array.isArray(workflow) ? wfs.map((w) => w.id) : wfs[0].id;
 }
 
-const START_TYPES = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.executeWorkflowTrigger'];
+// The Schedule Trigger too: the editor's "Execute workflow" runs it once, now (its manual mode emits
+// one item with the time, whatever the rule), as a scheduled example is tried before it is published.
+const START_TYPES = [
+  'n8n-nodes-base.manualTrigger',
+  'n8n-nodes-base.executeWorkflowTrigger',
+  'n8n-nodes-base.scheduleTrigger',
+];
 
 /**
  * Imports (when given a workflow object; pass an id string to reuse one) and runs a workflow from
- * its Manual Trigger (or Execute Workflow Trigger), as the editor's "Execute workflow" does.
+ * its Manual Trigger (or Execute Workflow Trigger, or Schedule Trigger), as the editor's "Execute
+ * workflow" does.
  * Returns { ok, id, data, run, error, exitCode, stdout, stderr, ms, importMs }:
  *   run  - the whole run ({ data: { resultData: { runData, lastNodeExecuted, error? } }, mode, status, ... })
  *   data - json of the items the last executed node output on its first output

@@ -96,6 +96,7 @@ test('sign in, see the examples, and the credential test passes (and fails with 
     'IG Data: engagement for a list of handles',
     'IG Data: vet a list of accounts',
     'IG Data: watch #veganrecipes, new posts to CSV and images',
+    'IG Data: weekly competitor benchmark to Slack',
   ]);
 
   const types = await get('/types/nodes.json');
