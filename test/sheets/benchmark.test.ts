@@ -221,6 +221,23 @@ test('a week later the hourly trigger refreshes it: a second snapshot, the growt
   expect(rt.spreadsheet.findSheet(tracker.view)).toBeDefined();
 });
 
+test('made once, not refreshed: its first run only, nothing a month after', async () => {
+  const rt = await sheetWith(ACCOUNTS.slice(0, 3));
+  const once = { every: 'never', cap: 100, measures: ['followers', 'engagement'] };
+  expect(rt.call('igBenchmarkPreview', once)).toMatchObject({
+    now: 6,
+    perMonth: 0,
+    when: 'not refreshed',
+    nextLabel: '',
+  });
+  const tracker = benchmark(rt, once);
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 6 });
+  expect(rt.call('igBenchmarks')).toMatchObject([{ id: tracker.id, when: 'not refreshed', nextLabel: '' }]);
+  rt.advance(31 * 24 * HOUR);
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 6 });
+  expect(rt.spreadsheet.sheet(tracker.parts[0].history).getValues().filter((r) => r[1] !== '')).toHaveLength(4);
+});
+
 test('bad input says what is wrong and saves nothing', async () => {
   const rt = await sheetWith(ACCOUNTS.slice(0, 3));
   expect(() => rt.call('igBenchmarkPreview', { ...weekly, cap: 100, measures: ['followers', 'reach'] })).toThrow(

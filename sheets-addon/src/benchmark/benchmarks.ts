@@ -11,6 +11,7 @@ import type { Context } from '../context/context';
 import { settingRule } from '../context/reuse';
 import { planRow, uniqueCalls } from '../engine/rows';
 import { selection } from '../bulk/grid';
+import type { Repeat } from '../schedule/when';
 import { reuseLimitMs } from '../schedule/when';
 import type { PartRequest, TrackerRequest } from '../tracker/read';
 import { readRuns } from '../tracker/read';
@@ -62,7 +63,9 @@ function readBenchmark(ctx: Context, req: BenchmarkRequest): { spec: RunsSpec; m
     if (!part.fields.includes(m.field)) part.fields.push(m.field);
   }
   const measures = chosen.map((m) => m.id);
-  return { spec: readRuns({ ...req, fields: undefined, sortBy: undefined }, measures, parts), measures };
+  // A benchmark may be made once, not refreshed (its report stays as the first run left it).
+  const kinds: Repeat['every'][] = ['weekly', 'daily', 'never'];
+  return { spec: readRuns({ ...req, fields: undefined, sortBy: undefined }, measures, parts, kinds), measures };
 }
 
 /** "ours", checked against the selection's accounts as the service reads them. */

@@ -19,7 +19,7 @@ import { runCosts } from './cost';
 import type { OwnerRef } from './owner';
 import { ownerTitle } from './owner';
 import type { Repeat } from './when';
-import { describeRepeat, nextRunAt, readRepeat, wholeNumber } from './when';
+import { NEVER, describeRepeat, nextRunAt, readRepeat, wholeNumber } from './when';
 
 export const MAX_SCHEDULES = 10;
 const MAX_CAP = 1000000;
@@ -66,11 +66,9 @@ export const saveSchedules = (props: PropertyStore, list: Schedule[]): void =>
 export const findSchedule = (props: PropertyStore, id: string): Schedule | undefined =>
   loadSchedules(props).find((s) => s.id === id);
 
-/** When a schedule runs next, for the sidebar: the instant and its label in the spreadsheet's zone. */
-const nextAtFields = (book: Book, at: number) => ({
-  nextAt: new Date(at).toISOString(),
-  nextLabel: book.formatTime(at),
-});
+/** When a schedule runs next, for the sidebar: the instant and its label in the spreadsheet's zone (blank: never). */
+const nextAtFields = (book: Book, at: number) =>
+  at >= NEVER ? { nextAt: '', nextLabel: '' } : { nextAt: new Date(at).toISOString(), nextLabel: book.formatTime(at) };
 
 /** The next run after `after` in the spreadsheet's zone. */
 export const nextRun = (book: Book, r: Repeat, after: number): number => nextRunAt(r, after, (t) => book.zoneOffset(t));

@@ -24,7 +24,7 @@ import type { RunOwner } from '../schedule/owner';
 import { scheduledJob } from '../schedule/start';
 import { stepScheduled } from '../schedule/step';
 import type { Repeat } from '../schedule/when';
-import { describeRepeat, reuseLimitMs } from '../schedule/when';
+import { NEVER, describeRepeat, reuseLimitMs } from '../schedule/when';
 import type { TrackerRequest, readRuns } from './read';
 import { readTracker, trackable } from './read';
 import type { TrackedHistory } from './view';
@@ -119,7 +119,7 @@ export function previewRuns(ctx: Context, { settings: t, parts, each }: RunsSpec
     creditsEach: each,
     ...runCosts(accounts, each, t.cap, t.repeat),
     firstRun: 'now',
-    nextLabel: ctx.book.formatTime(secondRun(ctx, t.repeat)),
+    nextLabel: t.repeat.every === 'never' ? '' : ctx.book.formatTime(secondRun(ctx, t.repeat)),
     balance: b.ok ? b.balance : undefined,
     functions: parts.map((p) => p.endpoint.fn),
   };
@@ -293,7 +293,7 @@ export function trackerViews(ctx: Context, kind: 'tracker' | 'benchmark' = 'trac
         cap: t.cap,
         source: `${t.source.sheet}!${t.source.row}`,
         accounts: accountsIn(ctx, t.source).length,
-        nextLabel: Number.isFinite(next) ? ctx.book.formatTime(next) : '',
+        nextLabel: next < NEVER ? ctx.book.formatTime(next) : '',
         runs: runsOf(ctx, t),
         ours: t.ours,
         measures: t.measures,
