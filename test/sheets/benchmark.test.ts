@@ -175,6 +175,26 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
   expect(reportOf(rt, second.view).value('Followers', ACCOUNTS[1])).toBe(truth[ACCOUNTS[1]].e.followers);
   expect(rt.call('igBenchmarks').map((b: { name: string }) => b.name)).toEqual(['Rivals', 'Again']);
   expect(rt.call('igTrackers')).toEqual([]);
+  // Usage under the benchmark's name.
+  const usage = rt.call('igUsage') as Record<string, Record<string, number>>;
+  expect(Object.values(usage).reduce((n, d) => n + (d['Benchmark Rivals'] ?? 0), 0)).toBe(72);
+});
+
+test('right after Track of the same accounts, a benchmark pays only for what the tracker did not fetch', async () => {
+  const rt = await sheetWith(ACCOUNTS);
+  const { tracker } = rt.call('igTrackerCreate', { fields: 'engagement_rate_pct', ...weekly, cap: 100 });
+  let r = rt.call('igTrackerStep', tracker.id);
+  while (!r.done) r = rt.call('igTrackerStep', tracker.id);
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 12 }); // IGENGAGEMENT: 2 an account
+  const preview = rt.call('igBenchmarkPreview', { ...weekly, cap: 1000 });
+  expect(preview).toMatchObject({ kept: 6, now: 60 });
+  expect(preview.parts).toEqual([
+    { fn: 'IGENGAGEMENT', creditsEach: 2, kept: 6, credits: 0 },
+    { fn: 'IGSTATS', creditsEach: 5, kept: 0, credits: 30 },
+    { fn: 'IGBESTTIME', creditsEach: 5, kept: 0, credits: 30 },
+  ]);
+  benchmark(rt, { ...weekly, cap: 1000, range: preview.range });
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 12 + 60 });
 });
 
 test('a week later the hourly trigger refreshes it: a second snapshot, the growth row from the two, its leader the account that grew most', async () => {
@@ -235,7 +255,12 @@ test('made once, not refreshed: its first run only, nothing a month after', asyn
   expect(rt.call('igBenchmarks')).toMatchObject([{ id: tracker.id, when: 'not refreshed', nextLabel: '' }]);
   rt.advance(31 * 24 * HOUR);
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 6 });
-  expect(rt.spreadsheet.sheet(tracker.parts[0].history).getValues().filter((r) => r[1] !== '')).toHaveLength(4);
+  expect(
+    rt.spreadsheet
+      .sheet(tracker.parts[0].history)
+      .getValues()
+      .filter((r) => r[1] !== ''),
+  ).toHaveLength(4);
 });
 
 test('bad input says what is wrong and saves nothing', async () => {
