@@ -54,3 +54,14 @@ export function originOfUrl(url: string): string | undefined {
   const port = m[3] && m[3] !== { http: '80', https: '443' }[scheme] ? `:${m[3]}` : '';
   return `${scheme}://${m[2].toLowerCase()}${port}`;
 }
+
+/**
+ * The service's `error.docs` link (relative to its origin: `/docs/errors#not_found`) as an address a user can open:
+ * on the base URL's own origin, so a link in an answer can only ever name a page of the API's own host. Undefined
+ * for anything else (an absolute URL, `//host`, a query, a character a path of the reference does not hold).
+ */
+export function docsUrl(baseUrl: string, link: unknown): string | undefined {
+  if (typeof link !== 'string' || !/^\/(?!\/)[A-Za-z0-9._~/-]*(#[A-Za-z0-9_-]+)?$/.test(link)) return undefined;
+  const origin = originOfUrl(baseUrl);
+  return origin && origin + link;
+}

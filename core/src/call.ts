@@ -3,7 +3,7 @@ import type { AnyIgError } from './errors';
 import { isIgError } from './errors';
 import { getEndpoint } from './registry/endpoints';
 import type { EndpointDef } from './registry/types';
-import { DEFAULT_RETRY, buildRequest, normalizeParams } from './request';
+import { DEFAULT_RETRY, baseUrlOf, buildRequest, normalizeParams } from './request';
 import { parseSuccess, toError } from './response';
 import type { ApiResult, Call, ClientConfig, Effect, HttpRequest, Op, RawResponse, RetryPolicy } from './types';
 
@@ -114,7 +114,7 @@ export function* sendAll(config: ClientConfig, calls: Call[]): Op<(ApiResult | A
         if (res.lostWithBatch) withBatch.add(index);
         lastRetryable = res;
       } else {
-        outcomes[index] = toError(res, attempt, config.apiKey);
+        outcomes[index] = toError(res, attempt, config.apiKey, baseUrlOf(config));
       }
       const outcome = outcomes[index];
       if (isIgError(outcome)) outcome.lostSends = lost[index];

@@ -41,6 +41,8 @@ export class IgApiError extends IgError {
       creditsRemaining?: number;
       reason?: string;
       attempts?: number;
+      /** The service's reference page for this error, on the base URL's origin (base-url.ts docsUrl). */
+      docs?: string;
     } = {},
   ) {
     super(message);

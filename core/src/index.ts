@@ -43,7 +43,7 @@ export { DASHBOARD_URL, DEFAULT_BASE_URL } from './constants';
 // Input: resolving what users type, validating a call, building its request.
 export { expectedFor, isBlank, resolveParam } from './resolve';
 export { baseUrlOf, normalizeParams, requestKey } from './request';
-export { baseUrlRefusal, isLoopbackHost, originOfUrl } from './base-url';
+export { baseUrlRefusal, docsUrl, isLoopbackHost, originOfUrl } from './base-url';
 export { closest } from './suggest';
 
 // Effects and their two drivers.

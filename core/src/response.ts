@@ -1,5 +1,5 @@
 /** Reading a raw HTTP outcome: envelope unwrapping, schema validation, error mapping. */
-import { originOfUrl } from './base-url';
+import { docsUrl, originOfUrl } from './base-url';
 import { codeForStatus } from './error-codes';
 import { IgApiError, IgConnectionError, IgQuotaError, IgSchemaError } from './errors';
 import type { EndpointDef } from './registry/types';
@@ -43,6 +43,8 @@ export function toError(
   res: RawResponse,
   attempts: number,
   apiKey?: string,
+  /** Where the request went: the service's `error.docs` link is read against its origin. */
+  baseUrl = '',
 ): IgApiError | IgConnectionError | IgQuotaError {
   if (res.status === 0 && res.quota) return new IgQuotaError(res.quota, attempts);
   if (res.status === 0) {
@@ -58,6 +60,7 @@ export function toError(
     ...requestFacts(meta, res),
     endpoint: meta.endpoint,
     reason: typeof err.reason === 'string' ? err.reason : undefined,
+    docs: docsUrl(baseUrl, err.docs),
     attempts,
   });
 }

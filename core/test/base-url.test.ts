@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { RawResponse, SyncIO } from '../src';
 import {
   baseUrlRefusal,
+  docsUrl,
   driveAsync,
   driveSync,
   fetchIO,
@@ -55,6 +56,25 @@ test('https anywhere; http only to this machine as written (localhost, 127.0.0.0
     expect([odd, baseUrlRefusal(odd)]).toEqual([odd, expect.stringContaining('written like https://api.example.com')]);
   expect(isLoopbackHost('[::1]')).toBe(true);
   expect(isLoopbackHost('128.0.0.1')).toBe(false);
+});
+
+test("docsUrl: the service's error.docs link on the base URL's own origin; anything that could name another host is dropped", () => {
+  const base = 'https://api.example.com/v1';
+  expect(docsUrl(base, '/docs/errors#not_found')).toBe('https://api.example.com/docs/errors#not_found');
+  expect(docsUrl('http://127.0.0.1:4010', '/docs/errors')).toBe('http://127.0.0.1:4010/docs/errors');
+  for (const link of [
+    'https://evil.example/docs',
+    '//evil.example/docs',
+    '/\\evil.example',
+    'docs/errors',
+    '/docs/errors?x=1',
+    '/docs/errors#a b',
+    '/docs/@evil',
+    'javascript:alert(1)',
+    42,
+    undefined,
+  ])
+    expect(docsUrl(base, link)).toBeUndefined();
 });
 
 test('originOfUrl: scheme, host and port, default ports left out; undefined for a relative link', () => {

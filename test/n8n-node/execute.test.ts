@@ -56,6 +56,8 @@ describe('Continue On Fail off', () => {
     await expect(run).rejects.toMatchObject({
       message: 'Out of credits: 0 left. Top up to continue. (Not charged.)',
       httpCode: '402',
+      // Under the message, n8n shows the service's page for the error, on the Base URL's origin.
+      description: `More about this error: ${sb.url}/docs/errors#insufficient_credits`,
     });
     expect(sb.stats()).toMatchObject({ total: 1, creditsBilled: 0 });
   });

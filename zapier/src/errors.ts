@@ -26,7 +26,9 @@ function retrySeconds(value: string | undefined, now: number): number {
 
 export function asZapierError(z: ZObject, e: unknown, call: Call | undefined, retryAfter?: string): Error {
   if (!isIgError(e)) return e instanceof Error ? e : new Error(String(e));
-  const message = userMessage(e, { keyWhere: KEY_WHERE, call });
+  // The service's page for the error (on the base URL's origin), where Zapier shows a step's error: its message.
+  const docs = e.name === 'IgApiError' ? e.details.docs : undefined;
+  const message = userMessage(e, { keyWhere: KEY_WHERE, call }) + (docs ? ` More about this error: ${docs}` : '');
   const code = errorCode(e);
   if (EXPIRED.has(code)) return new z.errors.ExpiredAuthError(message);
   if (code === 'rate_limited') return new z.errors.ThrottledError(message, retrySeconds(retryAfter, Date.now()));

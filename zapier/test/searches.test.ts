@@ -113,6 +113,10 @@ test("errors are Zapier's classes with the products' sentences, saying whether i
   const broke = await fail(run('profile', { handle: 'nasa' }, { ...authData, apiKey: empty }));
   expect(broke.name).toBe('HaltedError');
   expect(broke.message).toMatch(/^Out of credits: 0 left\. Top up to continue\. \(Not charged\.\)/);
+  // The service's page for the error, on the connection's base URL: the sandbox serves it.
+  const docs = /More about this error: (\S+)$/.exec(broke.message)?.[1];
+  expect(docs).toBe(`${authData.baseUrl}/docs/errors#insufficient_credits`);
+  expect((await fetch(docs!)).status).toBe(200);
   const refused = await fail(run('insights_profile_engagement', { handle: 'nasa', posts: 99 }));
   expect(refused.name).toBe('HaltedError');
   expect(refused.message).toMatch(/^posts must be a whole number from 1 to 50; got 99\. \(Not charged\.\)/);

@@ -70,7 +70,14 @@ export function toNodeError(
       request_id: error.details.requestId ?? null,
       credits_charged: error.charged,
     };
-    return new NodeApiError(node, response, { message, httpCode: String(error.status), ...where });
+    // n8n shows the description under the message: the service's page for the error, on the base URL's origin.
+    const description = error.details.docs && `More about this error: ${error.details.docs}`;
+    return new NodeApiError(node, response, {
+      message,
+      httpCode: String(error.status),
+      ...(description && { description }),
+      ...where,
+    });
   }
   return new NodeOperationError(node, message, where);
 }
