@@ -81,7 +81,10 @@ function stepFirstRun(id: string, view: string): Promise<void> {
     if (!r.done) {
       const done = r.jobs.reduce((n, j) => n + (j ? j.next : 0), 0);
       const all = r.jobs.reduce((n, j) => n + (j ? j.rows : 0), 0);
-      say('bench-text', 'First run: ' + done + ' of ' + count(all, 'lookup') + ', ' + count(credits, 'credit') + '\u2026');
+      say(
+        'bench-text',
+        'First run: ' + done + ' of ' + count(all, 'lookup') + ', ' + count(credits, 'credit') + '\u2026',
+      );
       return stepFirstRun(id, view);
     }
     const stopped = r.jobs.find((j) => j && j.status === 'paused');
