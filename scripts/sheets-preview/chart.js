@@ -112,6 +112,11 @@
       return String(n);
     }
   }
+  /** A tick's label: compact ("1.5K"), with the decimals a step under 1 needs ("0.02", not "0"). */
+  function tickLabel(t, ticks) {
+    var step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
+    return step >= 1 ? compact(t) : t.toFixed(Math.min(10, Math.ceil(-Math.log10(step) - 1e-9)));
+  }
   /** "7 Dec", or "7 Dec 2026" (en-US month names: "Sep", where en-GB says "Sept"). */
   function dateLabel(ms, timeZone, withYear) {
     var p = {};
@@ -256,7 +261,7 @@
           '" y="' +
           (Y(t) + 4).toFixed(1) +
           '" text-anchor="end" fill="#5f6368">' +
-          esc(compact(t)) +
+          esc(tickLabel(t, yt)) +
           '</text>',
       );
     });
@@ -379,7 +384,7 @@
   }
 
   // What the column chart (column-chart.js) draws with too.
-  var parts = { PALETTE: PALETTE, esc: esc, num: num, oriented: oriented, niceTicks: niceTicks, compact: compact };
+  var parts = { PALETTE: PALETTE, esc: esc, num: num, oriented: oriented, niceTicks: niceTicks, tickLabel: tickLabel };
   if (typeof module === 'object' && module.exports) module.exports = { lineChartSvg: lineChartSvg, chartParts: parts };
   else {
     root.lineChartSvg = lineChartSvg;

@@ -11,6 +11,16 @@
   var esc = P.esc,
     num = P.num;
 
+  /** A category's label in a band `fits` characters wide: whole, or on two lines at a space (as Sheets wraps), cut with "…". */
+  function labelLines(text, fits) {
+    var cut = function (s) {
+      return s.length > fits ? s.slice(0, fits - 1) + '…' : s;
+    };
+    if (text.length <= fits) return [text];
+    var at = text.lastIndexOf(' ', fits);
+    return at > 0 ? [text.slice(0, at), cut(text.slice(at + 1))] : [cut(text)];
+  }
+
   /**
    * The chart as an SVG string of `width` x `height` (Sheets' default 600 x 371). Each bar is a rect
    * of class "bar" with data-series, data-category and data-value.
@@ -123,7 +133,7 @@
           '" y="' +
           (Y(t) + 4).toFixed(1) +
           '" text-anchor="end" fill="#5f6368">' +
-          esc(P.compact(t)) +
+          esc(P.tickLabel(t, yt)) +
           '</text>',
       );
     });
@@ -131,7 +141,7 @@
     var band = pw / data.length,
       group = band * 0.7,
       bar = group / Math.max(1, names.length),
-      fits = Math.max(3, Math.floor(band / 6.5));
+      fits = Math.max(3, Math.floor(band / 6));
     data.forEach(function (r, i) {
       var category = String(r[0]),
         left = L + i * band + (band - group) / 2;
@@ -162,15 +172,20 @@
             '</title></rect>',
         );
       });
+      var x = (L + (i + 0.5) * band).toFixed(1);
       svg.push(
         '<text class="xtick" x="' +
-          (L + (i + 0.5) * band).toFixed(1) +
+          x +
           '" y="' +
           (T + ph + 17) +
           '" text-anchor="middle" fill="#5f6368"><title>' +
           esc(category) +
           '</title>' +
-          esc(category.length > fits ? category.slice(0, fits - 1) + '…' : category) +
+          labelLines(category, fits)
+            .map(function (line, k) {
+              return '<tspan x="' + x + '" dy="' + (k ? 13 : 0) + '">' + esc(line) + '</tspan>';
+            })
+            .join('') +
           '</text>',
       );
     });

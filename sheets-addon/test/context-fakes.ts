@@ -73,6 +73,11 @@ class MemoryGrid implements Grid {
   setCharts(charts: Parameters<Grid['setCharts']>[0]): void {
     this.charts = charts;
   }
+  /** Column widths as set, by column. */
+  widths = new Map<number, number>();
+  setColumnWidths(col: number, cols: number, px: number): void {
+    for (let c = col; c < col + cols; c++) this.widths.set(c, px);
+  }
   /** Sheets refuses a range outside the sheet. */
   private inside(lastRow: number, lastCol: number): void {
     if (lastRow > this.rows || lastCol > this.cols)

@@ -59,10 +59,16 @@ test("a benchmark's chart: one bar per account in the header's order, heights or
   expect(all(svg, /class="title"[^>]*>([^<]*)</g)).toEqual(['Engagement rate %']);
   expect(svg).not.toContain('class="legend"');
   expect(all(svg, /class="ytick"[^>]*>([^<]*)</g)[0]).toBe('0');
+  // A narrow chart: a name too long for its band goes on two lines at a space, as Sheets wraps it.
+  const narrow = columnChartSvg(benchmarkView(['measure', 'nasa (ours)', 'natgeo'], ['E', 1, 2]), { width: 200 });
+  expect(all(narrow, /<tspan[^>]*>([^<]*)</g)).toEqual(['nasa', '(ours)', 'natgeo']);
 });
 
 test('growth: a negative value hangs below zero, a blank draws no bar; before any number, says so', () => {
-  const drawn = bars(columnChartSvg(benchmarkView(['measure', 'a (ours)', 'b', 'c'], ['Growth', 0.02, '', -0.01])));
+  const svg = columnChartSvg(benchmarkView(['measure', 'a (ours)', 'b', 'c'], ['Growth', 0.02, '', -0.01]));
+  const drawn = bars(svg);
+  // Fractions keep the decimals their ticks need.
+  expect(all(svg, /class="ytick"[^>]*>([^<]*)</g)).toEqual(['-0.01', '0.00', '0.01', '0.02']);
   expect(drawn.map((b) => [b.category, b.value])).toEqual([
     ['a (ours)', 0.02],
     ['c', -0.01],
