@@ -148,6 +148,7 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
             clear: () => (guard('grid.write'), g.clear()),
             setMarks: (marks) => g.setMarks(marks),
             setCharts: (charts) => g.setCharts(charts),
+            setColumnWidths: (col, cols, px) => g.setColumnWidths(col, cols, px),
           });
         }
         return grids.get(g.name)!;

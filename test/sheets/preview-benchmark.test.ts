@@ -68,10 +68,7 @@ test('paste, select, preview, create: the report with its leaders coloured and i
     const r = rowOf(label);
     const numbers = values[r - 1].slice(1, 5) as number[];
     const colours = await Promise.all(['B', 'C', 'D', 'E'].map((c) => background(`${c}${r}`)));
-    expect([label, colours.map((c) => c === LEADER)]).toEqual([
-      label,
-      numbers.map((n) => n === Math.max(...numbers)),
-    ]);
+    expect([label, colours.map((c) => c === LEADER)]).toEqual([label, numbers.map((n) => n === Math.max(...numbers))]);
   }
   // Text rows and the growth row before a second run: no leader.
   for (const label of ['Best format', 'Follower growth since the previous run'])
