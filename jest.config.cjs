@@ -78,6 +78,7 @@ const QUICK = [
   'test/n8n-node/change-trigger.test.ts',
   'test/fuzz/n8n-fields.test.ts',
   'test/sheets/preview-chart.test.ts',
+  'test/sheets/preview-column-chart.test.ts',
   'test/layers.test.ts',
   'test/file-size.test.ts',
   'test/marketplace.test.ts',

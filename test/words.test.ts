@@ -34,7 +34,7 @@ import {
   type MessageContext,
 } from '@igdata/core';
 import { allTools } from '../scripts/sandbox/mcp/tools';
-import { busyRunQuestion, count, selectionLabel } from '../sheets-addon/src/sidebar/counts';
+import { benchmarkCostText, busyRunQuestion, count, selectionLabel } from '../sheets-addon/src/sidebar/counts';
 
 const COUNTS = [0, 1, 2] as const;
 const WORDS = ['credit', 'row', 'account', 'post'];
@@ -173,6 +173,20 @@ test("the sidebar's counts, at 0, 1 and 2: selections, credits, rows, and the qu
       'Vet instead',
     ),
     `Tracking. First run done: ${count(n, 'credit')}.`,
+    benchmarkCostText({
+      accounts: n,
+      creditsEach: n,
+      parts: [{ fn: 'IGENGAGEMENT', creditsEach: n, kept: n }],
+      now: n,
+      kept: n,
+      uncapped: n + 1,
+      perRun: n,
+      perMonth: n,
+      when: 'weekly on Monday at 07:00',
+      nextLabel: 'Mon 14 Dec 07:00',
+      balance: n,
+      enough: false,
+    }),
   ]);
   expect(count(1, 'credit')).toBe('1 credit');
   expect(count(1500, 'row')).toBe('1,500 rows');

@@ -36,6 +36,16 @@ async function run(page, fn, ...args) {
   return r.value;
 }
 
+/** POSTs `body` to the preview's `path` (/paste, /select, /sheet), as the page does. */
+const post = (page, path, body) =>
+  page.evaluate(
+    ([p, b]) =>
+      fetch(p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) }).then((r) =>
+        r.json(),
+      ),
+    [path, body],
+  );
+
 /** Types `input` into cell `a1` through the formula bar, as a user does; done when the cursor moved down. */
 async function typeInto(page, a1, input) {
   const [, col, row] = /^([A-Z]+)(\d+)$/.exec(a1);
@@ -76,15 +86,7 @@ export async function formulasScene(page, url) {
  */
 export async function trackerScene(page, url) {
   await openPreview(page, url);
-  await page.evaluate(
-    (a1) =>
-      fetch('/select', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ a1 }),
-      }),
-    PREVIEW_RANGE,
-  );
+  await post(page, '/select', { a1: PREVIEW_RANGE });
   const { tracker } = await run(page, 'igTrackerCreate', { name: 'Creators', cap: 500 });
   for (let done = false; !done;) ({ done } = await run(page, 'igTrackerStep', tracker.id));
   for (let week = 0; week < 2; week++) {
@@ -94,5 +96,36 @@ export async function trackerScene(page, url) {
   await page.click(`#tabs button:text("${tracker.view}")`);
   await until(async () => (await grid(page)).sheet === tracker.view, 'the tracker sheet');
   await until(async () => (await page.locator('td.spark svg[data-points="3"]').count()) > 0, 'the trends');
+  await cell(page, 'A1').click();
+}
+
+/** The accounts of the benchmark picture: ours first, three competitors (creators of the sandbox's world). */
+export const BENCHMARK_ACCOUNTS = ['veganfoodie', 'plantbasedpaula', 'trailrunner.leo', 'small.cafe'];
+
+/**
+ * A benchmark of four creators that has run twice: pasted into column D, selected, made as the sidebar's "Benchmark
+ * these accounts" makes it (default measures, weekly), its first run stepped, the clock moved a week (its weekly
+ * refresh: the growth row), then its report shown: a column per account, the leaders marked, the two charts below.
+ */
+export async function benchmarkScene(page, url) {
+  await openPreview(page, url);
+  await post(page, '/paste', { a1: 'D1', rows: [['account'], ...BENCHMARK_ACCOUNTS.map((a) => [a])] });
+  await post(page, '/select', { a1: `D2:D${BENCHMARK_ACCOUNTS.length + 1}` });
+  const { tracker } = await run(page, 'igBenchmarkCreate', {
+    name: 'Competitors',
+    every: 'weekly',
+    weekday: 1,
+    hour: 7,
+    cap: 500,
+  });
+  for (let done = false; !done;) ({ done } = await run(page, 'igBenchmarkStep', tracker.id));
+  await page.click('#clockbar button:text("+1 week")');
+  await until(async () => /^Moved 1 week/.test((await page.textContent('#advanced')) ?? ''), 'a week');
+  await page.click(`#tabs button:text("${tracker.view}")`);
+  await until(async () => (await grid(page)).sheet === tracker.view, 'the report sheet');
+  await until(
+    async () => (await page.locator('svg.column rect.bar').count()) >= 2 * BENCHMARK_ACCOUNTS.length,
+    'the charts',
+  );
   await cell(page, 'A1').click();
 }

@@ -244,6 +244,7 @@ export function createCells(rt, customFns) {
       errors,
       selection,
       charts,
+      widths: Object.fromEntries(sheet.columnWidths),
       sparklines,
       backgrounds,
       images,

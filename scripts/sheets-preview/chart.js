@@ -1,6 +1,7 @@
 // Draws an embedded line chart of the Sheets preview as an inline SVG string, from the stand-in's
-// chart view ({ type, numHeaders, options: { title, hAxis, vAxis }, values: [grid per range] }):
-// the first column is the x axis (dates or labels), every other column a series with a legend entry.
+// chart view ({ type, numHeaders, transpose, options: { title, hAxis, vAxis }, values: [grid per range] }):
+// the first column is the x axis (dates or labels), every other column a series with a legend entry;
+// transposed (setTransposeRowsAndColumns), each row is a series and the first row the x axis.
 // A blank cell is a gap in its line, as in Sheets. Not Google Charts: a sketch of what Sheets
 // draws, so the growth view can be seen without Google. Served as /chart.js; `lineChartSvg` is
 // also required by Node (module.exports) for tests.
@@ -60,6 +61,30 @@
       );
     return out;
   }
+  /**
+   * The chart's table with its series in columns: the ranges side by side; transposed, the ranges'
+   * rows one under the other (each row a series, its first cell the name), turned into columns.
+   */
+  function oriented(view) {
+    if (!view.transpose) return table(view);
+    var rows = [].concat.apply([], view.values || []);
+    var width = Math.max.apply(
+      null,
+      [0].concat(
+        rows.map(function (r) {
+          return r.length;
+        }),
+      ),
+    );
+    var out = [];
+    for (var c = 0; c < width; c++)
+      out.push(
+        rows.map(function (r) {
+          return r[c] === undefined ? '' : r[c];
+        }),
+      );
+    return out;
+  }
   /** Ticks at 1, 2 or 5 times a power of ten covering [lo, hi]. */
   function niceTicks(lo, hi, count) {
     if (lo === hi) {
@@ -87,6 +112,11 @@
       return String(n);
     }
   }
+  /** A tick's label: compact ("1.5K"), with the decimals a step under 1 needs ("0.02", not "0"). */
+  function tickLabel(t, ticks) {
+    var step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
+    return step >= 1 ? compact(t) : t.toFixed(Math.min(10, Math.ceil(-Math.log10(step) - 1e-9)));
+  }
   /** "7 Dec", or "7 Dec 2026" (en-US month names: "Sep", where en-GB says "Sept"). */
   function dateLabel(ms, timeZone, withYear) {
     var p = {};
@@ -112,7 +142,7 @@
       H = opts.height || 371,
       tz = opts.timeZone;
     var o = view.options || {};
-    var rows = table(view);
+    var rows = oriented(view);
     var headers =
       view.numHeaders > 0 ||
       (view.numHeaders < 0 &&
@@ -231,7 +261,7 @@
           '" y="' +
           (Y(t) + 4).toFixed(1) +
           '" text-anchor="end" fill="#5f6368">' +
-          esc(compact(t)) +
+          esc(tickLabel(t, yt)) +
           '</text>',
       );
     });
@@ -353,6 +383,11 @@
     return svg.join('');
   }
 
-  if (typeof module === 'object' && module.exports) module.exports = { lineChartSvg: lineChartSvg };
-  else root.lineChartSvg = lineChartSvg;
+  // What the column chart (column-chart.js) draws with too.
+  var parts = { PALETTE: PALETTE, esc: esc, num: num, oriented: oriented, niceTicks: niceTicks, tickLabel: tickLabel };
+  if (typeof module === 'object' && module.exports) module.exports = { lineChartSvg: lineChartSvg, chartParts: parts };
+  else {
+    root.lineChartSvg = lineChartSvg;
+    root.chartParts = parts;
+  }
 })(this);

@@ -9,7 +9,7 @@
 //   IGDATA_CLOCK_START (the instant the stand-in's clock starts at, ISO 8601; default the real time)
 //
 // HTTP: GET / (the page), GET /formula.js (its formula parser), GET /chart.js (its line charts),
-// GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid (the active sheet, its embedded
+// GET /column-chart.js (its column charts), GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid (the active sheet, its embedded
 // charts and the stand-in's clock), POST /run {fn, args} (a sidebar call), POST /cell {a1, input,
 // formula?} (a value or a parsed formula), POST /paste {a1, rows} (values), POST /select {a1},
 // POST /sheet {name} (show another sheet tab), POST /advance {ms} (time travel: the stand-in's clock
@@ -20,8 +20,8 @@
 // Like Google Sheets, a sheet grows when values are typed or pasted past its last row or column
 // (new sheets have 1,000 rows and 26 columns); the grid shows the active sheet, which follows the
 // add-on when it creates one (a bulk run to "a new sheet").
-// Embedded charts (the growth view's line chart) are drawn over the grid at their anchor cell by
-// chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The
+// Embedded charts (the growth view's line chart, a benchmark's column charts) are drawn over the grid
+// at their anchor cell by chart.js and column-chart.js, from the stand-in's chart model: a sketch of Sheets' chart, not Google Charts. The
 // tracker view's SPARKLINE cells are drawn as small lines (sparkline.js evaluates that one formula
 // shape; the preview is no Sheets formula engine), and the vet scorecard's verdicts and links
 // (scorecard.js, those shapes alone) with the sheet's conditional colours. =IMAGE(url or cell) shows the picture in its cell
@@ -163,6 +163,7 @@ function runForSidebar(fn, args) {
 const page = readFileSync(join(here, 'index.html'), 'utf8');
 const formulaJs = readFileSync(join(here, 'formula.js'), 'utf8');
 const chartJs = readFileSync(join(here, 'chart.js'), 'utf8');
+const columnChartJs = readFileSync(join(here, 'column-chart.js'), 'utf8');
 const shim = readFileSync(join(here, 'gas-shim.js'), 'utf8').replace('__NAMES__', JSON.stringify(exposed));
 function sidebarHtml() {
   let html = readFileSync(join(dist, 'Sidebar.html'), 'utf8');
@@ -204,6 +205,8 @@ guard(server, listen, rules, async (req, res) => {
     if (req.method === 'GET' && path === '/') return send(200, 'text/html; charset=utf-8', page);
     if (req.method === 'GET' && path === '/formula.js') return send(200, 'text/javascript; charset=utf-8', formulaJs);
     if (req.method === 'GET' && path === '/chart.js') return send(200, 'text/javascript; charset=utf-8', chartJs);
+    if (req.method === 'GET' && path === '/column-chart.js')
+      return send(200, 'text/javascript; charset=utf-8', columnChartJs);
     if (req.method === 'GET' && path === '/sidebar') return send(200, 'text/html; charset=utf-8', sidebarHtml());
     if (req.method === 'GET' && path === '/grid') return json(grid());
     if (req.method === 'POST' && path === '/run') {

@@ -73,6 +73,11 @@ class MemoryGrid implements Grid {
   setCharts(charts: Parameters<Grid['setCharts']>[0]): void {
     this.charts = charts;
   }
+  /** Column widths as set, by column. */
+  widths = new Map<number, number>();
+  setColumnWidths(col: number, cols: number, px: number): void {
+    for (let c = col; c < col + cols; c++) this.widths.set(c, px);
+  }
   /** Sheets refuses a range outside the sheet. */
   private inside(lastRow: number, lastCol: number): void {
     if (lastRow > this.rows || lastCol > this.cols)
@@ -143,6 +148,7 @@ export function world(start = Date.parse('2026-11-23T06:00:00Z')): World {
             clear: () => (guard('grid.write'), g.clear()),
             setMarks: (marks) => g.setMarks(marks),
             setCharts: (charts) => g.setCharts(charts),
+            setColumnWidths: (col, cols, px) => g.setColumnWidths(col, cols, px),
           });
         }
         return grids.get(g.name)!;

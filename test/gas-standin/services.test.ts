@@ -257,6 +257,18 @@ describe('spreadsheet, UI, HTML, utilities', () => {
     );
   });
 
+  test("column widths: kept by the sheet for the preview, Sheets' default 100 px otherwise; out of the sheet is refused", () => {
+    const r = rt();
+    const sheet = r.spreadsheet.addSheet('Report');
+    expect(r.call('columnWidths', 'Report', 1, 1, 240)).toEqual([240, 100]);
+    expect(r.call('columnWidths', 'Report', 2, 4, 150)).toEqual([150, 100]);
+    expect(Object.fromEntries(sheet.columnWidths)).toEqual({ 1: 240, 2: 150, 3: 150, 4: 150, 5: 150 });
+    expect(() => r.call('columnWidths', 'Report', 25, 3, 150)).toThrow('Invalid argument: numColumns');
+    expect(() => r.custom('columnWidths', 'Report', 1, 1, 90)).toThrow(
+      'You do not have permission to call setColumnWidths',
+    );
+  });
+
   test('strings written by a script are parsed as Sheets parses typed input, unless quoted or in a plain-text cell', () => {
     const r = rt({ timeZone: 'America/New_York' });
     const sheet = r.spreadsheet.addSheet('Data');

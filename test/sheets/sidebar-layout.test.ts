@@ -44,7 +44,7 @@ const inView = (page: Page, sel: string) =>
     );
   });
 
-const JOBS = ['#open-tracker', '#open-vet', '#open-watch', '#open-bulk'];
+const JOBS = ['#open-tracker', '#open-benchmark', '#open-vet', '#open-watch', '#open-bulk'];
 const SETTINGS = ['#open-settings', '#open-schedules', '#open-history', '#open-usage'];
 
 test('with a key set, the sidebar opens on the jobs: every job and every setting in sight at 300 x 600', async () => {
@@ -61,6 +61,7 @@ test('with a key set, the sidebar opens on the jobs: every job and every setting
   // Each job one click away, with its first action in sight, and back to the list in one more.
   const first: Record<string, string> = {
     '#open-tracker': '#tracker-use-selection',
+    '#open-benchmark': '#bench-use-selection',
     '#open-vet': '#vet-use-selection',
     '#open-watch': '#watch-tags',
     '#open-bulk': '#use-selection',

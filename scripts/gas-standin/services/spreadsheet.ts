@@ -103,6 +103,15 @@ export function createSpreadsheetApp(
   }
 
   function sheetFacade(sheet: SheetModel): Record<string, unknown> {
+    /** setColumnWidth(s): kept by column for the preview (nothing is drawn here). */
+    const setWidths = (start: unknown, howMany: unknown, width: unknown): void => {
+      write('setColumnWidths');
+      const [c, n, w] = [Number(start), Number(howMany), Number(width)];
+      if (!Number.isInteger(c) || c < 1 || c > sheet.maxCols) fail('Invalid argument: columnPosition');
+      if (!Number.isInteger(n) || n < 1 || c + n - 1 > sheet.maxCols) fail('Invalid argument: numColumns');
+      if (!Number.isInteger(w) || w < 0) fail('Invalid argument: width');
+      for (let i = 0; i < n; i++) sheet.columnWidths.set(c + i, w);
+    };
     const self: Record<string, unknown> = {
       getName: () => sheet.name,
       setName(name: unknown) {
@@ -207,6 +216,9 @@ export function createSpreadsheetApp(
         return self;
       },
       autoResizeColumns: () => (write('autoResizeColumns'), self),
+      setColumnWidth: (col: unknown, width: unknown) => (setWidths(col, 1, width), self),
+      setColumnWidths: (start: unknown, howMany: unknown, width: unknown) => (setWidths(start, howMany, width), self),
+      getColumnWidth: (col: unknown) => sheet.columnWidths.get(Number(col)) ?? 100,
       getParent: () => spreadsheetFacade(),
       ...chartMethods(sheet),
       toString: () => 'Sheet',

@@ -52,6 +52,8 @@ export class SheetModel {
   colorRules: ColorRule[] = [];
   /** Embedded charts on this sheet, in insertion order (chartModel.ts). */
   readonly charts: ChartModel<GridRange>[] = [];
+  /** Column widths in pixels the script set (setColumnWidth), by column; absent: Sheets' default 100. */
+  readonly columnWidths = new Map<number, number>();
   hidden = false;
 
   constructor(

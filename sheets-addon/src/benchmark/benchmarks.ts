@@ -5,7 +5,7 @@
  * history schedules (one per insight its measures come from, kind 'benchmark' in owners.ts), first run now, weekly
  * runs by the hourly trigger, history kept, answers still fresh reused (free), the same cap.
  */
-import { baseUrlOf, counted, getEndpoint } from '@igdata/core';
+import { baseUrlOf, counted, estimateCost, getEndpoint } from '@igdata/core';
 import { answersFor } from '../context/answers';
 import type { Context } from '../context/context';
 import { settingRule } from '../context/reuse';
@@ -39,7 +39,10 @@ export interface BenchmarkRequest extends Omit<TrackerRequest, 'fields' | 'sortB
 
 /** The measures offered, each with the function it reads and what that costs an account (the registry's price). */
 export const benchmarkChoices = () => ({
-  measures: MEASURES.map((m) => ({ id: m.id, label: m.label, fn: getEndpoint(m.endpoint).fn, ticked: !!m.ticked })),
+  measures: MEASURES.map((m) => {
+    const e = getEndpoint(m.endpoint);
+    return { id: m.id, label: m.label, fn: e.fn, credits: estimateCost(e, {}).credits, ticked: !!m.ticked };
+  }),
   defaults: DEFAULT_MEASURES,
 });
 
@@ -109,6 +112,8 @@ export function previewBenchmark(ctx: Context, req: BenchmarkRequest) {
   );
   return {
     ...runs,
+    /** The selection's accounts as the service reads them (the sidebar offers them as ours). */
+    handles: accounts,
     ours,
     measures,
     parts,

@@ -13,8 +13,16 @@ import { benchmarkReport } from './report';
 
 /** Sheets' light green, as the vet's pass. */
 const LEADER_COLOR = '#b7e1cd';
-/** A chart's height in rows (Sheets' default chart is about 18 rows of 21 px). */
-const CHART_ROWS = 20;
+/**
+ * The charts, side by side on one anchor under the report: two fit beside the add-on's sidebar on a laptop (Sheets'
+ * grid is about 930 px wide there), where two of Sheets' default 600 px would not.
+ */
+const CHART = { width: 450, height: 280, gap: 16 };
+/** The rows the charts cover (21 px each), and one more. */
+const CHART_ROWS = Math.ceil(CHART.height / 21) + 1;
+/** Column widths: the measures' names whole ("Follower growth since the previous run"), an account's values. */
+const LABEL_WIDTH = 240;
+const ACCOUNT_WIDTH = 150;
 
 /** The benchmark's measures, in its order. */
 export const measuresOf = (t: Pick<Tracker, 'measures'>): Measure[] =>
@@ -36,6 +44,7 @@ export function writeBenchmark(ctx: Context, t: Tracker, histories: TrackedHisto
   const chartsAt = report.rows.length + 2;
   const sheet = emptiedSheet(ctx.book, t.view, chartsAt + CHART_ROWS, Math.max(width, 2 * 6));
   sheet.write(1, 1, report.rows);
+  sheet.setColumnWidths(1, 1, LABEL_WIDTH);
   const n = report.accounts.length;
   if (!n) {
     sheet.setMarks([]);
@@ -43,6 +52,7 @@ export function writeBenchmark(ctx: Context, t: Tracker, histories: TrackedHisto
     return;
   }
   const last = colName(width);
+  sheet.setColumnWidths(2, n, ACCOUNT_WIDTH);
   measures.forEach((m, i) => {
     if (m.format) sheet.setNumberFormat(report.measureRows[i], 2, 1, n, m.format);
   });
@@ -55,14 +65,15 @@ export function writeBenchmark(ctx: Context, t: Tracker, histories: TrackedHisto
         : [];
     }),
   );
-  // Side by side under the report, each about six columns wide.
   sheet.setCharts(
     charted.map((i, k) => ({
       title: measures[i].label,
       rows: [1, report.measureRows[i]],
       col: 1,
       cols: width,
-      at: { row: chartsAt, col: 1 + k * 6 },
+      at: { row: chartsAt, col: 1, offsetX: k * (CHART.width + CHART.gap) },
+      width: CHART.width,
+      height: CHART.height,
     })),
   );
 }

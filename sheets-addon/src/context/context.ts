@@ -58,6 +58,8 @@ export interface Grid {
   setMarks(marks: (Place & { formula: string; color: string })[]): void;
   /** Replaces the sheet's embedded charts (a view rewritten whole). */
   setCharts(charts: RowChart[]): void;
+  /** Sets the width in pixels of `cols` columns from `col` (Sheets' default is 100). */
+  setColumnWidths(col: number, cols: number, px: number): void;
 }
 
 /** A rectangle of a sheet (1-based). */
@@ -77,7 +79,11 @@ export interface RowChart {
   rows: number[];
   col: number;
   cols: number;
-  at: { row: number; col: number };
+  /** The anchor cell, and the offset in pixels from its top-left corner (charts side by side on one anchor). */
+  at: { row: number; col: number; offsetX?: number };
+  /** Its size in pixels (Sheets' default 600 x 371). */
+  width: number;
+  height: number;
 }
 
 /** Where a selection is (not its values): a sheet and a rectangle. */

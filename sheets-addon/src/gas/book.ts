@@ -59,6 +59,9 @@ const gridOf = (sheet: Sheet): Grid => ({
   clear: () => {
     sheet.clearContents();
   },
+  setColumnWidths: (col, cols, px) => {
+    sheet.setColumnWidths(col, cols, px);
+  },
   setMarks: (marks) => {
     const rules = marks.map((m) =>
       SpreadsheetApp.newConditionalFormatRule()
@@ -72,11 +75,21 @@ const gridOf = (sheet: Sheet): Grid => ({
   setCharts: (charts) => {
     for (const c of sheet.getCharts()) sheet.removeChart(c);
     for (const c of charts) {
-      const b = sheet.newChart().asColumnChart().setTitle(c.title).setLegendPosition(Charts.Position.NONE);
+      const b = sheet
+        .newChart()
+        .asColumnChart()
+        .setTitle(c.title)
+        .setLegendPosition(Charts.Position.NONE)
+        .setOption('width', c.width)
+        .setOption('height', c.height);
       for (const row of c.rows) b.addRange(sheet.getRange(row, c.col, 1, c.cols));
       // The rows are the series: the accounts, across the columns, are the categories.
       sheet.insertChart(
-        b.setTransposeRowsAndColumns(true).setNumHeaders(1).setPosition(c.at.row, c.at.col, 0, 0).build(),
+        b
+          .setTransposeRowsAndColumns(true)
+          .setNumHeaders(1)
+          .setPosition(c.at.row, c.at.col, c.at.offsetX ?? 0, 0)
+          .build(),
       );
     }
   },

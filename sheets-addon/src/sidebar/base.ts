@@ -58,8 +58,11 @@ export const fail =
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** Fills a day and an hour select (Monday and 07:00 chosen), as a schedule's and a tracker's. */
-export function fillWhen(weekday: 'weekday' | 'tracker-weekday', hour: 'hour' | 'tracker-hour'): void {
+/** Fills a day and an hour select (Monday and 07:00 chosen), as a schedule's, a tracker's and a benchmark's. */
+export function fillWhen(
+  weekday: 'weekday' | 'tracker-weekday' | 'bench-weekday',
+  hour: 'hour' | 'tracker-hour' | 'bench-hour',
+): void {
   DAYS.forEach((d, i) => $(weekday).add(new Option(d, String(i), i === 1, i === 1)));
   for (let h = 0; h < 24; h++) $(hour).add(new Option((h < 10 ? '0' : '') + h + ':00', String(h), h === 7, h === 7));
 }

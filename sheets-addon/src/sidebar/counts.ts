@@ -26,3 +26,54 @@ export function busyRunQuestion(
     `would not be looked up.`
   );
 }
+
+/** The numbers of a benchmark's cost preview the sidebar says (igBenchmarkPreview's answer). */
+export interface BenchmarkCost {
+  accounts: number;
+  creditsEach: number;
+  parts: { fn: string; creditsEach: number; kept: number }[];
+  now: number;
+  kept: number;
+  uncapped: number;
+  perRun: number;
+  perMonth: number;
+  when: string;
+  nextLabel: string;
+  balance?: number | null;
+  enough?: boolean | null;
+}
+
+/**
+ * A benchmark's cost, said before anything is spent: what its first run spends now (answers still fresh are free),
+ * what a refresh costs and a month of them, against the balance; "Not enough credits" when the first run is more.
+ */
+export function benchmarkCostText(p: BenchmarkCost): string {
+  const parts = p.parts.map((x) => x.fn + ' ' + x.creditsEach).join(' + ');
+  const balance = typeof p.balance === 'number' ? p.balance : undefined;
+  return (
+    'Now: ' +
+    count(p.now, 'credit') +
+    (p.kept ? ' (' + count(p.kept, 'answer') + ' still fresh, free)' : '') +
+    '. Then ' +
+    p.when +
+    ': ' +
+    count(p.accounts, 'account') +
+    ' \u00d7 ' +
+    count(p.creditsEach, 'credit') +
+    ' (' +
+    parts +
+    ') = ' +
+    count(p.uncapped, 'credit') +
+    ' a run' +
+    (p.uncapped > p.perRun ? ', cut to the cap of ' + count(p.perRun, 'credit') : '') +
+    ', about ' +
+    count(p.perMonth, 'credit') +
+    ' a month; next ' +
+    p.nextLabel +
+    '.' +
+    (balance === undefined ? '' : ' You have ' + count(balance, 'credit') + '.') +
+    (p.enough === false
+      ? ' Not enough credits: the first run needs ' + count(p.now, 'credit') + '; add credits or untick measures.'
+      : '')
+  );
+}

@@ -2,6 +2,7 @@
 // (nav.ts: the home list of jobs and settings, one section at a time), loads what the server
 // knows, and reads again what time changed around it.
 import { call } from './api';
+import { loadBenchmarks, refreshBenchSelection, wireBenchmark } from './benchmark';
 import { fail, state, type Endpoint } from './base';
 import { refreshSelection, showEndpoints, showJob, wireBulk } from './bulk';
 import { loadHistory, wireHistory } from './history';
@@ -21,6 +22,7 @@ state.endpoints = IG_ENDPOINTS;
 wireNav();
 wireSettings();
 wireTracker();
+wireBenchmark();
 wireVet();
 wireWatch();
 wireBulk();
@@ -34,6 +36,7 @@ window.addEventListener('message', (e) => {
   if (!e.data || !e.data.igdataRefresh) return;
   if (!state.running) call('igBulkStatus').then(showJob, fail('bulk-message'));
   loadTrackers();
+  loadBenchmarks();
   loadWatches();
   loadSchedules();
   loadHistory();
@@ -50,8 +53,10 @@ call('igSidebarState').then((s) => {
   if (s.settings.hasKey) refreshBalance();
   refreshSelection();
   refreshTrackerSelection();
+  refreshBenchSelection();
   refreshVetSelection();
   loadTrackers();
+  loadBenchmarks();
   loadWatches();
   loadUsage();
   loadSchedules();

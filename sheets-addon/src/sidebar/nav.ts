@@ -3,7 +3,18 @@
 // goes there; with a key set the sidebar opens on the list, without one on the key form.
 import { $, type Settings } from './base';
 
-const VIEWS = ['menu', 'settings', 'tracker', 'vet', 'watch', 'bulk', 'schedules', 'history', 'usage'] as const;
+const VIEWS = [
+  'menu',
+  'settings',
+  'tracker',
+  'benchmark',
+  'vet',
+  'watch',
+  'bulk',
+  'schedules',
+  'history',
+  'usage',
+] as const;
 export type View = (typeof VIEWS)[number];
 
 /** Shows one view, the others hidden; the back link everywhere but on the list. */
