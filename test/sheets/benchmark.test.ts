@@ -126,7 +126,10 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
     expect(report.value('Formats posted', a)).toBe(
       truth[a].s.format_mix.map((f: { type: string }) => f.type).join(', '),
     );
-    expect(report.value('Best time to post', a)).toBe(truth[a].b.recommendation);
+    // The best day and hour the API ranks first, in the sheet's zone (UTC here): "Tuesday 20:00".
+    const { best_days: days, best_hours: hours } = truth[a].b;
+    expect(report.value('Best time to post', a)).toBe(`${days[0].day} ${String(hours[0].hour).padStart(2, '0')}:00`);
+    expect(truth[a].b.recommendation).toContain(`${days[0].day} around ${String(hours[0].hour).padStart(2, '0')}:00`);
     expect(report.value('Follower growth since the previous run', a)).toBe(''); // one run: no growth yet
     expect(report.value('fetched', a)).toBeInstanceOf(Date);
   }

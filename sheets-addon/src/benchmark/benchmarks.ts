@@ -63,7 +63,7 @@ function readBenchmark(ctx: Context, req: BenchmarkRequest): { spec: RunsSpec; m
       part = { endpoint, fields: [], params: m.endpoint === BEST_TIME_ENDPOINT ? { timezone: zone } : {} };
       parts.push(part);
     }
-    if (!part.fields.includes(m.field)) part.fields.push(m.field);
+    for (const f of m.shown?.fields ?? [m.field]) if (!part.fields.includes(f)) part.fields.push(f);
   }
   const measures = chosen.map((m) => m.id);
   // A benchmark may be made once, not refreshed (its report stays as the first run left it).

@@ -21,7 +21,12 @@ export interface Measure {
   change?: boolean;
   /** Offered ticked. */
   ticked?: boolean;
+  /** What the cell shows, from the cells of `fields` (instead of `field`'s value). */
+  shown?: { fields: string[]; of: (cells: unknown[]) => string };
 }
+
+/** The first of a list as its history cell holds it ("Tuesday, Friday": flattened by its label). */
+const firstOf = (cell: unknown): string => String(cell ?? '').split(', ')[0];
 
 export const MEASURES: Measure[] = [
   {
@@ -80,7 +85,20 @@ export const MEASURES: Measure[] = [
   },
   { id: 'best_format', label: 'Best format', endpoint: STATS, field: 'best_format', ticked: true },
   { id: 'formats', label: 'Formats posted', endpoint: STATS, field: 'format_mix', ticked: true },
-  { id: 'best_time', label: 'Best time to post', endpoint: BEST_TIME, field: 'recommendation', ticked: true },
+  {
+    id: 'best_time',
+    label: 'Best time to post',
+    endpoint: BEST_TIME,
+    field: 'best_days',
+    ticked: true,
+    // The best day and the best hour ("Tuesday 20:00"), in the zone asked (the spreadsheet's): the API's own
+    // sentence (recommendation) is too long for a column.
+    shown: {
+      fields: ['best_days', 'best_hours'],
+      of: ([days, hours]) =>
+        days === '' || hours === '' ? '' : `${firstOf(days)} ${firstOf(hours).padStart(2, '0')}:00`,
+    },
+  },
 ];
 
 export const DEFAULT_MEASURES = MEASURES.filter((m) => m.ticked).map((m) => m.id);

@@ -36,7 +36,9 @@ function cellOf(m: Measure, h: TrackedHistory, rows: Row[]): SheetValue {
   const answers = rows.filter((r) => !isFailedRow(h.fields, r.cells));
   if (!m.change) {
     const last = rows[rows.length - 1];
-    return last && answers.includes(last) ? ((last.cells[col] ?? '') as SheetValue) : '';
+    if (!last || !answers.includes(last)) return '';
+    if (m.shown) return m.shown.of(m.shown.fields.map((f) => last.cells[h.fields.indexOf(f)] ?? ''));
+    return (last.cells[col] ?? '') as SheetValue;
   }
   const points = answers.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
   const [prev, latest] = points.slice(-2);
