@@ -187,7 +187,26 @@ test("the sidebar's counts, at 0, 1 and 2: selections, credits, rows, and the qu
       balance: n,
       enough: false,
     }),
+    benchmarkCostText({
+      accounts: n,
+      creditsEach: n,
+      parts: [{ fn: 'IGENGAGEMENT', creditsEach: n, kept: 0 }],
+      now: n,
+      kept: 0,
+      uncapped: n,
+      perRun: n,
+      perMonth: 0,
+      when: 'not refreshed',
+      nextLabel: '',
+      balance: n,
+    }),
   ]);
+  expect(
+    benchmarkCostText({
+      ...{ accounts: 3, creditsEach: 2, parts: [], now: 6, kept: 0, uncapped: 6, perRun: 6, perMonth: 0 },
+      ...{ when: 'not refreshed', nextLabel: '' },
+    }),
+  ).toBe('Now: 6 credits. Not refreshed: the report stays as this run leaves it.');
   expect(count(1, 'credit')).toBe('1 credit');
   expect(count(1500, 'row')).toBe('1,500 rows');
   expect(count(undefined, 'credit')).toBe('– credits');

@@ -54,7 +54,12 @@ function showBenchmarks(list: Answer<'igBenchmarks'>): void {
   list.forEach((b) => {
     const div = listItem('schedule benchmark', [
       ['strong', b.name + ': ' + count(b.accounts, 'account') + (b.ours ? ', ours @' + b.ours : '')],
-      ['span', b.when + ', at most ' + count(b.cap, 'credit') + ' a run. Next: ' + b.nextLabel + '.'],
+      [
+        'span',
+        b.nextLabel
+          ? b.when + ', at most ' + count(b.cap, 'credit') + ' a run. Next: ' + b.nextLabel + '.'
+          : 'Not refreshed: the report stays as its first run left it.',
+      ],
       ['span', 'Report: \u201c' + b.view + '\u201d.'],
     ]);
     div.appendChild(
@@ -110,7 +115,8 @@ export function wireBenchmark(): void {
   offerOurs([], '');
   $('bench-use-selection').onclick = refreshBenchSelection;
   $('bench-repeat').onchange = () => {
-    $('bench-weekday').hidden = $('bench-repeat').value === 'daily';
+    $('bench-weekday').hidden = $('bench-repeat').value !== 'weekly';
+    $('bench-hour').hidden = $('bench-repeat').value === 'never';
     invalidate();
   };
   for (const id of ['bench-weekday', 'bench-hour'] as const) $(id).onchange = invalidate;

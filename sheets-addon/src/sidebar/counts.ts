@@ -54,6 +54,17 @@ export function benchmarkCostText(p: BenchmarkCost): string {
     'Now: ' +
     count(p.now, 'credit') +
     (p.kept ? ' (' + count(p.kept, 'answer') + ' still fresh, free)' : '') +
+    (p.nextLabel ? refreshes(p, parts) : '. Not refreshed: the report stays as this run leaves it.') +
+    (balance === undefined ? '' : ' You have ' + count(balance, 'credit') + '.') +
+    (p.enough === false
+      ? ' Not enough credits: the first run needs ' + count(p.now, 'credit') + '; add credits or untick measures.'
+      : '')
+  );
+}
+
+/** What each refresh costs, and when the next one is. */
+function refreshes(p: BenchmarkCost, parts: string): string {
+  return (
     '. Then ' +
     p.when +
     ': ' +
@@ -70,10 +81,6 @@ export function benchmarkCostText(p: BenchmarkCost): string {
     count(p.perMonth, 'credit') +
     ' a month; next ' +
     p.nextLabel +
-    '.' +
-    (balance === undefined ? '' : ' You have ' + count(balance, 'credit') + '.') +
-    (p.enough === false
-      ? ' Not enough credits: the first run needs ' + count(p.now, 'credit') + '; add credits or untick measures.'
-      : '')
+    '.'
   );
 }
