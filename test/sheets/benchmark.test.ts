@@ -253,6 +253,9 @@ test('made once, not refreshed: its first run only, nothing a month after', asyn
     when: 'not refreshed',
     nextLabel: '',
   });
+  expect(() => rt.call('igBenchmarkPreview', { ...once, measures: ['followers', 'growth'] })).toThrow(
+    'Measures: growth needs a second run; choose a weekly or daily refresh, or untick growth.',
+  );
   const tracker = benchmark(rt, once);
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 6 });
   expect(rt.call('igBenchmarks')).toMatchObject([{ id: tracker.id, when: 'not refreshed', nextLabel: '' }]);

@@ -68,7 +68,11 @@ function readBenchmark(ctx: Context, req: BenchmarkRequest): { spec: RunsSpec; m
   const measures = chosen.map((m) => m.id);
   // A benchmark may be made once, not refreshed (its report stays as the first run left it).
   const kinds: Repeat['every'][] = ['weekly', 'daily', 'never'];
-  return { spec: readRuns({ ...req, fields: undefined, sortBy: undefined }, measures, parts, kinds), measures };
+  const spec = readRuns({ ...req, fields: undefined, sortBy: undefined }, measures, parts, kinds);
+  // Growth is the change between two runs: a benchmark made once would show an empty row, paid for nothing.
+  if (spec.settings.repeat.every === 'never' && measures.some((id) => MEASURES.find((m) => m.id === id)?.change))
+    throw new Error('Measures: growth needs a second run; choose a weekly or daily refresh, or untick growth.');
+  return { spec, measures };
 }
 
 /** "ours", checked against the selection's accounts as the service reads them. */

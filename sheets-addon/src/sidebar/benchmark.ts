@@ -117,6 +117,12 @@ export function wireBenchmark(): void {
   $('bench-repeat').onchange = () => {
     $('bench-weekday').hidden = $('bench-repeat').value !== 'weekly';
     $('bench-hour').hidden = $('bench-repeat').value === 'never';
+    // Growth is the change between two runs: none when the benchmark is made once.
+    const growth = boxes().find((b) => b.value === 'growth');
+    if (growth) {
+      if ($('bench-repeat').value === 'never') growth.checked = false;
+      growth.disabled = $('bench-repeat').value === 'never';
+    }
     invalidate();
   };
   for (const id of ['bench-weekday', 'bench-hour'] as const) $(id).onchange = invalidate;
