@@ -142,4 +142,14 @@ test('select accounts, preview (the server numbers), choose ours, create: the re
   );
   expect(await page.getAttribute('#bench-text', 'class')).toBe('msg error');
   expect(await page.isDisabled('#bench-create')).toBe(true);
+
+  // Made once: no day or hour to choose, growth (a change between two runs) unticked and off, the preview says so.
+  await page.selectOption('#bench-repeat', 'never');
+  expect([await page.isHidden('#bench-weekday'), await page.isHidden('#bench-hour')]).toEqual([true, true]);
+  const growth = page.locator('#bench-measures input[value="growth"]');
+  expect([await growth.isChecked(), await growth.isDisabled()]).toEqual([false, true]);
+  await page.click('#bench-preview');
+  await poll(() => text(page, '#bench-text')).toMatch(/Not refreshed: the report stays as this run leaves it\./);
+  await page.selectOption('#bench-repeat', 'weekly');
+  expect([await page.isHidden('#bench-weekday'), await growth.isDisabled()]).toEqual([false, false]);
 }, 120_000);
