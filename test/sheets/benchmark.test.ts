@@ -230,6 +230,25 @@ test('a week later the hourly trigger refreshes it: a second snapshot, the growt
     expect(report.value('Follower growth since the previous run', a)).toBeCloseTo((after - before) / before, 12);
   }
   expect(report.marked('Follower growth since the previous run')).toEqual([grower]);
+  // "Run now" an hour later: every answer still fresh (free), a third snapshot of the same fetch, which is no
+  // change since the run before: the growth row still compares the two fetches.
+  rt.advance(HOUR);
+  const [schedule] = JSON.parse(rt.properties.document.get('IGDATA_SCHEDULES') as string) as { id: string }[];
+  let job = rt.call('igScheduleRunNow', schedule.id);
+  while (job.status === 'running') job = rt.call('igScheduleStep', schedule.id, job.id);
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 24 });
+  expect(
+    rt.spreadsheet
+      .sheet(tracker.parts[0].history)
+      .getValues()
+      .filter((r) => r[1] === grower),
+  ).toHaveLength(3);
+  const again = reportOf(rt, tracker.view);
+  for (const a of ACCOUNTS)
+    expect(again.value('Follower growth since the previous run', a)).toBe(
+      report.value('Follower growth since the previous run', a),
+    );
+  expect(again.marked('Follower growth since the previous run')).toEqual([grower]);
   expect(report.values.map((l) => l[0]).filter((l) => l !== '')).toEqual([
     'measure',
     'Followers',

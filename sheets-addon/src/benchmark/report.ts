@@ -40,7 +40,11 @@ function cellOf(m: Measure, h: TrackedHistory, rows: Row[]): SheetValue {
     if (m.shown) return m.shown.of(m.shown.fields.map((f) => last.cells[h.fields.indexOf(f)] ?? ''));
     return (last.cells[col] ?? '') as SheetValue;
   }
-  const points = answers.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
+  // One point per answer fetched: a run that reused the previous run's answer (still fresh: "Run now" an hour
+  // later) wrote the same snapshot again, which is no change since that run.
+  const fetches = new Map<number, number>();
+  for (const r of answers) if (typeof r.cells[col] === 'number') fetches.set(fetchedAt(h, r), r.cells[col] as number);
+  const points = [...fetches.values()];
   const [prev, latest] = points.slice(-2);
   return points.length > 1 && prev ? (latest - prev) / prev : '';
 }
