@@ -107,7 +107,7 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
     'Posts per week',
     'Best format',
     'Formats posted',
-    'Best time to post',
+    'Best time to post (UTC+0)',
     'fetched',
     'note',
   ]);
@@ -128,7 +128,9 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
     );
     // The best day and hour the API ranks first, in the sheet's zone (UTC here): "Tuesday 20:00".
     const { best_days: days, best_hours: hours } = truth[a].b;
-    expect(report.value('Best time to post', a)).toBe(`${days[0].day} ${String(hours[0].hour).padStart(2, '0')}:00`);
+    expect(report.value('Best time to post (UTC+0)', a)).toBe(
+      `${days[0].day} ${String(hours[0].hour).padStart(2, '0')}:00`,
+    );
     expect(truth[a].b.recommendation).toContain(`${days[0].day} around ${String(hours[0].hour).padStart(2, '0')}:00`);
     expect(report.value('Follower growth since the previous run', a)).toBe(''); // one run: no growth yet
     expect(report.value('fetched', a)).toBeInstanceOf(Date);
@@ -153,7 +155,12 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
       'max',
     ).sort(),
   );
-  for (const row of ['Best format', 'Formats posted', 'Best time to post', 'Follower growth since the previous run'])
+  for (const row of [
+    'Best format',
+    'Formats posted',
+    'Best time to post (UTC+0)',
+    'Follower growth since the previous run',
+  ])
     expect(report.marked(row)).toEqual([]);
   // A value corrected by hand moves the mark: the rule is Sheets', not a colour painted once.
   const last = report.accounts[report.accounts.length - 1];
@@ -273,7 +280,7 @@ test('made once, not refreshed: its first run only, nothing a month after', asyn
     nextLabel: '',
   });
   expect(() => rt.call('igBenchmarkPreview', { ...once, measures: ['followers', 'growth'] })).toThrow(
-    'Measures: growth needs a second run; choose a weekly or daily refresh, or untick growth.',
+    'Measures: follower growth since the previous run needs a second run; choose a weekly or daily refresh, or untick it.',
   );
   const tracker = benchmark(rt, once);
   await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 6 });
@@ -286,6 +293,29 @@ test('made once, not refreshed: its first run only, nothing a month after', asyn
       .getValues()
       .filter((r) => r[1] !== ''),
   ).toHaveLength(4);
+});
+
+test('a cap that cuts the first run: the preview says what it spends, in whole accounts per function, and the run spends that', async () => {
+  const rt = await sheetWith(ACCOUNTS);
+  // 12 credits an account; a cap of 50 shares out as 8 (engagement), 20 (stats) and 20 (best time): 4 accounts each.
+  const preview = rt.call('igBenchmarkPreview', { ...weekly, cap: 50 });
+  expect(preview).toMatchObject({ now: 48, perRun: 50 });
+  expect(preview.parts.map((p: { credits: number }) => p.credits)).toEqual([8, 20, 20]);
+  benchmark(rt, { ...weekly, cap: 50, range: preview.range });
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: 48 });
+  // Made once, a cap that cuts the run would leave accounts blank for good: refused, saying the least it must be.
+  expect(() => rt.call('igBenchmarkPreview', { every: 'never', cap: 40, measures: ['followers', 'cadence'] })).toThrow(
+    'Credit cap per run: a benchmark made once runs once, so its cap must cover every account: at least 42 (6 accounts × 7 credits); got 40.',
+  );
+});
+
+test("a benchmark is no tracker: Track's step and the alerts refuse its id, and its runs leave its report alone", async () => {
+  const rt = await sheetWith(ACCOUNTS.slice(0, 2));
+  const tracker = benchmark(rt, { ...weekly, cap: 100, measures: ['followers', 'engagement'] });
+  const before = rt.spreadsheet.sheet(tracker.view).getValues();
+  expect(() => rt.call('igTrackerStep', tracker.id)).toThrow('This tracker was deleted; reopen the sidebar.');
+  expect(() => rt.call('igAlerts', tracker.id)).toThrow('This tracker was deleted; reopen the sidebar.');
+  expect(rt.spreadsheet.sheet(tracker.view).getValues()).toEqual(before);
 });
 
 test('bad input says what is wrong and saves nothing', async () => {

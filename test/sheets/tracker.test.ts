@@ -107,3 +107,14 @@ test('a private account shows why once and costs what the service charges; delet
   expect(rt.spreadsheet.findSheet(tracker.view)).toBeDefined();
   expect(rt.spreadsheet.findSheet(tracker.parts[0].history)).toBeDefined();
 });
+
+test("the preview counts the column as the tracker's runs read it: from the selection's first row down to the last account", async () => {
+  const rt = sheetWith(ACCOUNTS.slice(0, 10));
+  rt.spreadsheet.select('Sheet1!A2:A4');
+  const preview = rt.call('igTrackerPreview', { fields: 'followers', ...weekly, cap: 100 });
+  expect(preview).toMatchObject({ accounts: 10, perRun: 10 });
+  const { tracker } = rt.call('igTrackerCreate', { fields: 'followers', ...weekly, cap: 100, range: preview.range });
+  let r = rt.call('igTrackerStep', tracker.id);
+  while (!r.done) r = rt.call('igTrackerStep', tracker.id);
+  await expect(env.sandbox.stats()).resolves.toMatchObject({ creditsBilled: preview.perRun });
+});

@@ -18,6 +18,7 @@ import { readRuns } from '../tracker/read';
 import type { RunsSpec } from '../tracker/trackers';
 import {
   accountsIn,
+  capShare,
   deleteTracker,
   makeRuns,
   previewRuns,
@@ -47,7 +48,7 @@ export const benchmarkChoices = () => ({
 });
 
 /** The benchmark asked for, checked (a message naming what is wrong; nothing is saved on bad input). */
-function readBenchmark(ctx: Context, req: BenchmarkRequest): { spec: RunsSpec; measures: string[] } {
+function readBenchmark(ctx: Context, req: BenchmarkRequest): { spec: RunsSpec; measures: string[]; zone: number } {
   const ids = req.measures?.length ? [...new Set(req.measures.map(String))] : DEFAULT_MEASURES;
   const unknown = ids.find((id) => !MEASURES.some((m) => m.id === id));
   if (unknown)
@@ -68,11 +69,27 @@ function readBenchmark(ctx: Context, req: BenchmarkRequest): { spec: RunsSpec; m
   const measures = chosen.map((m) => m.id);
   // A benchmark may be made once, not refreshed (its report stays as the first run left it).
   const kinds: Repeat['every'][] = ['weekly', 'daily', 'never'];
-  const spec = readRuns({ ...req, fields: undefined, sortBy: undefined }, measures, parts, kinds);
+  const spec = readRuns({ ...req, fields: undefined, sortBy: undefined }, measures, parts, kinds, 'measures');
   // Growth is the change between two runs: a benchmark made once would show an empty row, paid for nothing.
-  if (spec.settings.repeat.every === 'never' && measures.some((id) => MEASURES.find((m) => m.id === id)?.change))
-    throw new Error('Measures: growth needs a second run; choose a weekly or daily refresh, or untick growth.');
-  return { spec, measures };
+  const change = chosen.find((m) => m.change);
+  if (spec.settings.repeat.every === 'never' && change)
+    throw new Error(
+      `Measures: ${change.label.toLowerCase()} needs a second run; choose a weekly or daily refresh, or untick it.`,
+    );
+  return { spec, measures, zone };
+}
+
+/**
+ * A benchmark made once has no later run to finish what its cap cut: its cap covers every account, else the
+ * missing accounts would stay blank for good.
+ */
+function checkOnce({ settings, each }: RunsSpec, accounts: number): void {
+  const all = accounts * each;
+  if (settings.repeat.every === 'never' && settings.cap < all)
+    throw new Error(
+      `Credit cap per run: a benchmark made once runs once, so its cap must cover every account: at least ` +
+        `${all} (${counted(accounts, 'account')} \u00d7 ${counted(each, 'credit')}); got ${settings.cap}.`,
+    );
 }
 
 /** "ours", checked against the selection's accounts as the service reads them. */
@@ -100,20 +117,20 @@ function oursIn(ctx: Context, req: BenchmarkRequest): { accounts: string[]; ours
 export function previewBenchmark(ctx: Context, req: BenchmarkRequest) {
   const { spec, measures } = readBenchmark(ctx, req);
   const { accounts, ours } = oursIn(ctx, req);
+  checkOnce(spec, accounts.length);
   const r = selection(ctx.book);
   const runs = previewRuns(ctx, spec, { ...r, rows: r.rows });
   const rule = { ...settingRule(ctx.settings), runLimitMs: reuseLimitMs(spec.settings.repeat) };
   const store = answersFor(ctx, rule, false).deps.store;
   const baseUrl = baseUrlOf(ctx.client.config);
+  // Each part's run spends at most its share of the cap, in whole accounts (it stops before passing it).
   const parts = spec.parts.map((p) => {
     const calls = uniqueCalls(accounts.map((a) => planRow(p.endpoint, 'handle', p.params, a)));
     const kept = store.getMany([...calls.keys()].map((k) => store.keyFor(baseUrl, k))).size;
-    return { fn: p.endpoint.fn, creditsEach: p.credits, kept, credits: (calls.size - kept) * p.credits };
+    const paid = Math.min(calls.size - kept, Math.floor(capShare(p.credits, spec.settings.cap, spec.each) / p.credits));
+    return { fn: p.endpoint.fn, creditsEach: p.credits, kept, credits: paid * p.credits };
   });
-  const now = Math.min(
-    spec.settings.cap,
-    parts.reduce((n, p) => n + p.credits, 0),
-  );
+  const now = parts.reduce((n, p) => n + p.credits, 0);
   return {
     ...runs,
     /** The selection's accounts as the service reads them (the sidebar offers them as ours). */
@@ -130,15 +147,16 @@ export function previewBenchmark(ctx: Context, req: BenchmarkRequest) {
 
 /** Makes the benchmark on the selection: its schedules, its first run now (the sidebar steps it) and its report. */
 export function createBenchmark(ctx: Context, req: BenchmarkRequest) {
-  const { spec, measures } = readBenchmark(ctx, req);
-  const { ours } = oursIn(ctx, req);
-  return makeRuns(ctx, spec, req.range, { report: 'benchmark', ours, measures }, writeBenchmark);
+  const { spec, measures, zone } = readBenchmark(ctx, req);
+  const { accounts, ours } = oursIn(ctx, req);
+  checkOnce(spec, accounts.length);
+  return makeRuns(ctx, spec, req.range, { report: 'benchmark', ours, measures, zone }, writeBenchmark);
 }
 
 /** A benchmark as its schedules' owner: its report is rebuilt once all its runs are over. */
 export const BENCHMARK_OWNER = runsOwner(writeBenchmark);
 
-export const stepBenchmark = (ctx: Context, id: string) => stepTracker(ctx, id, BENCHMARK_OWNER);
+export const stepBenchmark = (ctx: Context, id: string) => stepTracker(ctx, id, BENCHMARK_OWNER, 'benchmark');
 export const benchmarkViews = (ctx: Context) => trackerViews(ctx, 'benchmark');
 /** Deletes a benchmark and its schedules; its report and history sheets stay (the sidebar asks first). */
 export const deleteBenchmark = deleteTracker;

@@ -21,6 +21,8 @@ export interface Measure {
   change?: boolean;
   /** Offered ticked. */
   ticked?: boolean;
+  /** 0 means the API could not measure it (days between posts with fewer than 2 posts): shown blank, never a leader. */
+  zeroIsNone?: boolean;
   /** What the cell shows, from the cells of `fields` (instead of `field`'s value). */
   shown?: { fields: string[]; of: (cells: unknown[]) => string };
 }
@@ -82,6 +84,7 @@ export const MEASURES: Measure[] = [
     field: 'avg_days_between_posts',
     leader: 'min',
     format: '0.0',
+    zeroIsNone: true,
   },
   { id: 'best_format', label: 'Best format', endpoint: STATS, field: 'best_format', ticked: true },
   { id: 'formats', label: 'Formats posted', endpoint: STATS, field: 'format_mix', ticked: true },

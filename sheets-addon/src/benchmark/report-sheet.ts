@@ -8,7 +8,7 @@ import type { Context } from '../context/context';
 import type { TrackedHistory } from '../tracker/view';
 import type { Tracker } from '../tracker/trackers';
 import type { Measure } from './measures';
-import { CHARTED, MEASURES } from './measures';
+import { BEST_TIME_ENDPOINT, CHARTED, MEASURES } from './measures';
 import { benchmarkReport } from './report';
 
 /** Sheets' light green, as the vet's pass. */
@@ -25,8 +25,15 @@ const LABEL_WIDTH = 240;
 const ACCOUNT_WIDTH = 150;
 
 /** The benchmark's measures, in its order. */
-export const measuresOf = (t: Pick<Tracker, 'measures'>): Measure[] =>
-  (t.measures ?? []).flatMap((id) => MEASURES.filter((m) => m.id === id));
+export const measuresOf = (t: Pick<Tracker, 'measures' | 'zone'>): Measure[] =>
+  (t.measures ?? []).flatMap((id) => MEASURES.filter((m) => m.id === id)).map((m) => withZone(m, t.zone ?? 0));
+
+/**
+ * A row of hours says their zone: the offset the insight was asked in (the sheet's, in whole hours, when the
+ * benchmark was made; a zone of half hours or a daylight-saving change since would otherwise pass unseen).
+ */
+const withZone = (m: Measure, zone: number): Measure =>
+  m.endpoint === BEST_TIME_ENDPOINT ? { ...m, label: `${m.label} (UTC${zone < 0 ? '-' : '+'}${Math.abs(zone)})` } : m;
 
 /**
  * A cell of row `row` leads when it is a number and the row's largest (smallest) number: the custom formula of a

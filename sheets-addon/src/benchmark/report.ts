@@ -7,7 +7,7 @@
 import { historyTime } from '../engine/growth';
 import type { SheetValue } from '../engine/values';
 import type { Row, TrackedHistory } from '../tracker/view';
-import { fetchedAt, isFailedRow } from '../tracker/view';
+import { fetchPoints, fetchedAt, isFailedRow } from '../tracker/view';
 import type { Measure } from './measures';
 
 export interface BenchmarkReport {
@@ -38,13 +38,10 @@ function cellOf(m: Measure, h: TrackedHistory, rows: Row[]): SheetValue {
     const last = rows[rows.length - 1];
     if (!last || !answers.includes(last)) return '';
     if (m.shown) return m.shown.of(m.shown.fields.map((f) => last.cells[h.fields.indexOf(f)] ?? ''));
-    return (last.cells[col] ?? '') as SheetValue;
+    const v = (last.cells[col] ?? '') as SheetValue;
+    return m.zeroIsNone && v === 0 ? '' : v;
   }
-  // One point per answer fetched: a run that reused the previous run's answer (still fresh: "Run now" an hour
-  // later) wrote the same snapshot again, which is no change since that run.
-  const fetches = new Map<number, number>();
-  for (const r of answers) if (typeof r.cells[col] === 'number') fetches.set(fetchedAt(h, r), r.cells[col] as number);
-  const points = [...fetches.values()];
+  const points = fetchPoints(h, answers, col);
   const [prev, latest] = points.slice(-2);
   return points.length > 1 && prev ? (latest - prev) / prev : '';
 }

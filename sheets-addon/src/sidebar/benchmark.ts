@@ -56,7 +56,7 @@ function showBenchmarks(list: Answer<'igBenchmarks'>): void {
       ['strong', b.name + ': ' + count(b.accounts, 'account') + (b.ours ? ', ours @' + b.ours : '')],
       [
         'span',
-        b.nextLabel
+        b.when !== 'not refreshed'
           ? b.when + ', at most ' + count(b.cap, 'credit') + ' a run. Next: ' + b.nextLabel + '.'
           : 'Not refreshed: the report stays as its first run left it.',
       ],

@@ -44,7 +44,11 @@ function showSchedules(list: Answer<'igSchedules'>): void {
     const div = listItem('schedule', [
       ['strong', s.what],
       ['span', s.where],
-      ['span', s.when + ', at most ' + count(s.cap, 'credit') + ' a run. Next: ' + s.nextLabel + '.'],
+      // (a benchmark made once has no next run)
+      [
+        'span',
+        s.when + ', at most ' + count(s.cap, 'credit') + ' a run.' + (s.nextLabel ? ' Next: ' + s.nextLabel + '.' : ''),
+      ],
       [
         'span',
         lastRun(s.run, s.runLabel) +

@@ -12,7 +12,8 @@ import { loadAlerts, saveAlerts } from './alert-check';
 import { accountsIn, loadTrackers } from './trackers';
 
 function trackerOf(ctx: Context, id: string) {
-  const t = loadTrackers(ctx).find((x) => x.id === id);
+  // A benchmark is no tracker here: it has no alert rules.
+  const t = loadTrackers(ctx).find((x) => x.id === id && !x.report);
   if (!t) throw new Error('This tracker was deleted; reopen the sidebar.');
   return t;
 }

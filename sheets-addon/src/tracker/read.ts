@@ -82,7 +82,14 @@ export interface PartRequest {
  * The timing, cap, sort and name of a tracker or a benchmark, checked, with its parts: each one's history also holds
  * when its answer was fetched and a failed lookup's code (view.ts tells values from failures by it).
  */
-export function readRuns(req: TrackerRequest, chosen: string[], asked: PartRequest[], kinds?: Repeat['every'][]) {
+export function readRuns(
+  req: TrackerRequest,
+  chosen: string[],
+  asked: PartRequest[],
+  kinds?: Repeat['every'][],
+  /** What `chosen` holds, for the messages: a tracker's fields, a benchmark's measures. */
+  noun = 'fields',
+) {
   const parts = asked.map((p) => ({
     ...p,
     fields: [...p.fields, FETCHED_AT, ERROR_CODE],
@@ -92,7 +99,7 @@ export function readRuns(req: TrackerRequest, chosen: string[], asked: PartReque
   const repeat = readRepeat({ every: req.every ?? 'weekly', weekday: req.weekday ?? 1, hour: req.hour ?? 7 }, kinds);
   const cap = readCap(req.cap);
   if (cap < each)
-    throw new Error(`Credit cap per run: at least ${each}, what one account costs with these fields (got ${cap}).`);
+    throw new Error(`Credit cap per run: at least ${each}, what one account costs with these ${noun} (got ${cap}).`);
   const sortBy = String(req.sortBy ?? '').trim() || chosen[0];
   if (!chosen.includes(sortBy))
     throw new Error(`Sort by: one of the chosen fields (${chosen.join(', ')}); got "${sortBy}".`);

@@ -56,6 +56,8 @@ export interface Tracker {
   ours?: string;
   /** A benchmark's measures (benchmark/measures.ts ids), in the report's order. */
   measures?: string[];
+  /** A benchmark's hours (best time to post) are in this offset from UTC, in whole hours: the sheet's when made. */
+  zone?: number;
 }
 
 export const loadTrackers = (ctx: Pick<Context, 'props'>): Tracker[] =>
@@ -98,6 +100,10 @@ function defaultName(ctx: Context, trackers: Tracker[], kind: string): string {
 /** "IG Data tracker Competitors"; a default name's word said once: "IG Data tracker 1", "IG Data benchmark 1". */
 const viewName = (kind: string, name: string): string => joinName(`IG Data ${kind}`, name);
 
+/** The cap of one part's runs: its share of the cap per run (each account costs all parts), at least one account. */
+export const capShare = (credits: number, cap: number, each: number): number =>
+  Math.max(credits, Math.floor((cap * credits) / each));
+
 /** The first run is now: the next comes at the schedule's time at least half a period later (not an hour later). */
 const secondRun = (ctx: Context, r: Repeat): number => nextRun(ctx.book, r, ctx.now() + reuseLimitMs(r));
 
@@ -110,7 +116,8 @@ export type RunsSpec = ReturnType<typeof readRuns>;
 /** What runs of `spec` over the selection would cost per run and per month, and when they run (nothing is saved). */
 export function previewRuns(ctx: Context, { settings: t, parts, each }: RunsSpec, source?: Tracker['source']) {
   const r = selection(ctx.book);
-  const accounts = accountsIn(ctx, source ?? r).length;
+  // A tracker's column from its first row down, as its runs read it (not the selection's rows alone).
+  const accounts = accountsIn(ctx, source ?? { sheet: r.sheet, row: r.row, col: r.col }).length;
   const b = readBalance(ctx.client);
   return {
     range: rangeLabel(r),
@@ -137,7 +144,7 @@ export function makeRuns(
   ctx: Context,
   t: RunsSpec,
   range: string | undefined,
-  extra: Pick<Tracker, 'report' | 'ours' | 'measures'> = {},
+  extra: Pick<Tracker, 'report' | 'ours' | 'measures' | 'zone'> = {},
   write: ViewWriter = writeTrackerView,
 ): { tracker: Tracker; jobs: BulkJob[] } {
   const r = selection(ctx.book);
@@ -175,8 +182,7 @@ export function makeRuns(
       // A new history sheet of its own (the tracker keeps its name, by id): another lookup's rows, or
       // those of a deleted tracker that had this name, would be taken for this tracker's snapshots.
       const placed = placeOutput(ctx.book, r, p, 'history', `${part.endpoint.fn} ${name}`);
-      // Each part gets its share of the cap (each account costs all parts).
-      const share = Math.max(part.credits, Math.floor((cap * part.credits) / t.each));
+      const share = capShare(part.credits, cap, t.each);
       const s: Schedule = {
         ...newSchedule(ctx, request, p, placed, { repeat, cap: share, nextAt }),
         // A tracker's column grows (accounts added join the next run); a benchmark's accounts are the selection's.
@@ -256,20 +262,24 @@ export const runsOwner = (write: ViewWriter): RunOwner => ({
     const t = findTracker(ctx, trackerId);
     if (!t || running(ctx, t).length) return;
     ctx.lock.withLock(() => refreshView(ctx, t, write));
-    checkAlerts(ctx, t, accountsIn(ctx, t.source));
+    if (!t.report) checkAlerts(ctx, t, accountsIn(ctx, t.source)); // a benchmark has no alert rules
   },
 });
 
 export const TRACKER_OWNER = runsOwner(writeTrackerView);
 
-/** One step of a tracker's (a benchmark's: its `owner`) run from the sidebar; its view is rebuilt when its runs end. */
+/**
+ * One step of a tracker's run (a benchmark's: `kind` and its `owner`) from the sidebar; its view is rebuilt when its
+ * runs end. A benchmark's id is no tracker's: its report is never rewritten as a tracker view.
+ */
 export function stepTracker(
   ctx: Context,
   id: string,
   owner = TRACKER_OWNER,
+  kind: 'tracker' | 'benchmark' = 'tracker',
 ): { tracker: Tracker; jobs: BulkJob[]; done: boolean } {
   const t = findTracker(ctx, id);
-  if (!t) throw new Error(`This ${owner === TRACKER_OWNER ? 'tracker' : 'benchmark'} was deleted; reopen the sidebar.`);
+  if (!t || kindOf(t) !== kind) throw new Error(`This ${kind} was deleted; reopen the sidebar.`);
   const part = t.parts.find((p) => jobStore(ctx.props).load(p.scheduleId)?.status === 'running');
   const job = part && jobStore(ctx.props).load(part.scheduleId);
   // Only its own schedules are stepped here, so its own hook is the only one needed.

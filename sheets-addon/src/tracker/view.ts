@@ -71,6 +71,16 @@ export function fetchedAt(h: Pick<TrackedHistory, 'fields'>, row: Row): number {
 }
 
 /**
+ * The numbers of column `col` of an account's rows (oldest first), one per answer fetched: a run that reused the
+ * previous run's answer (still fresh) wrote the same snapshot again, which is no change since that run.
+ */
+export function fetchPoints(h: Pick<TrackedHistory, 'fields'>, rows: Row[], col: number): number[] {
+  const byFetch = new Map<number, number>();
+  for (const r of rows) if (typeof r.cells[col] === 'number') byFetch.set(fetchedAt(h, r), r.cells[col] as number);
+  return [...byFetch.values()];
+}
+
+/**
  * `accounts`: the column's distinct targets as the service reads them, in order; `sortBy`: a field (latest value,
  * largest first).
  */
@@ -119,7 +129,7 @@ export function trackerView(accounts: string[], histories: TrackedHistory[], sor
       if (last) fetched = Math.max(fetched, fetchedAt(h, last));
       // A message row (private, deleted...) has its sentence in the first field: said once, in note.
       if (last && !note && isFailedRow(h.fields, last.cells)) note = String(last.cells[0]);
-      const points = rows.map((r) => r.cells[col]).filter((v): v is number => typeof v === 'number');
+      const points = fetchPoints(h, rows, col);
       if (!points.every((v) => Number.isInteger(v))) counts[i] = false;
       const latest = points[points.length - 1];
       const prev = points[points.length - 2];
