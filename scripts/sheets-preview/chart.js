@@ -62,12 +62,13 @@
     return out;
   }
   /**
-   * The chart's table with its series in columns: the ranges side by side; transposed, the ranges'
-   * rows one under the other (each row a series, its first cell the name), turned into columns.
+   * The chart's table with its series in columns: the ranges joined as the chart says (side by side,
+   * MERGE_COLUMNS, the default; one under the other, MERGE_ROWS); transposed, that table's rows are
+   * the series (each row's first cell the name), turned into columns.
    */
   function oriented(view) {
-    if (!view.transpose) return table(view);
-    var rows = [].concat.apply([], view.values || []);
+    var rows = view.mergeStrategy === 'MERGE_ROWS' ? [].concat.apply([], view.values || []) : table(view);
+    if (!view.transpose) return rows;
     var width = Math.max.apply(
       null,
       [0].concat(

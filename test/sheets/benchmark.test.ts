@@ -168,9 +168,10 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
   expect(reportOf(rt, tracker.view).marked('Followers')).toEqual([last]);
   // Two column charts: the accounts across, engagement and growth.
   const charts = report.sheet.charts.map((c) => c.view());
-  expect(charts.map((c) => [c.type, c.options.title, c.transpose, c.numHeaders])).toEqual([
-    ['column', 'Engagement rate %', true, 1],
-    ['column', 'Follower growth since the previous run', true, 1],
+  // The header row and the measure's row one under the other (MERGE_ROWS), then turned: the accounts across.
+  expect(charts.map((c) => [c.type, c.options.title, c.mergeStrategy, c.transpose, c.numHeaders])).toEqual([
+    ['column', 'Engagement rate %', 'MERGE_ROWS', true, 1],
+    ['column', 'Follower growth since the previous run', 'MERGE_ROWS', true, 1],
   ]);
   expect(charts[0].values[1][0].slice(1)).toEqual(report.accounts.map((a) => truth[a].e.engagement_rate_pct));
   expect(String(charts[0].values[0][0][1])).toBe(`${ours} (ours)`);

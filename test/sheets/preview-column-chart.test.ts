@@ -13,10 +13,14 @@ const { lineChartSvg } = require('../../scripts/sheets-preview/chart.js') as {
   lineChartSvg: (view: unknown, opts?: { timeZone?: string }) => string;
 };
 
-/** A benchmark's chart: the header row and one measure's row, transposed, no legend (as book.ts builds it). */
+/**
+ * A benchmark's chart: the header row and one measure's row, one under the other (MERGE_ROWS), transposed, no legend
+ * (as book.ts builds it).
+ */
 const benchmarkView = (header: unknown[], row: unknown[], more: Record<string, unknown> = {}) => ({
   type: 'column',
   numHeaders: 1,
+  mergeStrategy: 'MERGE_ROWS',
   transpose: true,
   options: { title: row[0], legend: { position: 'none' } },
   values: [[header], [row]],
@@ -123,6 +127,7 @@ test('the line chart honours transpose too: rows as series draw what the same ta
     {
       type: 'line',
       numHeaders: 1,
+      mergeStrategy: 'MERGE_ROWS',
       transpose: true,
       options: {},
       values: [[['date', ...dates]], [['nasa', 1, 2]], [['natgeo', 3, 4]]],

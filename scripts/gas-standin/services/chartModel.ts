@@ -35,6 +35,8 @@ export interface ChartView {
   numHeaders: number;
   /** setTransposeRowsAndColumns(true): the ranges' rows are the series (their first column the names). */
   transpose: boolean;
+  /** How the ranges are joined: side by side (MERGE_COLUMNS, the default) or one under the other (MERGE_ROWS). */
+  mergeStrategy: string;
   position: ChartPosition;
   options: Record<string, unknown>;
   values: CellValue[][][];
@@ -105,6 +107,7 @@ export class ChartModel<R extends ChartRange = ChartRange> {
       sheets: this.ranges.map((g) => g.sheet.name),
       numHeaders: this.numHeaders,
       transpose: this.transpose,
+      mergeStrategy: this.mergeStrategy,
       position: { ...this.position },
       options: structuredClone(this.options),
       values: this.values(),

@@ -86,6 +86,8 @@ const gridOf = (sheet: Sheet): Grid => ({
       // The rows are the series: the accounts, across the columns, are the categories.
       sheet.insertChart(
         b
+          // Row ranges stacked (header row, then the measure's row), then turned: a series per measure.
+          .setMergeStrategy(Charts.ChartMergeStrategy.MERGE_ROWS)
           .setTransposeRowsAndColumns(true)
           .setNumHeaders(1)
           .setPosition(c.at.row, c.at.col, c.at.offsetX ?? 0, 0)
