@@ -10,6 +10,14 @@ import { NOT_CHARGED, chargedNote, tries } from './words';
 
 export type { MessageContext };
 
+/**
+ * The service's reference page for an error it answered ("More about this error: https://…/docs/errors#not_found"),
+ * on the base URL's origin (base-url.ts docsUrl), or '' for any other failure: n8n shows it as the error's
+ * description, Zapier at the end of its message.
+ */
+export const docsNote = (error: AnyIgError): string =>
+  error.name === 'IgApiError' && error.details.docs ? `More about this error: ${error.details.docs}` : '';
+
 export function userMessage(error: AnyIgError, ctx: MessageContext): string {
   switch (error.name) {
     case 'IgValidationError':

@@ -8,7 +8,7 @@
  */
 import type { ZObject } from 'zapier-platform-core';
 import type { Call } from '@igdata/core';
-import { errorCode, isIgError, userMessage } from '@igdata/core';
+import { docsNote, errorCode, isIgError, userMessage } from '@igdata/core';
 
 /** Where a Zapier user sets the key, for the sentences. */
 export const KEY_WHERE = "the IG Data connection (Zapier's My Apps)";
@@ -27,8 +27,7 @@ function retrySeconds(value: string | undefined, now: number): number {
 export function asZapierError(z: ZObject, e: unknown, call: Call | undefined, retryAfter?: string): Error {
   if (!isIgError(e)) return e instanceof Error ? e : new Error(String(e));
   // The service's page for the error (on the base URL's origin), where Zapier shows a step's error: its message.
-  const docs = e.name === 'IgApiError' ? e.details.docs : undefined;
-  const message = userMessage(e, { keyWhere: KEY_WHERE, call }) + (docs ? ` More about this error: ${docs}` : '');
+  const message = [userMessage(e, { keyWhere: KEY_WHERE, call }), docsNote(e)].filter(Boolean).join(' ');
   const code = errorCode(e);
   if (EXPIRED.has(code)) return new z.errors.ExpiredAuthError(message);
   if (code === 'rate_limited') return new z.errors.ThrottledError(message, retrySeconds(retryAfter, Date.now()));

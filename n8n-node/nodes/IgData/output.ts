@@ -8,6 +8,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { AnyIgError, Call, EndpointDef, KnownErrorCode, RunError, RunStoppedError } from '@igdata/core';
 import {
+  docsNote,
   errorCode,
   flatten,
   isIgError,
@@ -71,7 +72,7 @@ export function toNodeError(
       credits_charged: error.charged,
     };
     // n8n shows the description under the message: the service's page for the error, on the base URL's origin.
-    const description = error.details.docs && `More about this error: ${error.details.docs}`;
+    const description = docsNote(error);
     return new NodeApiError(node, response, {
       message,
       httpCode: String(error.status),
