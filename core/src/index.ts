@@ -114,7 +114,7 @@ export type { ErrorCodeFacts } from './error-codes';
 export { ERROR_CODES, errorFacts, stopsBulkRun } from './error-codes';
 export { ERROR_DOCS_PATH, ERROR_REFERENCE, docsLink } from './error-docs';
 export type { MessageContext } from './messages';
-export { docsNote, userMessage } from './messages';
+export { docsNote, docsOf, userMessage } from './messages';
 /** The end of every error sentence: what its request cost (a vet's note sums what several cost). */
 export type { FirstCharge, ZoneOffset } from './words';
 export { chargedNote, chargesNote } from './words';

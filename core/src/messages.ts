@@ -11,12 +11,20 @@ import { NOT_CHARGED, chargedNote, tries } from './words';
 export type { MessageContext };
 
 /**
- * The service's reference page for an error it answered ("More about this error: https://…/docs/errors#not_found"),
- * on the base URL's origin (base-url.ts docsUrl), or '' for any other failure: n8n shows it as the error's
- * description, Zapier at the end of its message.
+ * The service's reference page for an error it answered (https://…/docs/errors#not_found), on the base URL's origin
+ * (base-url.ts docsUrl); undefined for any other failure. The Sheets sidebar links it.
  */
-export const docsNote = (error: AnyIgError): string =>
-  error.name === 'IgApiError' && error.details.docs ? `More about this error: ${error.details.docs}` : '';
+export const docsOf = (error: AnyIgError): string | undefined =>
+  error.name === 'IgApiError' ? error.details.docs : undefined;
+
+/**
+ * docsOf as a sentence ("More about this error: https://…"), or '': n8n shows it as the error's description, Zapier
+ * at the end of its message.
+ */
+export const docsNote = (error: AnyIgError): string => {
+  const docs = docsOf(error);
+  return docs ? `More about this error: ${docs}` : '';
+};
 
 export function userMessage(error: AnyIgError, ctx: MessageContext): string {
   switch (error.name) {

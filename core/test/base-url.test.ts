@@ -3,9 +3,11 @@
 // fetchIO never follows one (a real 302 between two local servers).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RawResponse, SyncIO } from '../src';
+import type { AnyIgError, RawResponse, SyncIO } from '../src';
 import {
   baseUrlRefusal,
+  docsNote,
+  docsOf,
   docsUrl,
   driveAsync,
   driveSync,
@@ -151,4 +153,26 @@ test('a relative redirect is refused too, and its text never carries the key', (
   const message = userMessage(error as never, { keyWhere: 'x' });
   expect(message).toContain('the Base URL redirected the request; the API key goes only to the Base URL');
   expect(message).not.toContain(KEY);
+});
+
+test("an error answer's docs link: read on the base URL's origin (docsOf, docsNote); a link to another host is dropped", () => {
+  const failWith = (docs: string) => {
+    const res: RawResponse = {
+      status: 402,
+      headers: {},
+      body: JSON.stringify({ error: { code: 'insufficient_credits', message: 'No credits left', docs } }),
+    };
+    const io: SyncIO = { fetch: () => res, fetchAll: (rs) => rs.map(() => res), sleep: () => undefined };
+    try {
+      driveSync(send({ apiKey: KEY, baseUrl: 'https://api.test/v1' }, prepare('credits', {})), io);
+    } catch (e) {
+      return e as AnyIgError;
+    }
+    throw new Error('no error');
+  };
+  const paid = failWith('/docs/errors#insufficient_credits');
+  expect(docsOf(paid)).toBe('https://api.test/docs/errors#insufficient_credits');
+  expect(docsNote(paid)).toBe('More about this error: https://api.test/docs/errors#insufficient_credits');
+  const elsewhere = failWith('https://evil.example/docs');
+  expect([docsOf(elsewhere), docsNote(elsewhere)]).toEqual([undefined, '']);
 });

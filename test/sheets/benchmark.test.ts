@@ -162,6 +162,18 @@ test('6 accounts: the report shows every measure as the API answers it, ours fir
     'Follower growth since the previous run',
   ])
     expect(report.marked(row)).toEqual([]);
+  // The rules' ranges: the numeric rows only (a rule on a text row would mark nobody today by ISNUMBER alone,
+  // so the ranges themselves are checked), each across every account's column.
+  const ruled = report.sheet.colorRules
+    .flatMap((r) => r.ranges)
+    .flatMap((g) => Array.from({ length: g.numRows }, (_, i) => [report.values[g.row + i - 1][0], g.col, g.numCols]));
+  expect(ruled.sort()).toEqual(
+    ['Engagement rate %', 'Follower growth since the previous run', 'Followers', 'Posts per week'].map((l) => [
+      l,
+      2,
+      ACCOUNTS.length,
+    ]),
+  );
   // A value corrected by hand moves the mark: the rule is Sheets', not a colour painted once.
   const last = report.accounts[report.accounts.length - 1];
   report.sheet.setValues(`G${report.rowOf('Followers')}`, [[10 ** 12]]);

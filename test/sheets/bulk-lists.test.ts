@@ -258,7 +258,7 @@ test('out of credits between two pages of a target: it is not written; after a t
   await poll(() => page.isVisible('#resume')).toBe(true);
   await page.click('#resume');
   await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe(
-    'Out of credits: 0 left. Top up to continue. (Not charged.)',
+    'Out of credits: 0 left. Top up to continue. (Not charged.) More about this error',
   );
   const out = rt.spreadsheet.sheet('IG Data IGREELS');
   const labels = () =>

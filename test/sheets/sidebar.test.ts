@@ -6,7 +6,8 @@
  */
 import { openSidebar, sidebarState } from '../../scripts/gas-standin/browser';
 import type { GasRuntime } from '../../scripts/gas-standin/runtime';
-import { DEMO_KEY, PROP, SandboxProcess } from './harness';
+import { originOfUrl } from '@igdata/core';
+import { DEMO_KEY, PROD, PROP, SandboxProcess } from './harness';
 import { cancelOnFirstProgress, go, openLoaded, poll, sidebarSuite, text } from './sidebar-page';
 
 const env = sidebarSuite({ key: null });
@@ -209,8 +210,16 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
   await poll(() => page.isVisible('#resume')).toBe(true);
   await page.click('#resume');
   await poll(() => text(page, '#bulk-message'), { timeout: 30000 }).toBe(
-    'Out of credits: 0 left. Top up to continue. (Not charged.)',
+    'Out of credits: 0 left. Top up to continue. (Not charged.) More about this error',
   );
+  // The service's reference page for the error, on the Base URL's own host (production's: the stand-in only sends
+  // its requests to the sandbox), opening in a new tab.
+  const link = page.locator('#bulk-message a');
+  expect(await link.evaluate((a: HTMLAnchorElement) => [a.href, a.target, a.rel])).toEqual([
+    `${originOfUrl(PROD)}/docs/errors#insufficient_credits`,
+    '_blank',
+    'noopener',
+  ]);
   expect(await text(page, '#progress-text')).toMatch(/^Paused at 2 of 6 rows/);
   expect(sheet.getValues('B1:B6').map((r) => r[0])).toEqual([2012, 2012, '', '', '', '']);
   await go(page, 'settings');
@@ -220,6 +229,8 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
   await go(page, 'bulk');
   await page.click('#resume');
   await poll(() => text(page, '#progress-text'), { timeout: 30000 }).toMatch(/^Done: 6 of 6 rows/);
+  expect(await page.locator('#bulk-message a').count()).toBe(0);
+  expect(JSON.parse(rt.properties.document.get(PROP.job)!).docs).toBeUndefined();
   const s = await sb.stats();
   expect(s.byRequest['profile/about?handle=nasa']).toBe(1);
   expect(s.byRequest['profile/about?handle=natgeo']).toBe(1);

@@ -63,6 +63,8 @@ interface JobBase extends JobPlace {
    */
   maxAgeMs?: number;
   message?: string;
+  /** The service's reference page for the error that paused it (core's docsOf): the sidebar links it after message. */
+  docs?: string;
   /**
    * Paused at a platform's daily quota (Google's URL Fetch calls a day): what was reached (the IgQuotaError's words),
    * and once the step saw it, when the run goes on by itself (epoch ms: the hourly trigger resumes it from then).
@@ -208,9 +210,11 @@ export function countFetch(job: BulkJob, credits: number, requests: number, fetc
 }
 
 /** Pauses a job with why (saving it is the caller's). */
-export function pauseJob<J extends BulkJob>(job: J, message: string): J {
+export function pauseJob<J extends BulkJob>(job: J, message: string, docs?: string): J {
   job.status = 'paused';
   job.message = message;
+  if (docs) job.docs = docs;
+  else delete job.docs;
   return job;
 }
 
@@ -218,6 +222,7 @@ export function pauseJob<J extends BulkJob>(job: J, message: string): J {
 export function unpause(job: BulkJob): void {
   job.status = 'running';
   delete job.message;
+  delete job.docs;
   delete job.quota;
   delete job.resumeAt;
 }

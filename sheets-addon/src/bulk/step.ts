@@ -4,7 +4,7 @@
  * once the unit was fetched (the kinds differ only in the rows they write for it).
  */
 import type { AnyIgError, Call } from '@igdata/core';
-import { isQuotaError, stopsBulkRun } from '@igdata/core';
+import { docsOf, isQuotaError, stopsBulkRun } from '@igdata/core';
 import { messageOf } from '../engine/messages';
 import type { EngineDeps } from '../engine/deps';
 import type { Grid } from '../context/context';
@@ -88,7 +88,7 @@ export function rowOutcomes<A>(
       const a = answerOf(row);
       if (a.late) return { outcomes, stopAt: r };
       if (a.error && stopsBulkRun(a.error)) {
-        pauseJob(job, messageOf(a.error, a.failedCall ?? row.call));
+        pauseJob(job, messageOf(a.error, a.failedCall ?? row.call), docsOf(a.error));
         if (isQuotaError(a.error)) job.quota = a.error.message; // the step says when it goes on (runs.ts)
         return { outcomes, stopAt: r };
       }

@@ -35,10 +35,21 @@ export const state: {
   balanceAt: 0,
 };
 
-export function say(id: Id, text: string, kind?: string): void {
+/**
+ * A message in the element `id`; `docs` (a job's reference page for the error that stopped it, which core kept only
+ * on the base URL's origin) follows as a link opening in a new tab.
+ */
+export function say(id: Id, text: string, kind?: string, docs?: string | null): void {
   const el = $(id);
   el.textContent = text || '';
   el.className = 'msg' + (kind ? ' ' + kind : '');
+  if (!docs || !/^https?:\/\//.test(docs)) return;
+  const a = document.createElement('a');
+  a.href = docs;
+  a.target = '_blank';
+  a.rel = 'noopener';
+  a.textContent = 'More about this error';
+  el.append(' ', a);
 }
 export const fmt = (n: unknown): string => (typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '–');
 

@@ -109,7 +109,7 @@ export function showJob(job: Job | null): void {
   else if (job.status === 'paused') text = 'Paused at ' + text + '.';
   say('progress-text', text, job.status === 'done' ? 'ok' : '');
   // A run waiting for Google's daily quota is not in error: it goes on by itself (its message says when).
-  if (job.message) say('bulk-message', job.message, job.status === 'paused' && !job.resumeAt ? 'error' : '');
+  if (job.message) say('bulk-message', job.message, job.status === 'paused' && !job.resumeAt ? 'error' : '', job.docs);
   else if (job.status === 'done') say('bulk-message', 'Written to ' + outputPlace(job) + '.', 'ok');
   const open = job.status !== 'done';
   // A run the sidebar is not stepping (it was closed) goes on through the hourly trigger.

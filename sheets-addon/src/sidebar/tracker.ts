@@ -108,6 +108,7 @@ function stepFirstRun(id: string, view: string): Promise<void> {
         '\u201d.' +
         (stopped && stopped.message ? ' ' + stopped.message : ''),
       stopped ? 'error' : 'ok',
+      stopped ? stopped.docs : undefined,
     );
     loadTrackers();
     loadSchedules();
