@@ -221,6 +221,7 @@ test('out of credits pauses the run; after replacing the key, Resume continues w
     'noopener',
   ]);
   expect(await text(page, '#progress-text')).toMatch(/^Paused at 2 of 6 rows/);
+  await poll(() => text(page, '#top-balance')).toBe('0 credits'); // read again when the run stopped, not left at 4
   expect(sheet.getValues('B1:B6').map((r) => r[0])).toEqual([2012, 2012, '', '', '', '']);
   await go(page, 'settings');
   await page.fill('#key', DEMO_KEY);

@@ -176,10 +176,9 @@ function loop(): Promise<void> | undefined {
       showJob(job);
       // Yield to the page between steps, so a click on Cancel is seen before the next step.
       if (job.status === 'running') return new Promise((r) => setTimeout(r, 0)).then(loop);
-      if (job.status === 'done') {
-        refreshBalance();
-        if (job.kind === 'history') loadHistory();
-      }
+      // Whatever stopped it (done, out of credits, its cap), the balance at the top is now old.
+      refreshBalance();
+      if (job.status === 'done' && job.kind === 'history') loadHistory();
     },
     (e) => {
       if (state.job && state.job.id !== current.id) return;
