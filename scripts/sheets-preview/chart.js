@@ -134,15 +134,11 @@
   }
 
   /**
-   * The chart as an SVG string of `width` x `height` (Sheets' default 600 x 371). Paths carry
-   * class "series" and data-series (the column's header), one per series, gaps included.
+   * The chart's series: the table oriented, its header row (numHeaders, or guessed when -1: a first row
+   * of no numbers), the data rows with a category (a blank first cell is no row), one name per
+   * series ("Series 2" where the header is blank), and every number charted (for the y axis).
    */
-  function lineChartSvg(view, opts) {
-    opts = opts || {};
-    var W = opts.width || 600,
-      H = opts.height || 371,
-      tz = opts.timeZone;
-    var o = view.options || {};
+  function seriesOf(view) {
     var rows = oriented(view);
     var headers =
       view.numHeaders > 0 ||
@@ -152,7 +148,9 @@
           return num(v) === null;
         }));
     var head = headers && rows.length ? rows[0] : [];
-    var data = headers ? rows.slice(1) : rows;
+    var data = (headers ? rows.slice(1) : rows).filter(function (r) {
+      return r[0] !== '' && r[0] !== null && r[0] !== undefined;
+    });
     var width = Math.max.apply(
       null,
       [0].concat(
@@ -164,47 +162,35 @@
     var names = [];
     for (var c = 1; c < width; c++)
       names.push(head[c] !== undefined && head[c] !== '' ? String(head[c]) : 'Series ' + c);
-    // x: dates on a time scale when every label is one, else evenly spaced labels
-    data = data.filter(function (r) {
-      return r[0] !== '' && r[0] !== null && r[0] !== undefined;
-    });
-    var isTime =
-      data.length > 0 &&
-      data.every(function (r) {
-        return ISO.test(String(r[0]));
-      });
-    var xs = data.map(function (r, i) {
-      return isTime ? Date.parse(r[0]) : i;
-    });
     var ys = [];
     data.forEach(function (r) {
-      for (var c = 1; c < width; c++) if (num(r[c]) !== null) ys.push(num(r[c]));
+      for (var k = 1; k < width; k++) if (num(r[k]) !== null) ys.push(num(r[k]));
     });
-
-    var title = o.title ? String(o.title) : '';
-    var hTitle = o.hAxis && o.hAxis.title ? String(o.hAxis.title) : '';
-    var vTitle = o.vAxis && o.vAxis.title ? String(o.vAxis.title) : '';
-    var legendW = names.length
-      ? Math.min(
-          150,
-          28 +
-            7 *
-              Math.max.apply(
-                null,
-                names.map(function (n) {
-                  return Math.min(n.length, 16);
-                }),
-              ),
-        )
-      : 0;
-    var L = 64 + (vTitle ? 18 : 0),
-      R = legendW + 16,
-      T = title ? 40 : 16,
-      B = 40 + (hTitle ? 18 : 0);
-    var pw = W - L - R,
-      ph = H - T - B;
-    var svg = [
-      '<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="' +
+    return { data: data, names: names, ys: ys };
+  }
+  /** The legend's width on the right: its longest name (16 characters at most), 150 px at most. */
+  function legendWidth(names) {
+    return Math.min(
+      150,
+      28 +
+        7 *
+          Math.max.apply(
+            null,
+            names.map(function (n) {
+              return Math.min(n.length, 16);
+            }),
+          ),
+    );
+  }
+  /**
+   * The svg's opening (named `unnamed` for a screen reader when it has no title), its white card and its title at
+   * `left`: the list the chart's elements are pushed to.
+   */
+  function frame(W, H, className, title, left, unnamed) {
+    var parts = [
+      '<svg xmlns="http://www.w3.org/2000/svg" class="' +
+        className +
+        '" width="' +
         W +
         '" height="' +
         H +
@@ -213,22 +199,90 @@
         ' ' +
         H +
         '" font-family="Arial, sans-serif" font-size="11" role="img" aria-label="' +
-        esc(title || 'Line chart') +
+        esc(title || unnamed) +
         '">',
       '<rect width="' + W + '" height="' + H + '" fill="#fff" stroke="#dadce0"/>',
     ];
     if (title)
-      svg.push('<text class="title" x="' + L + '" y="24" font-size="15" fill="#202124">' + esc(title) + '</text>');
-    if (!ys.length) {
-      svg.push(
-        '<text x="' +
-          W / 2 +
-          '" y="' +
-          H / 2 +
-          '" text-anchor="middle" fill="#5f6368">No numbers to chart yet</text></svg>',
+      parts.push('<text class="title" x="' + left + '" y="24" font-size="15" fill="#202124">' + esc(title) + '</text>');
+    return parts;
+  }
+  /** The chart closed with "No numbers to chart yet" in its middle. */
+  function noNumbers(parts, W, H) {
+    parts.push(
+      '<text x="' +
+        W / 2 +
+        '" y="' +
+        H / 2 +
+        '" text-anchor="middle" fill="#5f6368">No numbers to chart yet</text></svg>',
+    );
+    return parts.join('');
+  }
+  /** The y grid from `L` across `pw`, a label per tick; the line at `base` darker (the axis). */
+  function yAxis(parts, yt, Y, L, pw, base) {
+    yt.forEach(function (t) {
+      var y = Y(t).toFixed(1);
+      parts.push(
+        '<line x1="' +
+          L +
+          '" x2="' +
+          (L + pw) +
+          '" y1="' +
+          y +
+          '" y2="' +
+          y +
+          '" stroke="' +
+          (t === base ? '#5f6368' : '#e8eaed') +
+          '"/>',
       );
-      return svg.join('');
-    }
+      parts.push(
+        '<text class="ytick" x="' +
+          (L - 6) +
+          '" y="' +
+          (Y(t) + 4).toFixed(1) +
+          '" text-anchor="end" fill="#5f6368">' +
+          esc(tickLabel(t, yt)) +
+          '</text>',
+      );
+    });
+  }
+
+  /**
+   * The chart as an SVG string of `width` x `height` (Sheets' default 600 x 371). Paths carry
+   * class "series" and data-series (the column's header), one per series, gaps included.
+   */
+  function lineChartSvg(view, opts) {
+    opts = opts || {};
+    var W = opts.width || 600,
+      H = opts.height || 371,
+      tz = opts.timeZone;
+    var o = view.options || {};
+    var series = seriesOf(view),
+      data = series.data,
+      names = series.names,
+      ys = series.ys;
+    // x: dates on a time scale when every label is one, else evenly spaced labels
+    var isTime =
+      data.length > 0 &&
+      data.every(function (r) {
+        return ISO.test(String(r[0]));
+      });
+    var xs = data.map(function (r, i) {
+      return isTime ? Date.parse(r[0]) : i;
+    });
+
+    var title = o.title ? String(o.title) : '';
+    var hTitle = o.hAxis && o.hAxis.title ? String(o.hAxis.title) : '';
+    var vTitle = o.vAxis && o.vAxis.title ? String(o.vAxis.title) : '';
+    var legendW = names.length ? legendWidth(names) : 0;
+    var L = 64 + (vTitle ? 18 : 0),
+      R = legendW + 16,
+      T = title ? 40 : 16,
+      B = 40 + (hTitle ? 18 : 0);
+    var pw = W - L - R,
+      ph = H - T - B;
+    var svg = frame(W, H, 'chart', title, L, 'Line chart');
+    if (!ys.length) return noNumbers(svg, W, H);
     var yt = niceTicks(Math.min.apply(null, ys), Math.max.apply(null, ys), 5);
     var y0 = yt[0],
       y1 = yt[yt.length - 1];
@@ -241,31 +295,7 @@
     var Y = function (y) {
       return T + ph - ((y - y0) / (y1 - y0)) * ph;
     };
-    // y grid and labels
-    yt.forEach(function (t) {
-      svg.push(
-        '<line x1="' +
-          L +
-          '" x2="' +
-          (L + pw) +
-          '" y1="' +
-          Y(t).toFixed(1) +
-          '" y2="' +
-          Y(t).toFixed(1) +
-          '" stroke="' +
-          (t === y0 ? '#5f6368' : '#e8eaed') +
-          '"/>',
-      );
-      svg.push(
-        '<text class="ytick" x="' +
-          (L - 6) +
-          '" y="' +
-          (Y(t) + 4).toFixed(1) +
-          '" text-anchor="end" fill="#5f6368">' +
-          esc(tickLabel(t, yt)) +
-          '</text>',
-      );
-    });
+    yAxis(svg, yt, Y, L, pw, y0);
     // x labels: at most 6, spread over the points; a year only when the dates span more than one
     var step = Math.max(1, Math.ceil(data.length / 6));
     var years = isTime && new Date(x0).getUTCFullYear() !== new Date(x1).getUTCFullYear();
@@ -385,7 +415,17 @@
   }
 
   // What the column chart (column-chart.js) draws with too.
-  var parts = { PALETTE: PALETTE, esc: esc, num: num, oriented: oriented, niceTicks: niceTicks, tickLabel: tickLabel };
+  var parts = {
+    PALETTE: PALETTE,
+    esc: esc,
+    num: num,
+    niceTicks: niceTicks,
+    seriesOf: seriesOf,
+    legendWidth: legendWidth,
+    frame: frame,
+    noNumbers: noNumbers,
+    yAxis: yAxis,
+  };
   if (typeof module === 'object' && module.exports) module.exports = { lineChartSvg: lineChartSvg, chartParts: parts };
   else {
     root.lineChartSvg = lineChartSvg;

@@ -1,5 +1,5 @@
 // Draws an embedded column chart of the Sheets preview as an inline SVG string, from the stand-in's
-// chart view as chart.js reads it (transpose honoured there: chartParts.oriented): the first column
+// chart view as chart.js reads it (transpose and merge honoured there: chartParts.seriesOf): the first column
 // is the categories (a group of bars each), every other column a series, a bar of its colour in
 // every group. Bars stand on zero (a negative one hangs below it); a blank cell draws no bar. The
 // legend sits on the right unless the chart says `legend.position: none`. Not Google Charts: a sketch
@@ -30,81 +30,21 @@
     var W = opts.width || 600,
       H = opts.height || 371;
     var o = view.options || {};
-    var rows = P.oriented(view);
-    var headers =
-      view.numHeaders > 0 ||
-      (view.numHeaders < 0 &&
-        rows[0] &&
-        rows[0].slice(1).every(function (v) {
-          return num(v) === null;
-        }));
-    var head = headers && rows.length ? rows[0] : [];
-    var data = (headers ? rows.slice(1) : rows).filter(function (r) {
-      return r[0] !== '' && r[0] !== null && r[0] !== undefined;
-    });
-    var width = Math.max.apply(
-      null,
-      [0].concat(
-        rows.map(function (r) {
-          return r.length;
-        }),
-      ),
-    );
-    var names = [];
-    for (var c = 1; c < width; c++)
-      names.push(head[c] !== undefined && head[c] !== '' ? String(head[c]) : 'Series ' + c);
-    var ys = [];
-    data.forEach(function (r) {
-      for (var c = 1; c < width; c++) if (num(r[c]) !== null) ys.push(num(r[c]));
-    });
-
+    var series = P.seriesOf(view),
+      data = series.data,
+      names = series.names,
+      ys = series.ys;
     var title = o.title ? String(o.title) : '';
     var legend = !(o.legend && o.legend.position === 'none') && names.length > 0;
-    var legendW = legend
-      ? Math.min(
-          150,
-          28 +
-            7 *
-              Math.max.apply(
-                null,
-                names.map(function (n) {
-                  return Math.min(n.length, 16);
-                }),
-              ),
-        )
-      : 0;
+    var legendW = legend ? P.legendWidth(names) : 0;
     var L = 64,
       R = legendW + 16,
       T = title ? 40 : 16,
       B = 40;
     var pw = W - L - R,
       ph = H - T - B;
-    var svg = [
-      '<svg xmlns="http://www.w3.org/2000/svg" class="chart column" width="' +
-        W +
-        '" height="' +
-        H +
-        '" viewBox="0 0 ' +
-        W +
-        ' ' +
-        H +
-        '" font-family="Arial, sans-serif" font-size="11" role="img" aria-label="' +
-        esc(title || 'Column chart') +
-        '">',
-      '<rect width="' + W + '" height="' + H + '" fill="#fff" stroke="#dadce0"/>',
-    ];
-    if (title)
-      svg.push('<text class="title" x="' + L + '" y="24" font-size="15" fill="#202124">' + esc(title) + '</text>');
-    if (!ys.length) {
-      svg.push(
-        '<text x="' +
-          W / 2 +
-          '" y="' +
-          H / 2 +
-          '" text-anchor="middle" fill="#5f6368">No numbers to chart yet</text></svg>',
-      );
-      return svg.join('');
-    }
+    var svg = P.frame(W, H, 'chart column', title, L, 'Column chart');
+    if (!ys.length) return P.noNumbers(svg, W, H);
     // the y axis covers the values and zero, where the bars stand
     var yt = P.niceTicks(Math.min.apply(null, ys.concat(0)), Math.max.apply(null, ys.concat(0)), 5);
     var y0 = yt[0],
@@ -112,31 +52,7 @@
     var Y = function (y) {
       return T + ph - ((y - y0) / (y1 - y0)) * ph;
     };
-    yt.forEach(function (t) {
-      var y = Y(t).toFixed(1);
-      svg.push(
-        '<line x1="' +
-          L +
-          '" x2="' +
-          (L + pw) +
-          '" y1="' +
-          y +
-          '" y2="' +
-          y +
-          '" stroke="' +
-          (t === 0 ? '#5f6368' : '#e8eaed') +
-          '"/>',
-      );
-      svg.push(
-        '<text class="ytick" x="' +
-          (L - 6) +
-          '" y="' +
-          (Y(t) + 4).toFixed(1) +
-          '" text-anchor="end" fill="#5f6368">' +
-          esc(P.tickLabel(t, yt)) +
-          '</text>',
-      );
-    });
+    P.yAxis(svg, yt, Y, L, pw, 0);
     // a band per category; its bars side by side in the middle 70%
     var band = pw / data.length,
       group = band * 0.7,

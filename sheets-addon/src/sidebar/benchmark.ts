@@ -4,6 +4,7 @@
 import { call, type Answer, type Args } from './api';
 import { $, deleteButton, fail, fillWhen, listItem, say } from './base';
 import { benchmarkCostText, count, selectionLabel } from './counts';
+import { stepFirstRun } from './first-run';
 import { loadSchedules } from './schedules';
 import { refreshBalance } from './settings';
 import { loadUsage } from './usage';
@@ -79,35 +80,19 @@ export function loadBenchmarks(): Promise<void> {
   return call('igBenchmarks').then(showBenchmarks, fail('benchmarks-message'));
 }
 
-/** The first run, stepped from here; if the sidebar closes, the hourly trigger goes on with it. */
-function stepFirstRun(id: string, view: string): Promise<void> {
-  return call('igBenchmarkStep', id).then((r) => {
-    const credits = r.jobs.reduce((n, j) => n + (j ? j.credits : 0), 0);
-    if (!r.done) {
-      const done = r.jobs.reduce((n, j) => n + (j ? j.next : 0), 0);
-      const all = r.jobs.reduce((n, j) => n + (j ? j.rows : 0), 0);
-      say(
-        'bench-text',
-        'First run: ' + done + ' of ' + count(all, 'lookup') + ', ' + count(credits, 'credit') + '\u2026',
-      );
-      return stepFirstRun(id, view);
-    }
-    const stopped = r.jobs.find((j) => j && j.status === 'paused');
-    say(
-      'bench-text',
-      'Benchmarked: ' +
-        count(credits, 'credit') +
-        '. The report is the sheet \u201c' +
-        view +
-        '\u201d.' +
-        (stopped && stopped.message ? ' ' + stopped.message : ''),
-      stopped ? 'error' : 'ok',
-      stopped ? stopped.docs : undefined,
-    );
-    loadBenchmarks();
-    loadSchedules();
-    loadUsage();
-    refreshBalance();
+/** The first run, stepped from here (first-run.ts). */
+function firstRun(id: string, view: string): Promise<void> {
+  return stepFirstRun({
+    step: () => call('igBenchmarkStep', id),
+    text: 'bench-text',
+    unit: 'lookup',
+    doneText: (credits) => 'Benchmarked: ' + credits + '. The report is the sheet \u201c' + view + '\u201d.',
+    after: () => {
+      loadBenchmarks();
+      loadSchedules();
+      loadUsage();
+      refreshBalance();
+    },
   });
 }
 
@@ -164,7 +149,7 @@ export function wireBenchmark(): void {
     $('bench-create').disabled = true;
     say('bench-text', 'Setting up\u2026');
     call('igBenchmarkCreate', request())
-      .then((r) => stepFirstRun(r.tracker.id, r.tracker.view))
+      .then((r) => firstRun(r.tracker.id, r.tracker.view))
       .catch(fail('bench-text'));
   };
 }

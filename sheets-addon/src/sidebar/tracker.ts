@@ -4,6 +4,7 @@ import { alertsSection } from './alerts';
 import { call, type Answer } from './api';
 import { $, deleteButton, fail, fillWhen, fmt, listItem, say } from './base';
 import { count, selectionLabel } from './counts';
+import { stepFirstRun } from './first-run';
 import { loadHistory } from './history';
 import { fillPicker, filterPicker } from './picker';
 import { loadSchedules } from './schedules';
@@ -85,36 +86,21 @@ export function loadTrackers(): Promise<void> {
   return call('igTrackers').then(showTrackers, fail('trackers-message'));
 }
 
-/** The first run, stepped from here; if the sidebar closes, the hourly trigger goes on with it. */
-function stepFirstRun(id: string, view: string): Promise<void> {
-  return call('igTrackerStep', id).then((r) => {
-    const done = r.jobs.reduce((n, j) => n + (j ? j.next : 0), 0);
-    const all = r.jobs.reduce((n, j) => n + (j ? j.rows : 0), 0);
-    const credits = r.jobs.reduce((n, j) => n + (j ? j.credits : 0), 0);
-    if (!r.done) {
-      say(
-        'tracker-text',
-        'First run: ' + done + ' of ' + count(all, 'row') + ', ' + count(credits, 'credit') + '\u2026',
-      );
-      return stepFirstRun(id, view);
-    }
-    const stopped = r.jobs.find((j) => j && j.status === 'paused');
-    say(
-      'tracker-text',
-      'Tracking. First run done: ' +
-        count(credits, 'credit') +
-        '. The tracker is the sheet \u201c' +
-        view +
-        '\u201d.' +
-        (stopped && stopped.message ? ' ' + stopped.message : ''),
-      stopped ? 'error' : 'ok',
-      stopped ? stopped.docs : undefined,
-    );
-    loadTrackers();
-    loadSchedules();
-    loadHistory();
-    loadUsage();
-    refreshBalance();
+/** The first run, stepped from here (first-run.ts). */
+function firstRun(id: string, view: string): Promise<void> {
+  return stepFirstRun({
+    step: () => call('igTrackerStep', id),
+    text: 'tracker-text',
+    unit: 'row',
+    doneText: (credits) =>
+      'Tracking. First run done: ' + credits + '. The tracker is the sheet \u201c' + view + '\u201d.',
+    after: () => {
+      loadTrackers();
+      loadSchedules();
+      loadHistory();
+      loadUsage();
+      refreshBalance();
+    },
   });
 }
 
@@ -191,7 +177,7 @@ export function wireTracker(): void {
     $('tracker-create').disabled = true;
     say('tracker-text', 'Setting up\u2026');
     call('igTrackerCreate', request())
-      .then((r) => stepFirstRun(r.tracker.id, r.tracker.view))
+      .then((r) => firstRun(r.tracker.id, r.tracker.view))
       .catch(fail('tracker-text'));
   };
 }
