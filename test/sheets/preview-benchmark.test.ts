@@ -7,7 +7,7 @@
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import { TEST_START } from '../support/clock';
-import { cellText, dragSelect, previewSuite, settled, shot } from './preview-page';
+import { cellText, dragSelect, paste, previewSuite, settled, shot } from './preview-page';
 import { go, poll } from './sidebar-page';
 
 const env = previewSuite(TEST_START);
@@ -25,16 +25,7 @@ beforeAll(() => {
 });
 
 test('paste, select, preview, create: the report with its leaders coloured and its two column charts, one bar per account', async () => {
-  await page.click('td[data-a1="D1"]');
-  await page.evaluate(
-    (text) => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', text);
-      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    },
-    ['account', ...ACCOUNTS].join('\n') + '\n',
-  );
-  await poll(() => page.textContent('#status')).toBe('Pasted 5 rows at D1.');
+  await paste(page, 'D1', ['account', ...ACCOUNTS]);
   await dragSelect(page, 'D2', 'D5');
   await go(sidebar, 'benchmark');
   await sidebar.locator('#bench-use-selection').click();

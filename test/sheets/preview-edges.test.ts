@@ -9,7 +9,7 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import type { spawnServer } from '../../scripts/gas-standin/testServer';
 import { DEMO_KEY, SandboxProcess } from './harness';
-import { cellText, previewSuite, settled, shot as screenshot } from './preview-page';
+import { cellText, paste, previewSuite, settled, shot as screenshot } from './preview-page';
 import { TEST_START } from '../support/clock';
 import { go, poll } from './sidebar-page';
 
@@ -79,16 +79,7 @@ test('the balance follows the credits formulas spend, without pressing refresh',
 
 test('paste a 1,000-row column; a bulk preview over A2:A1001 counts it (the sheet grows as Sheets does)', async () => {
   const rows = Array.from({ length: 1000 }, (_, i) => HANDLES[i % HANDLES.length]);
-  await page.click('td[data-a1="A2"]');
-  await page.evaluate(
-    (text) => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', text);
-      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    },
-    rows.join('\n') + '\n',
-  );
-  await poll(() => page.textContent('#status')).toBe('Pasted 1000 rows at A2.');
+  await paste(page, 'A2', rows);
   expect(await cell('A1001')).toBe(rows[999]);
   expect(await cell('A8')).toBe('bbcnews');
   expect(await page.textContent('#name')).toBe('A2:A1001');

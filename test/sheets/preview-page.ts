@@ -64,6 +64,20 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `preview-${name}.png`) });
 }
 
+/** Pastes `lines` at `a1` as a user does (a click, then the clipboard's text, a row a line); returns once the page says so. */
+export async function paste(page: Page, a1: string, lines: string[]): Promise<void> {
+  await page.click(`td[data-a1="${a1}"]`);
+  await page.evaluate(
+    (text) => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', text);
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    },
+    lines.join('\n') + '\n',
+  );
+  await poll(() => page.textContent('#status')).toBe(`Pasted ${lines.length} rows at ${a1}.`);
+}
+
 /** Selects the grid cells from `a1` to `to` by dragging, as a user does; returns once the server has it. */
 export async function dragSelect(page: Page, a1: string, to: string): Promise<void> {
   await page.hover(`td[data-a1="${a1}"]`);

@@ -10,7 +10,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import { getWorld } from '../../scripts/sandbox/world/build';
 import { followerRate } from '../../scripts/sandbox/world/moving';
-import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
+import { cellText, dragSelect, paste, previewSuite, shot as screenshot } from './preview-page';
 import { go, poll } from './sidebar-page';
 
 /**
@@ -44,16 +44,7 @@ beforeAll(() => {
 
 test('from an empty column to a tracker that has run three times, in a few steps', async () => {
   // 1. Paste the accounts into column D (empty), a header first.
-  await page.click('td[data-a1="D1"]');
-  await page.evaluate(
-    (text) => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', text);
-      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    },
-    ['account', ...ACCOUNTS].join('\n') + '\n',
-  );
-  await poll(() => page.textContent('#status')).toBe('Pasted 13 rows at D1.');
+  await paste(page, 'D1', ['account', ...ACCOUNTS]);
   // 2. Select them; 3. "use selection" in Track these accounts.
   await dragSelect(page, 'D2', 'D13');
   await go(sidebar, 'tracker');

@@ -7,7 +7,7 @@
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import { TEST_START } from '../support/clock';
-import { cellText, dragSelect, previewSuite, shot as screenshot } from './preview-page';
+import { cellText, dragSelect, paste, previewSuite, shot as screenshot } from './preview-page';
 import { go, poll } from './sidebar-page';
 
 const env = previewSuite(TEST_START);
@@ -40,16 +40,7 @@ beforeAll(() => {
 
 test('from an empty column to a scorecard with verdicts and colours; a threshold changed by hand; a second vet for 0 credits', async () => {
   // 1. Paste the accounts into column D (empty), a header first.
-  await page.click('td[data-a1="D1"]');
-  await page.evaluate(
-    (text) => {
-      const dt = new DataTransfer();
-      dt.setData('text/plain', text);
-      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    },
-    ['account', ...ACCOUNTS].join('\n') + '\n',
-  );
-  await poll(() => page.textContent('#status')).toBe('Pasted 11 rows at D1.');
+  await paste(page, 'D1', ['account', ...ACCOUNTS]);
   // 2. Select them; 3. "use selection" in Vet these accounts.
   await dragSelect(page, 'D2', 'D11');
   await go(sidebar, 'vet');
