@@ -27,6 +27,12 @@ export function errorText(e) {
  * functions (a formula may call them).
  */
 export function createCells(rt, customFns) {
+  /**
+   * Each grid's place in the order the server made them: the page draws a grid only if it is newer than the one
+   * shown. The order the page sent its requests is not that order: a POST waits for its body, so a GET /grid sent
+   * after a tab's POST /sheet can be answered first, with the tab before the click.
+   */
+  let made = 0;
   /** The sheet the grid shows: the active one, as in Sheets. */
   const view = () => rt.spreadsheet.activeSheet;
   /** Sheets adds rows and columns when you type or paste past the end; so does the preview. */
@@ -234,6 +240,7 @@ export function createCells(rt, customFns) {
         ? `${a1Of(ar.row, ar.col)}:${a1Of(ar.row + ar.numRows - 1, ar.col + ar.numCols - 1)}`
         : null;
     return {
+      seq: ++made,
       sheet: sheet.name,
       sheets: rt.spreadsheet.sheets.filter((x) => !x.hidden).map((x) => x.name),
       maxRows: sheet.maxRows,
