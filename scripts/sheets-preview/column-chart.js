@@ -1,13 +1,13 @@
 // Draws an embedded column chart of the Sheets preview as an inline SVG string, from the stand-in's
-// chart view as chart.js reads it (transpose and merge honoured there: chartParts.seriesOf): the first column
+// chart view as chart-parts.js reads it (transpose and merge honoured there: seriesOf): the first column
 // is the categories (a group of bars each), every other column a series, a bar of its colour in
 // every group. Bars stand on zero (a negative one hangs below it); a blank cell draws no bar. The
 // legend sits on the right unless the chart says `legend.position: none`. Not Google Charts: a sketch
 // of what Sheets draws, so a benchmark's charts can be seen without Google. Served as
-// /column-chart.js after /chart.js; `columnChartSvg` is also required by Node for tests.
+// /column-chart.js after /chart-parts.js; `columnChartSvg` is also required by Node for tests.
 (function (root) {
   'use strict';
-  var P = typeof module === 'object' && module.exports ? require('./chart.js').chartParts : root.chartParts;
+  var P = typeof module === 'object' && module.exports ? require('./chart-parts.js') : root.chartParts;
   var esc = P.esc,
     num = P.num;
 

@@ -8,7 +8,8 @@
 //   to, as the sandbox reads it: scripts/lib/listen.ts; default 127.0.0.1),
 //   IGDATA_CLOCK_START (the instant the stand-in's clock starts at, ISO 8601; default the real time)
 //
-// HTTP: GET / (the page), GET /formula.js (its formula parser), GET /chart.js (its line charts),
+// HTTP: GET / (the page), GET /formula.js (its formula parser), GET /chart-parts.js (what its charts share),
+// GET /chart.js (its line charts),
 // GET /column-chart.js (its column charts), GET /sidebar (Sidebar.html + a google.script.run shim), GET /grid (the active sheet, its embedded
 // charts and the stand-in's clock), POST /run {fn, args} (a sidebar call), POST /cell {a1, input,
 // formula?} (a value or a parsed formula), POST /paste {a1, rows} (values), POST /select {a1},
@@ -162,6 +163,7 @@ function runForSidebar(fn, args) {
 // ---- pages
 const page = readFileSync(join(here, 'index.html'), 'utf8');
 const formulaJs = readFileSync(join(here, 'formula.js'), 'utf8');
+const chartPartsJs = readFileSync(join(here, 'chart-parts.js'), 'utf8');
 const chartJs = readFileSync(join(here, 'chart.js'), 'utf8');
 const columnChartJs = readFileSync(join(here, 'column-chart.js'), 'utf8');
 const shim = readFileSync(join(here, 'gas-shim.js'), 'utf8').replace('__NAMES__', JSON.stringify(exposed));
@@ -204,6 +206,8 @@ guard(server, listen, rules, async (req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
     if (req.method === 'GET' && path === '/') return send(200, 'text/html; charset=utf-8', page);
     if (req.method === 'GET' && path === '/formula.js') return send(200, 'text/javascript; charset=utf-8', formulaJs);
+    if (req.method === 'GET' && path === '/chart-parts.js')
+      return send(200, 'text/javascript; charset=utf-8', chartPartsJs);
     if (req.method === 'GET' && path === '/chart.js') return send(200, 'text/javascript; charset=utf-8', chartJs);
     if (req.method === 'GET' && path === '/column-chart.js')
       return send(200, 'text/javascript; charset=utf-8', columnChartJs);

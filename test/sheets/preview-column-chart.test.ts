@@ -1,6 +1,6 @@
 /**
  * The Sheets preview's column chart (scripts/sheets-preview/column-chart.js) and the transposed chart view both
- * charts read (chart.js `oriented`), from views such as the stand-in's ChartModel.view() gives for a benchmark's
+ * charts read (chart-parts.js `oriented`), from views such as the stand-in's ChartModel.view() gives for a benchmark's
  * charts: the header row and a measure's row, transposed (each row a series, its first cell the name; the header's
  * cells the categories). One bar per account, in the header's order, heights ordered as the values.
  */
