@@ -35,15 +35,35 @@ const up = new Map();
 /** Whether the harness runs this home's workflows on a live server (not a queue-mode home). */
 const servesLive = (home) => unwrapHome(home).env.EXECUTIONS_MODE !== 'queue';
 
+/**
+ * The owner's session cookie. n8n 2.41.1 allows 5 logins a minute for one account (its AuthController's
+ * keyedRateLimit on emailOrLdapLoginId; 2.8.4 has none), and the suites of a run share one server: so a session is
+ * kept with the server's state and reused (`session`), and a login refused for the rate waits the time n8n names
+ * (Retry-After, else its one-minute window) and tries again.
+ */
 async function login(url, owner) {
-  const res = await fetch(`${url}/rest/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
-    body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-  });
-  if (!res.ok) throw new Error(`n8n login failed: ${res.status} ${await res.text()}`);
-  return (res.headers.get('set-cookie') ?? '').split(';')[0];
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${url}/rest/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+      body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+    });
+    if (res.status === 429 && attempt < 3) {
+      const after = Number(res.headers.get('retry-after'));
+      await new Promise((r) => setTimeout(r, (after > 0 ? Math.min(after, 120) : 60) * 1000 + 250));
+      continue;
+    }
+    if (!res.ok) throw new Error(`n8n login failed: ${res.status} ${await res.text()}`);
+    return (res.headers.get('set-cookie') ?? '').split(';')[0];
+  }
 }
+
+/** Whether a kept session is still signed in (GET /rest/login answers the current user). */
+const signedIn = (url, headers) =>
+  fetch(`${url}/rest/login`, { headers, signal: AbortSignal.timeout(5000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 async function boot(h, env) {
   const shared = isShared(h);
@@ -64,7 +84,10 @@ async function boot(h, env) {
     await setupOwner(srv.url, DEFAULT_OWNER);
     const l = await session(srv, env, shared ? undefined : killOnExit);
     if (shared)
-      fs.writeFileSync(stateFile(h), JSON.stringify({ url: srv.url, port: srv.port, pid: srv.pid, logFile, env }));
+      fs.writeFileSync(
+        stateFile(h),
+        JSON.stringify({ url: srv.url, port: srv.port, pid: srv.pid, logFile, env, headers: l.headers }),
+      );
     up.set(h.home, l);
     return l;
   } catch (e) {
@@ -73,9 +96,13 @@ async function boot(h, env) {
   }
 }
 
-async function session(srv, env, killOnExit) {
-  const cookie = await login(srv.url, DEFAULT_OWNER);
-  return { srv, env: { ...env }, headers: { cookie, 'browser-id': BROWSER_ID }, killOnExit };
+/** The owner's session on `srv`: the one kept with a shared server (`known`) while it is signed in, else a login. */
+async function session(srv, env, killOnExit, known) {
+  const headers =
+    known && (await signedIn(srv.url, known))
+      ? known
+      : { cookie: await login(srv.url, DEFAULT_OWNER), 'browser-id': BROWSER_ID };
+  return { srv, env: { ...env }, headers, killOnExit };
 }
 
 /** A shared home's server that an earlier suite of this run started and left up, if there is one. */
@@ -85,7 +112,7 @@ async function attach(h) {
   const srv = attachN8n(state);
   try {
     if (srv.alive() && (await fetch(`${srv.url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).ok) {
-      const l = await session(srv, state.env);
+      const l = await session(srv, state.env, undefined, state.headers);
       up.set(h.home, l);
       return l;
     }
