@@ -29,17 +29,16 @@
         ? Number(v)
         : null;
   }
+  /** The length of the longest of `lists` (0 for none). */
+  function longest(lists) {
+    return lists.reduce(function (n, l) {
+      return Math.max(n, l.length);
+    }, 0);
+  }
   /** The ranges side by side (Sheets' MERGE_COLUMNS), row by row. */
   function table(view) {
     var grids = view.values || [];
-    var rows = Math.max.apply(
-      null,
-      [0].concat(
-        grids.map(function (g) {
-          return g.length;
-        }),
-      ),
-    );
+    var rows = longest(grids);
     var out = [];
     for (var r = 0; r < rows; r++)
       out.push(
@@ -65,14 +64,7 @@
   function oriented(view) {
     var rows = view.mergeStrategy === 'MERGE_ROWS' ? [].concat.apply([], view.values || []) : table(view);
     if (!view.transpose) return rows;
-    var width = Math.max.apply(
-      null,
-      [0].concat(
-        rows.map(function (r) {
-          return r.length;
-        }),
-      ),
-    );
+    var width = longest(rows);
     var out = [];
     for (var c = 0; c < width; c++)
       out.push(
@@ -132,14 +124,7 @@
     var data = (headers ? rows.slice(1) : rows).filter(function (r) {
       return r[0] !== '' && r[0] !== null && r[0] !== undefined;
     });
-    var width = Math.max.apply(
-      null,
-      [0].concat(
-        rows.map(function (r) {
-          return r.length;
-        }),
-      ),
-    );
+    var width = longest(rows);
     var names = [];
     for (var c = 1; c < width; c++)
       names.push(head[c] !== undefined && head[c] !== '' ? String(head[c]) : 'Series ' + c);
