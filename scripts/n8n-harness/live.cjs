@@ -36,8 +36,8 @@ const up = new Map();
 const servesLive = (home) => unwrapHome(home).env.EXECUTIONS_MODE !== 'queue';
 
 /**
- * The owner's session cookie. n8n 2.41.1 allows 5 logins a minute for one account (its AuthController's
- * keyedRateLimit on emailOrLdapLoginId; 2.8.4 has none), and the suites of a run share one server: so a session is
+ * The owner's session cookie. n8n allows 5 logins a minute for one account (its AuthController's keyedRateLimit on
+ * emailOrLdapLoginId, in 2.8.4 and 2.41.1 alike), and the suites of a run share one server: so a session is
  * kept with the server's state and reused (`session`), and a login refused for the rate waits the time n8n names
  * (Retry-After, else its one-minute window) and tries again.
  */

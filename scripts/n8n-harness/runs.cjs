@@ -280,7 +280,7 @@ async function startEditor(opts = {}) {
  * The editor of the home's live server, for a test that drives the editor's REST API itself (what
  * a person's clicks send) without a boot of its own: { url, port, owner, stop() }, as startEditor
  * gives, and `headers`, the owner's session (cookie and browser id) the harness holds: a test that
- * logged in again would spend n8n 2.41.1's 5 logins a minute that a run's suites share. stop() leaves
+ * logged in again would spend n8n's 5 logins a minute that a run's suites share. stop() leaves
  * the server up for the next call. Its published workflows stay active, as in an editor a person opens
  * on a running n8n.
  */

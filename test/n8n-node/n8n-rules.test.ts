@@ -177,7 +177,7 @@ test('the editor: each "Execute step" is an execution of its own that pays again
   const editor = await rt.editorOf(world.home);
   const runs: { id: number; status: string; mode: string; items?: Record<string, any>[] }[] = [];
   try {
-    // The owner's session the harness holds (n8n 2.41.1 allows an account 5 logins a minute, shared by the run).
+    // The owner's session the harness holds (n8n allows an account 5 logins a minute, shared by the run).
     const headers = { 'content-type': 'application/json', ...editor.headers };
     const saved = async (id: string) =>
       (await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()).data;
@@ -225,4 +225,21 @@ test('the editor: each "Execute step" is an execution of its own that pays again
   // Pinned: the node did not run.
   expect(runs[2].items).toEqual([{ username: 'pinned' }]);
   expect(billed('click')).toBe(4);
+});
+
+test("logins: n8n allows one account 5 a minute, then answers 429 (2.8.4 and 2.41.1 alike); the harness's one session per server stays signed in", async () => {
+  const editor = await rt.editorOf(world.home);
+  // Another account's key (a name nobody has: each try is refused 401), so the owner's own minute is not spent.
+  const tryLogin = () =>
+    fetch(`${editor.url}/rest/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'browser-id': 'igdata-rules-logins' },
+      body: JSON.stringify({ emailOrLdapLoginId: 'nobody-rules@example.com', password: 'not-a-password-1' }),
+    }).then((r) => r.status);
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push(await tryLogin());
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  // The harness's session (what every suite of the run uses) still answers: it never logs in again.
+  const me = await fetch(`${editor.url}/rest/login`, { headers: editor.headers });
+  expect(me.status).toBe(200);
 });

@@ -127,7 +127,7 @@ describe('account mode ("New Account Post", profile/posts) and the manual run, i
       fresh = publish(2);
       sb.resetStats();
 
-      // The owner's session the harness holds (n8n 2.41.1 allows an account 5 logins a minute, shared by the run).
+      // The owner's session the harness holds (n8n allows an account 5 logins a minute, shared by the run).
       const headers = { 'content-type': 'application/json', ...editor.headers };
       const wf = ((await (await fetch(`${editor.url}/rest/workflows/${id}`, { headers })).json()) as { data: Item })
         .data;
